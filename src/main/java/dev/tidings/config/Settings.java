@@ -1,0 +1,78 @@
+package dev.tidings.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything Tidings reads from its environment, read once at start, validated, then immutable.
+ * An absent optional URL selects the embedded default for that port (see README, "Settings").
+ */
+public record Settings(
+    Optional<String> dbUrl,
+    Optional<String> dbUser,
+    Optional<Secret> dbPassword,
+    int dbPoolSize,
+    Optional<URI> redisUrl,
+    Optional<URI> amqpUrl,
+    Optional<URI> smtpUrl,
+    Path dataDir,
+    URI publicUrl,
+    Optional<Secret> secret,
+    Optional<Secret> apiKey,
+    int port,
+    long maxBodyBytes,
+    long maxImportBytes,
+    Duration shutdownGrace,
+    LogFormat logFormat) {
+
+  public static final int DEFAULT_PORT = 8080;
+  public static final int DEFAULT_DB_POOL_SIZE = 16;
+  public static final long DEFAULT_MAX_BODY_BYTES = 1L << 20; // 1 MiB for JSON requests
+  public static final long DEFAULT_MAX_IMPORT_BYTES = 4L << 30; // 4 GiB for streamed bulk imports
+  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+  public static final String DEFAULT_DATA_DIR = "./data";
+  public static final String DEFAULT_PUBLIC_URL = "http://localhost:8080";
+
+  public enum LogFormat {
+    AUTO,
+    JSON,
+    TEXT
+  }
+
+  public boolean embeddedDatabase() {
+    return dbUrl.isEmpty();
+  }
+
+  public Path outboxDir() {
+    return dataDir.resolve("outbox");
+  }
+
+  /** What an operator sees at start: every setting, secrets masked, defaults named. */
+  public Map<String, String> describe() {
+    var view = new LinkedHashMap<String, String>();
+    view.put("TIDINGS_DB_URL", dbUrl.map(Settings::maskUserInfo).orElse("embedded PostgreSQL under " + dataDir.resolve("pg")));
+    view.put("TIDINGS_DB_POOL_SIZE", Integer.toString(dbPoolSize));
+    view.put("TIDINGS_REDIS_URL", redisUrl.map(Settings::maskUserInfo).orElse("in-process coordination"));
+    view.put("TIDINGS_AMQP_URL", amqpUrl.map(Settings::maskUserInfo).orElse("queue tables in PostgreSQL"));
+    view.put("TIDINGS_SMTP_URL", smtpUrl.map(Settings::maskUserInfo).orElse(".eml files in " + outboxDir()));
+    view.put("TIDINGS_DATA_DIR", dataDir.toString());
+    view.put("TIDINGS_PUBLIC_URL", publicUrl.toString());
+    view.put("TIDINGS_SECRET", secret.isPresent() ? "<masked>" : "generated in the data dir");
+    view.put("TIDINGS_API_KEY", apiKey.isPresent() ? "<masked>" : "generated in the data dir");
+    view.put("TIDINGS_PORT", Integer.toString(port));
+    view.put("TIDINGS_MAX_BODY_BYTES", Long.toString(maxBodyBytes));
+    view.put("TIDINGS_MAX_IMPORT_BYTES", Long.toString(maxImportBytes));
+    view.put("TIDINGS_SHUTDOWN_GRACE", shutdownGrace.toString());
+    view.put("TIDINGS_LOG_FORMAT", logFormat.name().toLowerCase(java.util.Locale.ROOT));
+    return view;
+  }
+
+  static String maskUserInfo(Object url) {
+    String text = url.toString();
+    return text.replaceAll("(//[^:/@]+):[^@/]*@", "$1:<masked>@").replaceAll("(?i)(password=)[^&]*", "$1<masked>");
+  }
+}

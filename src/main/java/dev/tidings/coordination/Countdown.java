@@ -1,0 +1,56 @@
+package dev.tidings.coordination;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A countdown semaphore over the parts of one job (seed 05: a campaign's partitions). It starts at the
+ * number of parts; each part finished by its current lease holder counts down exactly once; zero means
+ * the job is done.
+ *
+ * <p>Parts are worked under leases. A lease that sees no {@link #renew} within its TTL is presumed
+ * stuck; another worker may then {@link #claim} the part, which raises the part's fencing token, so
+ * the stale worker's later {@link #renew} or {@link #finish} is refused and cannot count down twice.
+ *
+ * <p>Thread-safe; one instance serves a whole node.
+ */
+public interface Countdown {
+
+  /**
+   * Creates countdown {@code name} over {@code parts} parts (numbered 0..parts-1) unless it already
+   * exists, so that many nodes may race to start the same job. Returns true if this call created it.
+   * The countdown and its leases are forgotten {@code retention} after the last change.
+   */
+  boolean start(String name, int parts, Duration retention);
+
+  /**
+   * Takes a lease on {@code part}: a part never claimed, or one whose lease expired. Empty when the
+   * part is done, is held by a live lease, or the countdown does not exist.
+   */
+  Optional<Lease> claim(String name, int part, Duration leaseTtl);
+
+  /** Extends a live lease (the holder made progress). False when the lease was lost. */
+  boolean renew(Lease lease, Duration leaseTtl);
+
+  /** Marks the lease's part done and counts down, once per part and only for its current holder. */
+  Finish finish(Lease lease);
+
+  /** Parts that were claimed and not finished whose lease has expired: candidates for takeover. */
+  List<Integer> stuck(String name);
+
+  /** Parts not yet finished; empty when the countdown does not exist (never started or expired). */
+  OptionalLong remaining(String name);
+
+  /** A worker's hold on one part. {@code fence} grows with every claim of the part. */
+  record Lease(String name, int part, long fence) {}
+
+  sealed interface Finish {
+    /** The part is done; {@code remaining} parts are left (0: the whole job is done). */
+    record Done(long remaining) implements Finish {}
+
+    /** Nothing counted down: the lease was taken over, the part was already done, or the countdown is gone. */
+    record Refused(String reason) implements Finish {}
+  }
+}

@@ -1,0 +1,7 @@
+package dev.tidings.queue;
+
+/** Handles one delivery; an exception counts as {@link Disposition.Retry}. */
+@FunctionalInterface
+public interface MessageHandler {
+  Disposition handle(Delivery delivery) throws Exception;
+}

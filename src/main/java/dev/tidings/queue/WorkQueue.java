@@ -1,0 +1,43 @@
+package dev.tidings.queue;
+
+import java.util.List;
+
+/**
+ * Durable work queues with priorities (seed 05: triggered sends overtake bulk partitions on one queue),
+ * at-least-once delivery, redelivery of whatever a dead consumer held, and dead-lettering of messages
+ * that keep failing. Handlers must therefore be idempotent.
+ *
+ * <p>Implementations: queue tables in PostgreSQL ({@code FOR UPDATE SKIP LOCKED}) for the embedded
+ * default, RabbitMQ in production. Thread-safe.
+ */
+public interface WorkQueue extends AutoCloseable {
+
+  /** Creates the queue and its dead-letter queue if they do not exist; idempotent, safe from many nodes. */
+  void declare(QueueSpec spec);
+
+  /**
+   * Enqueues one message durably: when this returns, the message survives a crash of the queue's
+   * server. Blocks while too many publishes are unconfirmed (backpressure); throws
+   * {@link QueueUnavailableException} when the queue cannot take it, and then nothing was enqueued.
+   */
+  void publish(String queue, Message message);
+
+  /** Enqueues every message durably with one round of confirmation; on an exception, assume none or some were. */
+  void publishAll(String queue, List<Message> messages);
+
+  /**
+   * Starts {@code consumers} consumers, each holding at most {@code prefetch} unacknowledged messages,
+   * that hand each delivery to {@code handler} on a virtual thread. Higher priorities are delivered first.
+   */
+  Subscription subscribe(String queue, int consumers, int prefetch, MessageHandler handler);
+
+  /** Messages waiting to be delivered (not counting those held by consumers). */
+  long depth(String queue);
+
+  /** The newest dead letters of {@code queue}, at most {@code limit}. */
+  List<DeadLetter> deadLetters(String queue, int limit);
+
+  /** Stops every subscription and releases connections; unacknowledged messages go back to their queue. */
+  @Override
+  void close();
+}

@@ -1,0 +1,121 @@
+package dev.tidings.storage;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.postgres.PostgresPlugin;
+
+/**
+ * A pooled connection to one PostgreSQL database (external or embedded) with Tidings' schema applied.
+ * Capabilities get the {@link Jdbi} handle; nothing else in Tidings opens connections of its own.
+ */
+public final class Database implements AutoCloseable {
+  private final HikariDataSource dataSource;
+  private final Jdbi jdbi;
+  private final String schema;
+  private final String description;
+  private final AutoCloseable owned;
+
+  private Database(HikariDataSource dataSource, String schema, String description, AutoCloseable owned) {
+    this.dataSource = dataSource;
+    this.schema = schema;
+    this.description = description;
+    this.owned = owned;
+    this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
+  }
+
+  /**
+   * Connects to {@code jdbcUrl}. {@code schema} is where Tidings' tables live ("public" in a normal
+   * install; tests use a schema of their own). {@code owned} is closed after the pool, e.g. an embedded server.
+   */
+  public static Database connect(ConnectionSpec spec, AutoCloseable owned) {
+    var config = new HikariConfig();
+    config.setPoolName("tidings-db");
+    config.setJdbcUrl(spec.jdbcUrl());
+    spec.user().ifPresent(config::setUsername);
+    spec.password().ifPresent(config::setPassword);
+    config.setMaximumPoolSize(spec.poolSize());
+    config.setMinimumIdle(Math.min(2, spec.poolSize()));
+    config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+    config.setInitializationFailTimeout(Duration.ofSeconds(15).toMillis());
+    config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    config.addDataSourceProperty("ApplicationName", "tidings");
+    config.setConnectionInitSql("SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
+    try {
+      return new Database(new HikariDataSource(config), spec.schema(), spec.describe(), owned);
+    } catch (RuntimeException e) {
+      closeQuietly(owned);
+      throw new StorageException("cannot connect to PostgreSQL at " + spec.describe() + ": " + rootMessage(e), e);
+    }
+  }
+
+  /** Applies pending migrations from {@code db/migration}; safe to call on every start and from many nodes. */
+  public MigrateResult migrate() {
+    return Flyway.configure()
+        .dataSource(dataSource)
+        .schemas(schema)
+        .defaultSchema(schema)
+        .locations("classpath:db/migration")
+        .createSchemas(true)
+        .load()
+        .migrate();
+  }
+
+  public Jdbi jdbi() {
+    return jdbi;
+  }
+
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  public String schema() {
+    return schema;
+  }
+
+  public String describe() {
+    return description;
+  }
+
+  /** Round trip used by /health; an empty result means the database answered. */
+  public Optional<String> problem() {
+    try (Connection connection = dataSource.getConnection()) {
+      return connection.isValid(2) ? Optional.empty() : Optional.of("connection not valid");
+    } catch (SQLException | RuntimeException e) {
+      return Optional.of(rootMessage(e));
+    }
+  }
+
+  @Override
+  public void close() {
+    dataSource.close();
+    closeQuietly(owned);
+  }
+
+  static String quoteIdentifier(String identifier) {
+    Objects.requireNonNull(identifier, "identifier");
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception ignored) {
+      // Closing after a failure; the original failure is what the caller needs to see.
+    }
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+}

@@ -1,0 +1,75 @@
+package dev.tidings.testing;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Where the real servers for adapter tests are, and what to do when one is not there: under CI
+ * ({@code CI=true}) the test fails, since a skipped real-server test would hide exactly what CI is
+ * for; on a developer's machine it is skipped with a loud notice.
+ *
+ * <p>Overridable with TIDINGS_TEST_DB_URL, TIDINGS_TEST_REDIS_URL and TIDINGS_TEST_AMQP_URL.
+ */
+public final class RealServers {
+  private RealServers() {}
+
+  public static String postgresJdbcUrl() {
+    return env("TIDINGS_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/tidings_test?user=postgres");
+  }
+
+  public static URI redisUrl() {
+    return URI.create(env("TIDINGS_TEST_REDIS_URL", "redis://127.0.0.1:6379"));
+  }
+
+  public static URI amqpUrl() {
+    return URI.create(env("TIDINGS_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672"));
+  }
+
+  public static void requirePostgres() {
+    var uri = URI.create(postgresJdbcUrl().substring("jdbc:".length()));
+    require("PostgreSQL", uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort());
+  }
+
+  public static void requireRedis() {
+    var uri = redisUrl();
+    require("Redis", uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort());
+  }
+
+  public static void requireRabbitMq() {
+    var uri = amqpUrl();
+    require("RabbitMQ", uri.getHost(), uri.getPort() < 0 ? 5672 : uri.getPort());
+  }
+
+  /** Fails under CI, skips loudly elsewhere, when nothing listens at host:port. */
+  public static void require(String server, String host, int port) {
+    if (reachable(host, port)) return;
+    String message = server + " is not reachable at " + host + ":" + port + "; the tests that need it cannot run";
+    if (inCi()) {
+      Assertions.fail(message + " (CI=true: a real-server test must run, so this is a failure)");
+    }
+    System.err.println("\n*** SKIPPED: " + message + ". Start it (see .ci/run) to run them. ***\n");
+    Assumptions.abort(message);
+  }
+
+  public static boolean inCi() {
+    return "true".equalsIgnoreCase(System.getenv("CI"));
+  }
+
+  private static boolean reachable(String host, int port) {
+    try (var socket = new Socket()) {
+      socket.connect(new InetSocketAddress(host, port), 1000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static String env(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isBlank() ? fallback : value;
+  }
+}

@@ -1,0 +1,66 @@
+package dev.tidings.testing;
+
+import dev.tidings.storage.ConnectionSpec;
+import dev.tidings.storage.Database;
+import dev.tidings.storage.EmbeddedPostgresServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Fresh, migrated databases for tests: each call gets a schema of its own, so test classes (and
+ * concurrent builds on one machine) never see each other's rows. {@link #embedded()} uses one
+ * embedded PostgreSQL per test JVM; {@link #real()} uses the machine's PostgreSQL (see {@link RealServers}).
+ */
+public final class TestDatabases {
+  private static EmbeddedPostgresServer embeddedServer;
+
+  private TestDatabases() {}
+
+  public enum Kind {
+    EMBEDDED,
+    REAL
+  }
+
+  public static Database open(Kind kind) {
+    return kind == Kind.EMBEDDED ? embedded() : real();
+  }
+
+  public static Database embedded() {
+    return freshSchema(embeddedServer().connectionSpec(8));
+  }
+
+  public static Database real() {
+    RealServers.requirePostgres();
+    return freshSchema(new ConnectionSpec(RealServers.postgresJdbcUrl(), Optional.empty(), Optional.empty(), "public", 8));
+  }
+
+  public static synchronized EmbeddedPostgresServer embeddedServer() {
+    if (embeddedServer == null) {
+      try {
+        var directory = Files.createTempDirectory("tidings-test-pg");
+        embeddedServer = EmbeddedPostgresServer.start(directory.resolve("pg"));
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+          try {
+            embeddedServer.close();
+          } catch (IOException ignored) {
+            // the JVM is going away; the temp directory goes with the machine
+          }
+        }));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return embeddedServer;
+  }
+
+  private static Database freshSchema(ConnectionSpec spec) {
+    String schema = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+    var database = Database.connect(spec.withSchema(schema), () -> {});
+    database.migrate();
+    return database;
+  }
+}
