@@ -1,0 +1,58 @@
+package dev.tidings.app;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import dev.tidings.config.Settings;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Application and access logs on standard error, so standard output stays for results a script may
+ * read. Readable lines on a terminal; one JSON object per line otherwise (log shippers parse it).
+ */
+public final class Logging {
+  private Logging() {}
+
+  public static void configure(Settings.LogFormat format) {
+    boolean json = switch (format) {
+      case JSON -> true;
+      case TEXT -> false;
+      case AUTO -> System.console() == null;
+    };
+    var context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    context.reset();
+    Encoder<ILoggingEvent> encoder;
+    if (json) {
+      var jsonEncoder = new JsonEncoder();
+      jsonEncoder.setWithSequenceNumber(false);
+      jsonEncoder.setWithNanoseconds(false);
+      jsonEncoder.setWithContext(false);
+      jsonEncoder.setWithArguments(false);
+      encoder = jsonEncoder;
+    } else {
+      var pattern = new PatternLayoutEncoder();
+      pattern.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{24} - %msg%n%ex{short}");
+      encoder = pattern;
+    }
+    encoder.setContext(context);
+    encoder.start();
+    var appender = new ConsoleAppender<ILoggingEvent>();
+    appender.setContext(context);
+    appender.setName("stderr");
+    appender.setTarget("System.err");
+    appender.setEncoder(encoder);
+    appender.start();
+    Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.setLevel(Level.INFO);
+    root.addAppender(appender);
+    // Libraries that narrate every connection at INFO drown Tidings' own lines.
+    for (String chatty : new String[] {"com.zaxxer.hikari", "org.flywaydb", "io.zonky", "io.helidon", "io.lettuce", "io.netty", "com.rabbitmq"}) {
+      context.getLogger(chatty).setLevel(Level.WARN);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.tidings.web;
+
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One access-log line and one timer sample per request, tagged by route pattern (not raw path). */
+final class AccessLogFilter implements Filter {
+  private static final Logger access = LoggerFactory.getLogger("tidings.access");
+  private final MeterRegistry registry;
+
+  AccessLogFilter(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
+    long start = System.nanoTime();
+    try {
+      chain.proceed();
+    } finally {
+      long nanos = System.nanoTime() - start;
+      int status = response.status().code();
+      String method = request.prologue().method().text();
+      String route = request.matchingPattern().orElse(status == 404 ? "unmatched" : request.path().path());
+      Timer.builder("http.server.requests")
+          .tag("method", method)
+          .tag("route", route)
+          .tag("status", Integer.toString(status))
+          .register(registry)
+          .record(nanos, TimeUnit.NANOSECONDS);
+      if (access.isInfoEnabled()) {
+        access.info("{} {} {} {}B {}ms {}", method, request.path().path(), status, response.bytesWritten(),
+            TimeUnit.NANOSECONDS.toMillis(nanos), request.remotePeer().host());
+      }
+    }
+  }
+}

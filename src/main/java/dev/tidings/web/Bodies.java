@@ -1,0 +1,49 @@
+package dev.tidings.web;
+
+import io.helidon.webserver.http.ServerRequest;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** Request bodies with a size limit that holds whether or not the client sent a Content-Length. */
+public final class Bodies {
+  private Bodies() {}
+
+  /** 413 at once when the declared length is over {@code maxBytes}; otherwise a stream that fails past it. */
+  public static InputStream limited(ServerRequest request, long maxBytes) {
+    var declared = request.headers().contentLength();
+    if (declared.isPresent() && declared.getAsLong() > maxBytes) {
+      throw ApiProblem.tooLarge(maxBytes);
+    }
+    return new Limited(request.content().inputStream(), maxBytes);
+  }
+
+  private static final class Limited extends FilterInputStream {
+    private final long limit;
+    private long read;
+
+    Limited(InputStream in, long limit) {
+      super(in);
+      this.limit = limit;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) count(1);
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      int n = super.read(buffer, offset, length);
+      if (n > 0) count(n);
+      return n;
+    }
+
+    private void count(int n) throws BodyTooLargeException {
+      read += n;
+      if (read > limit) throw new BodyTooLargeException(limit);
+    }
+  }
+}

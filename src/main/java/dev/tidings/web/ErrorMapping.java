@@ -1,0 +1,41 @@
+package dev.tidings.web;
+
+import dev.tidings.InvalidInputException;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where failures become HTTP answers. Client mistakes get a 4xx that says what is
+ * wrong; anything else is a 500 whose body names a log reference and nothing internal.
+ */
+final class ErrorMapping {
+  private static final Logger log = LoggerFactory.getLogger(ErrorMapping.class);
+
+  private ErrorMapping() {}
+
+  static void register(HttpRouting.Builder routing) {
+    routing.error(ApiProblem.class, (request, response, problem) -> send(response, problem));
+    routing.error(
+        InvalidInputException.class,
+        (request, response, invalid) ->
+            send(response, ApiProblem.unprocessable(String.join("; ", invalid.problems()))));
+    routing.error(
+        Exception.class,
+        (request, response, failure) -> {
+          String reference = UUID.randomUUID().toString();
+          log.error("unhandled failure on {} {} (reference {})", request.prologue().method().text(), request.path().path(), reference, failure);
+          send(response, new ApiProblem(500, "internal", "the server failed; the log has the details under reference " + reference));
+        });
+  }
+
+  static void send(ServerResponse response, ApiProblem problem) {
+    if (response.isSent()) return;
+    if (problem.status() == 401) response.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"tidings\"");
+    if (problem.status() == 503) response.header(HeaderNames.RETRY_AFTER, "5");
+    Json.write(response, problem.status(), new ErrorBody(problem.error(), problem.detail()));
+  }
+}

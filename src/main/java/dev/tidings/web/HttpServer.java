@@ -1,0 +1,53 @@
+package dev.tidings.web;
+
+import dev.tidings.config.Secret;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Tidings' HTTP edge: every route group behind the same filters (access log and metrics, API key on
+ * {@code /api/**}) and the same error mapping, on Helidon's virtual-thread-per-request server.
+ */
+public final class HttpServer implements AutoCloseable {
+  private final WebServer server;
+
+  private HttpServer(WebServer server) {
+    this.server = server;
+  }
+
+  public record Options(int port, Secret apiKey, long maxImportBytes, Duration shutdownGrace) {}
+
+  public static HttpServer start(
+      Options options, PrometheusMeterRegistry registry, List<DependencyCheck> checks, List<RouteGroup> groups) {
+    HttpRouting.Builder routing = HttpRouting.builder();
+    routing.addFilter(new AccessLogFilter(registry));
+    routing.addFilter(new ApiKeyFilter(options.apiKey()));
+    ErrorMapping.register(routing);
+    new HealthRoutes(checks).register(routing);
+    new OperationsRoutes(registry).register(routing);
+    groups.forEach(group -> group.register(routing));
+    routing.any((request, response) ->
+        ErrorMapping.send(response, ApiProblem.notFound("no route for " + request.prologue().method().text() + " " + request.path().path())));
+    WebServer server =
+        WebServer.builder()
+            .port(options.port())
+            .maxPayloadSize(options.maxImportBytes())
+            .shutdownGracePeriod(options.shutdownGrace())
+            .routing(routing)
+            .build()
+            .start();
+    return new HttpServer(server);
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+}

@@ -1,0 +1,47 @@
+package dev.tidings.web;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** {@code /metrics} (Prometheus text), the OpenAPI document, and the dashboard's landing page. */
+final class OperationsRoutes implements RouteGroup {
+  private final PrometheusMeterRegistry registry;
+  private final byte[] openApi;
+  private final byte[] dashboard;
+
+  OperationsRoutes(PrometheusMeterRegistry registry) {
+    this.registry = registry;
+    this.openApi = resource("/web/openapi.json");
+    this.dashboard = resource("/web/index.html");
+  }
+
+  @Override
+  public void register(HttpRouting.Builder routing) {
+    routing.get("/metrics", (request, response) -> {
+      response.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+      response.send(registry.scrape().getBytes(StandardCharsets.UTF_8));
+    });
+    routing.get(ApiKeyFilter.OPENAPI_PATH, (request, response) -> {
+      response.header(HeaderNames.CONTENT_TYPE, "application/json; charset=UTF-8");
+      response.send(openApi);
+    });
+    routing.get("/", (request, response) -> {
+      response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=UTF-8");
+      response.send(dashboard);
+    });
+  }
+
+  private static byte[] resource(String name) {
+    try (InputStream in = OperationsRoutes.class.getResourceAsStream(name)) {
+      if (in == null) throw new IllegalStateException("missing resource " + name + " (a broken build?)");
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
