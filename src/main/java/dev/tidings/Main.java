@@ -1,7 +1,13 @@
 package dev.tidings;
 
+import dev.tidings.cli.TidingsCommand;
+
+/** {@code java -jar tidings.jar ...} and {@code ./tidings ...}: the same program. */
 public final class Main {
+  private Main() {}
+
   public static void main(String[] args) {
-    System.out.println("tidings");
+    System.setProperty("java.awt.headless", "true");
+    System.exit(TidingsCommand.run(args));
   }
 }

@@ -10,6 +10,7 @@ import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import dev.tidings.config.Settings;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * Application and access logs on standard error, so standard output stays for results a script may
@@ -24,6 +25,10 @@ public final class Logging {
       case TEXT -> false;
       case AUTO -> System.console() == null;
     };
+    if (!SLF4JBridgeHandler.isInstalled()) {
+      SLF4JBridgeHandler.removeHandlersForRootLogger();
+      SLF4JBridgeHandler.install();
+    }
     var context = (LoggerContext) LoggerFactory.getILoggerFactory();
     context.reset();
     Encoder<ILoggingEvent> encoder;

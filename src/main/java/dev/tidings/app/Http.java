@@ -1,0 +1,21 @@
+package dev.tidings.app;
+
+import dev.tidings.web.HttpServer;
+import dev.tidings.web.RouteGroup;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Starts the HTTP edge of a node with every capability's routes. */
+public final class Http {
+  private Http() {}
+
+  public static HttpServer start(Node node, int port) {
+    var settings = node.settings();
+    List<RouteGroup> groups = new ArrayList<>();
+    return HttpServer.start(
+        new HttpServer.Options(port, node.apiKey(), settings.maxImportBytes(), settings.shutdownGrace()),
+        node.metrics(),
+        node.dependencyChecks(),
+        groups);
+  }
+}

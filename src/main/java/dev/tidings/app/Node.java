@@ -1,0 +1,125 @@
+package dev.tidings.app;
+
+import dev.tidings.config.Secret;
+import dev.tidings.config.Settings;
+import dev.tidings.storage.ConnectionSpec;
+import dev.tidings.storage.Database;
+import dev.tidings.storage.EmbeddedPostgresServer;
+import dev.tidings.web.DependencyCheck;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running Tidings node: the adapters chosen by {@link Settings} (embedded or real) and the
+ * capabilities built on them. The only class that knows every adapter; commands and the HTTP edge
+ * ask it for what they need. Closing it closes everything in reverse order of opening.
+ */
+public final class Node implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Node.class);
+
+  private final Settings settings;
+  private final InstantSource clock = InstantSource.system();
+  private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+  private final List<DependencyCheck> checks = new ArrayList<>();
+  private final Database database;
+  private final Secret secret;
+  private final DataDirSecrets.Generated apiKey;
+
+  private Node(Settings settings) {
+    this.settings = settings;
+    new JvmMemoryMetrics().bindTo(metrics);
+    new JvmGcMetrics().bindTo(metrics);
+    new JvmThreadMetrics().bindTo(metrics);
+    new ClassLoaderMetrics().bindTo(metrics);
+    new ProcessorMetrics().bindTo(metrics);
+    this.secret = settings.secret().orElseGet(() -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("secret"), "", 32).secret());
+    this.apiKey = settings.apiKey().map(key -> new DataDirSecrets.Generated(key, false))
+        .orElseGet(() -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("api-key"), "tk_", 24));
+    this.database = openDatabase();
+    checks.add(new DependencyCheck("postgresql", database.describe(), database::problem));
+  }
+
+  /** Opens every adapter the settings ask for and applies database migrations. */
+  public static Node start(Settings settings) {
+    var node = new Node(settings);
+    try {
+      node.database.migrate();
+      return node;
+    } catch (RuntimeException e) {
+      node.close();
+      throw e;
+    }
+  }
+
+  private Database openDatabase() {
+    if (settings.embeddedDatabase()) {
+      var directory = settings.dataDir().resolve("pg");
+      log.info("starting the embedded PostgreSQL in {}", directory);
+      var server = EmbeddedPostgresServer.start(directory);
+      var database = Database.connect(server.connectionSpec(settings.dbPoolSize()), server);
+      opened.push(database);
+      return database;
+    }
+    var database = Database.connect(ConnectionSpec.from(settings, settings.dbUrl().orElseThrow()), () -> {});
+    opened.push(database);
+    return database;
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  public InstantSource clock() {
+    return clock;
+  }
+
+  public PrometheusMeterRegistry metrics() {
+    return metrics;
+  }
+
+  public Database database() {
+    return database;
+  }
+
+  public Secret secret() {
+    return secret;
+  }
+
+  public Secret apiKey() {
+    return apiKey.secret();
+  }
+
+  /** True when this start generated the API key, so the operator must be shown it. */
+  public boolean apiKeyIsNew() {
+    return apiKey.isNew();
+  }
+
+  public List<DependencyCheck> dependencyChecks() {
+    return List.copyOf(checks);
+  }
+
+  @Override
+  public void close() {
+    while (!opened.isEmpty()) {
+      AutoCloseable next = opened.pop();
+      try {
+        next.close();
+      } catch (Exception e) {
+        log.warn("closing {} failed", next, e);
+      }
+    }
+  }
+}

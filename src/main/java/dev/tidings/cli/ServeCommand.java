@@ -1,0 +1,28 @@
+package dev.tidings.cli;
+
+import dev.tidings.app.Http;
+import dev.tidings.app.Logging;
+import dev.tidings.app.Node;
+import dev.tidings.config.SettingsLoader;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = "Run an HTTP node: API, email-facing endpoints, webhooks, dashboard.")
+final class ServeCommand implements Callable<Integer> {
+  @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")
+  Integer port;
+
+  @Override
+  public Integer call() {
+    var settings = SettingsLoader.fromEnvironment();
+    Logging.configure(settings.logFormat());
+    var node = Node.start(settings);
+    var server = Http.start(node, port != null ? port : settings.port());
+    Banner.print(node, server.port());
+    UntilStopped.await(List.of(server, node));
+    return 0;
+  }
+}

@@ -1,0 +1,64 @@
+package dev.tidings.cli;
+
+import dev.tidings.TidingsException;
+import dev.tidings.config.ConfigException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The command line: exit 0 on success, 2 on a usage or configuration error (with a message that says
+ * what is wrong), 1 otherwise.
+ */
+@Command(
+    name = "tidings",
+    mixinStandardHelpOptions = true,
+    versionProvider = TidingsCommand.Version.class,
+    description = "Personalised newsletters and campaign email: open-time recommendations, delivery KPIs, campaigns.",
+    subcommands = {
+      ServeCommand.class,
+      MigrateCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class TidingsCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static int run(String... args) {
+    var commandLine = new CommandLine(new TidingsCommand());
+    commandLine.setExecutionExceptionHandler(TidingsCommand::report);
+    return commandLine.execute(args);
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (try 'tidings demo' or 'tidings help')");
+  }
+
+  private static int report(Exception failure, CommandLine commandLine, CommandLine.ParseResult parsed) {
+    PrintWriter err = commandLine.getErr();
+    switch (failure) {
+      case ConfigException config -> {
+        err.println("tidings: " + config.getMessage());
+        return CommandLine.ExitCode.USAGE;
+      }
+      case UsageException usage -> {
+        err.println("tidings: " + usage.getMessage());
+        return CommandLine.ExitCode.USAGE;
+      }
+      case TidingsException known -> err.println("tidings: " + known.getMessage());
+      default -> {
+        err.println("tidings: failed: " + failure);
+        failure.printStackTrace(err);
+      }
+    }
+    return CommandLine.ExitCode.SOFTWARE;
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = TidingsCommand.class.getPackage().getImplementationVersion();
+      return new String[] {"tidings " + (version == null ? "development build" : version)};
+    }
+  }
+}

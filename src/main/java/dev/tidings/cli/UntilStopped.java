@@ -1,0 +1,30 @@
+package dev.tidings.cli;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/** Keeps a command running until Ctrl-C or SIGTERM, then closes what it started, newest first. */
+final class UntilStopped {
+  private UntilStopped() {}
+
+  static void await(List<AutoCloseable> newestFirst) {
+    var stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tidings-shutdown").unstarted(() -> {
+      System.err.println("\nstopping...");
+      for (AutoCloseable closeable : newestFirst) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          System.err.println("while stopping: " + e);
+        }
+      }
+      System.err.println("stopped.");
+      stopped.countDown();
+    }));
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
