@@ -1,0 +1,61 @@
+package dev.tidings.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layout's rules, checked on every build: capabilities never reach up into the edges (HTTP, CLI,
+ * wiring); a port's package never knows its adapters; capability packages form no cycles.
+ */
+class DependencyDirectionTest {
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importMainClasses() {
+    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.tidings");
+  }
+
+  @Test
+  void capabilities_do_not_depend_on_the_edges() {
+    noClasses()
+        .that().resideOutsideOfPackages("dev.tidings.web..", "dev.tidings.cli..", "dev.tidings.app..", "dev.tidings")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.tidings.web..", "dev.tidings.cli..", "dev.tidings.app..")
+        .because("the HTTP and CLI edges assemble capabilities; capabilities never call back up into them")
+        .check(classes);
+  }
+
+  @Test
+  void the_http_edge_does_not_depend_on_the_cli() {
+    noClasses().that().resideInAPackage("dev.tidings.web..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.tidings.cli..", "dev.tidings.app..")
+        .check(classes);
+  }
+
+  @Test
+  void ports_do_not_know_their_adapters() {
+    noClasses()
+        .that().resideInAnyPackage("dev.tidings.coordination", "dev.tidings.queue", "dev.tidings.mail")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.tidings.coordination.*..", "dev.tidings.queue.*..", "dev.tidings.mail.*..")
+        .because("capability -> port <- adapter: only the wiring in dev.tidings.app picks an adapter")
+        .check(classes);
+  }
+
+  @Test
+  void adapters_of_one_port_do_not_use_each_other() {
+    slices().matching("dev.tidings.(coordination|queue|mail).(*)..")
+        .should().notDependOnEachOther()
+        .check(classes);
+  }
+
+  @Test
+  void capability_packages_have_no_cycles() {
+    slices().matching("dev.tidings.(*)..").should().beFreeOfCycles().check(classes);
+  }
+}
