@@ -47,14 +47,23 @@ public final class TestDatabases {
           try {
             embeddedServer.close();
           } catch (IOException ignored) {
-            // the JVM is going away; the temp directory goes with the machine
+            // the JVM is going away; deleting the directory below is all that is left to do
           }
+          deleteRecursively(directory);
         }));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
     return embeddedServer;
+  }
+
+  private static void deleteRecursively(java.nio.file.Path root) {
+    try (var paths = Files.walk(root)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException ignored) {
+      // best effort: a leftover temp directory is harmless
+    }
   }
 
   private static Database freshSchema(ConnectionSpec spec) {

@@ -1,0 +1,91 @@
+package dev.tidings.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SettingsLoaderTest {
+
+  @Test
+  void nothing_set_means_the_embedded_default() {
+    var settings = SettingsLoader.load(Map.of());
+    assertThat(settings.embeddedDatabase()).isTrue();
+    assertThat(settings.redisUrl()).isEmpty();
+    assertThat(settings.amqpUrl()).isEmpty();
+    assertThat(settings.smtpUrl()).isEmpty();
+    assertThat(settings.port()).isEqualTo(8080);
+    assertThat(settings.dataDir()).isEqualTo(Path.of("./data").toAbsolutePath().normalize());
+    assertThat(settings.publicUrl().toString()).isEqualTo("http://localhost:8080");
+    assertThat(settings.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void production_urls_are_read() {
+    var settings = SettingsLoader.load(Map.of(
+        "TIDINGS_DB_URL", "postgresql://127.0.0.1:5432/tidings",
+        "TIDINGS_REDIS_URL", "redis://127.0.0.1:6379",
+        "TIDINGS_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672",
+        "TIDINGS_SMTP_URL", "smtp://127.0.0.1:2525",
+        "TIDINGS_PORT", "9090"));
+    assertThat(settings.dbUrl()).contains("jdbc:postgresql://127.0.0.1:5432/tidings");
+    assertThat(settings.redisUrl()).hasValueSatisfying(uri -> assertThat(uri.getPort()).isEqualTo(6379));
+    assertThat(settings.amqpUrl()).isPresent();
+    assertThat(settings.smtpUrl()).isPresent();
+    assertThat(settings.port()).isEqualTo(9090);
+  }
+
+  @Test
+  void every_problem_is_reported_at_once() {
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of(
+        "TIDINGS_DB_URL", "mysql://x/y",
+        "TIDINGS_REDIS_URL", "http://127.0.0.1:6379",
+        "TIDINGS_PORT", "eighty",
+        "TIDINGS_API_KEY", "short",
+        "TIDINGS_SHUTDOWN_GRACE", "10 seconds",
+        "TIDINGS_LOG_FORMAT", "xml")))
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).hasSize(6)
+            .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_DB_URL: expected jdbc:postgresql://"))
+            .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_REDIS_URL: expected redis or rediss URL"))
+            .anySatisfy(p -> assertThat(p).isEqualTo("TIDINGS_PORT: not a whole number: eighty"))
+            .anySatisfy(p -> assertThat(p).isEqualTo("TIDINGS_API_KEY: must be at least 16 characters long"))
+            .anySatisfy(p -> assertThat(p).contains("ISO-8601 duration"))
+            .anySatisfy(p -> assertThat(p).contains("auto, json or text")));
+  }
+
+  @Test
+  void secrets_never_show_in_descriptions_or_messages() {
+    var settings = SettingsLoader.load(Map.of(
+        "TIDINGS_API_KEY", "my-very-secret-api-key",
+        "TIDINGS_DB_PASSWORD", "db-password-value",
+        "TIDINGS_AMQP_URL", "amqp://guest:amqp-password@127.0.0.1:5672"));
+    String described = settings.describe().toString();
+    assertThat(described).doesNotContain("my-very-secret-api-key").doesNotContain("amqp-password").contains("<masked>");
+    assertThat(settings.apiKey().orElseThrow().toString()).isEqualTo("<masked>");
+    assertThat(settings.toString()).doesNotContain("db-password-value").doesNotContain("my-very-secret-api-key");
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_DB_URL", "mysql://root:hunter2@x/y")))
+        .hasMessageNotContaining("hunter2");
+  }
+
+  @Test
+  void a_config_file_supplies_values_and_the_environment_wins(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("tidings.properties");
+    Files.writeString(file, "TIDINGS_PORT=7070\nTIDINGS_PUBLIC_URL=https://mail.example.com\n");
+    var settings = SettingsLoader.load(Map.of("TIDINGS_CONFIG", file.toString(), "TIDINGS_PORT", "6060"));
+    assertThat(settings.port()).isEqualTo(6060);
+    assertThat(settings.publicUrl().toString()).isEqualTo("https://mail.example.com");
+  }
+
+  @Test
+  void an_unknown_name_in_the_config_file_is_an_error(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("tidings.properties");
+    Files.writeString(file, "TIDINGS_PROT=7070\n");
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_CONFIG", file.toString())))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("unknown setting TIDINGS_PROT");
+  }
+}
