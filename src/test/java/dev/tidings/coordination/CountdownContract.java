@@ -1,0 +1,190 @@
+package dev.tidings.coordination;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.coordination.Countdown.Finish;
+import dev.tidings.coordination.Countdown.Lease;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link Countdown} must do; lease TTLs are short because the Redis run really waits them. */
+public abstract class CountdownContract {
+  protected static final Duration LEASE = Duration.ofMillis(400);
+  protected static final Duration RETENTION = Duration.ofMinutes(5);
+
+  protected Countdown countdown;
+
+  protected abstract Countdown create();
+
+  protected abstract void advance(Duration duration);
+
+  @BeforeEach
+  void createImplementation() {
+    countdown = create();
+  }
+
+  protected static String uniqueName() {
+    return "campaign-" + UUID.randomUUID();
+  }
+
+  @Test
+  void start_creates_only_if_absent() {
+    String name = uniqueName();
+
+    assertThat(countdown.start(name, 3, RETENTION)).isTrue();
+    assertThat(countdown.start(name, 5, RETENTION)).isFalse();
+    assertThat(countdown.remaining(name)).hasValue(3);
+  }
+
+  @Test
+  void finishing_every_part_counts_down_to_zero() {
+    String name = uniqueName();
+    countdown.start(name, 3, RETENTION);
+
+    List<Finish> finishes = new ArrayList<>();
+    for (int part = 0; part < 3; part++) finishes.add(countdown.finish(countdown.claim(name, part, LEASE).orElseThrow()));
+
+    assertThat(finishes).containsExactly(new Finish.Done(2), new Finish.Done(1), new Finish.Done(0));
+    assertThat(countdown.remaining(name)).hasValue(0);
+  }
+
+  @Test
+  void a_part_is_finished_only_once() {
+    String name = uniqueName();
+    countdown.start(name, 2, RETENTION);
+    Lease lease = countdown.claim(name, 1, LEASE).orElseThrow();
+
+    assertThat(countdown.finish(lease)).isEqualTo(new Finish.Done(1));
+    assertThat(countdown.finish(lease)).isInstanceOfSatisfying(Finish.Refused.class,
+        refused -> assertThat(refused.reason()).contains("already done"));
+    assertThat(countdown.remaining(name)).hasValue(1);
+    assertThat(countdown.claim(name, 1, LEASE)).as("a done part cannot be claimed").isEmpty();
+  }
+
+  @Test
+  void a_live_lease_cannot_be_claimed_by_another_worker() {
+    String name = uniqueName();
+    countdown.start(name, 1, RETENTION);
+
+    assertThat(countdown.claim(name, 0, LEASE)).isPresent();
+    assertThat(countdown.claim(name, 0, LEASE)).isEmpty();
+  }
+
+  @Test
+  void after_a_takeover_the_stale_lease_can_neither_renew_nor_finish() {
+    String name = uniqueName();
+    countdown.start(name, 2, RETENTION);
+    Lease stale = countdown.claim(name, 0, LEASE).orElseThrow();
+
+    advance(LEASE.plusMillis(200));
+    assertThat(countdown.stuck(name)).containsExactly(0);
+    Lease current = countdown.claim(name, 0, LEASE).orElseThrow();
+
+    assertThat(current.fence()).isGreaterThan(stale.fence());
+    assertThat(countdown.renew(stale, LEASE)).isFalse();
+    assertThat(countdown.finish(stale)).isInstanceOfSatisfying(Finish.Refused.class,
+        refused -> assertThat(refused.reason()).contains("taken over"));
+    assertThat(countdown.finish(current)).isEqualTo(new Finish.Done(1));
+    assertThat(countdown.finish(stale)).isInstanceOf(Finish.Refused.class);
+    assertThat(countdown.remaining(name)).hasValue(1);
+  }
+
+  @Test
+  void renewing_keeps_a_lease_alive_past_its_ttl() {
+    String name = uniqueName();
+    countdown.start(name, 1, RETENTION);
+    Lease lease = countdown.claim(name, 0, LEASE).orElseThrow();
+
+    advance(Duration.ofMillis(250));
+    assertThat(countdown.renew(lease, LEASE)).isTrue();
+    advance(Duration.ofMillis(250)); // past the first TTL, within the renewed one
+
+    assertThat(countdown.claim(name, 0, LEASE)).isEmpty();
+    assertThat(countdown.stuck(name)).isEmpty();
+    assertThat(countdown.finish(lease)).isEqualTo(new Finish.Done(0));
+  }
+
+  @Test
+  void stuck_lists_the_claimed_unfinished_parts_whose_lease_expired() {
+    String name = uniqueName();
+    countdown.start(name, 4, RETENTION);
+    countdown.claim(name, 0, LEASE).orElseThrow();
+    countdown.finish(countdown.claim(name, 1, LEASE).orElseThrow());
+    countdown.claim(name, 3, LEASE).orElseThrow();
+
+    assertThat(countdown.stuck(name)).isEmpty();
+    advance(LEASE.plusMillis(200));
+    Lease renewedLate = countdown.claim(name, 3, LEASE).orElseThrow();
+
+    assertThat(countdown.stuck(name)).as("never claimed (2), done (1) and re-claimed (3) parts are not stuck").containsExactly(0);
+    assertThat(renewedLate.part()).isEqualTo(3);
+  }
+
+  @Test
+  void concurrent_finishes_count_down_exactly_once_per_part() {
+    String name = uniqueName();
+    int parts = 40;
+    countdown.start(name, parts, RETENTION);
+    List<Lease> leases = new ArrayList<>();
+    for (int part = 0; part < parts; part++) leases.add(countdown.claim(name, part, Duration.ofMinutes(1)).orElseThrow());
+
+    try (Race race = new Race()) {
+      List<Future<Finish>> futures = new ArrayList<>();
+      for (Lease lease : leases) {
+        futures.add(race.add(() -> countdown.finish(lease)));
+        futures.add(race.add(() -> countdown.finish(lease))); // a duplicate, as from a redelivered message
+      }
+      List<Finish> finishes = race.all(futures, Duration.ofSeconds(15));
+
+      List<Long> remainders = finishes.stream().filter(Finish.Done.class::isInstance).map(f -> ((Finish.Done) f).remaining()).toList();
+      assertThat(remainders).hasSize(parts).doesNotHaveDuplicates().allSatisfy(r -> assertThat(r).isBetween(0L, parts - 1L));
+      assertThat(finishes).filteredOn(Finish.Refused.class::isInstance).hasSize(parts);
+      assertThat(countdown.remaining(name)).hasValue(0);
+    }
+  }
+
+  @Test
+  void an_unknown_countdown_has_nothing_to_claim_or_finish() {
+    String name = uniqueName();
+
+    assertThat(countdown.claim(name, 0, LEASE)).isEmpty();
+    assertThat(countdown.remaining(name)).isEmpty();
+    assertThat(countdown.stuck(name)).isEmpty();
+    assertThat(countdown.renew(new Lease(name, 0, 1), LEASE)).isFalse();
+    assertThat(countdown.finish(new Lease(name, 0, 1))).isInstanceOfSatisfying(Finish.Refused.class,
+        refused -> assertThat(refused.reason()).contains("does not exist"));
+  }
+
+  @Test
+  void a_countdown_is_forgotten_after_its_retention() {
+    String name = uniqueName();
+    countdown.start(name, 2, Duration.ofMillis(500));
+
+    advance(Duration.ofMillis(700));
+
+    assertThat(countdown.remaining(name)).isEmpty();
+    assertThat(countdown.start(name, 2, RETENTION)).isTrue();
+  }
+
+  @Test
+  void invalid_arguments_are_rejected_with_what_was_wrong() {
+    String name = uniqueName();
+    countdown.start(name, 3, RETENTION);
+
+    assertThatThrownBy(() -> countdown.start(uniqueName(), 0, RETENTION))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("parts must be at least 1 but was 0");
+    assertThatThrownBy(() -> countdown.claim(name, 3, LEASE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("part must be within 0..2 but was 3");
+    assertThatThrownBy(() -> countdown.claim(name, -1, LEASE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("part must be within 0..2 but was -1");
+    assertThatThrownBy(() -> countdown.claim(name, 0, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTtl");
+    assertThat(countdown.remaining(name)).hasValue(3);
+  }
+}

@@ -1,0 +1,48 @@
+package dev.tidings.coordination.redis;
+
+import dev.tidings.coordination.Countdown;
+import dev.tidings.coordination.CountdownContract;
+import dev.tidings.testing.RealServers;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class RedisCountdownIT extends CountdownContract {
+  private RedisTestServer redis;
+
+  @BeforeAll
+  static void redisIsThere() {
+    RealServers.requireRedis();
+  }
+
+  @Override
+  protected Countdown create() {
+    redis = new RedisTestServer(1);
+    return redis.coordination.countdown();
+  }
+
+  @Override
+  protected void advance(Duration duration) {
+    try {
+      Thread.sleep(duration);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @AfterEach
+  void cleanUp() {
+    redis.close();
+  }
+
+  @Test
+  void every_key_written_has_a_ttl() {
+    String name = uniqueName();
+    countdown.start(name, 3, RETENTION);
+    countdown.claim(name, 0, LEASE).orElseThrow();
+    countdown.finish(countdown.claim(name, 1, LEASE).orElseThrow());
+    redis.assertEveryKeyHasATtl();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.tidings.coordination.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidings.testing.RealServers;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A coordinator on the real local Redis under a key prefix of its own, plus a plain connection to look
+ * at the keys it wrote and to delete them afterwards, since other builds share this Redis.
+ */
+final class RedisTestServer implements AutoCloseable {
+  final String prefix = "tidings-test:" + UUID.randomUUID() + ":";
+  final RedisCoordination coordination;
+  private final RedisClient inspector = RedisClient.create(RealServers.redisUrl().toString());
+  private final StatefulRedisConnection<String, String> connection = inspector.connect();
+
+  RedisTestServer(int blockingConnections) {
+    coordination = RedisCoordination.connect(RealServers.redisUrl(),
+        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT, blockingConnections));
+  }
+
+  List<String> keys() {
+    List<String> keys = new ArrayList<>();
+    ScanCursor cursor = ScanCursor.INITIAL;
+    do {
+      KeyScanCursor<String> page = connection.sync().scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
+      keys.addAll(page.getKeys());
+      cursor = page;
+    } while (!cursor.isFinished());
+    return keys;
+  }
+
+  /** Every key under the prefix expires by itself: PTTL is positive (or the key just went, -2). */
+  void assertEveryKeyHasATtl() {
+    List<String> keys = keys();
+    assertThat(keys).isNotEmpty();
+    for (String key : keys) {
+      assertThat(connection.sync().pttl(key)).as("PTTL of %s", key).satisfiesAnyOf(
+          ttl -> assertThat(ttl).isPositive(), ttl -> assertThat(ttl).isEqualTo(-2));
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      List<String> keys = keys();
+      if (!keys.isEmpty()) connection.sync().del(keys.toArray(String[]::new));
+    } finally {
+      coordination.close();
+      connection.close();
+      inspector.shutdown();
+    }
+  }
+}
