@@ -1,6 +1,11 @@
 package dev.tidings.app;
 
 import dev.tidings.config.Secret;
+import dev.tidings.coordination.ComputeOnce;
+import dev.tidings.coordination.Countdown;
+import dev.tidings.coordination.RateLimiter;
+import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.coordination.redis.RedisCoordination;
 import dev.tidings.config.Settings;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
@@ -37,6 +42,9 @@ public final class Node implements AutoCloseable {
   private final Database database;
   private final Secret secret;
   private final DataDirSecrets.Generated apiKey;
+  private final ComputeOnce computeOnce;
+  private final Countdown countdown;
+  private final RateLimiter rateLimiter;
 
   private Node(Settings settings) {
     this.settings = settings;
@@ -50,6 +58,18 @@ public final class Node implements AutoCloseable {
         .orElseGet(() -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("api-key"), "tk_", 24));
     this.database = openDatabase();
     checks.add(new DependencyCheck("postgresql", database.describe(), database::problem));
+    if (settings.redisUrl().isPresent()) {
+      var redis = RedisCoordination.connect(settings.redisUrl().get());
+      opened.push(redis);
+      checks.add(new DependencyCheck("redis", Settings.maskUserInfo(settings.redisUrl().get()), redis::problem));
+      this.computeOnce = redis.computeOnce();
+      this.countdown = redis.countdown();
+      this.rateLimiter = redis.rateLimiter();
+    } else {
+      this.computeOnce = InProcessCoordination.computeOnce(clock);
+      this.countdown = InProcessCoordination.countdown(clock);
+      this.rateLimiter = InProcessCoordination.rateLimiter(clock);
+    }
   }
 
   /** Opens every adapter the settings ask for and applies database migrations. */
@@ -105,6 +125,18 @@ public final class Node implements AutoCloseable {
   /** True when this start generated the API key, so the operator must be shown it. */
   public boolean apiKeyIsNew() {
     return apiKey.isNew();
+  }
+
+  public ComputeOnce computeOnce() {
+    return computeOnce;
+  }
+
+  public Countdown countdown() {
+    return countdown;
+  }
+
+  public RateLimiter rateLimiter() {
+    return rateLimiter;
   }
 
   public List<DependencyCheck> dependencyChecks() {

@@ -71,7 +71,8 @@ public record Settings(
     return view;
   }
 
-  static String maskUserInfo(Object url) {
+  /** The URL as text with any password replaced, for logs and /health. */
+  public static String maskUserInfo(Object url) {
     String text = url.toString();
     return text.replaceAll("(//[^:/@]+):[^@/]*@", "$1:<masked>@").replaceAll("(?i)(password=)[^&]*", "$1<masked>");
   }
