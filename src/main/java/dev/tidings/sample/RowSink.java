@@ -110,7 +110,7 @@ sealed interface RowSink extends AutoCloseable permits RowSink.Csv, RowSink.Json
     private boolean any;
 
     Jsonl(OutputStream out, List<String> columns) {
-      this.generator = FACTORY.createGenerator(new UnclosableOutputStream(out));
+      this.generator = FACTORY.createGenerator(tools.jackson.core.ObjectWriteContext.empty(), new UnclosableOutputStream(out));
       this.columns = columns;
     }
 
