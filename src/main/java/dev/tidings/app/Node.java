@@ -6,6 +6,9 @@ import dev.tidings.coordination.Countdown;
 import dev.tidings.coordination.RateLimiter;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.redis.RedisCoordination;
+import dev.tidings.mail.MailTransport;
+import dev.tidings.mail.outbox.OutboxMailTransport;
+import dev.tidings.mail.smtp.SmtpMailTransport;
 import dev.tidings.config.Settings;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
@@ -45,6 +48,7 @@ public final class Node implements AutoCloseable {
   private final ComputeOnce computeOnce;
   private final Countdown countdown;
   private final RateLimiter rateLimiter;
+  private final MailTransport mail;
 
   private Node(Settings settings) {
     this.settings = settings;
@@ -70,6 +74,11 @@ public final class Node implements AutoCloseable {
       this.countdown = InProcessCoordination.countdown(clock);
       this.rateLimiter = InProcessCoordination.rateLimiter(clock);
     }
+    this.mail = settings.smtpUrl()
+        .<MailTransport>map(url -> SmtpMailTransport.fromUrl(url, clock))
+        .orElseGet(() -> new OutboxMailTransport(settings.outboxDir(), clock));
+    opened.push(mail);
+    checks.add(new DependencyCheck("mail", mail.describe(), mail::problem));
   }
 
   /** Opens every adapter the settings ask for and applies database migrations. */
@@ -137,6 +146,10 @@ public final class Node implements AutoCloseable {
 
   public RateLimiter rateLimiter() {
     return rateLimiter;
+  }
+
+  public MailTransport mail() {
+    return mail;
   }
 
   public List<DependencyCheck> dependencyChecks() {
