@@ -2,6 +2,7 @@ package dev.tidings.app;
 
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.SampleImageRoutes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,6 +13,7 @@ public final class Http {
   public static HttpServer start(Node node, int port) {
     var settings = node.settings();
     List<RouteGroup> groups = new ArrayList<>();
+    groups.add(new SampleImageRoutes());
     return HttpServer.start(
         new HttpServer.Options(port, node.apiKey(), settings.maxImportBytes(), settings.shutdownGrace()),
         node.metrics(),

@@ -1,0 +1,64 @@
+package dev.tidings.cli;
+
+import java.io.PrintStream;
+import java.util.concurrent.TimeUnit;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * Progress of long CLI work on standard error: a live bar on a terminal, a plain line every few
+ * seconds otherwise (CI logs, pipes), so neither drowns the output nor stays silent for minutes.
+ */
+final class Progress implements AutoCloseable {
+  private static final long PLAIN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
+  private final ProgressBar bar;
+  private final String task;
+  private final long total;
+  private final PrintStream plain;
+  private long lastPlain = System.nanoTime();
+  private long current;
+
+  private Progress(String task, long total) {
+    this.task = task;
+    this.total = total;
+    if (System.console() != null) {
+      this.bar = new ProgressBarBuilder()
+          .setTaskName(task)
+          .setInitialMax(total > 0 ? total : -1)
+          .setStyle(ProgressBarStyle.ASCII)
+          .setUpdateIntervalMillis(250)
+          .showSpeed()
+          .setConsumer(new ConsoleProgressBarConsumer(System.err))
+          .build();
+      this.plain = null;
+    } else {
+      this.bar = null;
+      this.plain = System.err;
+    }
+  }
+
+  /** {@code total} <= 0 when unknown. */
+  static Progress of(String task, long total) {
+    return new Progress(task, total);
+  }
+
+  synchronized void stepTo(long done) {
+    current = done;
+    if (bar != null) {
+      bar.stepTo(done);
+    } else if (System.nanoTime() - lastPlain > PLAIN_EVERY_NANOS) {
+      lastPlain = System.nanoTime();
+      plain.println(task + ": " + done + (total > 0 ? " of " + total : "") + " rows");
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (bar != null) {
+      bar.stepTo(current);
+      bar.close();
+    }
+  }
+}
