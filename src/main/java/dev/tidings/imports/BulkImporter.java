@@ -23,6 +23,8 @@ import java.util.zip.GZIPInputStream;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.postgresql.copy.PGCopyOutputStream;
 
 /**
@@ -47,6 +49,7 @@ import org.postgresql.copy.PGCopyOutputStream;
  * </ul>
  */
 public final class BulkImporter {
+  private static final Logger LOG = LoggerFactory.getLogger(BulkImporter.class);
   private final Jdbi jdbi;
   private final InstantSource clock;
 
@@ -73,19 +76,25 @@ public final class BulkImporter {
     try (Handle handle = jdbi.open()) {
       handle.begin();
       try {
-        handle.execute("SET LOCAL work_mem = '128MB'");
+        handle.execute("SET LOCAL work_mem = '256MB'");
         handle.execute(kind.staging().createTable());
         Counts counts = copyRows(kind, handle, in, format, options, errors);
+        long copied = System.nanoTime();
         handle.execute("ANALYZE " + Staging.TABLE);
         kind.staging().check(handle);
         long refused = collectDatabaseRejections(handle, errors);
+        long checked = System.nanoTime();
         long rejected = counts.rejected() + refused;
         if (options.mode() == ImportMode.ALL_OR_NOTHING && rejected > 0) {
           handle.rollback();
           return report(kind, counts.read(), 0, 0, rejected, errors, false, Optional.empty(), started);
         }
         long ignored = kind.staging().merge(handle, now);
+        long merged = System.nanoTime();
         handle.commit();
+        LOG.debug("import of {}: parse+copy {} ms, check {} ms, merge {} ms, commit {} ms", kind.name(),
+            (copied - started) / 1_000_000, (checked - copied) / 1_000_000, (merged - checked) / 1_000_000,
+            (System.nanoTime() - merged) / 1_000_000);
         long imported = counts.valid() - refused - ignored;
         return report(kind, counts.read(), imported, ignored, rejected, errors, true, Optional.empty(), started);
       } catch (MalformedFileException e) {

@@ -46,8 +46,12 @@ final class CsvRowSource implements RowSource {
   private int[] readHeader() {
     List<String> header = new ArrayList<>();
     try {
+      // WRAP_AS_ARRAY: the whole file is one array of records, each an array of cells.
       JsonToken token = parser.nextToken();
-      if (token == null) throw new MalformedFileException(1, "the file is empty: a header row naming the columns is required");
+      if (token == JsonToken.START_ARRAY) token = parser.nextToken();
+      if (token != JsonToken.START_ARRAY) {
+        throw new MalformedFileException(1, "the file is empty: a header row naming the columns is required");
+      }
       while ((token = parser.nextToken()) == JsonToken.VALUE_STRING) {
         if (header.size() == ImportLimits.MAX_COLUMNS) {
           throw new MalformedFileException(1, "the header has more than " + ImportLimits.MAX_COLUMNS + " columns");
@@ -89,10 +93,11 @@ final class CsvRowSource implements RowSource {
     problem = null;
     try {
       JsonToken token = parser.nextToken();
-      if (token == null) return false;
-      line = parser.currentTokenLocation().getLineNr();
+      if (token != JsonToken.START_ARRAY) return false;
       int column = 0;
       while ((token = parser.nextToken()) == JsonToken.VALUE_STRING) {
+        // The first cell's location is where the record starts; a quoted line break in it comes later.
+        if (column == 0) line = parser.currentTokenLocation().getLineNr();
         if (column < fieldOfColumn.length) {
           fields.setText(fieldOfColumn[column], parser.getString());
         }
