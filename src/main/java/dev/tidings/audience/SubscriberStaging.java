@@ -40,24 +40,29 @@ final class SubscriberStaging implements Staging<Subscriber> {
         .text(s.consent().wire());
   }
 
+  /**
+   * An email's owner is the subscriber that has it in the database, or else the id of the first line of the
+   * file that uses it; any other id's row with that email is refused.
+   */
   @Override
   public void check(Handle handle) {
     handle.execute("""
         UPDATE import_stage s SET problem = c.problem
           FROM (
-            SELECT r.line, format('email %s is already used by subscriber %s on line %s', r.email, r.first_id, r.first_line) AS problem
-              FROM (SELECT d.line, d.id, d.email,
-                           first_value(d.id) OVER w AS first_id, first_value(d.line) OVER w AS first_line
-                      FROM import_stage d
-                      JOIN (SELECT lower(email) AS key FROM import_stage GROUP BY lower(email)
-                             HAVING min(id) <> max(id)) shared ON lower(d.email) = shared.key
-                    WINDOW w AS (PARTITION BY lower(d.email) ORDER BY d.line)) r
-             WHERE r.id <> r.first_id
-            UNION ALL
-            SELECT d.line, format('email %s already belongs to subscriber %s', d.email, t.id)
-              FROM import_stage d JOIN subscribers t ON lower(t.email) = lower(d.email) AND t.id <> d.id
+            SELECT d.line,
+                   CASE WHEN t.id IS NOT NULL THEN format('email %s already belongs to subscriber %s', d.email, t.id)
+                        ELSE format('email %s is already used by subscriber %s on line %s', d.email, f.id, f.line)
+                   END AS problem
+              FROM import_stage d
+              LEFT JOIN subscribers t ON lower(t.email) = lower(d.email)
+              LEFT JOIN (SELECT DISTINCT ON (lower(e.email)) lower(e.email) AS key, e.id, e.line
+                           FROM import_stage e
+                          WHERE lower(e.email) IN (SELECT lower(email) FROM import_stage GROUP BY lower(email)
+                                                    HAVING min(id) <> max(id))
+                          ORDER BY lower(e.email), e.line) f ON f.key = lower(d.email)
+             WHERE (t.id IS NOT NULL AND t.id <> d.id) OR (t.id IS NULL AND f.id IS NOT NULL AND f.id <> d.id)
           ) c
-         WHERE s.line = c.line AND s.problem IS NULL""");
+         WHERE s.line = c.line""");
   }
 
   @Override
