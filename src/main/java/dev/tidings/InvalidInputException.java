@@ -2,12 +2,15 @@ package dev.tidings;
 
 import java.util.List;
 
-/** Input that breaks a rule; carries every problem found, each saying what is wrong and where. */
+/**
+ * Input that breaks a rule of Tidings' formats or domain. {@link #problems()} says what is wrong, one
+ * sentence per problem; the HTTP layer answers 422 with them in the detail.
+ */
 public class InvalidInputException extends TidingsException {
   private final List<String> problems;
 
   public InvalidInputException(List<String> problems) {
-    super(String.join("; ", problems));
+    super(describe(problems));
     this.problems = List.copyOf(problems);
   }
 
@@ -17,5 +20,10 @@ public class InvalidInputException extends TidingsException {
 
   public List<String> problems() {
     return problems;
+  }
+
+  private static String describe(List<String> problems) {
+    if (problems.isEmpty()) return "invalid input";
+    return problems.size() == 1 ? problems.getFirst() : "invalid input: " + String.join("; ", problems);
   }
 }

@@ -1,0 +1,62 @@
+package dev.tidings.activity;
+
+import static dev.tidings.imports.FieldSpec.optional;
+import static dev.tidings.imports.FieldSpec.required;
+import static dev.tidings.imports.FieldType.DECIMAL;
+import static dev.tidings.imports.FieldType.INTEGER;
+import static dev.tidings.imports.FieldType.TEXT;
+
+import dev.tidings.imports.Problems;
+import dev.tidings.imports.RowFields;
+import dev.tidings.imports.RowMapper;
+import dev.tidings.imports.RowSchema;
+import java.util.Optional;
+
+/** The {@code events} format: fields of a CSV row, a JSON line or an API body, into an {@link ActivityEvent}. */
+final class EventRows implements RowMapper<ActivityEvent> {
+  static final EventRows INSTANCE = new EventRows();
+
+  static final int USER_ID = 0;
+  static final int TYPE = 1;
+  static final int ITEM_ID = 2;
+  static final int TIMESTAMP = 3;
+  static final int EVENT_ID = 4;
+  static final int QUANTITY = 5;
+  static final int PRICE = 6;
+
+  private static final RowSchema SCHEMA = RowSchema.of(
+      required("userId", TEXT),
+      required("type", TEXT),
+      required("itemId", TEXT),
+      required("timestamp", TEXT),
+      optional("eventId", TEXT),
+      optional("quantity", INTEGER),
+      optional("price", DECIMAL));
+
+  private EventRows() {}
+
+  @Override
+  public RowSchema schema() {
+    return SCHEMA;
+  }
+
+  @Override
+  public ActivityEvent map(RowFields row) {
+    var problems = new Problems();
+    var timestamp = row.instant(TIMESTAMP, problems);
+    Long quantity = row.integer(QUANTITY, problems);
+    if (quantity != null && (quantity < 1 || quantity > Integer.MAX_VALUE)) {
+      problems.add("quantity must be an integer >= 1, got " + quantity);
+    }
+    var price = row.decimal(PRICE, problems);
+    String typeText = row.text(TYPE);
+    EventType type = typeText == null ? null : EventType.ofWire(typeText).orElse(null);
+    if (typeText != null && type == null) {
+      problems.add("type must be view, click, add_to_cart, purchase, follow, open or email_click, got "
+          + Problems.quote(typeText));
+    }
+    problems.throwIfAny();
+    return new ActivityEvent(row.optionalText(EVENT_ID), row.text(USER_ID), type, row.text(ITEM_ID), timestamp,
+        quantity == null ? 1 : quantity.intValue(), Optional.ofNullable(price));
+  }
+}

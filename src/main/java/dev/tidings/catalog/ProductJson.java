@@ -1,0 +1,38 @@
+package dev.tidings.catalog;
+
+import dev.tidings.imports.Json;
+import dev.tidings.imports.JsonRows;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Products as JSON, field names as in the import format; reading applies the import's rules and messages. */
+public final class ProductJson {
+  private ProductJson() {}
+
+  /** @throws dev.tidings.InvalidInputException listing every problem */
+  public static Product fromJson(JsonNode node) {
+    return JsonRows.read(node, ProductRows.INSTANCE);
+  }
+
+  /** @throws dev.tidings.InvalidInputException listing every problem */
+  public static Product fromMap(Map<String, ?> map) {
+    return JsonRows.readMap(map, ProductRows.INSTANCE);
+  }
+
+  public static ObjectNode toJson(Product product) {
+    ObjectNode node = Json.MAPPER.createObjectNode();
+    node.put("id", product.id());
+    node.put("title", product.title());
+    product.brand().ifPresent(brand -> node.put("brand", brand));
+    product.category().ifPresent(category -> node.put("category", category));
+    node.put("price", product.price());
+    node.put("currency", product.currency().getCurrencyCode());
+    node.put("imageUrl", product.imageUrl().toString());
+    node.put("landingUrl", product.landingUrl().toString());
+    node.put("available", product.available());
+    ObjectNode attributes = node.putObject("attributes");
+    product.attributes().forEach(attributes::put);
+    return node;
+  }
+}

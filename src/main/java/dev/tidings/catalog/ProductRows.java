@@ -1,0 +1,79 @@
+package dev.tidings.catalog;
+
+import static dev.tidings.imports.FieldSpec.optional;
+import static dev.tidings.imports.FieldSpec.required;
+import static dev.tidings.imports.FieldType.BOOLEAN;
+import static dev.tidings.imports.FieldType.DECIMAL;
+import static dev.tidings.imports.FieldType.STRING_MAP;
+import static dev.tidings.imports.FieldType.TEXT;
+
+import dev.tidings.imports.Problems;
+import dev.tidings.imports.RowFields;
+import dev.tidings.imports.RowMapper;
+import dev.tidings.imports.RowSchema;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.util.Currency;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** The {@code products} format: fields of a CSV row, a JSON line or an API body, into a {@link Product}. */
+final class ProductRows implements RowMapper<Product> {
+  static final ProductRows INSTANCE = new ProductRows();
+
+  static final int ID = 0;
+  static final int TITLE = 1;
+  static final int BRAND = 2;
+  static final int CATEGORY = 3;
+  static final int PRICE = 4;
+  static final int CURRENCY = 5;
+  static final int IMAGE_URL = 6;
+  static final int LANDING_URL = 7;
+  static final int AVAILABLE = 8;
+  static final int ATTRIBUTES = 9;
+
+  private static final RowSchema SCHEMA = RowSchema.of(
+      required("id", TEXT),
+      required("title", TEXT),
+      optional("brand", TEXT),
+      optional("category", TEXT),
+      required("price", DECIMAL),
+      required("currency", TEXT),
+      required("imageUrl", TEXT),
+      required("landingUrl", TEXT),
+      optional("available", BOOLEAN),
+      optional("attributes", STRING_MAP));
+
+  private ProductRows() {}
+
+  @Override
+  public RowSchema schema() {
+    return SCHEMA;
+  }
+
+  @Override
+  public Product map(RowFields row) {
+    var problems = new Problems();
+    BigDecimal price = row.decimal(PRICE, problems);
+    Currency currency = currency(row.text(CURRENCY), problems);
+    URI image = problems.parseUrl("imageUrl", row.text(IMAGE_URL));
+    URI landing = problems.parseUrl("landingUrl", row.text(LANDING_URL));
+    Boolean available = row.bool(AVAILABLE, problems);
+    Map<String, String> attributes = row.stringMap(ATTRIBUTES, problems);
+    problems.throwIfAny();
+    return new Product(row.text(ID), row.text(TITLE), row.optionalText(BRAND), row.optionalText(CATEGORY),
+        price, currency, image, landing, available == null || available,
+        attributes == null ? Map.of() : attributes);
+  }
+
+  private static @Nullable Currency currency(@Nullable String code, Problems problems) {
+    if (code == null) return null;
+    try {
+      if (code.length() == 3) return Currency.getInstance(code);
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    problems.add("currency must be an ISO 4217 code such as EUR, got " + Problems.quote(code));
+    return null;
+  }
+}

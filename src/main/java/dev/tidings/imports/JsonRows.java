@@ -1,0 +1,92 @@
+package dev.tidings.imports;
+
+import dev.tidings.InvalidInputException;
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.OptionalInt;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * JSON objects (a JSON line, an API request body) into records, through the same {@link RowMapper}
+ * as CSV rows: a JSON value is checked against the field's type, then handed over as text.
+ */
+public final class JsonRows {
+  private JsonRows() {}
+
+  /** The record for one JSON object, or {@link InvalidInputException} listing every problem. */
+  public static <T> T read(JsonNode node, RowMapper<T> mapper) {
+    var fields = new RowFields(mapper.schema());
+    fill(node, fields);
+    return mapper.map(fields);
+  }
+
+  /** The record for a map (e.g. a request body already read as a map), same rules as {@link #read}. */
+  public static <T> T readMap(Map<String, ?> map, RowMapper<T> mapper) {
+    JsonNode node = Json.MAPPER.valueToTree(map);
+    return read(node, mapper);
+  }
+
+  /** Fills {@code fields} from a JSON object; throws when the shape is wrong (unknown field, wrong type). */
+  static void fill(JsonNode node, RowFields fields) {
+    if (!node.isObject()) throw new InvalidInputException("expected a JSON object, got " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+    var problems = new Problems();
+    RowSchema schema = fields.schema();
+    for (var entry : node.properties()) {
+      String name = entry.getKey();
+      OptionalInt index = schema.indexOf(name);
+      if (index.isEmpty()) {
+        problems.add("unknown field '" + name + "' (fields: " + String.join(", ", schema.names()) + ")");
+        continue;
+      }
+      set(fields, index.getAsInt(), entry.getValue(), problems);
+    }
+    problems.throwIfAny();
+  }
+
+  private static void set(RowFields fields, int index, JsonNode value, Problems problems) {
+    if (value.isNull()) return;
+    FieldSpec spec = fields.schema().field(index);
+    switch (spec.type()) {
+      case TEXT -> {
+        if (value.isString()) fields.setText(index, value.stringValue());
+        else problems.add(spec.name() + " must be a string, got " + kind(value));
+      }
+      case DECIMAL -> {
+        if (value.isNumber()) fields.setText(index, plain(value));
+        else if (value.isString()) fields.setText(index, value.stringValue());
+        else problems.add(spec.name() + " must be a number, got " + kind(value));
+      }
+      case INTEGER -> {
+        if (value.isIntegralNumber()) fields.setText(index, value.asString());
+        else if (value.isString()) fields.setText(index, value.stringValue());
+        else problems.add(spec.name() + " must be an integer, got " + kind(value));
+      }
+      case BOOLEAN -> {
+        if (value.isBoolean()) fields.setText(index, value.asString());
+        else problems.add(spec.name() + " must be true or false, got " + kind(value));
+      }
+      case STRING_MAP -> {
+        Map<String, String> map = RowFields.toStringMap(value);
+        if (map == null) problems.add(spec.name() + " must be an object whose values are strings");
+        else fields.setMap(index, map);
+      }
+    }
+  }
+
+  private static String plain(JsonNode number) {
+    BigDecimal decimal = number.decimalValue();
+    return decimal.toPlainString();
+  }
+
+  private static String kind(JsonNode value) {
+    return switch (value.getNodeType()) {
+      case STRING -> "a string";
+      case NUMBER -> "a number";
+      case BOOLEAN -> "a boolean";
+      case OBJECT -> "an object";
+      case ARRAY -> "an array";
+      default -> value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    };
+  }
+
+}

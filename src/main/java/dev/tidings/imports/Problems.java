@@ -1,0 +1,106 @@
+package dev.tidings.imports;
+
+import dev.tidings.InvalidInputException;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Collects what is wrong with one value object so that a row or request reports every problem at once.
+ * The checks and their wording are shared by the domain records of every capability, so a CSV row, a JSON
+ * line and an API request get the same messages.
+ */
+public final class Problems {
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+  private final List<String> found = new ArrayList<>(2);
+
+  public void add(String problem) {
+    found.add(problem);
+  }
+
+  public boolean isEmpty() {
+    return found.isEmpty();
+  }
+
+  public List<String> list() {
+    return List.copyOf(found);
+  }
+
+  /** Throws when anything was found; the message lists every problem. */
+  public void throwIfAny() {
+    if (!found.isEmpty()) throw new InvalidInputException(found);
+  }
+
+  public boolean present(String field, @Nullable Object value) {
+    if (value == null) {
+      add("missing required field '" + field + "'");
+      return false;
+    }
+    return true;
+  }
+
+  /** A required identifier: 1-64 chars of [A-Za-z0-9._:-]. */
+  public void id(String field, @Nullable String value) {
+    if (present(field, value) && !ID.matcher(value).matches()) {
+      add(field + " must be 1-64 characters of A-Z a-z 0-9 . _ : -, got " + quote(value));
+    }
+  }
+
+  public void requiredText(String field, @Nullable String value, int max) {
+    if (present(field, value)) text(field, value, max);
+  }
+
+  public void text(String field, String value, int max) {
+    if (value.isEmpty()) add(field + " must not be empty");
+    else if (value.length() > max) add(field + " must be at most " + max + " characters, got " + value.length());
+  }
+
+  public void optionalText(String field, @Nullable Optional<String> value, int max) {
+    if (value == null) add("missing required field '" + field + "'");
+    else value.ifPresent(v -> text(field, v, max));
+  }
+
+  public void httpUrl(String field, @Nullable URI value) {
+    if (!present(field, value)) return;
+    String scheme = value.getScheme();
+    if (!value.isAbsolute() || scheme == null
+        || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+        || value.getHost() == null || value.getHost().isEmpty()) {
+      add(field + " must be an absolute http(s) URL, got " + quote(value.toString()));
+    }
+  }
+
+  public void nonNegative(String field, @Nullable BigDecimal value) {
+    if (present(field, value) && value.signum() < 0) add(field + " must be >= 0, got " + value.toPlainString());
+  }
+
+  /** Parses an absolute URL, recording a problem (and returning null) when it does not parse. */
+  public @Nullable URI parseUrl(String field, @Nullable String text) {
+    if (text == null) return null;
+    if (text.length() > 2048) {
+      add(field + " must be at most 2048 characters, got " + text.length());
+      return null;
+    }
+    try {
+      return new URI(text);
+    } catch (URISyntaxException e) {
+      add(field + " must be an absolute http(s) URL, got " + quote(text));
+      return null;
+    }
+  }
+
+  public static String quote(String value) {
+    String shown = value.length() > 80 ? value.substring(0, 77) + "..." : value;
+    return "'" + shown + "'";
+  }
+
+  public static String lower(String value) {
+    return value.toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,122 @@
+package dev.tidings.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.storage.Database;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Currency;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/** What every database behind {@link CatalogService} must do. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(60)
+public abstract class CatalogContract {
+  private Database database;
+  private CatalogService catalog;
+
+  protected abstract Database openDatabase();
+
+  @BeforeAll
+  void open() {
+    database = openDatabase();
+    catalog = new CatalogService(database.jdbi(), InstantSource.fixed(Instant.parse("2025-01-01T00:00:00Z")));
+  }
+
+  @AfterAll
+  void close() {
+    database.close();
+  }
+
+  @BeforeEach
+  void empty() {
+    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE products"));
+  }
+
+  static Product product(String id) {
+    return new Product(id, "Title " + id, Optional.of("Acme"), Optional.of("women/shoes"), new BigDecimal("19.90"),
+        Currency.getInstance("EUR"), URI.create("https://img.example.com/" + id + ".jpg"),
+        URI.create("https://shop.example.com/" + id), true, Map.of("color", "red", "size", "42"));
+  }
+
+  @Test
+  void a_product_put_is_read_back_with_every_field() {
+    Product product = product("p-1");
+    catalog.put(product);
+    assertThat(catalog.get("p-1")).contains(product);
+    assertThat(catalog.get("p-1").orElseThrow().price().scale()).isEqualTo(2);
+  }
+
+  @Test
+  void optional_fields_may_be_absent() {
+    var bare = new Product("p-2", "Bare", Optional.empty(), Optional.empty(), BigDecimal.ZERO, Currency.getInstance("JPY"),
+        URI.create("http://i.example/x.png"), URI.create("http://s.example/x"), false, Map.of());
+    catalog.put(bare);
+    assertThat(catalog.get("p-2")).contains(bare);
+  }
+
+  @Test
+  void put_replaces_a_product_with_the_same_id() {
+    catalog.put(product("p-1"));
+    Product cheaper = new Product("p-1", "New title", Optional.empty(), Optional.empty(), new BigDecimal("9.99"),
+        Currency.getInstance("USD"), URI.create("https://img.example.com/n.jpg"), URI.create("https://shop.example.com/n"),
+        false, Map.of());
+    catalog.put(cheaper);
+    assertThat(catalog.get("p-1")).contains(cheaper);
+    assertThat(catalog.count()).isEqualTo(1);
+  }
+
+  @Test
+  void an_unknown_id_is_empty_and_delete_says_whether_there_was_one() {
+    assertThat(catalog.get("nope")).isEmpty();
+    catalog.put(product("p-1"));
+    assertThat(catalog.delete("p-1")).isTrue();
+    assertThat(catalog.delete("p-1")).isFalse();
+    assertThat(catalog.get("p-1")).isEmpty();
+  }
+
+  @Test
+  void list_pages_through_every_product_in_id_order() {
+    for (int i = 0; i < 25; i++) catalog.put(product(String.format("p-%02d", i)));
+    List<String> seen = new java.util.ArrayList<>();
+    Optional<String> after = Optional.empty();
+    while (true) {
+      List<Product> page = catalog.list(after, 10);
+      page.forEach(p -> seen.add(p.id()));
+      if (page.size() < 10) break;
+      after = Optional.of(page.getLast().id());
+    }
+    assertThat(seen).hasSize(25).isSorted().doesNotHaveDuplicates();
+    assertThat(catalog.count()).isEqualTo(25);
+  }
+
+  @Test
+  void a_page_limit_out_of_range_is_invalid_input() {
+    assertThatThrownBy(() -> catalog.list(Optional.empty(), 0)).isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("limit");
+  }
+
+  @Test
+  void products_breaking_a_rule_are_refused_with_every_problem() {
+    assertThatThrownBy(() -> new Product("bad id", "", Optional.empty(), Optional.empty(), new BigDecimal("1.234"),
+        Currency.getInstance("EUR"), URI.create("ftp://x/y"), URI.create("/relative"), true, Map.of()))
+        .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.problems()).containsExactly(
+            "id must be 1-64 characters of A-Z a-z 0-9 . _ : -, got 'bad id'",
+            "title must not be empty",
+            "price must have at most 2 decimal places for EUR, got 1.234",
+            "imageUrl must be an absolute http(s) URL, got 'ftp://x/y'",
+            "landingUrl must be an absolute http(s) URL, got '/relative'"));
+  }
+}

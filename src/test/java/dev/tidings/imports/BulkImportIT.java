@@ -1,0 +1,11 @@
+package dev.tidings.imports;
+
+import dev.tidings.storage.Database;
+import dev.tidings.testing.TestDatabases;
+
+class BulkImportIT extends ImportContract {
+  @Override
+  protected Database openDatabase() {
+    return TestDatabases.real();
+  }
+}
