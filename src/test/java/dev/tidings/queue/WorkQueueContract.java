@@ -375,9 +375,10 @@ public abstract class WorkQueueContract {
   }
 
   @Test
-  void a_queue_declared_by_one_node_is_usable_from_another() throws Exception {
+  void nodes_declaring_the_same_queue_share_its_messages_and_limits() throws Exception {
     queue.declare(spec(2));
     WorkQueue otherNode = opened(openQueue());
+    otherNode.declare(spec(2));
     otherNode.publish(name, text("from another node", 4));
     BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
     subscribed(otherNode.subscribe(name, 1, 1, delivery -> {

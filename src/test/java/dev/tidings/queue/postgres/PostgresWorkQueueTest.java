@@ -68,6 +68,25 @@ class PostgresWorkQueueTest extends WorkQueueContract {
     }
   }
 
+  @Test
+  void a_declared_spec_survives_a_restart_and_binds_nodes_that_never_declared() {
+    String queueName = "wq-restart-" + UUID.randomUUID().toString().substring(0, 8);
+    try (var before = new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST)) {
+      before.declare(new QueueSpec(queueName, 9, 2, Duration.ofSeconds(5)));
+    }
+    try (var after = new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST)) {
+      after.publish(queueName, Message.of(new byte[] {7}, 3));
+      BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+      try (var subscription = after.subscribe(queueName, 1, 1, delivery -> {
+        received.add(delivery);
+        return Disposition.retry("again");
+      })) {
+        awaitUntil("dead-lettered after the stored max deliveries of 2", () -> !after.deadLetters(queueName, 5).isEmpty());
+      }
+      assertThat(received).extracting(Delivery::deliveryCount).containsExactly(1, 2);
+    }
+  }
+
   @Override
   protected int publishBufferBound() {
     return 0; // a publish returns only after its commit
