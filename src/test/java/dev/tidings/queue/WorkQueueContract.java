@@ -404,7 +404,8 @@ public abstract class WorkQueueContract {
     AtomicInteger returned = new AtomicInteger();
     List<Throwable> failures = new CopyOnWriteArrayList<>();
     List<Thread> threads = new ArrayList<>();
-    try (AutoCloseable stall = stallPublishing(queue)) {
+    AutoCloseable stall = stallPublishing(queue);
+    try {
       for (int i = 0; i < publishers; i++) {
         String body = "bp" + i;
         threads.add(Thread.ofVirtual().start(() -> {
@@ -419,6 +420,8 @@ public abstract class WorkQueueContract {
       Thread.sleep(700);
       assertThat(returned).as("publishes returned without a confirm").hasValue(0);
       assertThat(queue.depth(name)).as("messages buffered past the cap").isLessThanOrEqualTo(publishBufferBound());
+    } finally {
+      stall.close();
     }
     for (Thread thread : threads) {
       if (!thread.join(WAIT)) fail("a publisher is still blocked " + WAIT + " after the backend recovered");

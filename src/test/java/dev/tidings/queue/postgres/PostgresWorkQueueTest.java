@@ -6,6 +6,7 @@ import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
+import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.WorkQueueContract;
 import dev.tidings.storage.Database;
@@ -57,13 +58,16 @@ class PostgresWorkQueueTest extends WorkQueueContract {
         var producerNode = new PostgresWorkQueue(database, slowPolling)) {
       consumerNode.declare(QueueSpec.of(queueName));
       BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
-      try (var subscription = consumerNode.subscribe(queueName, 1, 1, delivery -> {
+      Subscription subscription = consumerNode.subscribe(queueName, 1, 1, delivery -> {
         received.add(delivery);
         return Disposition.ACK;
-      })) {
+      });
+      try {
         Thread.sleep(300); // the consumer has found the queue empty and sleeps
         producerNode.publish(queueName, Message.of(new byte[] {42}, 0));
         assertThat(received.poll(5, TimeUnit.SECONDS)).as("woken by the other node's NOTIFY").isNotNull();
+      } finally {
+        subscription.close();
       }
     }
   }
@@ -77,11 +81,14 @@ class PostgresWorkQueueTest extends WorkQueueContract {
     try (var after = new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST)) {
       after.publish(queueName, Message.of(new byte[] {7}, 3));
       BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
-      try (var subscription = after.subscribe(queueName, 1, 1, delivery -> {
+      Subscription subscription = after.subscribe(queueName, 1, 1, delivery -> {
         received.add(delivery);
         return Disposition.retry("again");
-      })) {
+      });
+      try {
         awaitUntil("dead-lettered after the stored max deliveries of 2", () -> !after.deadLetters(queueName, 5).isEmpty());
+      } finally {
+        subscription.close();
       }
       assertThat(received).extracting(Delivery::deliveryCount).containsExactly(1, 2);
     }
