@@ -1,0 +1,140 @@
+package dev.tidings.queue.postgres;
+
+import dev.tidings.queue.DeadLetter;
+import dev.tidings.queue.Message;
+import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.QueueSpec;
+import dev.tidings.queue.QueueUnavailableException;
+import dev.tidings.queue.Subscription;
+import dev.tidings.queue.UnknownQueueException;
+import dev.tidings.queue.WorkQueue;
+import dev.tidings.storage.Database;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.JdbiException;
+
+/**
+ * Work queues in PostgreSQL tables: the embedded default (a single node loses nothing on a crash),
+ * equally usable on an external server shared by many nodes.
+ *
+ * <p>Consumers lease messages with {@code FOR UPDATE SKIP LOCKED}; a lease lasts the queue's
+ * visibility timeout and is renewed while the handler runs, so a message whose consumer died is
+ * delivered again once its timeout passes. Idle consumers sleep until a NOTIFY from a publish (or a
+ * poll interval) wakes them. A consumer that loses its lease anyway (a pause longer than the
+ * timeout) cannot settle: its ack is refused by the claim token and the message's new holder decides.
+ *
+ * <p>Does not own the {@link Database}: closing this queue leaves the pool open.
+ */
+public final class PostgresWorkQueue implements WorkQueue {
+  private final Database database;
+  private final MessageTable table;
+  private final PostgresQueueOptions options;
+  private final Wakeups wakeups = new Wakeups();
+  private final NotificationListener listener;
+  private final ConcurrentHashMap<String, QueueSpec> specs = new ConcurrentHashMap<>();
+  private final Set<PostgresSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+
+  public PostgresWorkQueue(Database database) {
+    this(database, PostgresQueueOptions.defaults());
+  }
+
+  public PostgresWorkQueue(Database database, PostgresQueueOptions options) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.options = Objects.requireNonNull(options, "options");
+    this.table = new MessageTable(database.jdbi());
+    this.listener = new NotificationListener(database.dataSource(), wakeups, options.pollInterval());
+    listener.start();
+  }
+
+  @Override
+  public void declare(QueueSpec spec) {
+    unavailableOnFailure("declare queue '" + spec.name() + "'", () -> {
+      table.declare(spec);
+      return null;
+    });
+    specs.put(spec.name(), spec);
+  }
+
+  @Override
+  public void publish(String queue, Message message) {
+    publishAll(queue, List.of(message));
+  }
+
+  @Override
+  public void publishAll(String queue, List<Message> messages) {
+    QueueSpec spec = spec(queue);
+    if (messages.isEmpty()) return;
+    unavailableOnFailure("publish " + messages.size() + " message(s) to queue '" + queue + "'", () -> {
+      table.insert(spec, messages);
+      return null;
+    });
+    wakeups.wake(queue); // consumers in this process need not wait for the NOTIFY round trip
+  }
+
+  @Override
+  public Subscription subscribe(String queue, int consumers, int prefetch, MessageHandler handler) {
+    if (consumers < 1) throw new IllegalArgumentException("consumers must be at least 1 but was " + consumers);
+    if (prefetch < 1) throw new IllegalArgumentException("prefetch must be at least 1 but was " + prefetch);
+    Objects.requireNonNull(handler, "handler");
+    QueueSpec spec = spec(queue);
+    var holder = new PostgresSubscription[1];
+    var subscription = new PostgresSubscription(
+        table, wakeups, options, spec, consumers, prefetch, handler, () -> subscriptions.remove(holder[0]));
+    holder[0] = subscription;
+    subscriptions.add(subscription);
+    return subscription;
+  }
+
+  @Override
+  public long depth(String queue) {
+    spec(queue);
+    return unavailableOnFailure("measure queue '" + queue + "'", () -> table.depth(queue));
+  }
+
+  @Override
+  public List<DeadLetter> deadLetters(String queue, int limit) {
+    if (limit < 1) throw new IllegalArgumentException("limit must be at least 1 but was " + limit);
+    spec(queue);
+    return unavailableOnFailure("read dead letters of queue '" + queue + "'", () -> table.deadLetters(queue, limit));
+  }
+
+  @Override
+  public void close() {
+    for (PostgresSubscription subscription : List.copyOf(subscriptions)) subscription.close();
+    listener.close();
+  }
+
+  /** Test hook: stop as a killed process would, leaving every message in progress leased until its timeout. */
+  void abandon() {
+    for (PostgresSubscription subscription : List.copyOf(subscriptions)) subscription.abandon();
+    listener.close();
+  }
+
+  public String describe() {
+    return "PostgreSQL queue tables at " + database.describe();
+  }
+
+  private QueueSpec spec(String queue) {
+    QueueSpec known = specs.get(queue);
+    if (known != null) return known;
+    // Declared by another node or before a restart.
+    QueueSpec stored = unavailableOnFailure("look up queue '" + queue + "'", () -> table.spec(queue))
+        .orElseThrow(() -> new UnknownQueueException(queue));
+    specs.put(queue, stored);
+    return stored;
+  }
+
+  private interface Call<T> {
+    T run();
+  }
+
+  private <T> T unavailableOnFailure(String what, Call<T> call) {
+    try {
+      return call.run();
+    } catch (JdbiException e) {
+      throw new QueueUnavailableException("cannot " + what + " at " + database.describe() + ": " + e.getMessage(), e);
+    }
+  }
+}

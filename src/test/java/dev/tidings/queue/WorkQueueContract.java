@@ -1,0 +1,456 @@
+package dev.tidings.queue;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What every {@link WorkQueue} promises. Each test uses a queue of its own with a random name, and
+ * every wait is bounded.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+public abstract class WorkQueueContract {
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  /** A new client of the shared backend, as another process would have; the suite closes it. */
+  protected abstract WorkQueue openQueue();
+
+  /** Makes {@code queue} behave as a process killed now: nothing it holds is acknowledged. */
+  protected abstract void crash(WorkQueue queue);
+
+  /** Lease length for queues in this suite; short, since dead consumers are only noticed through it where the backend cannot tell. */
+  protected Duration visibilityTimeout() {
+    return Duration.ofMillis(500);
+  }
+
+  /** Makes the backend stop confirming publishes to {@code queue} until the result is closed. */
+  protected abstract AutoCloseable stallPublishing(WorkQueue queue);
+
+  /** How many messages may reach the backend unconfirmed while publishing is stalled (the publish cap). */
+  protected abstract int publishBufferBound();
+
+  /** Removes whatever the backend keeps of queue {@code name} and its dead letters. */
+  protected void deleteQueue(String name) {}
+
+  protected WorkQueue queue;
+  protected String name;
+  private final List<AutoCloseable> cleanups = new ArrayList<>();
+  private final CountDownLatch releaseBlockedHandlers = new CountDownLatch(1);
+
+  @BeforeEach
+  void openQueueAndName() {
+    queue = opened(openQueue());
+    name = "wq-" + UUID.randomUUID().toString().substring(0, 12);
+  }
+
+  @AfterEach
+  void cleanUp() throws Exception {
+    releaseBlockedHandlers.countDown();
+    Collections.reverse(cleanups);
+    for (AutoCloseable cleanup : cleanups) cleanup.close();
+    deleteQueue(name);
+  }
+
+  protected final WorkQueue opened(WorkQueue workQueue) {
+    cleanups.add(workQueue);
+    return workQueue;
+  }
+
+  private Subscription subscribed(Subscription subscription) {
+    cleanups.add(subscription);
+    return subscription;
+  }
+
+  private QueueSpec spec(int maxDeliveries) {
+    return new QueueSpec(name, QueueSpec.MAX_PRIORITY, maxDeliveries, visibilityTimeout());
+  }
+
+  private static Message text(String body, int priority) {
+    return Message.of(body.getBytes(UTF_8), priority);
+  }
+
+  private static String text(Delivery delivery) {
+    return new String(delivery.body(), UTF_8);
+  }
+
+  @Test
+  void published_message_is_consumed_with_body_priority_and_headers_intact() throws Exception {
+    queue.declare(spec(3));
+    byte[] body = {0, 1, 2, (byte) 0xff, 'x'};
+    queue.publish(name, new Message(body, 7, Map.of("campaign", "c-42", "kind", "bulk")));
+
+    BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      received.add(delivery);
+      return Disposition.ACK;
+    }));
+
+    Delivery delivery = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(delivery).as("delivery within %s", WAIT).isNotNull();
+    assertThat(delivery.body()).containsExactly(body);
+    assertThat(delivery.priority()).isEqualTo(7);
+    assertThat(delivery.headers()).isEqualTo(Map.of("campaign", "c-42", "kind", "bulk"));
+    assertThat(delivery.deliveryCount()).isEqualTo(1);
+    assertThat(delivery.redelivered()).isFalse();
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(received.poll(300, TimeUnit.MILLISECONDS)).as("an acked message comes back").isNull();
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+  }
+
+  @Test
+  void messages_of_one_priority_are_delivered_in_publish_order() {
+    queue.declare(spec(3));
+    List<String> sent = IntStream.range(0, 30).mapToObj(i -> "m" + i).toList();
+    queue.publishAll(name, sent.stream().limit(10).map(body -> text(body, 4)).toList());
+    sent.stream().skip(10).forEach(body -> queue.publish(name, text(body, 4)));
+
+    assertThat(consumeInOrder(sent.size())).isEqualTo(sent);
+  }
+
+  @Test
+  void higher_priority_is_delivered_before_earlier_lower_priority() {
+    queue.declare(spec(3));
+    List<String> low = IntStream.range(0, 10).mapToObj(i -> "low" + i).toList();
+    List<String> high = IntStream.range(0, 5).mapToObj(i -> "high" + i).toList();
+    queue.publishAll(name, low.stream().map(body -> text(body, 1)).toList());
+    queue.publishAll(name, high.stream().map(body -> text(body, 8)).toList());
+
+    List<String> expected = new ArrayList<>(high);
+    expected.addAll(low);
+    assertThat(consumeInOrder(expected.size())).isEqualTo(expected);
+  }
+
+  /** Seed 05: producer A pushes 1, 3, 4 at priority high, B pushes 2 at low; consumer C fetches 1, 3, 4, 2. */
+  @Test
+  void seed_05_two_producers_one_consumer_high_priority_overtakes() throws Exception {
+    queue.declare(spec(3));
+    WorkQueue producerB = opened(openQueue());
+    var firstTaken = new CountDownLatch(1);
+    var mayFinishFirst = new CountDownLatch(1);
+    List<String> fetched = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      fetched.add(text(delivery));
+      if (fetched.size() == 1) {
+        firstTaken.countDown();
+        mayFinishFirst.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      return Disposition.ACK;
+    }));
+
+    queue.publish(name, text("1", 9)); // A at t0
+    assertThat(firstTaken.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("C fetched 1").isTrue();
+    producerB.publish(name, text("2", 0)); // B at t1
+    queue.publish(name, text("3", 9)); // A at t2
+    queue.publish(name, text("4", 9)); // A at t3
+    mayFinishFirst.countDown();
+
+    awaitUntil("all four fetched", () -> fetched.size() == 4);
+    assertThat(fetched).containsExactly("1", "3", "4", "2");
+  }
+
+  @Test
+  void retry_redelivers_with_a_higher_count_then_dead_letters_after_max_deliveries() {
+    queue.declare(spec(3));
+    queue.publish(name, new Message("flaky".getBytes(UTF_8), 2, Map.of("k", "v")));
+    List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      deliveries.add(delivery);
+      return Disposition.retry("smtp 451 try later");
+    }));
+
+    awaitUntil("dead-lettered", () -> !queue.deadLetters(name, 10).isEmpty());
+    assertThat(deliveries).extracting(Delivery::deliveryCount).containsExactly(1, 2, 3);
+    assertThat(deliveries).extracting(Delivery::redelivered).containsExactly(false, true, true);
+    assertThat(deliveries).extracting(Delivery::messageId).containsOnly(deliveries.getFirst().messageId());
+    DeadLetter dead = queue.deadLetters(name, 10).getFirst();
+    assertThat(dead.reason()).contains("smtp 451 try later");
+    assertThat(dead.deliveries()).isEqualTo(3);
+    assertThat(dead.body()).isEqualTo("flaky".getBytes(UTF_8));
+    assertThat(dead.priority()).isEqualTo(2);
+    assertThat(dead.headers()).containsEntry("k", "v");
+    assertThat(dead.messageId()).isEqualTo(deliveries.getFirst().messageId());
+    assertThat(queue.depth(name)).isZero();
+  }
+
+  @Test
+  void reject_dead_letters_at_once_with_the_reason() throws Exception {
+    queue.declare(spec(5));
+    queue.publish(name, text("poison", 0));
+    AtomicInteger handled = new AtomicInteger();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      handled.incrementAndGet();
+      return Disposition.reject("unparseable body");
+    }));
+
+    awaitUntil("dead-lettered", () -> !queue.deadLetters(name, 10).isEmpty());
+    DeadLetter dead = queue.deadLetters(name, 10).getFirst();
+    assertThat(dead.reason()).contains("unparseable body");
+    assertThat(dead.deliveries()).isEqualTo(1);
+    Thread.sleep(300);
+    assertThat(handled).hasValue(1);
+    assertThat(queue.depth(name)).isZero();
+  }
+
+  @Test
+  void dead_letters_come_newest_first_and_limited() {
+    queue.declare(spec(5));
+    queue.publishAll(name, List.of(text("a", 5), text("b", 5), text("c", 5)));
+    List<String> rejected = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      rejected.add(text(delivery));
+      return Disposition.reject("no");
+    }));
+
+    awaitUntil("all dead", () -> queue.deadLetters(name, 10).size() == 3);
+    assertThat(queue.deadLetters(name, 2))
+        .extracting(dead -> new String(dead.body(), UTF_8))
+        .containsExactly("c", "b");
+  }
+
+  @Test
+  void handler_exception_counts_as_a_retry() {
+    queue.declare(spec(3));
+    queue.publish(name, text("once broken", 3));
+    List<Integer> counts = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      counts.add(delivery.deliveryCount());
+      if (delivery.deliveryCount() == 1) throw new IllegalStateException("template service down");
+      return Disposition.ACK;
+    }));
+
+    awaitUntil("handled twice", () -> counts.size() == 2);
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(counts).containsExactly(1, 2);
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+  }
+
+  @Test
+  void messages_held_by_a_dead_consumer_are_redelivered_to_another_and_none_is_lost() throws Exception {
+    queue.declare(spec(5));
+    List<String> sent = IntStream.range(0, 6).mapToObj(i -> "job" + i).toList();
+    queue.publishAll(name, sent.stream().map(body -> text(body, 5)).toList());
+
+    WorkQueue doomed = opened(openQueue());
+    List<String> takenByDoomed = new CopyOnWriteArrayList<>();
+    doomed.subscribe(name, 1, sent.size(), delivery -> {
+      takenByDoomed.add(text(delivery));
+      releaseBlockedHandlers.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      return Disposition.ACK; // too late: the process is dead by then
+    });
+    awaitUntil("the doomed consumer holds every message", () -> takenByDoomed.size() == sent.size());
+    crash(doomed);
+
+    Map<String, Delivery> survivors = new ConcurrentHashMap<>();
+    AtomicInteger duplicates = new AtomicInteger();
+    subscribed(queue.subscribe(name, 2, 3, delivery -> {
+      if (survivors.putIfAbsent(text(delivery), delivery) != null) duplicates.incrementAndGet();
+      return Disposition.ACK;
+    }));
+    awaitUntil("every message redelivered", () -> survivors.size() == sent.size());
+    releaseBlockedHandlers.countDown();
+
+    assertThat(survivors.keySet()).containsExactlyInAnyOrderElementsOf(sent);
+    assertThat(survivors.values()).allSatisfy(delivery -> {
+      assertThat(delivery.redelivered()).isTrue();
+      assertThat(delivery.deliveryCount()).isEqualTo(2);
+    });
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    Thread.sleep(visibilityTimeout().toMillis() + 300);
+    assertThat(duplicates).as("late acks of the dead consumer must not bring messages back").hasValue(0);
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+  }
+
+  @Test
+  void many_consumers_process_every_message_exactly_once_within_the_prefetch_bound() {
+    queue.declare(spec(5));
+    int count = 400;
+    int consumers = 4;
+    int prefetch = 5;
+    List<String> sent = IntStream.range(0, count).mapToObj(i -> "n" + i).toList();
+    for (int from = 0; from < count; from += 100) {
+      queue.publishAll(name, sent.subList(from, from + 100).stream().map(body -> text(body, body.hashCode() & 7)).toList());
+    }
+    Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger maxInFlight = new AtomicInteger();
+    subscribed(queue.subscribe(name, consumers, prefetch, delivery -> {
+      maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      try {
+        Thread.sleep(2);
+        seen.computeIfAbsent(text(delivery), key -> new AtomicInteger()).incrementAndGet();
+        return Disposition.ACK;
+      } finally {
+        inFlight.decrementAndGet();
+      }
+    }));
+
+    awaitUntil("all processed", () -> seen.size() == count);
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(sent);
+    assertThat(seen.values()).allSatisfy(times -> assertThat(times).hasValue(1));
+    assertThat(maxInFlight.get()).isBetween(2, consumers * prefetch);
+  }
+
+  @Test
+  void consumers_hold_no_more_than_their_prefetch_and_depth_counts_the_rest() throws Exception {
+    queue.declare(spec(5));
+    queue.publishAll(name, IntStream.range(0, 20).mapToObj(i -> text("p" + i, 3)).toList());
+    assertThat(queue.depth(name)).isEqualTo(20);
+
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger done = new AtomicInteger();
+    subscribed(queue.subscribe(name, 2, 3, delivery -> {
+      inFlight.incrementAndGet();
+      releaseBlockedHandlers.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      inFlight.decrementAndGet();
+      done.incrementAndGet();
+      return Disposition.ACK;
+    }));
+
+    awaitUntil("both consumers full", () -> inFlight.get() == 6);
+    Thread.sleep(500);
+    assertThat(inFlight).as("in flight with 2 consumers x prefetch 3").hasValue(6);
+    awaitUntil("depth counts only waiting messages", () -> queue.depth(name) == 14);
+
+    releaseBlockedHandlers.countDown();
+    awaitUntil("all done", () -> done.get() == 20);
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+  }
+
+  @Test
+  void closing_a_subscription_waits_for_handlers_in_progress_and_settles_them() throws Exception {
+    queue.declare(spec(5));
+    queue.publish(name, text("slow", 1));
+    var started = new CountDownLatch(1);
+    AtomicBoolean finished = new AtomicBoolean();
+    Subscription subscription = queue.subscribe(name, 1, 1, delivery -> {
+      started.countDown();
+      Thread.sleep(400);
+      finished.set(true);
+      return Disposition.ACK;
+    });
+    assertThat(started.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+    subscription.close();
+
+    assertThat(finished).as("handler finished before close returned").isTrue();
+    assertThat(queue.depth(name)).isZero();
+    BlockingQueue<Delivery> again = new LinkedBlockingQueue<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      again.add(delivery);
+      return Disposition.ACK;
+    }));
+    assertThat(again.poll(visibilityTimeout().toMillis() + 700, TimeUnit.MILLISECONDS)).as("the acked message comes back").isNull();
+  }
+
+  @Test
+  void publishing_to_an_undeclared_queue_is_a_clear_error() {
+    String undeclared = name + "-never-declared";
+    assertThatThrownBy(() -> queue.publish(undeclared, text("lost?", 0)))
+        .isInstanceOf(UnknownQueueException.class)
+        .hasMessageContaining(undeclared)
+        .hasMessageContaining("declare");
+  }
+
+  @Test
+  void nodes_declaring_the_same_queue_share_its_messages_and_limits() throws Exception {
+    queue.declare(spec(2));
+    WorkQueue otherNode = opened(openQueue());
+    otherNode.declare(spec(2));
+    otherNode.publish(name, text("from another node", 4));
+    BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+    subscribed(otherNode.subscribe(name, 1, 1, delivery -> {
+      received.add(delivery);
+      return Disposition.retry("again");
+    }));
+    awaitUntil("dead-lettered by the declared max deliveries of 2", () -> !otherNode.deadLetters(name, 5).isEmpty());
+    assertThat(received).hasSize(2);
+  }
+
+  @Test
+  void declaring_twice_is_harmless() {
+    queue.declare(spec(3));
+    queue.publish(name, text("kept", 1));
+    queue.declare(spec(3));
+    assertThat(queue.depth(name)).isEqualTo(1);
+  }
+
+  @Test
+  void publishers_block_rather_than_buffer_while_the_backend_does_not_confirm() throws Exception {
+    queue.declare(spec(3));
+    int publishers = publishBufferBound() + 4;
+    AtomicInteger returned = new AtomicInteger();
+    List<Throwable> failures = new CopyOnWriteArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    AutoCloseable stall = stallPublishing(queue);
+    try {
+      for (int i = 0; i < publishers; i++) {
+        String body = "bp" + i;
+        threads.add(Thread.ofVirtual().start(() -> {
+          try {
+            queue.publish(name, text(body, 1));
+            returned.incrementAndGet();
+          } catch (RuntimeException e) {
+            failures.add(e);
+          }
+        }));
+      }
+      Thread.sleep(700);
+      assertThat(returned).as("publishes returned without a confirm").hasValue(0);
+      assertThat(queue.depth(name)).as("messages buffered past the cap").isLessThanOrEqualTo(publishBufferBound());
+    } finally {
+      stall.close();
+    }
+    for (Thread thread : threads) {
+      if (!thread.join(WAIT)) fail("a publisher is still blocked " + WAIT + " after the backend recovered");
+    }
+    assertThat(failures).isEmpty();
+    assertThat(returned).hasValue(publishers);
+    awaitUntil("every message arrived", () -> queue.depth(name) == publishers);
+  }
+
+  private List<String> consumeInOrder(int expected) {
+    List<String> order = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      order.add(text(delivery));
+      return Disposition.ACK;
+    }));
+    awaitUntil(expected + " deliveries", () -> order.size() >= expected);
+    return List.copyOf(order);
+  }
+
+  protected static void awaitUntil(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) fail("not within " + WAIT + ": " + what);
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        fail("interrupted waiting for " + what);
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package dev.tidings.queue.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidings.queue.Delivery;
+import dev.tidings.queue.Disposition;
+import dev.tidings.queue.Message;
+import dev.tidings.queue.QueueSpec;
+import dev.tidings.queue.Subscription;
+import dev.tidings.queue.WorkQueue;
+import dev.tidings.queue.WorkQueueContract;
+import dev.tidings.storage.Database;
+
+import dev.tidings.testing.TestDatabases;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** The work-queue contract on PostgreSQL queue tables in the embedded PostgreSQL (surefire). */
+class PostgresWorkQueueTest extends WorkQueueContract {
+  private static Database database;
+
+  @BeforeAll
+  static void openDatabase() {
+    database = TestDatabases.embedded();
+  }
+
+  @AfterAll
+  static void closeDatabase() {
+    if (database != null) database.close();
+  }
+
+  @Override
+  protected WorkQueue openQueue() {
+    return new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST);
+  }
+
+  @Override
+  protected void crash(WorkQueue queue) {
+    ((PostgresWorkQueue) queue).abandon();
+  }
+
+  @Override
+  protected AutoCloseable stallPublishing(WorkQueue queue) {
+    return PostgresWorkQueueFixture.lockMessageTable(database);
+  }
+
+  @Test
+  void an_idle_consumer_is_woken_by_notify_long_before_its_poll_interval() throws Exception {
+    String queueName = "wq-notify-" + UUID.randomUUID().toString().substring(0, 8);
+    var slowPolling = new PostgresQueueOptions(Duration.ofSeconds(60), Duration.ofMillis(50), Duration.ofSeconds(1));
+    try (var consumerNode = new PostgresWorkQueue(database, slowPolling);
+        var producerNode = new PostgresWorkQueue(database, slowPolling)) {
+      consumerNode.declare(QueueSpec.of(queueName));
+      BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+      Subscription subscription = consumerNode.subscribe(queueName, 1, 1, delivery -> {
+        received.add(delivery);
+        return Disposition.ACK;
+      });
+      try {
+        Thread.sleep(300); // the consumer has found the queue empty and sleeps
+        producerNode.publish(queueName, Message.of(new byte[] {42}, 0));
+        assertThat(received.poll(5, TimeUnit.SECONDS)).as("woken by the other node's NOTIFY").isNotNull();
+      } finally {
+        subscription.close();
+      }
+    }
+  }
+
+  @Test
+  void a_declared_spec_survives_a_restart_and_binds_nodes_that_never_declared() {
+    String queueName = "wq-restart-" + UUID.randomUUID().toString().substring(0, 8);
+    try (var before = new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST)) {
+      before.declare(new QueueSpec(queueName, 9, 2, Duration.ofSeconds(5)));
+    }
+    try (var after = new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST)) {
+      after.publish(queueName, Message.of(new byte[] {7}, 3));
+      BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+      Subscription subscription = after.subscribe(queueName, 1, 1, delivery -> {
+        received.add(delivery);
+        return Disposition.retry("again");
+      });
+      try {
+        awaitUntil("dead-lettered after the stored max deliveries of 2", () -> !after.deadLetters(queueName, 5).isEmpty());
+      } finally {
+        subscription.close();
+      }
+      assertThat(received).extracting(Delivery::deliveryCount).containsExactly(1, 2);
+    }
+  }
+
+  @Override
+  protected int publishBufferBound() {
+    return 0; // a publish returns only after its commit
+  }
+}
