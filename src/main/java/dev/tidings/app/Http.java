@@ -1,5 +1,8 @@
 package dev.tidings.app;
 
+import dev.tidings.web.ActivityRoutes;
+import dev.tidings.web.AudienceRoutes;
+import dev.tidings.web.CatalogRoutes;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.SampleImageRoutes;
@@ -14,6 +17,9 @@ public final class Http {
     var settings = node.settings();
     List<RouteGroup> groups = new ArrayList<>();
     groups.add(new SampleImageRoutes());
+    groups.add(new CatalogRoutes(node.catalog(), settings.maxBodyBytes(), settings.maxImportBytes()));
+    groups.add(new AudienceRoutes(node.audience(), node.clock(), settings.maxBodyBytes(), settings.maxImportBytes()));
+    groups.add(new ActivityRoutes(node.activity(), settings.maxBodyBytes(), settings.maxImportBytes()));
     return HttpServer.start(
         new HttpServer.Options(port, node.apiKey(), settings.maxImportBytes(), settings.shutdownGrace()),
         node.metrics(),

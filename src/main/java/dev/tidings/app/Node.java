@@ -6,7 +6,13 @@ import dev.tidings.coordination.Countdown;
 import dev.tidings.coordination.RateLimiter;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.redis.RedisCoordination;
+import dev.tidings.activity.ActivityIntake;
+import dev.tidings.audience.AudienceService;
+import dev.tidings.catalog.CatalogService;
 import dev.tidings.mail.MailTransport;
+import dev.tidings.queue.WorkQueue;
+import dev.tidings.queue.postgres.PostgresWorkQueue;
+import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
 import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.mail.smtp.SmtpMailTransport;
 import dev.tidings.config.Settings;
@@ -40,7 +46,7 @@ public final class Node implements AutoCloseable {
   private final Settings settings;
   private final InstantSource clock = InstantSource.system();
   private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+  private final Deque<AutoCloseable> opened;
   private final List<DependencyCheck> checks = new ArrayList<>();
   private final Database database;
   private final Secret secret;
@@ -49,9 +55,14 @@ public final class Node implements AutoCloseable {
   private final Countdown countdown;
   private final RateLimiter rateLimiter;
   private final MailTransport mail;
+  private final WorkQueue queue;
+  private final CatalogService catalog;
+  private final AudienceService audience;
+  private final ActivityIntake activity;
 
-  private Node(Settings settings) {
+  private Node(Settings settings, Deque<AutoCloseable> opened) {
     this.settings = settings;
+    this.opened = opened;
     new JvmMemoryMetrics().bindTo(metrics);
     new JvmGcMetrics().bindTo(metrics);
     new JvmThreadMetrics().bindTo(metrics);
@@ -79,16 +90,33 @@ public final class Node implements AutoCloseable {
         .orElseGet(() -> new OutboxMailTransport(settings.outboxDir(), clock));
     opened.push(mail);
     checks.add(new DependencyCheck("mail", mail.describe(), mail::problem));
+    if (settings.amqpUrl().isPresent()) {
+      var rabbit = RabbitWorkQueue.connect(settings.amqpUrl().get());
+      opened.push(rabbit);
+      checks.add(new DependencyCheck("rabbitmq", Settings.maskUserInfo(settings.amqpUrl().get()), rabbit::problem));
+      this.queue = rabbit;
+    } else {
+      var tables = new PostgresWorkQueue(database);
+      opened.push(tables);
+      this.queue = tables;
+    }
+    this.catalog = new CatalogService(database.jdbi(), clock);
+    this.audience = new AudienceService(database.jdbi(), clock);
+    this.activity = new ActivityIntake(database.jdbi(), clock);
   }
 
-  /** Opens every adapter the settings ask for and applies database migrations. */
+  /**
+   * Opens every adapter the settings ask for and applies database migrations; on any failure, closes
+   * whatever was already opened (an embedded PostgreSQL must not outlive a failed start).
+   */
   public static Node start(Settings settings) {
-    var node = new Node(settings);
+    var opened = new ArrayDeque<AutoCloseable>();
     try {
+      var node = new Node(settings, opened);
       node.database.migrate();
       return node;
     } catch (RuntimeException e) {
-      node.close();
+      closeAll(opened);
       throw e;
     }
   }
@@ -152,12 +180,32 @@ public final class Node implements AutoCloseable {
     return mail;
   }
 
+  public WorkQueue queue() {
+    return queue;
+  }
+
+  public CatalogService catalog() {
+    return catalog;
+  }
+
+  public AudienceService audience() {
+    return audience;
+  }
+
+  public ActivityIntake activity() {
+    return activity;
+  }
+
   public List<DependencyCheck> dependencyChecks() {
     return List.copyOf(checks);
   }
 
   @Override
   public void close() {
+    closeAll(opened);
+  }
+
+  private static void closeAll(Deque<AutoCloseable> opened) {
     while (!opened.isEmpty()) {
       AutoCloseable next = opened.pop();
       try {

@@ -1,0 +1,34 @@
+package dev.tidings.web;
+
+import io.helidon.webserver.http.ServerRequest;
+import java.util.Optional;
+
+/** Query and path parameters, checked at the edge with messages that say what is wrong. */
+final class Requests {
+  static final int DEFAULT_LIMIT = 100;
+  static final int MAX_LIMIT = 1000;
+
+  private Requests() {}
+
+  static String path(ServerRequest request, String name) {
+    return request.path().pathParameters().get(name);
+  }
+
+  static Optional<String> query(ServerRequest request, String name) {
+    var value = request.query().first(name);
+    return value.isPresent() && !value.get().isBlank() ? Optional.of(value.get()) : Optional.empty();
+  }
+
+  /** {@code ?limit=} within 1..1000, 100 when absent. */
+  static int limit(ServerRequest request) {
+    var raw = query(request, "limit");
+    if (raw.isEmpty()) return DEFAULT_LIMIT;
+    try {
+      int limit = Integer.parseInt(raw.get());
+      if (limit < 1 || limit > MAX_LIMIT) throw ApiProblem.badRequest("limit must be between 1 and " + MAX_LIMIT + " but was " + limit);
+      return limit;
+    } catch (NumberFormatException e) {
+      throw ApiProblem.badRequest("limit must be a whole number but was '" + raw.get() + "'");
+    }
+  }
+}
