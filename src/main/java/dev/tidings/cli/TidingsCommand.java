@@ -16,7 +16,10 @@ import picocli.CommandLine.Command;
     versionProvider = TidingsCommand.Version.class,
     description = "Personalised newsletters and campaign email: open-time recommendations, delivery KPIs, campaigns.",
     subcommands = {
+      DemoCommand.class,
       ServeCommand.class,
+      ImportCommand.class,
+      BenchCommand.class,
       MigrateCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -1,0 +1,100 @@
+package dev.tidings.cli;
+
+import dev.tidings.app.Logging;
+import dev.tidings.bench.ImportBench;
+import dev.tidings.config.SettingsLoader;
+import dev.tidings.imports.Json;
+import dev.tidings.sample.SampleFormat;
+import dev.tidings.sample.SampleShop;
+import dev.tidings.sample.SampleShopSpec;
+import dev.tidings.storage.ConnectionSpec;
+import dev.tidings.storage.Database;
+import dev.tidings.storage.EmbeddedPostgresServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "import", mixinStandardHelpOptions = true,
+    description = {
+      "Import throughput: generates N products and N subscribers as CSV (sample shop), imports them with Tidings'",
+      "validating, streaming importer, and times a raw COPY of the same files as the floor. Peak heap per phase.",
+      "Uses TIDINGS_DB_URL when set (in a schema of its own, dropped afterwards), else a fresh embedded PostgreSQL.",
+      "Run with TIDINGS_JAVA_OPTS=-Xmx256m to check the heap bound."})
+final class ImportBenchCommand implements Callable<Integer> {
+  @Option(names = "--rows", defaultValue = "1000000", description = "rows per file (default ${DEFAULT-VALUE})")
+  int rows;
+
+  @Option(names = "--seed", defaultValue = "7", description = "sample seed (default ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(names = "--json", description = "also write the figures as JSON to this file")
+  Path json;
+
+  @Override
+  public Integer call() throws IOException {
+    if (rows < 1) throw new UsageException("--rows must be at least 1");
+    var settings = SettingsLoader.fromEnvironment();
+    Logging.configure(settings.logFormat());
+    Path work = Files.createTempDirectory("tidings-bench-import");
+    try {
+      var spec = SampleShopSpec.of(seed, rows, rows);
+      Path products = work.resolve("products.csv");
+      Path subscribers = work.resolve("subscribers.csv");
+      generate("products", products, (file, progress) -> SampleShop.writeProducts(spec, file, SampleFormat.CSV, progress));
+      generate("subscribers", subscribers, (file, progress) -> SampleShop.writeSubscribers(spec, file, SampleFormat.CSV, progress));
+      System.out.printf(Locale.ROOT, "files: products %,d MB, subscribers %,d MB%n", Files.size(products) >> 20, Files.size(subscribers) >> 20);
+      ImportBench.Result result;
+      try (var database = benchDatabase(settings, work)) {
+        System.out.println("database: " + database.describe());
+        result = ImportBench.run(products, subscribers, database, System.out);
+        dropSchema(database);
+      }
+      if (json != null) {
+        Json.MAPPER.writerWithDefaultPrettyPrinter().writeValue(json.toFile(), result);
+        System.out.println("figures written to " + json);
+      }
+      return 0;
+    } finally {
+      deleteRecursively(work);
+    }
+  }
+
+  private interface Writer {
+    long write(Path file, dev.tidings.sample.SampleProgress progress);
+  }
+
+  private void generate(String kind, Path file, Writer writer) {
+    try (var progress = Progress.of("generating " + kind, rows)) {
+      writer.write(file, (ignoredKind, written, expected) -> progress.stepTo(written));
+    }
+  }
+
+  private static Database benchDatabase(dev.tidings.config.Settings settings, Path work) {
+    String schema = "bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    if (settings.dbUrl().isPresent()) {
+      var database = Database.connect(ConnectionSpec.from(settings, settings.dbUrl().get()).withSchema(schema), () -> {});
+      database.migrate();
+      return database;
+    }
+    var server = EmbeddedPostgresServer.start(work.resolve("pg"));
+    var database = Database.connect(server.connectionSpec(4).withSchema(schema), server);
+    database.migrate();
+    return database;
+  }
+
+  private static void dropSchema(Database database) {
+    database.jdbi().useHandle(handle -> handle.execute("DROP SCHEMA \"" + database.schema() + "\" CASCADE"));
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(path);
+    }
+  }
+}
