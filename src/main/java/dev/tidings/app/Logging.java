@@ -19,6 +19,17 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
 public final class Logging {
   private Logging() {}
 
+  /**
+   * At shutdown the embedded PostgreSQL stops on the same signal as we do, so pools and listeners see
+   * their connections drop: expected then, and not worth a warning with a stack trace.
+   */
+  public static void quietForShutdown() {
+    var context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    for (String noisy : new String[] {"com.zaxxer.hikari", "dev.tidings.queue", "org.postgresql"}) {
+      context.getLogger(noisy).setLevel(Level.ERROR);
+    }
+  }
+
   public static void configure(Settings.LogFormat format) {
     boolean json = switch (format) {
       case JSON -> true;
@@ -38,6 +49,8 @@ public final class Logging {
       jsonEncoder.setWithNanoseconds(false);
       jsonEncoder.setWithContext(false);
       jsonEncoder.setWithArguments(false);
+      jsonEncoder.setWithMessage(false);
+      jsonEncoder.setWithFormattedMessage(true);
       encoder = jsonEncoder;
     } else {
       var pattern = new PatternLayoutEncoder();

@@ -1,5 +1,6 @@
 package dev.tidings.cli;
 
+import dev.tidings.app.Logging;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
@@ -11,6 +12,7 @@ final class UntilStopped {
     var stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tidings-shutdown").unstarted(() -> {
       System.err.println("\nstopping...");
+      Logging.quietForShutdown();
       for (AutoCloseable closeable : newestFirst) {
         try {
           closeable.close();
