@@ -4,7 +4,11 @@ import dev.tidings.activity.ActivityIntake;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportMode;
 import dev.tidings.imports.ImportOptions;
+import dev.tidings.InvalidInputException;
+import dev.tidings.imports.ImportReport;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,16 +44,19 @@ public final class ActivityRoutes implements RouteGroup {
         }
         var report = activity.importEvents(new ByteArrayInputStream(lines.toByteArray()), Format.JSON_LINES,
             ImportOptions.defaults().withMode(ImportMode.ALL_OR_NOTHING));
-        if (!report.committed()) {
-          var problems = report.errors().stream().map(error -> "event " + error.line() + ": " + error.reason()).toList();
-          throw new dev.tidings.InvalidInputException(problems.isEmpty() ? java.util.List.of(report.failure().orElse("invalid events")) : problems);
-        }
-        Json.write(response, 202, new Accepted(report.imported(), report.ignored()));
+        answer(response, report, "event");
         return;
       }
-      Imports.handle(request, response, maxImportBytes, (body, format, options) ->
-          activity.importEvents(body, format, options.withMode(ImportMode.ALL_OR_NOTHING)));
+      answer(response, Imports.run(request, maxImportBytes, ImportMode.ALL_OR_NOTHING, activity::importEvents), "line");
     });
+  }
+
+  private static void answer(ServerResponse response, ImportReport report, String position) {
+    if (!report.committed()) {
+      var problems = report.errors().stream().map(error -> position + " " + error.line() + ": " + error.reason()).toList();
+      throw new InvalidInputException(problems.isEmpty() ? List.of(report.failure().orElse("invalid events")) : problems);
+    }
+    Json.write(response, 202, new Accepted(report.imported(), report.ignored()));
   }
 
   record Accepted(long accepted, long duplicates) {}

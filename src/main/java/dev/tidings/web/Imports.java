@@ -29,24 +29,27 @@ final class Imports {
   }
 
   static void handle(ServerRequest request, ServerResponse response, long maxBytes, Importer importer) {
-    var type = Json.requireContentType(request, TYPES);
-    Format format = Format.ofContentType(type.mediaType().text());
-    var options = ImportOptions.defaults().withMode(mode(request));
-    ImportReport report;
-    try (InputStream body = Bodies.limited(request, maxBytes)) {
-      report = importer.run(body, format, options);
-    } catch (ImportFailedException e) {
-      if (causedByOversizeBody(e)) throw ApiProblem.tooLarge(maxBytes);
-      throw e;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    ImportReport report = run(request, maxBytes, mode(request), importer);
     var body = ReportJson.of(report);
     if (report.committed()) {
       Json.ok(response, body);
     } else {
       String detail = report.failure().orElse(report.rejected() + " invalid row(s) and mode all-or-nothing: nothing was imported");
       Json.write(response, 422, new Refused("invalid", detail, body));
+    }
+  }
+
+  /** Streams the body into {@code importer}: 415 for a type that is neither CSV nor JSON Lines, 413 past {@code maxBytes}. */
+  static ImportReport run(ServerRequest request, long maxBytes, ImportMode mode, Importer importer) {
+    var type = Json.requireContentType(request, TYPES);
+    Format format = Format.ofContentType(type.mediaType().text());
+    try (InputStream body = Bodies.limited(request, maxBytes)) {
+      return importer.run(body, format, ImportOptions.defaults().withMode(mode));
+    } catch (ImportFailedException e) {
+      if (causedByOversizeBody(e)) throw ApiProblem.tooLarge(maxBytes);
+      throw e;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

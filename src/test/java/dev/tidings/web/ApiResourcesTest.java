@@ -1,0 +1,278 @@
+package dev.tidings.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidings.activity.ActivityIntake;
+import dev.tidings.audience.AudienceService;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.config.Secret;
+import dev.tidings.storage.Database;
+import dev.tidings.testing.TestDatabases;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every REST resource through a real server and a real (embedded) PostgreSQL: good requests work, and
+ * each kind of bad request gets a 4xx that says what is wrong and leaves nothing half-written.
+ */
+class ApiResourcesTest {
+  private static final String KEY = "resources-test-key-0123456789";
+  private static final long MAX_IMPORT = 64 * 1024;
+  private static Database database;
+  private static HttpServer server;
+  private static ApiClient api;
+  private static CatalogService catalog;
+  private static AudienceService audience;
+  private static ActivityIntake activity;
+
+  private static final String PRODUCT = """
+      {"id":"%s","title":"Linen Shirt","brand":"Velin","category":"men/shirts","price":"49.90","currency":"EUR",
+       "imageUrl":"https://img.example/%1$s.png","landingUrl":"https://shop.example/p/%1$s","available":true,
+       "attributes":{"colour":"white"}}""";
+
+  @BeforeAll
+  static void start() {
+    database = TestDatabases.embedded();
+    InstantSource clock = InstantSource.system();
+    catalog = new CatalogService(database.jdbi(), clock);
+    audience = new AudienceService(database.jdbi(), clock);
+    activity = new ActivityIntake(database.jdbi(), clock);
+    server = HttpServer.start(new HttpServer.Options(0, new Secret(KEY), MAX_IMPORT, Duration.ofSeconds(1)),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(),
+        List.of(new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
+            new AudienceRoutes(audience, clock, 8 * 1024, MAX_IMPORT),
+            new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT)));
+    api = new ApiClient(server.port(), KEY);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+    database.close();
+  }
+
+  @Nested
+  class Products {
+    @Test
+    void create_read_replace_delete() {
+      var created = api.postJson("/api/v1/products", PRODUCT.formatted("crud-1"));
+      assertThat(created.status()).isEqualTo(201);
+      assertThat(created.json().path("price").decimalValue()).isEqualByComparingTo("49.90");
+      assertThat(api.get("/api/v1/products/crud-1").json().path("title").asString()).isEqualTo("Linen Shirt");
+
+      var replaced = api.putJson("/api/v1/products/crud-1", PRODUCT.formatted("crud-1").replace("Linen Shirt", "Oxford Shirt"));
+      assertThat(replaced.status()).isEqualTo(200);
+      assertThat(api.get("/api/v1/products/crud-1").json().path("title").asString()).isEqualTo("Oxford Shirt");
+
+      assertThat(api.delete("/api/v1/products/crud-1").status()).isEqualTo(204);
+      assertThat(api.get("/api/v1/products/crud-1").status()).isEqualTo(404);
+      assertThat(api.delete("/api/v1/products/crud-1").status()).isEqualTo(404);
+    }
+
+    @Test
+    void creating_an_existing_product_is_a_conflict_that_changes_nothing() {
+      api.postJson("/api/v1/products", PRODUCT.formatted("dup-1"));
+      var again = api.postJson("/api/v1/products", PRODUCT.formatted("dup-1").replace("Linen Shirt", "Other"));
+      assertThat(again.status()).isEqualTo(409);
+      assertThat(again.detail()).contains("PUT /api/v1/products/dup-1");
+      assertThat(api.get("/api/v1/products/dup-1").json().path("title").asString()).isEqualTo("Linen Shirt");
+    }
+
+    @Test
+    void an_invalid_product_is_a_422_that_names_the_field_and_writes_nothing() {
+      api.postJson("/api/v1/products", PRODUCT.formatted("bad-1"));
+      var negative = api.putJson("/api/v1/products/bad-1", PRODUCT.formatted("bad-1").replace("\"49.90\"", "\"-3\""));
+      assertThat(negative.status()).isEqualTo(422);
+      assertThat(negative.detail()).contains("price");
+      var badUrl = api.putJson("/api/v1/products/bad-1", PRODUCT.formatted("bad-1").replace("https://shop.example", "javascript:alert(1)//"));
+      assertThat(badUrl.status()).isEqualTo(422);
+      assertThat(badUrl.detail()).contains("landingUrl");
+      var missing = api.postJson("/api/v1/products", "{\"id\":\"bad-2\"}");
+      assertThat(missing.status()).isEqualTo(422);
+      assertThat(missing.detail()).contains("title");
+      assertThat(api.get("/api/v1/products/bad-1").json().path("price").decimalValue()).isEqualByComparingTo("49.90");
+      assertThat(api.get("/api/v1/products/bad-2").status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_body_naming_another_id_than_the_path_is_refused() {
+      var answer = api.putJson("/api/v1/products/path-id", PRODUCT.formatted("body-id"));
+      assertThat(answer.status()).isEqualTo(422);
+      assertThat(answer.detail()).contains("differs from the id in the path");
+      assertThat(api.get("/api/v1/products/path-id").status()).isEqualTo(404);
+      assertThat(api.get("/api/v1/products/body-id").status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_json_array_where_an_object_belongs_is_refused() {
+      assertThat(api.putJson("/api/v1/products/arr-1", "[1,2]").status()).isEqualTo(422);
+    }
+
+    @Test
+    void pages_follow_the_next_cursor_and_bad_limits_are_400() {
+      for (int i = 0; i < 5; i++) api.postJson("/api/v1/products", PRODUCT.formatted("page-" + i));
+      var first = api.get("/api/v1/products?after=page-&limit=2").json();
+      assertThat(first.path("items")).hasSize(2);
+      String next = first.path("next").asString();
+      var second = api.get("/api/v1/products?after=" + next + "&limit=2").json();
+      assertThat(second.path("items").get(0).path("id").asString()).isGreaterThan(next);
+      assertThat(api.get("/api/v1/products?limit=0").status()).isEqualTo(400);
+      assertThat(api.get("/api/v1/products?limit=5000").detail()).contains("between 1 and 1000");
+      assertThat(api.get("/api/v1/products?limit=ten").detail()).contains("whole number");
+    }
+
+    @Test
+    void csv_import_imports_the_valid_rows_and_reports_each_bad_one_by_line() {
+      String csv = """
+          id,title,price,currency,imageUrl,landingUrl
+          imp-1,Good One,9.99,EUR,https://i.example/1.png,https://s.example/1
+          imp-2,,9.99,EUR,https://i.example/2.png,https://s.example/2
+          imp-3,Bad Currency,9.99,EUX,https://i.example/3.png,https://s.example/3
+          """;
+      var answer = api.post("/api/v1/products/import", "text/csv", csv);
+      assertThat(answer.status()).isEqualTo(200);
+      var report = answer.json();
+      assertThat(report.path("imported").asLong()).isEqualTo(1);
+      assertThat(report.path("rejected").asLong()).isEqualTo(2);
+      assertThat(report.path("errors").get(0).path("line").asLong()).isEqualTo(3);
+      assertThat(report.path("errors").get(1).path("line").asLong()).isEqualTo(4);
+      assertThat(report.path("errors").get(1).path("reason").asString()).contains("currency");
+      assertThat(api.get("/api/v1/products/imp-1").status()).isEqualTo(200);
+    }
+
+    @Test
+    void all_or_nothing_import_with_one_bad_row_imports_nothing() {
+      String jsonl = """
+          {"id":"aon-1","title":"A","price":"1.00","currency":"EUR","imageUrl":"https://i.example/a.png","landingUrl":"https://s.example/a"}
+          {"id":"aon-2","title":"B","price":"oops","currency":"EUR","imageUrl":"https://i.example/b.png","landingUrl":"https://s.example/b"}
+          """;
+      var answer = api.post("/api/v1/products/import?mode=all-or-nothing", "application/x-ndjson", jsonl);
+      assertThat(answer.status()).isEqualTo(422);
+      assertThat(answer.json().path("report").path("committed").asBoolean()).isFalse();
+      assertThat(answer.json().path("report").path("errors").get(0).path("line").asLong()).isEqualTo(2);
+      assertThat(api.get("/api/v1/products/aon-1").status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_malformed_file_imports_nothing_and_says_why() {
+      var answer = api.post("/api/v1/products/import", "text/csv", "id,title,colour_typo\nm-1,T,red\n");
+      assertThat(answer.status()).isEqualTo(422);
+      assertThat(answer.detail()).contains("colour_typo");
+      assertThat(api.get("/api/v1/products/m-1").status()).isEqualTo(404);
+    }
+
+    @Test
+    void import_edge_checks_type_mode_and_size() {
+      assertThat(api.post("/api/v1/products/import", "application/xml", "<x/>").status()).isEqualTo(415);
+      assertThat(api.post("/api/v1/products/import?mode=some", "text/csv", "id\n").detail()).contains("valid-rows or all-or-nothing");
+      var big = new StringBuilder("id,title,price,currency,imageUrl,landingUrl\n");
+      for (int i = 0; big.length() <= MAX_IMPORT; i++) {
+        big.append("big-").append(i).append(",Title,1.00,EUR,https://i.example/x.png,https://s.example/x\n");
+      }
+      assertThat(api.post("/api/v1/products/import", "text/csv", big.toString()).status()).isEqualTo(413);
+      assertThat(api.get("/api/v1/products/big-0").status()).isEqualTo(404);
+    }
+  }
+
+  @Nested
+  class Subscribers {
+    private static final String SUBSCRIBER = """
+        {"id":"%s","email":"%s","name":"Ada","locale":"de-DE","timeZone":"Europe/Berlin","consent":"subscribed"}""";
+
+    @Test
+    void create_read_and_an_email_taken_by_another_id_is_refused() {
+      assertThat(api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-1", "ada@example.com")).status()).isEqualTo(201);
+      assertThat(api.get("/api/v1/subscribers/sub-1").json().path("timeZone").asString()).isEqualTo("Europe/Berlin");
+      var taken = api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-2", "ADA@example.com"));
+      assertThat(taken.status()).isEqualTo(422);
+      assertThat(taken.detail()).contains("email");
+      assertThat(api.get("/api/v1/subscribers/sub-2").status()).isEqualTo(404);
+    }
+
+    @Test
+    void invalid_values_are_named() {
+      var zone = api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-z", "z@example.com").replace("Europe/Berlin", "Mars/Olympus"));
+      assertThat(zone.status()).isEqualTo(422);
+      assertThat(zone.detail()).contains("timeZone");
+      var email = api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-e", "not-an-email"));
+      assertThat(email.status()).isEqualTo(422);
+      assertThat(email.detail()).contains("email");
+    }
+
+    @Test
+    void follows_need_a_known_subscriber_and_a_known_target_type() {
+      api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("fol-1", "fol1@example.com"));
+      assertThat(api.put("/api/v1/subscribers/fol-1/follows/brand/Velin", "application/json", "").status()).isEqualTo(200);
+      assertThat(api.get("/api/v1/subscribers/fol-1/follows").json().path("items")).hasSize(1);
+      assertThat(api.get("/api/v1/followers/brand/Velin").json().path("items").get(0).path("subscriberId").asString()).isEqualTo("fol-1");
+      assertThat(api.put("/api/v1/subscribers/nobody/follows/brand/Velin", "application/json", "").status()).isEqualTo(404);
+      var badType = api.put("/api/v1/subscribers/fol-1/follows/planet/Mars", "application/json", "");
+      assertThat(badType.status()).isEqualTo(400);
+      assertThat(badType.detail()).contains("brand");
+      assertThat(api.delete("/api/v1/subscribers/fol-1/follows/brand/Velin").status()).isEqualTo(204);
+      assertThat(api.delete("/api/v1/subscribers/fol-1/follows/brand/Velin").status()).isEqualTo(404);
+    }
+
+    @Test
+    void follows_import_reports_unknown_subscribers_by_line() {
+      api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("fi-1", "fi1@example.com"));
+      var answer = api.post("/api/v1/follows/import", "text/csv",
+          "subscriberId,targetType,targetId\nfi-1,brand,Velin\nghost,brand,Velin\n");
+      assertThat(answer.status()).isEqualTo(200);
+      assertThat(answer.json().path("imported").asLong()).isEqualTo(1);
+      assertThat(answer.json().path("errors").get(0).path("line").asLong()).isEqualTo(3);
+    }
+
+    @Test
+    void suppressions_take_a_known_reason() {
+      assertThat(api.putJson("/api/v1/suppressions/bounced@example.com", "{\"reason\":\"bounce\"}").status()).isEqualTo(200);
+      assertThat(api.get("/api/v1/suppressions/BOUNCED@example.com").status()).isEqualTo(200);
+      var bad = api.putJson("/api/v1/suppressions/x@example.com", "{\"reason\":\"because\"}");
+      assertThat(bad.status()).isEqualTo(422);
+      assertThat(bad.detail()).contains("reason");
+      assertThat(api.get("/api/v1/suppressions/x@example.com").status()).isEqualTo(404);
+    }
+  }
+
+  @Nested
+  class Events {
+    @Test
+    void a_batch_with_one_bad_event_stores_none_and_names_it() {
+      long before = activity.count();
+      var answer = api.postJson("/api/v1/events", """
+          [{"userId":"u1","type":"view","itemId":"p-1","timestamp":"2026-11-20T10:00:00Z","eventId":"ev-a"},
+           {"userId":"u1","type":"teleport","itemId":"p-1","timestamp":"2026-11-20T10:00:00Z"}]""");
+      assertThat(answer.status()).isEqualTo(422);
+      assertThat(answer.detail()).startsWith("event 2:").contains("type");
+      assertThat(activity.count()).isEqualTo(before);
+    }
+
+    @Test
+    void json_lines_are_accepted_and_replays_are_counted_not_stored_twice() {
+      String lines = """
+          {"userId":"u2","type":"purchase","itemId":"p-2","timestamp":"2026-11-20T10:00:00Z","eventId":"ev-b","quantity":2,"price":"9.99"}
+          {"userId":"u2","type":"view","itemId":"p-3","timestamp":"2026-11-20T10:01:00Z","eventId":"ev-c"}
+          """;
+      var first = api.post("/api/v1/events", "application/x-ndjson", lines);
+      assertThat(first.status()).isEqualTo(202);
+      assertThat(first.json().path("accepted").asLong()).isEqualTo(2);
+      var replay = api.post("/api/v1/events", "application/x-ndjson", lines);
+      assertThat(replay.json().path("duplicates").asLong()).isEqualTo(2);
+      assertThat(replay.json().path("accepted").asLong()).isZero();
+    }
+
+    @Test
+    void something_other_than_an_array_or_lines_is_refused() {
+      assertThat(api.postJson("/api/v1/events", "{\"userId\":\"u\"}").status()).isEqualTo(422);
+      assertThat(api.post("/api/v1/events", "text/plain", "hello").status()).isEqualTo(415);
+      assertThat(api.postJson("/api/v1/events", "[").status()).isEqualTo(400);
+    }
+  }
+}
