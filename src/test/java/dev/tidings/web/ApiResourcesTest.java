@@ -58,6 +58,29 @@ class ApiResourcesTest {
     database.close();
   }
 
+  @Test
+  void every_documented_api_route_exists() throws Exception {
+    var document = Json.MAPPER.readTree(ApiResourcesTest.class.getResourceAsStream("/web/openapi.json"));
+    int checked = 0;
+    for (var path : document.path("paths").propertyNames()) {
+      if (!path.startsWith("/api/")) continue;
+      String concrete = path.replaceAll("\\{type}", "brand").replaceAll("\\{[^}]+}", "x");
+      for (var method : document.path("paths").path(path).propertyNames()) {
+        var answer = switch (method) {
+          case "get" -> api.get(concrete);
+          case "delete" -> api.delete(concrete);
+          case "post" -> api.post(concrete, "application/json", "{}");
+          case "put" -> api.put(concrete, "application/json", "{}");
+          default -> null;
+        };
+        if (answer == null) continue;
+        checked++;
+        assertThat(answer.body()).as(method + " " + path).doesNotContain("no route for");
+      }
+    }
+    assertThat(checked).isGreaterThan(15);
+  }
+
   @Nested
   class Products {
     @Test
