@@ -21,7 +21,7 @@ public final class Http {
     groups.add(new AudienceRoutes(node.audience(), node.clock(), settings.maxBodyBytes(), settings.maxImportBytes()));
     groups.add(new ActivityRoutes(node.activity(), settings.maxBodyBytes(), settings.maxImportBytes()));
     return HttpServer.start(
-        new HttpServer.Options(port, node.apiKey(), settings.maxImportBytes(), settings.shutdownGrace()),
+        new HttpServer.Options(port, node.apiKey(), settings.shutdownGrace()),
         node.metrics(),
         node.dependencyChecks(),
         groups);

@@ -36,6 +36,8 @@ final class ErrorMapping {
     if (response.isSent()) return;
     if (problem.status() == 401) response.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"tidings\"");
     if (problem.status() == 503) response.header(HeaderNames.RETRY_AFTER, "5");
+    // The rest of an oversized body is not worth reading: tell the client this connection ends here.
+    if (problem.status() == 413) response.header(HeaderNames.CONNECTION, "close");
     Json.write(response, problem.status(), new ErrorBody(problem.error(), problem.detail()));
   }
 }

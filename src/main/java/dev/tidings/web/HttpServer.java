@@ -18,7 +18,8 @@ public final class HttpServer implements AutoCloseable {
     this.server = server;
   }
 
-  public record Options(int port, Secret apiKey, long maxImportBytes, Duration shutdownGrace) {}
+  /** No server-wide body limit: each route enforces its own (JSON or import) and answers a JSON 413. */
+  public record Options(int port, Secret apiKey, Duration shutdownGrace) {}
 
   public static HttpServer start(
       Options options, PrometheusMeterRegistry registry, List<DependencyCheck> checks, List<RouteGroup> groups) {
@@ -34,7 +35,6 @@ public final class HttpServer implements AutoCloseable {
     WebServer server =
         WebServer.builder()
             .port(options.port())
-            .maxPayloadSize(options.maxImportBytes())
             .shutdownGracePeriod(options.shutdownGrace())
             .routing(routing)
             .build()

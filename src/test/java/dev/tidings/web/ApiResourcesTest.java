@@ -44,7 +44,7 @@ class ApiResourcesTest {
     catalog = new CatalogService(database.jdbi(), clock);
     audience = new AudienceService(database.jdbi(), clock);
     activity = new ActivityIntake(database.jdbi(), clock);
-    server = HttpServer.start(new HttpServer.Options(0, new Secret(KEY), MAX_IMPORT, Duration.ofSeconds(1)),
+    server = HttpServer.start(new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(),
         List.of(new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
             new AudienceRoutes(audience, clock, 8 * 1024, MAX_IMPORT),

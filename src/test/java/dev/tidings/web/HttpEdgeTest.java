@@ -41,7 +41,7 @@ class HttpEdgeTest {
     var checks = List.of(
         new DependencyCheck("postgresql", "test", Optional::empty),
         new DependencyCheck("queue", "test", queueProblem::get));
-    server = HttpServer.start(new HttpServer.Options(0, new Secret(KEY), 1 << 20, Duration.ofSeconds(1)),
+    server = HttpServer.start(new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), checks, List.of(echo));
   }
 
