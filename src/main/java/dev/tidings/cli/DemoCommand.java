@@ -3,7 +3,6 @@ package dev.tidings.cli;
 import dev.tidings.app.Http;
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
-import dev.tidings.config.SettingsLoader;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
 import dev.tidings.sample.SampleFormat;
@@ -22,7 +21,7 @@ import picocli.CommandLine.Option;
     description = {
       "Run everything in one process on the embedded default: a PostgreSQL of its own under the data directory,",
       "a generated sample shop (first start only), and the API and dashboard. Ctrl-C stops it; the next start reuses the data."})
-final class DemoCommand implements Callable<Integer> {
+final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")
   Integer port;
 
@@ -42,7 +41,7 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() {
     if (subscribers < 1 || products < 1) throw new UsageException("--subscribers and --products must be at least 1");
     if (eventsPerSubscriber < 0) throw new UsageException("--events-per-subscriber must not be negative");
-    var settings = SettingsLoader.fromEnvironment();
+    var settings = settings();
     Logging.configure(settings.logFormat());
     int httpPort = port != null ? port : settings.port();
     var node = Node.start(settings);

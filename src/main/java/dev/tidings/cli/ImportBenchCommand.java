@@ -2,7 +2,6 @@ package dev.tidings.cli;
 
 import dev.tidings.app.Logging;
 import dev.tidings.bench.ImportBench;
-import dev.tidings.config.SettingsLoader;
 import dev.tidings.imports.Json;
 import dev.tidings.sample.SampleFormat;
 import dev.tidings.sample.SampleShop;
@@ -26,7 +25,7 @@ import picocli.CommandLine.Option;
       "validating, streaming importer, and times a raw COPY of the same files as the floor. Peak heap per phase.",
       "Uses TIDINGS_DB_URL when set (in a schema of its own, dropped afterwards), else a fresh embedded PostgreSQL.",
       "Run with TIDINGS_JAVA_OPTS=-Xmx256m to check the heap bound."})
-final class ImportBenchCommand implements Callable<Integer> {
+final class ImportBenchCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--rows", defaultValue = "1000000", description = "rows per file (default ${DEFAULT-VALUE})")
   int rows;
 
@@ -39,7 +38,7 @@ final class ImportBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (rows < 1) throw new UsageException("--rows must be at least 1");
-    var settings = SettingsLoader.fromEnvironment();
+    var settings = settings();
     Logging.configure(settings.logFormat());
     Path work = Files.createTempDirectory("tidings-bench-import");
     try {

@@ -2,7 +2,6 @@ package dev.tidings.cli;
 
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
-import dev.tidings.config.SettingsLoader;
 import dev.tidings.imports.ImportMode;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
@@ -19,7 +18,7 @@ import picocli.CommandLine.Parameters;
       "Bulk import a CSV or JSON Lines file (.csv, .jsonl, .ndjson, optionally .gz); formats in docs/import-formats.md.",
       "Valid rows are imported and every invalid row is reported with its line; with --all-or-nothing one invalid row imports nothing.",
       "Exit status 0 when every row was imported, 1 when any row was rejected or nothing was imported."})
-final class ImportCommand implements Callable<Integer> {
+final class ImportCommand extends EnvironmentAware implements Callable<Integer> {
   enum Kind { products, subscribers, follows, events }
 
   @Parameters(index = "0", description = "what the file holds: ${COMPLETION-CANDIDATES}")
@@ -37,7 +36,7 @@ final class ImportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (!Files.isRegularFile(file)) throw new UsageException("no such file: " + file);
-    var settings = SettingsLoader.fromEnvironment();
+    var settings = settings();
     Logging.configure(settings.logFormat());
     try (var node = Node.start(settings); var progress = Progress.of("importing " + kind, -1)) {
       var options = ImportOptions.defaults()

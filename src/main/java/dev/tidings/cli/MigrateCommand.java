@@ -2,16 +2,15 @@ package dev.tidings.cli;
 
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
-import dev.tidings.config.SettingsLoader;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 @Command(name = "migrate", mixinStandardHelpOptions = true,
     description = "Apply database migrations and exit (every node also does this at start).")
-final class MigrateCommand implements Callable<Integer> {
+final class MigrateCommand extends EnvironmentAware implements Callable<Integer> {
   @Override
   public Integer call() {
-    var settings = SettingsLoader.fromEnvironment();
+    var settings = settings();
     Logging.configure(settings.logFormat());
     try (var node = Node.start(settings)) {
       System.out.println("schema is up to date on " + node.database().describe());

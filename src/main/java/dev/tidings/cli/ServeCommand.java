@@ -3,7 +3,6 @@ package dev.tidings.cli;
 import dev.tidings.app.Http;
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
-import dev.tidings.config.SettingsLoader;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -11,13 +10,13 @@ import picocli.CommandLine.Option;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = "Run an HTTP node: API, email-facing endpoints, webhooks, dashboard.")
-final class ServeCommand implements Callable<Integer> {
+final class ServeCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")
   Integer port;
 
   @Override
   public Integer call() {
-    var settings = SettingsLoader.fromEnvironment();
+    var settings = settings();
     Logging.configure(settings.logFormat());
     var node = Node.start(settings);
     var server = Http.start(node, port != null ? port : settings.port());

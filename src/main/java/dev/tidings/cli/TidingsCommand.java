@@ -3,6 +3,7 @@ package dev.tidings.cli;
 import dev.tidings.TidingsException;
 import dev.tidings.config.ConfigException;
 import java.io.PrintWriter;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -27,7 +28,21 @@ public final class TidingsCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static int run(String... args) {
-    var commandLine = new CommandLine(new TidingsCommand());
+    return run(System.getenv(), args);
+  }
+
+  /** Runs with {@code environment} in place of the process environment (settings are read from it). */
+  public static int run(Map<String, String> environment, String... args) {
+    CommandLine.IFactory defaults = CommandLine.defaultFactory();
+    CommandLine.IFactory factory = new CommandLine.IFactory() {
+      @Override
+      public <K> K create(Class<K> type) throws Exception {
+        K command = defaults.create(type);
+        if (command instanceof EnvironmentAware aware) aware.environment(environment);
+        return command;
+      }
+    };
+    var commandLine = new CommandLine(new TidingsCommand(), factory);
     commandLine.setExecutionExceptionHandler(TidingsCommand::report);
     return commandLine.execute(args);
   }

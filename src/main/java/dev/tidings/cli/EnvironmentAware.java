@@ -1,0 +1,18 @@
+package dev.tidings.cli;
+
+import dev.tidings.config.Settings;
+import dev.tidings.config.SettingsLoader;
+import java.util.Map;
+
+/** A command that reads Tidings' settings from the environment it was started with (tests pass their own). */
+abstract class EnvironmentAware {
+  private Map<String, String> environment = System.getenv();
+
+  final void environment(Map<String, String> given) {
+    this.environment = Map.copyOf(given);
+  }
+
+  final Settings settings() {
+    return SettingsLoader.load(environment);
+  }
+}
