@@ -126,11 +126,11 @@ public final class Node implements AutoCloseable {
       var directory = settings.dataDir().resolve("pg");
       log.info("starting the embedded PostgreSQL in {}", directory);
       var server = EmbeddedPostgresServer.start(directory);
-      var database = Database.connect(server.connectionSpec(settings.dbPoolSize()), server);
+      var database = Database.connect(server.connectionSpec(settings.dbPoolSize()), server, metrics);
       opened.push(database);
       return database;
     }
-    var database = Database.connect(ConnectionSpec.from(settings, settings.dbUrl().orElseThrow()), () -> {});
+    var database = Database.connect(ConnectionSpec.from(settings, settings.dbUrl().orElseThrow()), () -> {}, metrics);
     opened.push(database);
     return database;
   }

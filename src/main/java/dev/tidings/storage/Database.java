@@ -2,6 +2,9 @@ package dev.tidings.storage;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -37,7 +40,13 @@ public final class Database implements AutoCloseable {
    * install; tests use a schema of their own). {@code owned} is closed after the pool, e.g. an embedded server.
    */
   public static Database connect(ConnectionSpec spec, AutoCloseable owned) {
+    return connect(spec, owned, null);
+  }
+
+  /** As {@link #connect(ConnectionSpec, AutoCloseable)}, publishing the pool's gauges and timers to {@code metrics}. */
+  public static Database connect(ConnectionSpec spec, AutoCloseable owned, @Nullable MeterRegistry metrics) {
     var config = new HikariConfig();
+    if (metrics != null) config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
     config.setPoolName("tidings-db");
     config.setJdbcUrl(spec.jdbcUrl());
     spec.user().ifPresent(config::setUsername);

@@ -1,0 +1,54 @@
+package dev.tidings.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidings.catalog.ProductJson;
+import dev.tidings.config.SettingsLoader;
+import dev.tidings.queue.Disposition;
+import dev.tidings.queue.Message;
+import dev.tidings.queue.QueueSpec;
+import dev.tidings.queue.postgres.PostgresWorkQueue;
+import dev.tidings.mail.outbox.OutboxMailTransport;
+import dev.tidings.coordination.inprocess.InProcessCoordination;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The zero-install default: a node on its own PostgreSQL under the data directory, kept across restarts. */
+class EmbeddedNodeTest {
+  @TempDir Path dataDir;
+
+  @Test
+  void a_second_start_reuses_the_data_directory() throws Exception {
+    var settings = SettingsLoader.load(Map.of("TIDINGS_DATA_DIR", dataDir.toString()));
+    String apiKey;
+    try (var node = Node.start(settings)) {
+      assertThat(node.apiKeyIsNew()).isTrue();
+      apiKey = node.apiKey().value();
+      assertThat(node.queue()).isInstanceOf(PostgresWorkQueue.class);
+      assertThat(node.mail()).isInstanceOf(OutboxMailTransport.class);
+      assertThat(node.computeOnce().getClass().getPackageName()).isEqualTo(InProcessCoordination.class.getPackageName());
+      assertThat(node.dependencyChecks()).allSatisfy(check -> assertThat(check.problem().get()).as(check.name()).isEmpty());
+      node.catalog().put(ProductJson.fromJson(dev.tidings.imports.Json.MAPPER.readTree("""
+          {"id":"kept-1","title":"Kept","price":"1.00","currency":"EUR","imageUrl":"https://i.example/k.png","landingUrl":"https://s.example/k"}""")));
+      node.queue().declare(QueueSpec.of("kept-queue"));
+      node.queue().publish("kept-queue", Message.of("survives a restart".getBytes(), 3));
+    }
+    try (var node = Node.start(settings)) {
+      assertThat(node.apiKeyIsNew()).isFalse();
+      assertThat(node.apiKey().value()).isEqualTo(apiKey);
+      assertThat(node.catalog().get("kept-1")).isPresent();
+      var received = new ArrayBlockingQueue<String>(1);
+      try (var subscription = node.queue().subscribe("kept-queue", 1, 1, delivery -> {
+        received.add(new String(delivery.body()));
+        return Disposition.ACK;
+      })) {
+        assertThat(received.poll(20, TimeUnit.SECONDS)).isEqualTo("survives a restart");
+      }
+    }
+    assertThat(dataDir.resolve("pg")).isDirectory();
+  }
+}
