@@ -36,8 +36,15 @@ final class AccessLogFilter implements Filter {
           .register(registry)
           .record(nanos, TimeUnit.NANOSECONDS);
       if (access.isInfoEnabled()) {
-        access.info("{} {} {} {}B {}ms {}", method, request.path().path(), status, response.bytesWritten(),
-            TimeUnit.NANOSECONDS.toMillis(nanos), request.remotePeer().host());
+        String path = request.path().path();
+        long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
+        String peer = request.remotePeer().host();
+        // key-value pairs become fields of their own in JSON logs, for log queries by status or route
+        access.atInfo()
+            .addKeyValue("method", method).addKeyValue("path", path).addKeyValue("route", route)
+            .addKeyValue("status", status).addKeyValue("bytes", response.bytesWritten())
+            .addKeyValue("millis", millis).addKeyValue("peer", peer)
+            .log("{} {} {} {}B {}ms {}", method, path, status, response.bytesWritten(), millis, peer);
       }
     }
   }
