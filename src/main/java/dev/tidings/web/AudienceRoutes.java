@@ -7,7 +7,6 @@ import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.Suppression;
 import dev.tidings.audience.TargetType;
-import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import java.time.InstantSource;
@@ -18,12 +17,16 @@ import java.util.stream.Collectors;
 /** Subscribers, their follows, and the suppression list as REST resources, with bulk import. */
 public final class AudienceRoutes implements RouteGroup {
   private final AudienceService audience;
+  private final Resource<Subscriber> subscribers;
   private final InstantSource clock;
   private final long maxBodyBytes;
   private final long maxImportBytes;
 
   public AudienceRoutes(AudienceService audience, InstantSource clock, long maxBodyBytes, long maxImportBytes) {
     this.audience = audience;
+    this.subscribers = new Resource<>("/api/v1/subscribers", "subscriber", AudienceJson::subscriberFromJson, AudienceJson::toJson,
+        Subscriber::id, audience::listSubscribers, audience::getSubscriber, audience::putSubscriber, audience::deleteSubscriber,
+        audience::importSubscribers);
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
     this.maxImportBytes = maxImportBytes;
@@ -31,52 +34,20 @@ public final class AudienceRoutes implements RouteGroup {
 
   @Override
   public void register(HttpRouting.Builder routing) {
-    subscribers(routing);
+    subscribers.register(routing, maxBodyBytes, maxImportBytes);
     follows(routing);
     suppressions(routing);
-  }
-
-  private void subscribers(HttpRouting.Builder routing) {
-    routing.get("/api/v1/subscribers", (request, response) -> {
-      int limit = Requests.limit(request);
-      var rows = audience.listSubscribers(Requests.query(request, "after"), limit);
-      Json.ok(response, Page.of(rows, limit, AudienceJson::toJson, Subscriber::id));
-    });
-    routing.post("/api/v1/subscribers/import", (request, response) ->
-        Imports.handle(request, response, maxImportBytes, audience::importSubscribers));
-    routing.post("/api/v1/subscribers", (request, response) -> {
-      Subscriber subscriber = AudienceJson.subscriberFromJson(Json.read(request, maxBodyBytes));
-      if (audience.getSubscriber(subscriber.id()).isPresent()) {
-        throw ApiProblem.conflict("subscriber " + subscriber.id() + " exists; PUT /api/v1/subscribers/" + subscriber.id() + " replaces it");
-      }
-      Subscriber created = audience.putSubscriber(subscriber);
-      response.header(HeaderNames.LOCATION, "/api/v1/subscribers/" + created.id());
-      Json.write(response, 201, AudienceJson.toJson(created));
-    });
-    routing.get("/api/v1/subscribers/{id}", (request, response) -> {
-      String id = Requests.path(request, "id");
-      Json.ok(response, AudienceJson.toJson(audience.getSubscriber(id).orElseThrow(() -> notFound(id))));
-    });
-    routing.put("/api/v1/subscribers/{id}", (request, response) -> {
-      var body = CatalogRoutes.withPathId(request, Json.read(request, maxBodyBytes));
-      Json.ok(response, AudienceJson.toJson(audience.putSubscriber(AudienceJson.subscriberFromJson(body))));
-    });
-    routing.delete("/api/v1/subscribers/{id}", (request, response) -> {
-      String id = Requests.path(request, "id");
-      if (!audience.deleteSubscriber(id)) throw notFound(id);
-      response.status(204).send();
-    });
   }
 
   private void follows(HttpRouting.Builder routing) {
     routing.get("/api/v1/subscribers/{id}/follows", (request, response) -> {
       String id = Requests.path(request, "id");
-      if (audience.getSubscriber(id).isEmpty()) throw notFound(id);
+      if (audience.getSubscriber(id).isEmpty()) throw subscribers.notFound(id);
       Json.ok(response, new Page(audience.followsOf(id).stream().map(AudienceJson::toJson).toList(), java.util.Optional.empty()));
     });
     routing.put("/api/v1/subscribers/{id}/follows/{type}/{target}", (request, response) -> {
       String id = Requests.path(request, "id");
-      if (audience.getSubscriber(id).isEmpty()) throw notFound(id);
+      if (audience.getSubscriber(id).isEmpty()) throw subscribers.notFound(id);
       Follow follow = audience.follow(new Follow(id, target(request), clock.instant()));
       Json.ok(response, AudienceJson.toJson(follow));
     });
@@ -128,10 +99,6 @@ public final class AudienceRoutes implements RouteGroup {
     } catch (IllegalArgumentException e) {
       throw ApiProblem.badRequest(e.getMessage());
     }
-  }
-
-  private static ApiProblem notFound(String id) {
-    return ApiProblem.notFound("no subscriber with id " + id);
   }
 
 }
