@@ -13,26 +13,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.security.SecureRandom;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.zip.GZIPInputStream;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.postgresql.copy.PGCopyOutputStream;
 
 /**
- * Streams a CSV or JSON Lines file (optionally gzip-compressed) into PostgreSQL: rows are parsed and
- * validated one at a time and COPYed into a temporary staging table, then checked and merged into the
- * real tables with set-based SQL, all in one transaction. Memory stays flat whatever the file size: no
- * row is kept after it was written to COPY, and only the first {@value ImportLimits#MAX_REPORTED_ERRORS}
- * row errors are kept.
+ * Streams a CSV or JSON Lines file (optionally gzip-compressed) into PostgreSQL. Rows are parsed and validated
+ * one at a time on the calling thread and COPYed, chunk by chunk ({@link ImportOptions#chunkRows()}), into
+ * UNLOGGED chunk tables committed on a connection of their own; meanwhile a second connection checks and merges
+ * each committed chunk into the real tables with set-based SQL, all in one transaction that is committed at
+ * the end or rolled back. So parsing (the JVM) and merging (PostgreSQL) run at the same time instead of one
+ * after the other, and the chunk tables are dropped at the end whatever happened. Memory stays flat whatever
+ * the file size: no row is kept after it was written to COPY, at most {@value ChunkMerger#QUEUED} chunk names
+ * wait between the two sides, and only the first {@value ImportLimits#MAX_REPORTED_ERRORS} row errors are kept.
  *
  * <h2>What happens to bad rows</h2>
  * <ul>
@@ -44,12 +46,16 @@ import org.postgresql.copy.PGCopyOutputStream;
  *       ({@link ImportReport#failure()}); an I/O or database failure imports nothing and throws
  *       {@link ImportFailedException}. Either way the transaction is rolled back.
  *   <li>Rows that are valid alone but not against the database (a follow of an unknown subscriber, an
- *       email that belongs to another subscriber) are found set-based after the COPY and count as invalid.
- *   <li>Several rows with the same key in one file: the last valid one wins.
+ *       email that belongs to another subscriber) are found set-based per chunk and count as invalid. Earlier
+ *       chunks are already merged (in the import's transaction) when a chunk is checked, so "earlier in the
+ *       file" is checked against the real tables.
+ *   <li>Several rows with the same key in one file: the last valid one wins (within a chunk the merge picks
+ *       the last; across chunks a later chunk's merge overwrites an earlier one's).
  * </ul>
  */
 public final class BulkImporter {
   private static final Logger LOG = LoggerFactory.getLogger(BulkImporter.class);
+  private static final SecureRandom RANDOM = new SecureRandom();
   private final Jdbi jdbi;
   private final InstantSource clock;
 
@@ -71,84 +77,131 @@ public final class BulkImporter {
   /** Imports from a stream (e.g. a request body); gzip-compressed content is recognised by itself. */
   public <T> ImportReport run(ImportKind<T> kind, InputStream in, Format format, ImportOptions options) {
     long started = System.nanoTime();
-    Instant now = clock.instant();
     var errors = new ErrorLog();
-    try (Handle handle = jdbi.open()) {
-      handle.begin();
+    var counts = new Counts();
+    try (Handle stageHandle = jdbi.open()) {
+      var stager = new ChunkStager<>(kind.staging(), stageHandle, chunkPrefix(), options.chunkRows());
       try {
-        handle.execute("SET LOCAL work_mem = '256MB'");
-        handle.execute(kind.staging().createTable());
-        Counts counts = copyRows(kind, handle, in, format, options, errors);
-        long copied = System.nanoTime();
-        handle.execute("ANALYZE " + Staging.TABLE);
-        kind.staging().check(handle);
-        long refused = collectDatabaseRejections(handle, errors);
-        long checked = System.nanoTime();
-        long rejected = counts.rejected() + refused;
-        if (options.mode() == ImportMode.ALL_OR_NOTHING && rejected > 0) {
-          handle.rollback();
-          return report(kind, counts.read(), 0, 0, rejected, errors, false, Optional.empty(), started);
-        }
-        long ignored = kind.staging().merge(handle, now);
-        long merged = System.nanoTime();
-        handle.commit();
-        LOG.debug("import of {}: parse+copy {} ms, check {} ms, merge {} ms, commit {} ms", kind.name(),
-            (copied - started) / 1_000_000, (checked - copied) / 1_000_000, (merged - checked) / 1_000_000,
-            (System.nanoTime() - merged) / 1_000_000);
-        long imported = counts.valid() - refused - ignored;
-        return report(kind, counts.read(), imported, ignored, rejected, errors, true, Optional.empty(), started);
-      } catch (MalformedFileException e) {
-        handle.rollback();
-        errors.add(e.line(), e.getMessage());
-        return report(kind, errors.seen(), 0, 0, 0, errors, false, Optional.of(e.getMessage()), started);
-      } catch (IOException | SQLException | RuntimeException e) {
-        rollbackQuietly(handle);
-        if (e instanceof InvalidInputException invalid) throw invalid;
-        throw new ImportFailedException("import of " + kind.name() + " failed, nothing was imported: " + rootMessage(e), e);
+        return stageAndMerge(kind, in, format, options, stager, errors, counts, started);
+      } finally {
+        stager.cancel();
+        dropQuietly(stager);
       }
     }
   }
 
-  private record Counts(long read, long valid, long rejected) {}
+  private <T> ImportReport stageAndMerge(ImportKind<T> kind, InputStream in, Format format, ImportOptions options,
+      ChunkStager<T> stager, ErrorLog errors, Counts counts, long started) {
+    try (Handle mergeHandle = jdbi.open()) {
+      mergeHandle.begin();
+      var merger = new ChunkMerger<>(kind.staging(), mergeHandle, clock.instant(), errors);
+      var running = new FutureTask<>(merger);
+      Thread.ofPlatform().name("import-merge-" + kind.name()).daemon().start(running);
+      try {
+        mergeHandle.execute("SET LOCAL work_mem = '64MB'");
+        // Each chunk's statements are planned anew; JIT-compiling them costs more than the small chunks gain.
+        mergeHandle.execute("SET LOCAL jit = off");
+        parseAndStage(kind, in, format, options, stager, merger, running, errors, counts);
+        long parsed = System.nanoTime();
+        merger.finish(running);
+        ChunkMerger.Totals totals = running.get();
+        long merged = System.nanoTime();
+        long rejected = counts.rejected + totals.refused();
+        if (options.mode() == ImportMode.ALL_OR_NOTHING && rejected > 0) {
+          mergeHandle.rollback();
+          return report(kind, counts.read, 0, 0, rejected, errors, false, Optional.empty(), started);
+        }
+        mergeHandle.commit();
+        LOG.debug("import of {}: parse+stage {} ms, merger: check {} ms, merge {} ms, idle {} ms; after parsing {} ms,"
+                + " commit {} ms", kind.name(), (parsed - started) / 1_000_000, totals.checkNanos() / 1_000_000,
+            totals.mergeNanos() / 1_000_000, totals.idleNanos() / 1_000_000, (merged - parsed) / 1_000_000,
+            (System.nanoTime() - merged) / 1_000_000);
+        long imported = counts.valid - totals.refused() - totals.ignored();
+        return report(kind, counts.read, imported, totals.ignored(), rejected, errors, true, Optional.empty(), started);
+      } catch (MalformedFileException e) {
+        stop(merger, running, mergeHandle);
+        errors.add(e.line(), e.getMessage());
+        return report(kind, counts.read, 0, 0, 0, errors, false, Optional.of(e.getMessage()), started);
+      } catch (ExecutionException e) {
+        stop(merger, running, mergeHandle);
+        throw failure(kind, e.getCause() == null ? e : e.getCause());
+      } catch (IOException | SQLException | RuntimeException e) {
+        stop(merger, running, mergeHandle);
+        throw failure(kind, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stop(merger, running, mergeHandle);
+        throw failure(kind, e);
+      }
+    }
+  }
 
-  private <T> Counts copyRows(ImportKind<T> kind, Handle handle, InputStream in, Format format, ImportOptions options,
-      ErrorLog errors) throws IOException, SQLException {
+  private static RuntimeException failure(ImportKind<?> kind, Throwable e) {
+    if (e instanceof InvalidInputException invalid) return invalid;
+    return new ImportFailedException("import of " + kind.name() + " failed, nothing was imported: " + rootMessage(e), e);
+  }
+
+  /** Stops the merger, waits until it no longer uses its connection, and rolls its transaction back. */
+  private static void stop(ChunkMerger<?> merger, Future<?> running, Handle mergeHandle) {
+    merger.abort();
+    try {
+      running.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | CancellationException e) {
+      // expected: the merger stopped because of the abort or failed on its own; the cause is reported already
+    }
+    rollbackQuietly(mergeHandle);
+  }
+
+  private static void dropQuietly(ChunkStager<?> stager) {
+    try {
+      stager.dropAll();
+    } catch (RuntimeException e) {
+      LOG.warn("could not drop an import's chunk tables: {}", rootMessage(e));
+    }
+  }
+
+  /** A name prefix no other import uses at the same time (chunk tables are visible to every connection). */
+  private static String chunkPrefix() {
+    return "import_chunk_" + Long.toHexString(RANDOM.nextLong() & Long.MAX_VALUE);
+  }
+
+  /** Rows read, valid (written to a chunk) and rejected while parsing. */
+  private static final class Counts {
+    long read;
+    long valid;
+    long rejected;
+  }
+
+  private <T> void parseAndStage(ImportKind<T> kind, InputStream in, Format format, ImportOptions options,
+      ChunkStager<T> stager, ChunkMerger<T> merger, Future<ChunkMerger.Totals> running, ErrorLog errors,
+      Counts counts) throws IOException, SQLException, InterruptedException, ExecutionException {
     RowMapper<T> mapper = kind.mapper();
-    Staging<T> staging = kind.staging();
-    PGConnection pg = handle.getConnection().unwrap(PGConnection.class);
-    var copy = new PGCopyOutputStream(pg, staging.copy(), 256 * 1024);
-    long read = 0;
-    long valid = 0;
-    long rejected = 0;
     try (RowSource source = open(in, format, mapper.schema())) {
-      var writer = new CopyRowWriter(copy);
       var fields = new RowFields(mapper.schema());
-      while (next(source, fields, read)) {
-        read++;
-        errors.seen(read);
+      while (next(source, fields, counts.read)) {
+        counts.read++;
         String problem = source.problem();
         if (problem == null) {
           try {
             T row = mapper.map(fields);
-            staging.write(row, source.line(), writer);
-            writer.endRow();
-            valid++;
+            StagedChunk full = stager.write(row, source.line());
+            counts.valid++;
+            if (full != null) merger.hand(full, running);
           } catch (InvalidInputException e) {
             problem = String.join("; ", e.problems());
           }
         }
         if (problem != null) {
-          rejected++;
+          counts.rejected++;
           errors.add(source.line(), problem);
         }
-        if (read % ImportLimits.PROGRESS_EVERY == 0) options.progress().accept(read);
+        if (counts.read % ImportLimits.PROGRESS_EVERY == 0) options.progress().accept(counts.read);
       }
-      writer.flushBuffer();
-      copy.endCopy();
-      options.progress().accept(read);
-      return new Counts(read, valid, rejected);
-    } finally {
-      if (copy.isActive()) copy.cancelCopy();
+      StagedChunk last = stager.finish();
+      if (last != null) merger.hand(last, running);
+      options.progress().accept(counts.read);
     }
   }
 
@@ -158,19 +211,6 @@ public final class BulkImporter {
     } catch (CharacterCodingException e) {
       throw new MalformedFileException(source.line(), "the file is not valid UTF-8 (after data row " + read + ")");
     }
-  }
-
-  private static long collectDatabaseRejections(Handle handle, ErrorLog errors) {
-    long count = handle.createQuery("SELECT count(*) FROM " + Staging.TABLE + " WHERE problem IS NOT NULL")
-        .mapTo(Long.class).one();
-    if (count > 0) {
-      handle.createQuery("SELECT line, problem FROM " + Staging.TABLE + " WHERE problem IS NOT NULL ORDER BY line LIMIT :n")
-          .bind("n", ImportLimits.MAX_REPORTED_ERRORS)
-          .map((rs, ctx) -> new RowError(rs.getLong(1), rs.getString(2)))
-          .forEach(error -> errors.add(error.line(), error.reason()));
-      errors.count(count - Math.min(count, ImportLimits.MAX_REPORTED_ERRORS));
-    }
-    return count;
   }
 
   static RowSource open(InputStream raw, Format format, RowSchema schema) throws IOException {
@@ -217,39 +257,5 @@ public final class BulkImporter {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) root = root.getCause();
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-  }
-
-  /** The first row errors, and how many more there were. */
-  private static final class ErrorLog {
-    private final List<RowError> kept = new ArrayList<>();
-    private long dropped;
-    private long seen;
-
-    void add(long line, String reason) {
-      if (kept.size() < ImportLimits.MAX_REPORTED_ERRORS) kept.add(new RowError(line, reason));
-      else dropped++;
-    }
-
-    void count(long more) {
-      dropped += more;
-    }
-
-    void seen(long rows) {
-      seen = rows;
-    }
-
-    long seen() {
-      return seen;
-    }
-
-    boolean truncated() {
-      return dropped > 0;
-    }
-
-    List<RowError> sorted() {
-      var sorted = new ArrayList<>(kept);
-      sorted.sort(Comparator.comparingLong(RowError::line));
-      return sorted;
-    }
   }
 }
