@@ -13,21 +13,26 @@ import org.jspecify.annotations.Nullable;
  */
 final class EventStaging implements Staging<ActivityEvent> {
   @Override
+  public String table() {
+    return "activity_events";
+  }
+
+  @Override
   public String columns() {
     return """
-        line bigint NOT NULL, problem text, event_id text, user_id text NOT NULL, type text NOT NULL,
-        item_id text NOT NULL, occurred_at timestamptz NOT NULL, quantity integer NOT NULL, price numeric""";
+        event_id text, user_id text NOT NULL, type text NOT NULL, item_id text NOT NULL,
+        occurred_at timestamptz NOT NULL, quantity integer NOT NULL, price numeric, received_at timestamptz NOT NULL""";
   }
 
   @Override
   public String copyColumns() {
-    return "line, event_id, user_id, type, item_id, occurred_at, quantity, price";
+    return "event_id, user_id, type, item_id, occurred_at, quantity, price, received_at";
   }
 
   @Override
-  public void write(ActivityEvent e, long line, CopyRowWriter out) throws IOException {
-    out.number(line).text(e.eventId().orElse(null)).text(e.userId()).text(e.type().wire()).text(e.itemId())
-        .instant(e.timestamp()).number(e.quantity()).decimal(e.price().orElse(null));
+  public void write(ActivityEvent e, Instant now, CopyRowWriter out) throws IOException {
+    out.text(e.eventId().orElse(null)).text(e.userId()).text(e.type().wire()).text(e.itemId())
+        .instant(e.timestamp()).number(e.quantity()).decimal(e.price().orElse(null)).instant(now);
   }
 
   /** Every event is appended; replays are told apart by the event id's unique index, not by a last-wins key. */

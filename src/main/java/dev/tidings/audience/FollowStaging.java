@@ -9,20 +9,23 @@ import org.jdbi.v3.core.Handle;
 /** Follows staged by COPY; a follow of a subscriber that does not exist is refused, the last row of a pair wins. */
 final class FollowStaging implements Staging<Follow> {
   @Override
+  public String table() {
+    return "follows";
+  }
+
+  @Override
   public String columns() {
-    return """
-        line bigint NOT NULL, problem text, subscriber_id text NOT NULL, target_type text NOT NULL,
-        target_id text NOT NULL, followed_at timestamptz NOT NULL""";
+    return "subscriber_id text NOT NULL, target_type text NOT NULL, target_id text NOT NULL, followed_at timestamptz NOT NULL";
   }
 
   @Override
   public String copyColumns() {
-    return "line, subscriber_id, target_type, target_id, followed_at";
+    return "subscriber_id, target_type, target_id, followed_at";
   }
 
   @Override
-  public void write(Follow f, long line, CopyRowWriter out) throws IOException {
-    out.number(line).text(f.subscriberId()).text(f.target().type().wire()).text(f.target().id()).instant(f.followedAt());
+  public void write(Follow f, Instant now, CopyRowWriter out) throws IOException {
+    out.text(f.subscriberId()).text(f.target().type().wire()).text(f.target().id()).instant(f.followedAt());
   }
 
   @Override

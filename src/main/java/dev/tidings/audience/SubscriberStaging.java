@@ -13,29 +13,35 @@ import org.jdbi.v3.core.Handle;
  */
 final class SubscriberStaging implements Staging<Subscriber> {
   @Override
+  public String table() {
+    return "subscribers";
+  }
+
+  @Override
   public String columns() {
     return """
-        line bigint NOT NULL, problem text, id text NOT NULL, email text NOT NULL, name text, locale text NOT NULL,
-        time_zone text NOT NULL, latitude double precision, longitude double precision, city text, country text,
-        consent text NOT NULL""";
+        id text NOT NULL, email text NOT NULL, name text, locale text NOT NULL, time_zone text NOT NULL,
+        latitude double precision, longitude double precision, city text, country text, consent text NOT NULL,
+        created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL""";
   }
 
   @Override
   public String copyColumns() {
-    return "line, id, email, name, locale, time_zone, latitude, longitude, city, country, consent";
+    return "id, email, name, locale, time_zone, latitude, longitude, city, country, consent, created_at, updated_at";
   }
 
   @Override
-  public void write(Subscriber s, long line, CopyRowWriter out) throws IOException {
+  public void write(Subscriber s, Instant now, CopyRowWriter out) throws IOException {
     var location = s.location();
     var point = location.flatMap(Location::point);
-    out.number(line).text(s.id()).text(s.email()).text(s.name().orElse(null)).text(s.locale().toLanguageTag())
+    out.text(s.id()).text(s.email()).text(s.name().orElse(null)).text(s.locale().toLanguageTag())
         .text(s.timeZone().getId())
         .nullableDouble(point.map(GeoPoint::latitude).orElse(null))
         .nullableDouble(point.map(GeoPoint::longitude).orElse(null))
         .text(location.flatMap(Location::city).orElse(null))
         .text(location.flatMap(Location::country).orElse(null))
-        .text(s.consent().wire());
+        .text(s.consent().wire())
+        .instant(now).instant(now);
   }
 
   @Override

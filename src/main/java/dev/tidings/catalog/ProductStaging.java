@@ -10,16 +10,22 @@ import org.jdbi.v3.core.Handle;
 /** Products staged by COPY, merged by one upsert per chunk; within the file the last row of an id wins. */
 final class ProductStaging implements Staging<Product> {
   @Override
+  public String table() {
+    return "products";
+  }
+
+  @Override
   public String columns() {
     return """
-        line bigint NOT NULL, problem text, id text NOT NULL, title text NOT NULL, brand text, category text,
-        price numeric NOT NULL, currency text NOT NULL, image_url text NOT NULL, landing_url text NOT NULL,
-        available boolean NOT NULL, attributes text NOT NULL""";
+        id text NOT NULL, title text NOT NULL, brand text, category text, price numeric NOT NULL,
+        currency text NOT NULL, image_url text NOT NULL, landing_url text NOT NULL, available boolean NOT NULL,
+        attributes text NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL""";
   }
 
   @Override
   public String copyColumns() {
-    return "line, id, title, brand, category, price, currency, image_url, landing_url, available, attributes";
+    return "id, title, brand, category, price, currency, image_url, landing_url, available, attributes, created_at,"
+        + " updated_at";
   }
 
   @Override
@@ -28,11 +34,12 @@ final class ProductStaging implements Staging<Product> {
   }
 
   @Override
-  public void write(Product p, long line, CopyRowWriter out) throws IOException {
-    out.number(line).text(p.id()).text(p.title()).text(p.brand().orElse(null)).text(p.category().orElse(null))
+  public void write(Product p, Instant now, CopyRowWriter out) throws IOException {
+    out.text(p.id()).text(p.title()).text(p.brand().orElse(null)).text(p.category().orElse(null))
         .decimal(p.price()).text(p.currency().getCurrencyCode()).text(p.imageUrl().toString())
         .text(p.landingUrl().toString()).bool(p.available())
-        .text(p.attributes().isEmpty() ? "{}" : Json.MAPPER.writeValueAsString(p.attributes()));
+        .text(p.attributes().isEmpty() ? "{}" : Json.MAPPER.writeValueAsString(p.attributes()))
+        .instant(now).instant(now);
   }
 
   /** Chunks of fresh ids are the norm, so a chunk without repeated ids skips the sort that picks the last row. */

@@ -11,10 +11,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
-import java.security.SecureRandom;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -28,13 +27,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Streams a CSV or JSON Lines file (optionally gzip-compressed) into PostgreSQL. Rows are parsed and validated
- * one at a time on the calling thread and COPYed, chunk by chunk ({@link ImportOptions#chunkRows()}), into
- * UNLOGGED chunk tables committed on a connection of their own; meanwhile a second connection checks and merges
- * each committed chunk into the real tables with set-based SQL, all in one transaction that is committed at
- * the end or rolled back. So parsing (the JVM) and merging (PostgreSQL) run at the same time instead of one
- * after the other, and the chunk tables are dropped at the end whatever happened. Memory stays flat whatever
- * the file size: no row is kept after it was written to COPY, at most {@value ChunkMerger#QUEUED} chunk names
- * wait between the two sides, and only the first {@value ImportLimits#MAX_REPORTED_ERRORS} row errors are kept.
+ * one at a time on the calling thread and encoded as COPY text into chunks ({@link ImportOptions#chunkRows()}
+ * rows); meanwhile a second thread writes each finished chunk into the real tables on its own connection, in
+ * the one transaction that is committed at the end or rolled back (see {@link ChunkMerger}: a chunk of new rows
+ * is COPYed straight into the table, any other chunk is staged, checked set-based and merged). So parsing (the
+ * JVM) and writing (PostgreSQL) run at the same time instead of one after the other. Memory stays bounded
+ * whatever the file size: at most {@value ChunkMerger#QUEUED} finished chunks wait besides the one being
+ * written and the one being filled, and only the {@value ImportLimits#MAX_REPORTED_ERRORS} row errors with
+ * the lowest lines are kept.
  *
  * <h2>What happens to bad rows</h2>
  * <ul>
@@ -55,7 +55,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class BulkImporter {
   private static final Logger LOG = LoggerFactory.getLogger(BulkImporter.class);
-  private static final SecureRandom RANDOM = new SecureRandom();
   private final Jdbi jdbi;
   private final InstantSource clock;
 
@@ -79,29 +78,18 @@ public final class BulkImporter {
     long started = System.nanoTime();
     var errors = new ErrorLog();
     var counts = new Counts();
-    try (Handle stageHandle = jdbi.open()) {
-      var stager = new ChunkStager<>(kind.staging(), stageHandle, chunkPrefix(), options.chunkRows());
-      try {
-        return stageAndMerge(kind, in, format, options, stager, errors, counts, started);
-      } finally {
-        stager.cancel();
-        dropQuietly(stager);
-      }
-    }
-  }
-
-  private <T> ImportReport stageAndMerge(ImportKind<T> kind, InputStream in, Format format, ImportOptions options,
-      ChunkStager<T> stager, ErrorLog errors, Counts counts, long started) {
+    Instant now = clock.instant();
     try (Handle mergeHandle = jdbi.open()) {
       mergeHandle.begin();
-      var merger = new ChunkMerger<>(kind.staging(), mergeHandle, clock.instant(), errors);
+      var merger = new ChunkMerger<>(kind.staging(), mergeHandle, now, errors);
       var running = new FutureTask<>(merger);
-      Thread.ofPlatform().name("import-merge-" + kind.name()).daemon().start(running);
       try {
         mergeHandle.execute("SET LOCAL work_mem = '64MB'");
         // Each chunk's statements are planned anew; JIT-compiling them costs more than the small chunks gain.
         mergeHandle.execute("SET LOCAL jit = off");
-        parseAndStage(kind, in, format, options, stager, merger, running, errors, counts);
+        Thread.ofPlatform().name("import-merge-" + kind.name()).daemon().start(running);
+        var encoder = new ChunkEncoder<>(kind.staging(), now, options.chunkRows());
+        parse(kind, in, format, options, encoder, merger, running, errors, counts);
         long parsed = System.nanoTime();
         merger.finish(running);
         ChunkMerger.Totals totals = running.get();
@@ -112,10 +100,10 @@ public final class BulkImporter {
           return report(kind, counts.read, 0, 0, rejected, errors, false, Optional.empty(), started);
         }
         mergeHandle.commit();
-        LOG.debug("import of {}: parse+stage {} ms, merger: check {} ms, merge {} ms, idle {} ms; after parsing {} ms,"
-                + " commit {} ms", kind.name(), (parsed - started) / 1_000_000, totals.checkNanos() / 1_000_000,
-            totals.mergeNanos() / 1_000_000, totals.idleNanos() / 1_000_000, (merged - parsed) / 1_000_000,
-            (System.nanoTime() - merged) / 1_000_000);
+        LOG.debug("import of {}: parse {} ms; database busy {} ms, idle {} ms ({} chunks direct, {} checked); after"
+                + " parsing {} ms, commit {} ms", kind.name(), (parsed - started) / 1_000_000,
+            totals.busyNanos() / 1_000_000, totals.idleNanos() / 1_000_000, totals.directChunks(),
+            totals.checkedChunks(), (merged - parsed) / 1_000_000, (System.nanoTime() - merged) / 1_000_000);
         long imported = counts.valid - totals.refused() - totals.ignored();
         return report(kind, counts.read, imported, totals.ignored(), rejected, errors, true, Optional.empty(), started);
       } catch (MalformedFileException e) {
@@ -125,7 +113,7 @@ public final class BulkImporter {
       } catch (ExecutionException e) {
         stop(merger, running, mergeHandle);
         throw failure(kind, e.getCause() == null ? e : e.getCause());
-      } catch (IOException | SQLException | RuntimeException e) {
+      } catch (IOException | RuntimeException e) {
         stop(merger, running, mergeHandle);
         throw failure(kind, e);
       } catch (InterruptedException e) {
@@ -154,19 +142,6 @@ public final class BulkImporter {
     rollbackQuietly(mergeHandle);
   }
 
-  private static void dropQuietly(ChunkStager<?> stager) {
-    try {
-      stager.dropAll();
-    } catch (RuntimeException e) {
-      LOG.warn("could not drop an import's chunk tables: {}", rootMessage(e));
-    }
-  }
-
-  /** A name prefix no other import uses at the same time (chunk tables are visible to every connection). */
-  private static String chunkPrefix() {
-    return "import_chunk_" + Long.toHexString(RANDOM.nextLong() & Long.MAX_VALUE);
-  }
-
   /** Rows read, valid (written to a chunk) and rejected while parsing. */
   private static final class Counts {
     long read;
@@ -174,9 +149,9 @@ public final class BulkImporter {
     long rejected;
   }
 
-  private <T> void parseAndStage(ImportKind<T> kind, InputStream in, Format format, ImportOptions options,
-      ChunkStager<T> stager, ChunkMerger<T> merger, Future<ChunkMerger.Totals> running, ErrorLog errors,
-      Counts counts) throws IOException, SQLException, InterruptedException, ExecutionException {
+  private <T> void parse(ImportKind<T> kind, InputStream in, Format format, ImportOptions options,
+      ChunkEncoder<T> encoder, ChunkMerger<T> merger, Future<ChunkMerger.Totals> running, ErrorLog errors,
+      Counts counts) throws IOException, InterruptedException, ExecutionException {
     RowMapper<T> mapper = kind.mapper();
     try (RowSource source = open(in, format, mapper.schema())) {
       var fields = new RowFields(mapper.schema());
@@ -186,7 +161,7 @@ public final class BulkImporter {
         if (problem == null) {
           try {
             T row = mapper.map(fields);
-            StagedChunk full = stager.write(row, source.line());
+            Chunk full = encoder.write(row, source.line());
             counts.valid++;
             if (full != null) merger.hand(full, running);
           } catch (InvalidInputException e) {
@@ -199,7 +174,7 @@ public final class BulkImporter {
         }
         if (counts.read % ImportLimits.PROGRESS_EVERY == 0) options.progress().accept(counts.read);
       }
-      StagedChunk last = stager.finish();
+      Chunk last = encoder.finish();
       if (last != null) merger.hand(last, running);
       options.progress().accept(counts.read);
     }

@@ -16,6 +16,8 @@ public final class CopyRowWriter {
   private final byte[] buffer = new byte[128 * 1024];
   private int size;
   private boolean rowStarted;
+  private @Nullable Instant lastInstant;
+  private String lastInstantText = "";
 
   CopyRowWriter(OutputStream out) {
     this.out = out;
@@ -103,8 +105,14 @@ public final class CopyRowWriter {
     return text(value == null ? null : Double.toString(value));
   }
 
+  /** The import's own time is written twice per row, so its text is kept rather than formatted each time. */
   public CopyRowWriter instant(@Nullable Instant value) throws IOException {
-    return text(value == null ? null : value.toString());
+    if (value == null) return text(null);
+    if (!value.equals(lastInstant)) {
+      lastInstant = value;
+      lastInstantText = value.toString();
+    }
+    return text(lastInstantText);
   }
 
   public void endRow() throws IOException {

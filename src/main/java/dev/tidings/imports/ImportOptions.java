@@ -11,7 +11,7 @@ import java.util.function.LongConsumer;
  * chunks cost fewer round trips, smaller ones start the merge sooner; tests use tiny chunks to cross boundaries.
  */
 public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRows) {
-  public static final int DEFAULT_CHUNK_ROWS = 50_000;
+  public static final int DEFAULT_CHUNK_ROWS = 25_000;
 
   public ImportOptions {
     requireNonNull(mode, "mode");

@@ -6,21 +6,25 @@ import org.jdbi.v3.core.Handle;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where one kind's valid rows go during an import: chunk tables (one per chunk of rows, named by the
- * importer) filled by COPY, then checked and merged into the real tables with set-based SQL, chunk by chunk
- * in file order, all in the one transaction that makes the import visible. Every chunk table has a
- * {@code line bigint} column (the row's line) and a {@code problem text} column that {@link #check} sets on
- * rows the database rejects. Because earlier chunks are already merged when a later one is checked and
- * merged, checks against "earlier in the file" can look at the real tables.
+ * Where one kind's valid rows go during an import (see {@link ChunkMerger}). {@link #write} encodes a row as
+ * COPY text for {@link #copyColumns()}, which are columns of the real {@link #table()} and of a chunk table.
+ * A chunk of new rows is COPYed straight into the real table; any other chunk goes into a temporary chunk table
+ * ({@link #columns()} plus {@code line bigint}, the row's line, and {@code problem text}, which {@link #check}
+ * sets on rows the database refuses), then is merged. Chunks are written in file order inside one transaction,
+ * so when a chunk is checked, the earlier chunks are already in the real tables.
  */
 public interface Staging<T> {
-  /** The chunk table's column definitions, including {@code line bigint NOT NULL} and {@code problem text}. */
+  /** The real table that a chunk of new rows is COPYed into. */
+  String table();
+
+  /** Column definitions of a chunk table: at least every one of {@link #copyColumns()}. */
   String columns();
 
-  /** The columns {@link #write} writes, in order, for {@code COPY table (...) FROM STDIN}. */
+  /** The columns {@link #write} writes, in order: columns of the real table and of a chunk table. */
   String copyColumns();
 
-  void write(T row, long line, CopyRowWriter out) throws IOException;
+  /** Encodes one row; {@code now} is the import's time (created/updated/received at). */
+  void write(T row, Instant now, CopyRowWriter out) throws IOException;
 
   /**
    * The key of which the last row in the file wins (several rows with it in one chunk make the merge pick the
@@ -28,12 +32,12 @@ public interface Staging<T> {
    */
   @Nullable String key(T row);
 
-  /** Marks rows of the chunk that are valid alone but not against the database (sets {@code problem}). */
-  default void check(Handle handle, String table) {}
+  /** Marks rows of the chunk table that are valid alone but not against the database (sets {@code problem}). */
+  default void check(Handle handle, String chunkTable) {}
 
   /**
-   * Applies the chunk's rows without a problem; {@code duplicateKeys} says whether two rows share a
+   * Applies the chunk table's rows without a problem; {@code duplicateKeys} says whether two rows share a
    * {@link #key}, so the merge must pick the last. Returns how many changed nothing by design (e.g. replays).
    */
-  long merge(Handle handle, String table, boolean duplicateKeys, Instant now);
+  long merge(Handle handle, String chunkTable, boolean duplicateKeys, Instant now);
 }
