@@ -5,6 +5,7 @@ import dev.tidings.imports.Staging;
 import java.io.IOException;
 import java.time.Instant;
 import org.jdbi.v3.core.Handle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Events staged by COPY and appended in file order. An event id seen before (in the database or earlier in
@@ -12,34 +13,44 @@ import org.jdbi.v3.core.Handle;
  */
 final class EventStaging implements Staging<ActivityEvent> {
   @Override
-  public String createTable() {
+  public String table() {
+    return "activity_events";
+  }
+
+  @Override
+  public String columns() {
     return """
-        CREATE TEMP TABLE import_stage (
-          line bigint NOT NULL, problem text, event_id text, user_id text NOT NULL, type text NOT NULL,
-          item_id text NOT NULL, occurred_at timestamptz NOT NULL, quantity integer NOT NULL, price numeric
-        ) ON COMMIT DROP""";
+        event_id text, user_id text NOT NULL, type text NOT NULL, item_id text NOT NULL,
+        occurred_at timestamptz NOT NULL, quantity integer NOT NULL, price numeric, received_at timestamptz NOT NULL""";
   }
 
   @Override
-  public String copy() {
-    return "COPY import_stage (line, event_id, user_id, type, item_id, occurred_at, quantity, price) FROM STDIN";
+  public String copyColumns() {
+    return "event_id, user_id, type, item_id, occurred_at, quantity, price, received_at";
   }
 
   @Override
-  public void write(ActivityEvent e, long line, CopyRowWriter out) throws IOException {
-    out.number(line).text(e.eventId().orElse(null)).text(e.userId()).text(e.type().wire()).text(e.itemId())
-        .instant(e.timestamp()).number(e.quantity()).decimal(e.price().orElse(null));
+  public void write(ActivityEvent e, Instant now, CopyRowWriter out) throws IOException {
+    out.text(e.eventId().orElse(null)).text(e.userId()).text(e.type().wire()).text(e.itemId())
+        .instant(e.timestamp()).number(e.quantity()).decimal(e.price().orElse(null)).instant(now);
   }
 
+  /** Every event is appended; replays are told apart by the event id's unique index, not by a last-wins key. */
   @Override
-  public long merge(Handle handle, Instant now) {
-    long valid = handle.createQuery("SELECT count(*) FROM import_stage WHERE problem IS NULL").mapTo(Long.class).one();
+  public @Nullable String key(ActivityEvent e) {
+    return null;
+  }
+
+  /** Chunks arrive in file order and each is inserted in line order, so the first occurrence of an id stays. */
+  @Override
+  public long merge(Handle handle, String table, boolean duplicateKeys, Instant now) {
+    long valid = handle.createQuery("SELECT count(*) FROM " + table + " WHERE problem IS NULL").mapTo(Long.class).one();
     int inserted = handle.createUpdate("""
         INSERT INTO activity_events (event_id, user_id, type, item_id, occurred_at, quantity, price, received_at)
         SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :now
-          FROM import_stage WHERE problem IS NULL
+          FROM %s WHERE problem IS NULL
          ORDER BY line
-        ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING""")
+        ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING""".formatted(table))
         .bind("now", now)
         .execute();
     return valid - inserted;

@@ -9,39 +9,48 @@ import org.jdbi.v3.core.Handle;
 /** Follows staged by COPY; a follow of a subscriber that does not exist is refused, the last row of a pair wins. */
 final class FollowStaging implements Staging<Follow> {
   @Override
-  public String createTable() {
-    return """
-        CREATE TEMP TABLE import_stage (
-          line bigint NOT NULL, problem text, subscriber_id text NOT NULL, target_type text NOT NULL,
-          target_id text NOT NULL, followed_at timestamptz NOT NULL
-        ) ON COMMIT DROP""";
+  public String table() {
+    return "follows";
   }
 
   @Override
-  public String copy() {
-    return "COPY import_stage (line, subscriber_id, target_type, target_id, followed_at) FROM STDIN";
+  public String columns() {
+    return "subscriber_id text NOT NULL, target_type text NOT NULL, target_id text NOT NULL, followed_at timestamptz NOT NULL";
   }
 
   @Override
-  public void write(Follow f, long line, CopyRowWriter out) throws IOException {
-    out.number(line).text(f.subscriberId()).text(f.target().type().wire()).text(f.target().id()).instant(f.followedAt());
+  public String copyColumns() {
+    return "subscriber_id, target_type, target_id, followed_at";
   }
 
   @Override
-  public void check(Handle handle) {
+  public void write(Follow f, Instant now, CopyRowWriter out) throws IOException {
+    out.text(f.subscriberId()).text(f.target().type().wire()).text(f.target().id()).instant(f.followedAt());
+  }
+
+  @Override
+  public String key(Follow f) {
+    return f.subscriberId() + '\u0000' + f.target().type().wire() + '\u0000' + f.target().id();
+  }
+
+  @Override
+  public void check(Handle handle, String table) {
     handle.execute("""
-        UPDATE import_stage s SET problem = format('subscriber %s does not exist', s.subscriber_id)
-         WHERE NOT EXISTS (SELECT 1 FROM subscribers t WHERE t.id = s.subscriber_id)""");
+        UPDATE %s s SET problem = format('subscriber %%s does not exist', s.subscriber_id)
+         WHERE NOT EXISTS (SELECT 1 FROM subscribers t WHERE t.id = s.subscriber_id)""".formatted(table));
   }
 
   @Override
-  public long merge(Handle handle, Instant now) {
+  public long merge(Handle handle, String table, boolean duplicateKeys, Instant now) {
+    String rows = duplicateKeys ? "DISTINCT ON (subscriber_id, target_type, target_id)" : "";
+    String order = duplicateKeys ? "ORDER BY subscriber_id, target_type, target_id, line DESC" : "";
     handle.execute("""
         INSERT INTO follows (subscriber_id, target_type, target_id, followed_at)
-        SELECT DISTINCT ON (subscriber_id, target_type, target_id) subscriber_id, target_type, target_id, followed_at
-          FROM import_stage WHERE problem IS NULL
-         ORDER BY subscriber_id, target_type, target_id, line DESC
-        ON CONFLICT (subscriber_id, target_type, target_id) DO UPDATE SET followed_at = excluded.followed_at""");
+        SELECT %s subscriber_id, target_type, target_id, followed_at
+          FROM %s WHERE problem IS NULL
+         %s
+        ON CONFLICT (subscriber_id, target_type, target_id) DO UPDATE SET followed_at = excluded.followed_at"""
+        .formatted(rows, table, order));
     return 0;
   }
 }

@@ -11,28 +11,30 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.zip.GZIPInputStream;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.postgresql.copy.PGCopyOutputStream;
 
 /**
- * Streams a CSV or JSON Lines file (optionally gzip-compressed) into PostgreSQL: rows are parsed and
- * validated one at a time and COPYed into a temporary staging table, then checked and merged into the
- * real tables with set-based SQL, all in one transaction. Memory stays flat whatever the file size: no
- * row is kept after it was written to COPY, and only the first {@value ImportLimits#MAX_REPORTED_ERRORS}
- * row errors are kept.
+ * Streams a CSV or JSON Lines file (optionally gzip-compressed) into PostgreSQL. Rows are parsed and validated
+ * one at a time on the calling thread and encoded as COPY text into chunks ({@link ImportOptions#chunkRows()}
+ * rows); meanwhile a second thread writes each finished chunk into the real tables on its own connection, in
+ * the one transaction that is committed at the end or rolled back (see {@link ChunkMerger}: a chunk of new rows
+ * is COPYed straight into the table, any other chunk is staged, checked set-based and merged). So parsing (the
+ * JVM) and writing (PostgreSQL) run at the same time instead of one after the other. Memory stays bounded
+ * whatever the file size: at most {@value ChunkMerger#QUEUED} finished chunks wait besides the one being
+ * written and the one being filled, and only the {@value ImportLimits#MAX_REPORTED_ERRORS} row errors with
+ * the lowest lines are kept.
  *
  * <h2>What happens to bad rows</h2>
  * <ul>
@@ -44,8 +46,11 @@ import org.postgresql.copy.PGCopyOutputStream;
  *       ({@link ImportReport#failure()}); an I/O or database failure imports nothing and throws
  *       {@link ImportFailedException}. Either way the transaction is rolled back.
  *   <li>Rows that are valid alone but not against the database (a follow of an unknown subscriber, an
- *       email that belongs to another subscriber) are found set-based after the COPY and count as invalid.
- *   <li>Several rows with the same key in one file: the last valid one wins.
+ *       email that belongs to another subscriber) are found set-based per chunk and count as invalid. Earlier
+ *       chunks are already merged (in the import's transaction) when a chunk is checked, so "earlier in the
+ *       file" is checked against the real tables.
+ *   <li>Several rows with the same key in one file: the last valid one wins (within a chunk the merge picks
+ *       the last; across chunks a later chunk's merge overwrites an earlier one's).
  * </ul>
  */
 public final class BulkImporter {
@@ -71,84 +76,107 @@ public final class BulkImporter {
   /** Imports from a stream (e.g. a request body); gzip-compressed content is recognised by itself. */
   public <T> ImportReport run(ImportKind<T> kind, InputStream in, Format format, ImportOptions options) {
     long started = System.nanoTime();
-    Instant now = clock.instant();
     var errors = new ErrorLog();
-    try (Handle handle = jdbi.open()) {
-      handle.begin();
+    var counts = new Counts();
+    Instant now = clock.instant();
+    try (Handle mergeHandle = jdbi.open()) {
+      mergeHandle.begin();
+      var merger = new ChunkMerger<>(kind.staging(), mergeHandle, now, errors);
+      var running = new FutureTask<>(merger);
       try {
-        handle.execute("SET LOCAL work_mem = '256MB'");
-        handle.execute(kind.staging().createTable());
-        Counts counts = copyRows(kind, handle, in, format, options, errors);
-        long copied = System.nanoTime();
-        handle.execute("ANALYZE " + Staging.TABLE);
-        kind.staging().check(handle);
-        long refused = collectDatabaseRejections(handle, errors);
-        long checked = System.nanoTime();
-        long rejected = counts.rejected() + refused;
-        if (options.mode() == ImportMode.ALL_OR_NOTHING && rejected > 0) {
-          handle.rollback();
-          return report(kind, counts.read(), 0, 0, rejected, errors, false, Optional.empty(), started);
-        }
-        long ignored = kind.staging().merge(handle, now);
+        mergeHandle.execute("SET LOCAL work_mem = '64MB'");
+        // Each chunk's statements are planned anew; JIT-compiling them costs more than the small chunks gain.
+        mergeHandle.execute("SET LOCAL jit = off");
+        Thread.ofPlatform().name("import-merge-" + kind.name()).daemon().start(running);
+        var encoder = new ChunkEncoder<>(kind.staging(), now, options.chunkRows());
+        parse(kind, in, format, options, encoder, merger, running, errors, counts);
+        long parsed = System.nanoTime();
+        merger.finish(running);
+        ChunkMerger.Totals totals = running.get();
         long merged = System.nanoTime();
-        handle.commit();
-        LOG.debug("import of {}: parse+copy {} ms, check {} ms, merge {} ms, commit {} ms", kind.name(),
-            (copied - started) / 1_000_000, (checked - copied) / 1_000_000, (merged - checked) / 1_000_000,
-            (System.nanoTime() - merged) / 1_000_000);
-        long imported = counts.valid() - refused - ignored;
-        return report(kind, counts.read(), imported, ignored, rejected, errors, true, Optional.empty(), started);
+        long rejected = counts.rejected + totals.refused();
+        if (options.mode() == ImportMode.ALL_OR_NOTHING && rejected > 0) {
+          mergeHandle.rollback();
+          return report(kind, counts.read, 0, 0, rejected, errors, false, Optional.empty(), started);
+        }
+        mergeHandle.commit();
+        LOG.debug("import of {}: parse {} ms; database busy {} ms, idle {} ms ({} chunks direct, {} checked); after"
+                + " parsing {} ms, commit {} ms", kind.name(), (parsed - started) / 1_000_000,
+            totals.busyNanos() / 1_000_000, totals.idleNanos() / 1_000_000, totals.directChunks(),
+            totals.checkedChunks(), (merged - parsed) / 1_000_000, (System.nanoTime() - merged) / 1_000_000);
+        long imported = counts.valid - totals.refused() - totals.ignored();
+        return report(kind, counts.read, imported, totals.ignored(), rejected, errors, true, Optional.empty(), started);
       } catch (MalformedFileException e) {
-        handle.rollback();
+        stop(merger, running, mergeHandle);
         errors.add(e.line(), e.getMessage());
-        return report(kind, errors.seen(), 0, 0, 0, errors, false, Optional.of(e.getMessage()), started);
-      } catch (IOException | SQLException | RuntimeException e) {
-        rollbackQuietly(handle);
-        if (e instanceof InvalidInputException invalid) throw invalid;
-        throw new ImportFailedException("import of " + kind.name() + " failed, nothing was imported: " + rootMessage(e), e);
+        return report(kind, counts.read, 0, 0, 0, errors, false, Optional.of(e.getMessage()), started);
+      } catch (ExecutionException e) {
+        stop(merger, running, mergeHandle);
+        throw failure(kind, e.getCause() == null ? e : e.getCause());
+      } catch (IOException | RuntimeException e) {
+        stop(merger, running, mergeHandle);
+        throw failure(kind, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stop(merger, running, mergeHandle);
+        throw failure(kind, e);
       }
     }
   }
 
-  private record Counts(long read, long valid, long rejected) {}
+  private static RuntimeException failure(ImportKind<?> kind, Throwable e) {
+    if (e instanceof InvalidInputException invalid) return invalid;
+    return new ImportFailedException("import of " + kind.name() + " failed, nothing was imported: " + rootMessage(e), e);
+  }
 
-  private <T> Counts copyRows(ImportKind<T> kind, Handle handle, InputStream in, Format format, ImportOptions options,
-      ErrorLog errors) throws IOException, SQLException {
+  /** Stops the merger, waits until it no longer uses its connection, and rolls its transaction back. */
+  private static void stop(ChunkMerger<?> merger, Future<?> running, Handle mergeHandle) {
+    merger.abort();
+    try {
+      running.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | CancellationException e) {
+      // expected: the merger stopped because of the abort or failed on its own; the cause is reported already
+    }
+    rollbackQuietly(mergeHandle);
+  }
+
+  /** Rows read, valid (written to a chunk) and rejected while parsing. */
+  private static final class Counts {
+    long read;
+    long valid;
+    long rejected;
+  }
+
+  private <T> void parse(ImportKind<T> kind, InputStream in, Format format, ImportOptions options,
+      ChunkEncoder<T> encoder, ChunkMerger<T> merger, Future<ChunkMerger.Totals> running, ErrorLog errors,
+      Counts counts) throws IOException, InterruptedException, ExecutionException {
     RowMapper<T> mapper = kind.mapper();
-    Staging<T> staging = kind.staging();
-    PGConnection pg = handle.getConnection().unwrap(PGConnection.class);
-    var copy = new PGCopyOutputStream(pg, staging.copy(), 256 * 1024);
-    long read = 0;
-    long valid = 0;
-    long rejected = 0;
     try (RowSource source = open(in, format, mapper.schema())) {
-      var writer = new CopyRowWriter(copy);
       var fields = new RowFields(mapper.schema());
-      while (next(source, fields, read)) {
-        read++;
-        errors.seen(read);
+      while (next(source, fields, counts.read)) {
+        counts.read++;
         String problem = source.problem();
         if (problem == null) {
           try {
             T row = mapper.map(fields);
-            staging.write(row, source.line(), writer);
-            writer.endRow();
-            valid++;
+            Chunk full = encoder.write(row, source.line());
+            counts.valid++;
+            if (full != null) merger.hand(full, running);
           } catch (InvalidInputException e) {
             problem = String.join("; ", e.problems());
           }
         }
         if (problem != null) {
-          rejected++;
+          counts.rejected++;
           errors.add(source.line(), problem);
         }
-        if (read % ImportLimits.PROGRESS_EVERY == 0) options.progress().accept(read);
+        if (counts.read % ImportLimits.PROGRESS_EVERY == 0) options.progress().accept(counts.read);
       }
-      writer.flushBuffer();
-      copy.endCopy();
-      options.progress().accept(read);
-      return new Counts(read, valid, rejected);
-    } finally {
-      if (copy.isActive()) copy.cancelCopy();
+      Chunk last = encoder.finish();
+      if (last != null) merger.hand(last, running);
+      options.progress().accept(counts.read);
     }
   }
 
@@ -158,19 +186,6 @@ public final class BulkImporter {
     } catch (CharacterCodingException e) {
       throw new MalformedFileException(source.line(), "the file is not valid UTF-8 (after data row " + read + ")");
     }
-  }
-
-  private static long collectDatabaseRejections(Handle handle, ErrorLog errors) {
-    long count = handle.createQuery("SELECT count(*) FROM " + Staging.TABLE + " WHERE problem IS NOT NULL")
-        .mapTo(Long.class).one();
-    if (count > 0) {
-      handle.createQuery("SELECT line, problem FROM " + Staging.TABLE + " WHERE problem IS NOT NULL ORDER BY line LIMIT :n")
-          .bind("n", ImportLimits.MAX_REPORTED_ERRORS)
-          .map((rs, ctx) -> new RowError(rs.getLong(1), rs.getString(2)))
-          .forEach(error -> errors.add(error.line(), error.reason()));
-      errors.count(count - Math.min(count, ImportLimits.MAX_REPORTED_ERRORS));
-    }
-    return count;
   }
 
   static RowSource open(InputStream raw, Format format, RowSchema schema) throws IOException {
@@ -217,39 +232,5 @@ public final class BulkImporter {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) root = root.getCause();
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-  }
-
-  /** The first row errors, and how many more there were. */
-  private static final class ErrorLog {
-    private final List<RowError> kept = new ArrayList<>();
-    private long dropped;
-    private long seen;
-
-    void add(long line, String reason) {
-      if (kept.size() < ImportLimits.MAX_REPORTED_ERRORS) kept.add(new RowError(line, reason));
-      else dropped++;
-    }
-
-    void count(long more) {
-      dropped += more;
-    }
-
-    void seen(long rows) {
-      seen = rows;
-    }
-
-    long seen() {
-      return seen;
-    }
-
-    boolean truncated() {
-      return dropped > 0;
-    }
-
-    List<RowError> sorted() {
-      var sorted = new ArrayList<>(kept);
-      sorted.sort(Comparator.comparingLong(RowError::line));
-      return sorted;
-    }
   }
 }

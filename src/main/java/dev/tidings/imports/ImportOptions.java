@@ -7,11 +7,20 @@ import java.util.function.LongConsumer;
 /**
  * How to run one import. {@code progress} receives the number of rows read so far, every
  * {@value ImportLimits#PROGRESS_EVERY} rows and once at the end; it runs on the importing thread, so keep it cheap.
+ * {@code chunkRows} is how many rows are staged, checked and merged together (see {@link BulkImporter}): larger
+ * chunks cost fewer round trips, smaller ones start the merge sooner; tests use tiny chunks to cross boundaries.
  */
-public record ImportOptions(ImportMode mode, LongConsumer progress) {
+public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRows) {
+  public static final int DEFAULT_CHUNK_ROWS = 25_000;
+
   public ImportOptions {
     requireNonNull(mode, "mode");
     requireNonNull(progress, "progress");
+    if (chunkRows < 1) throw new IllegalArgumentException("chunkRows must be >= 1, got " + chunkRows);
+  }
+
+  public ImportOptions(ImportMode mode, LongConsumer progress) {
+    this(mode, progress, DEFAULT_CHUNK_ROWS);
   }
 
   public static ImportOptions defaults() {
@@ -23,10 +32,14 @@ public record ImportOptions(ImportMode mode, LongConsumer progress) {
   }
 
   public ImportOptions withMode(ImportMode newMode) {
-    return new ImportOptions(newMode, progress);
+    return new ImportOptions(newMode, progress, chunkRows);
   }
 
   public ImportOptions withProgress(LongConsumer newProgress) {
-    return new ImportOptions(mode, newProgress);
+    return new ImportOptions(mode, newProgress, chunkRows);
+  }
+
+  public ImportOptions withChunkRows(int newChunkRows) {
+    return new ImportOptions(mode, progress, newChunkRows);
   }
 }

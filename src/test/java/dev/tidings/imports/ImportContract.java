@@ -321,6 +321,86 @@ public abstract class ImportContract {
     assertThat(report.truncatedErrors()).isTrue();
   }
 
+  // ---- chunks (tiny chunks so that a few rows cross their boundaries)
+
+  private static final String P = ",T,,,1,EUR,https://i.example/1,https://s.example/1,,\n";
+
+  @Test
+  void a_duplicate_id_split_across_chunks_lets_the_last_row_win() throws IOException {
+    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER
+        + "p1,First,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+        + "p2" + P + "p3" + P
+        + "p1,Last,,,2,EUR,https://i.example/1,https://s.example/1,,\n"
+        + "p4" + P), ImportOptions.defaults().withChunkRows(2));
+    assertThat(report).extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+        .containsExactly(5L, 0L, true);
+    assertThat(catalog.count()).isEqualTo(4);
+    assertThat(catalog.get("p1").orElseThrow().title()).isEqualTo("Last");
+  }
+
+  @Test
+  void a_bad_row_in_the_last_chunk_imports_nothing_when_all_or_nothing() throws IOException {
+    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER + "p1" + P + "p2" + P + "p3" + P + "p4" + P
+        + "p5,T,,,1,EUR,nope,https://s.example/1,,\n"), ImportOptions.allOrNothing().withChunkRows(2));
+    assertThat(report).extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+        .containsExactly(0L, 1L, false);
+    assertThat(report.errors()).extracting(RowError::line).containsExactly(6L);
+    assertThat(catalog.count()).isZero();
+  }
+
+  @Test
+  void an_email_taken_in_an_earlier_chunk_is_refused_at_its_line() throws IOException {
+    var report = audience.importSubscribers(file("s.csv", "id,email\n"
+        + "s1,a@example.com\n" + "s2,b@example.com\n"      // chunk 1 (lines 2-3)
+        + "s3,c@example.com\n" + "s4,A@example.com\n"      // chunk 2: line 5 takes s1's email
+        + "s1,a2@example.com\n"), ImportOptions.defaults().withChunkRows(2));
+    assertThat(report.errors()).extracting(RowError::line, RowError::reason).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(5L, "email A@example.com already belongs to subscriber s1"));
+    assertThat(report).extracting(ImportReport::imported, ImportReport::rejected).containsExactly(4L, 1L);
+    assertThat(audience.getSubscriber("s1").orElseThrow().email()).isEqualTo("a2@example.com");
+  }
+
+  @Test
+  void replayed_events_across_chunks_are_ignored() throws IOException {
+    var report = activity.importEvents(file("e.csv", "userId,type,itemId,timestamp,eventId\n"
+        + "u1,view,p1,2025-01-01T00:00:00Z,e1\n" + "u1,view,p1,2025-01-01T00:00:00Z,e2\n"
+        + "u1,view,p1,2025-01-01T00:00:00Z,e3\n" + "u1,view,p1,2025-01-01T00:00:00Z,e1\n"),
+        ImportOptions.defaults().withChunkRows(2));
+    assertThat(report).extracting(ImportReport::imported, ImportReport::ignored).containsExactly(3L, 1L);
+    assertThat(activity.count()).isEqualTo(3);
+  }
+
+  @Test
+  void no_chunk_table_outlives_an_import_that_succeeded_or_failed() throws IOException {
+    catalog.importFile(file("ok.csv", PRODUCT_HEADER + "p1" + P + "p1" + P + "p2" + P),
+        ImportOptions.defaults().withChunkRows(2));
+    catalog.importFile(file("bad.csv", PRODUCT_HEADER + "p1" + P + "p3,T,,,1,EUR,nope,https://s.example/1,,\n"),
+        ImportOptions.allOrNothing().withChunkRows(1));
+    database.jdbi().useHandle(handle -> {
+      handle.execute("""
+          CREATE OR REPLACE FUNCTION fail_on_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN IF NEW.title = 'boom' THEN RAISE EXCEPTION 'boom refused'; END IF; RETURN NEW; END $$""");
+      handle.execute("CREATE TRIGGER fail_on_boom BEFORE INSERT ON products FOR EACH ROW EXECUTE FUNCTION fail_on_boom()");
+    });
+    Path failing = file("fail.csv", PRODUCT_HEADER + "p9,boom,,,1,EUR,https://i.example/1,https://s.example/1,,\n");
+    assertThatThrownBy(() -> catalog.importFile(failing, ImportOptions.defaults()))
+        .isInstanceOf(ImportFailedException.class);
+    // Chunk tables are temporary tables of the writing connection: look at every pooled connection.
+    List<org.jdbi.v3.core.Handle> handles = new ArrayList<>();
+    try {
+      for (int i = 0; i < POOL_SIZE; i++) handles.add(database.jdbi().open());
+      for (var handle : handles) {
+        assertThat(handle.createQuery("SELECT count(*) FROM pg_class WHERE relname LIKE 'import_chunk%'"
+            + " AND relnamespace = pg_my_temp_schema()").mapTo(Long.class).one()).isZero();
+      }
+    } finally {
+      handles.forEach(org.jdbi.v3.core.Handle::close);
+    }
+  }
+
+  /** The test databases' pool size (TestDatabases): opening this many handles reaches every connection. */
+  private static final int POOL_SIZE = 8;
+
   @Test
   void a_json_line_longer_than_the_limit_is_a_bad_row_not_a_heap_problem() throws IOException {
     String ok = "{\"id\":\"ok\",\"title\":\"T\",\"price\":1,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}";

@@ -1,0 +1,7 @@
+package dev.tidings.imports;
+
+/**
+ * One chunk of valid rows, encoded as COPY text for the target table ({@code bytes[0..size)}), with the file
+ * line of each row and whether two of its rows share a last-wins key.
+ */
+record Chunk(byte[] bytes, int size, long[] lines, int rows, boolean duplicateKeys) {}
