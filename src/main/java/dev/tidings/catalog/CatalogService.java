@@ -8,7 +8,7 @@ import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
 import dev.tidings.imports.Json;
 import java.io.InputStream;
-import java.net.URI;
+import dev.tidings.WebUrl;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -107,8 +107,8 @@ public final class CatalogService {
   private static Product product(ResultSet rs, StatementContext ctx) throws SQLException {
     return new Product(rs.getString("id"), rs.getString("title"), Optional.ofNullable(rs.getString("brand")),
         Optional.ofNullable(rs.getString("category")), rs.getBigDecimal("price"),
-        Currency.getInstance(rs.getString("currency")), URI.create(rs.getString("image_url")),
-        URI.create(rs.getString("landing_url")), rs.getBoolean("available"),
+        Currency.getInstance(rs.getString("currency")), new WebUrl(rs.getString("image_url")),
+        new WebUrl(rs.getString("landing_url")), rs.getBoolean("available"),
         Json.MAPPER.readValue(rs.getString("attributes"), STRING_MAP));
   }
 }

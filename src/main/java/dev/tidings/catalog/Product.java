@@ -2,7 +2,7 @@ package dev.tidings.catalog;
 
 import dev.tidings.imports.Problems;
 import java.math.BigDecimal;
-import java.net.URI;
+import dev.tidings.WebUrl;
 import java.util.Collections;
 import java.util.Currency;
 import java.util.LinkedHashMap;
@@ -20,8 +20,8 @@ public record Product(
     Optional<String> category,
     BigDecimal price,
     Currency currency,
-    URI imageUrl,
-    URI landingUrl,
+    WebUrl imageUrl,
+    WebUrl landingUrl,
     boolean available,
     Map<String, String> attributes) {
 

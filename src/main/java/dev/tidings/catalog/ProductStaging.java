@@ -1,7 +1,7 @@
 package dev.tidings.catalog;
 
 import dev.tidings.imports.CopyRowWriter;
-import dev.tidings.imports.Json;
+import dev.tidings.imports.StringMaps;
 import dev.tidings.imports.Staging;
 import java.io.IOException;
 import java.time.Instant;
@@ -38,7 +38,7 @@ final class ProductStaging implements Staging<Product> {
     out.text(p.id()).text(p.title()).text(p.brand().orElse(null)).text(p.category().orElse(null))
         .decimal(p.price()).text(p.currency().getCurrencyCode()).text(p.imageUrl().toString())
         .text(p.landingUrl().toString()).bool(p.available())
-        .text(p.attributes().isEmpty() ? "{}" : Json.MAPPER.writeValueAsString(p.attributes()))
+        .text(StringMaps.write(p.attributes()))
         .instant(now).instant(now);
   }
 

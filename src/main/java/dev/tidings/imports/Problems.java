@@ -1,9 +1,8 @@
 package dev.tidings.imports;
 
+import dev.tidings.WebUrl;
 import dev.tidings.InvalidInputException;
 import java.math.BigDecimal;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -77,34 +76,25 @@ public final class Problems {
     else value.ifPresent(v -> text(field, v, max));
   }
 
-  public void httpUrl(String field, @Nullable URI value) {
-    if (!present(field, value)) return;
-    String scheme = value.getScheme();
-    if (!value.isAbsolute() || scheme == null
-        || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-        || value.getHost() == null || value.getHost().isEmpty()) {
-      add(field + " must be an absolute http(s) URL, got " + quote(value.toString()));
-    }
+  public void httpUrl(String field, @Nullable WebUrl value) {
+    present(field, value);
   }
 
   public void nonNegative(String field, @Nullable BigDecimal value) {
     if (present(field, value) && value.signum() < 0) add(field + " must be >= 0, got " + value.toPlainString());
   }
 
-  /** Parses an absolute URL, recording a problem (and returning null) when it does not parse. */
-  public @Nullable URI parseUrl(String field, @Nullable String text) {
+  /** Checks an absolute http(s) URL, recording a problem (and returning null) when it is not one. */
+  public @Nullable WebUrl parseUrl(String field, @Nullable String text) {
     if (text == null) return null;
-    if (text.length() > 2048) {
-      add(field + " must be at most 2048 characters, got " + text.length());
-      return null;
-    }
     try {
-      return new URI(text);
-    } catch (URISyntaxException e) {
-      add(field + " must be an absolute http(s) URL, got " + quote(text));
+      return new WebUrl(text); // checks once; the exception is for bad rows only
+    } catch (IllegalArgumentException e) {
+      add(field + " " + e.getMessage() + ", got " + quote(text.length() > 200 ? text.substring(0, 200) + "..." : text));
       return null;
     }
   }
+
 
   public static String quote(String value) {
     String shown = value.length() > 80 ? value.substring(0, 77) + "..." : value;

@@ -116,8 +116,7 @@ public final class RowFields {
     if (value instanceof Map<?, ?> map) return (Map<String, String>) map;
     String text = (String) value;
     try {
-      JsonNode node = Json.MAPPER.readTree(text);
-      Map<String, String> map = toStringMap(node);
+      Map<String, String> map = StringMaps.parse(text);
       if (map == null) {
         problems.add(name(index) + " must be a JSON object of strings, got " + Problems.quote(text));
       }

@@ -88,7 +88,7 @@ public abstract class ImportContract {
         .containsExactly(2L, 2L, 0L, true);
     assertThat(catalog.get("p1")).contains(new Product("p1", "Shoe, \"red\"", Optional.of("Acme"),
         Optional.of("women/shoes/sneakers"), new java.math.BigDecimal("19.90"), java.util.Currency.getInstance("EUR"),
-        java.net.URI.create("https://i.example/1.jpg"), java.net.URI.create("https://s.example/1"), false,
+        dev.tidings.WebUrl.of("https://i.example/1.jpg"), dev.tidings.WebUrl.of("https://s.example/1"), false,
         Map.of("color", "red", "size", "42")));
     Product plain = catalog.get("p2").orElseThrow();
     assertThat(plain.brand()).isEmpty();
