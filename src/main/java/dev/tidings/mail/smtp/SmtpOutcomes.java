@@ -5,6 +5,7 @@ import jakarta.mail.MessagingException;
 import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
 import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
 import org.eclipse.angus.mail.smtp.SMTPSenderFailedException;
+import org.jspecify.annotations.Nullable;
 
 /** Turns what Angus throws into the outcome the campaign ledger needs. */
 final class SmtpOutcomes {
@@ -39,7 +40,7 @@ final class SmtpOutcomes {
     return message == null ? "" : message.strip();
   }
 
-  private static Throwable next(Throwable t) {
+  private static @Nullable Throwable next(Throwable t) {
     if (t instanceof MessagingException m && m.getNextException() != null) return m.getNextException();
     return t.getCause();
   }

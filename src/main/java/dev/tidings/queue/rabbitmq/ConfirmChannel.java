@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One publishing channel in confirm mode. Channels are not thread-safe, so a lock serialises the
@@ -68,7 +69,7 @@ final class ConfirmChannel {
     return confirmed;
   }
 
-  private void confirm(long tag, boolean multiple, String refusal) {
+  private void confirm(long tag, boolean multiple, @Nullable String refusal) {
     pauseLock.lock();
     try {
       if (paused) {

@@ -36,9 +36,10 @@ final class ConfirmingPublisher {
     try {
       CompletableFuture.allOf(confirms.toArray(CompletableFuture[]::new)).get(options.confirmTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof QueueUnavailableException unavailable
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw cause instanceof QueueUnavailableException unavailable
           ? unavailable
-          : new QueueUnavailableException("publish not confirmed: " + e.getCause(), e.getCause());
+          : new QueueUnavailableException("publish not confirmed: " + cause, cause);
     } catch (TimeoutException e) {
       throw new QueueUnavailableException("RabbitMQ did not confirm " + messages.size() + " publish(es) within " + options.confirmTimeout(), e);
     } catch (InterruptedException e) {

@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Work queues on RabbitMQ (3.10 and later): durable classic queues with {@code x-max-priority},
@@ -274,12 +275,12 @@ public final class RabbitWorkQueue implements WorkQueue {
     existing.add(queue);
   }
 
-  private interface ChannelWork<T> {
+  private interface ChannelWork<T extends @Nullable Object> {
     T run(Channel channel) throws IOException;
   }
 
   /** Runs {@code work} on a short-lived channel: a failed passive declare closes its channel, so none is shared. */
-  private <T> T withChannel(String queue, String what, ChannelWork<T> work) {
+  private <T extends @Nullable Object> T withChannel(String queue, String what, ChannelWork<T> work) {
     Channel channel = null;
     try {
       channel = connection.createChannel();
@@ -296,7 +297,7 @@ public final class RabbitWorkQueue implements WorkQueue {
   }
 
   /** Abort, not close: the channel may be closed already, and unacked gets are requeued either way. */
-  private static void abortQuietly(Channel channel) {
+  private static void abortQuietly(@Nullable Channel channel) {
     if (channel == null) return;
     try {
       channel.abort();
