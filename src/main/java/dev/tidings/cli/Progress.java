@@ -42,6 +42,7 @@ final class Progress implements AutoCloseable {
   }
 
   /** A console whose output is a terminal (JDK 22-24 return a console for pipes too; 25 returns null again). */
+  @SuppressWarnings("SystemConsoleNull") // the null check is for JDK 25, isTerminal() for 22-24
   private static boolean onTerminal() {
     Console console = System.console();
     return console != null && console.isTerminal();

@@ -86,6 +86,7 @@ public final class Problems {
     else if (value.length() > max) add(field + " must be at most " + max + " characters, got " + value.length());
   }
 
+  @SuppressWarnings("NullableOptional") // the records check their own components, an Optional's null included
   public void optionalText(String field, @Nullable Optional<String> value, int max) {
     if (value == null) missing(field);
     else value.ifPresent(v -> text(field, v, max));

@@ -14,6 +14,7 @@ final class SmtpOutcomes {
 
   private SmtpOutcomes() {}
 
+  @SuppressWarnings("ReferenceEquality") // identity on purpose: a chain that links back to itself ends here
   static SendResult of(MessagingException failure, boolean endOfDataSent) {
     for (Throwable t = failure, seen = null; t != null && t != seen; seen = t, t = next(t)) {
       int code = replyCode(t);
@@ -45,6 +46,7 @@ final class SmtpOutcomes {
     return t.getCause();
   }
 
+  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
   static String describe(Throwable failure) {
     var text = new StringBuilder();
     for (Throwable t = failure; t != null && text.length() < 500; t = t.getCause() == t ? null : t.getCause()) {

@@ -56,13 +56,15 @@ final class ConfirmChannel {
     }
     var confirmed = new CompletableFuture<Void>();
     publishLock.lock();
-    long sequence = channel.getNextPublishSeqNo();
     try {
+      long sequence = channel.getNextPublishSeqNo();
       unconfirmed.put(sequence, confirmed);
-      channel.basicPublish("", queue, false, properties, body);
-    } catch (IOException | RuntimeException e) {
-      if (unconfirmed.remove(sequence) != null) window.release();
-      throw new QueueUnavailableException("cannot publish to '" + queue + "': " + e.getMessage(), e);
+      try {
+        channel.basicPublish("", queue, false, properties, body);
+      } catch (IOException | RuntimeException e) {
+        if (unconfirmed.remove(sequence) != null) window.release();
+        throw new QueueUnavailableException("cannot publish to '" + queue + "': " + e.getMessage(), e);
+      }
     } finally {
       publishLock.unlock();
     }

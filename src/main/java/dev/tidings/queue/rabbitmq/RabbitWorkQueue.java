@@ -136,7 +136,7 @@ public final class RabbitWorkQueue implements WorkQueue {
     Objects.requireNonNull(handler, "handler");
     requireExisting(queue);
     var holder = new RabbitSubscription[1];
-    RabbitSubscription subscription = withChannel(queue, "subscribe to '" + queue + "'", unused -> new RabbitSubscription(
+    RabbitSubscription subscription = withChannel(queue, "subscribe to '" + queue + "'", _ -> new RabbitSubscription(
         connection, queue, consumers, prefetch, handler,
         (delivery, properties, disposition) -> settle(queue, delivery, properties, disposition),
         () -> subscriptions.remove(holder[0])));
@@ -151,8 +151,8 @@ public final class RabbitWorkQueue implements WorkQueue {
         .orElse(TidingsHeaders.integer(properties.getHeaders(), TidingsHeaders.MAX_DELIVERIES, QueueSpec.DEFAULT_MAX_DELIVERIES));
     switch (disposition) {
       case Disposition.Ack ack -> {}
-      case Disposition.Reject reject -> deadLetter(queue, delivery, properties, reject.reason());
-      case Disposition.Retry retry when delivery.deliveryCount() >= maxDeliveries -> deadLetter(queue, delivery, properties, retry.reason());
+      case Disposition.Reject reject -> deadLetter(queue, delivery, reject.reason());
+      case Disposition.Retry retry when delivery.deliveryCount() >= maxDeliveries -> deadLetter(queue, delivery, retry.reason());
       case Disposition.Retry retry -> {
         var headers = TidingsHeaders.amqp(delivery.headers(), Map.of(
             TidingsHeaders.DELIVERIES, delivery.deliveryCount(), TidingsHeaders.MAX_DELIVERIES, maxDeliveries));
@@ -162,7 +162,7 @@ public final class RabbitWorkQueue implements WorkQueue {
     }
   }
 
-  private void deadLetter(String queue, Delivery delivery, AMQP.BasicProperties properties, String reason) {
+  private void deadLetter(String queue, Delivery delivery, String reason) {
     var headers = TidingsHeaders.amqp(delivery.headers(), Map.of(
         TidingsHeaders.DELIVERIES, delivery.deliveryCount(),
         TidingsHeaders.REASON, reason,
