@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
+import java.util.Locale;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -18,7 +19,7 @@ class WebUrlTest {
     assertThat(url.value()).isEqualTo(text);
     URI uri = url.toUri();
     assertThat(uri.isAbsolute()).isTrue();
-    assertThat(uri.getScheme().toLowerCase()).isIn("http", "https");
+    assertThat(uri.getScheme().toLowerCase(Locale.ROOT)).isIn("http", "https");
   }
 
   @ParameterizedTest

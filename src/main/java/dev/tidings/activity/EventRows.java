@@ -5,6 +5,7 @@ import static dev.tidings.imports.FieldSpec.required;
 import static dev.tidings.imports.FieldType.DECIMAL;
 import static dev.tidings.imports.FieldType.INTEGER;
 import static dev.tidings.imports.FieldType.TEXT;
+import static dev.tidings.imports.Problems.toValidate;
 
 import dev.tidings.imports.Problems;
 import dev.tidings.imports.RowFields;
@@ -56,7 +57,8 @@ final class EventRows implements RowMapper<ActivityEvent> {
           + Problems.quote(typeText));
     }
     problems.throwIfAny();
-    return new ActivityEvent(row.optionalText(EVENT_ID), row.text(USER_ID), type, row.text(ITEM_ID), timestamp,
-        quantity == null ? 1 : quantity.intValue(), Optional.ofNullable(price));
+    return new ActivityEvent(row.optionalText(EVENT_ID), toValidate(row.text(USER_ID)), toValidate(type),
+        toValidate(row.text(ITEM_ID)), toValidate(timestamp), quantity == null ? 1 : quantity.intValue(),
+        Optional.ofNullable(price));
   }
 }

@@ -9,6 +9,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import dev.tidings.config.Settings;
+import java.io.Console;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
@@ -30,11 +31,18 @@ public final class Logging {
     }
   }
 
+  /** A console whose output is a terminal (JDK 22-24 return a console for pipes too; 25 returns null again). */
+  @SuppressWarnings("SystemConsoleNull") // the null check is for JDK 25, isTerminal() for 22-24
+  private static boolean onTerminal() {
+    Console console = System.console();
+    return console != null && console.isTerminal();
+  }
+
   public static void configure(Settings.LogFormat format) {
     boolean json = switch (format) {
       case JSON -> true;
       case TEXT -> false;
-      case AUTO -> System.console() == null;
+      case AUTO -> !onTerminal();
     };
     if (!SLF4JBridgeHandler.isInstalled()) {
       SLF4JBridgeHandler.removeHandlersForRootLogger();

@@ -1,5 +1,7 @@
 package dev.tidings.audience;
 
+import static dev.tidings.imports.Problems.toValidate;
+
 import dev.tidings.InvalidInputException;
 import dev.tidings.imports.Json;
 import dev.tidings.imports.JsonRows;
@@ -8,6 +10,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -62,10 +65,10 @@ public final class AudienceJson {
       }
     }
     problems.throwIfAny();
-    return new Suppression(email, reason, createdAt);
+    return new Suppression(toValidate(email), toValidate(reason), createdAt);
   }
 
-  private static String text(JsonNode node, String field, Problems problems) {
+  private static @Nullable String text(JsonNode node, String field, Problems problems) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) return null;
     if (!value.isString()) {

@@ -3,6 +3,7 @@ package dev.tidings.audience;
 import static dev.tidings.imports.FieldSpec.optional;
 import static dev.tidings.imports.FieldSpec.required;
 import static dev.tidings.imports.FieldType.TEXT;
+import static dev.tidings.imports.Problems.toValidate;
 
 import dev.tidings.imports.Problems;
 import dev.tidings.imports.RowFields;
@@ -47,18 +48,11 @@ final class FollowRows implements RowMapper<Follow> {
         problems.add("targetType must be brand, artist, gallery, store or category, got " + Problems.quote(typeText));
       }
     }
-    problems.id("subscriberId", row.text(SUBSCRIBER_ID));
-    var target = problems.isEmpty() ? targetOrProblems(type, row.text(TARGET_ID), problems) : null;
+    String subscriberId = row.text(SUBSCRIBER_ID);
+    problems.id("subscriberId", subscriberId);
     problems.throwIfAny();
-    return new Follow(row.text(SUBSCRIBER_ID), target, followedAt == null ? clock.instant() : followedAt);
-  }
-
-  private static FollowTarget targetOrProblems(TargetType type, String id, Problems problems) {
-    try {
-      return new FollowTarget(type, id);
-    } catch (dev.tidings.InvalidInputException e) {
-      e.problems().forEach(problems::add);
-      return null;
-    }
+    // A bad target throws FollowTarget's own problems, the only ones left at this point.
+    var target = new FollowTarget(toValidate(type), toValidate(row.text(TARGET_ID)));
+    return new Follow(toValidate(subscriberId), target, followedAt == null ? clock.instant() : followedAt);
   }
 }

@@ -4,6 +4,7 @@ import static dev.tidings.imports.FieldSpec.optional;
 import static dev.tidings.imports.FieldSpec.required;
 import static dev.tidings.imports.FieldType.DECIMAL;
 import static dev.tidings.imports.FieldType.TEXT;
+import static dev.tidings.imports.Problems.toValidate;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.imports.Problems;
@@ -85,7 +86,8 @@ final class SubscriberRows implements RowMapper<Subscriber> {
       }
     }
     problems.throwIfAny();
-    return new Subscriber(row.text(ID), row.text(EMAIL), row.optionalText(NAME), locale, zone, location, consent);
+    return new Subscriber(toValidate(row.text(ID)), toValidate(row.text(EMAIL)), row.optionalText(NAME), locale, zone,
+        location, toValidate(consent));
   }
 
   private static Optional<Location> location(@Nullable BigDecimal latitude, @Nullable BigDecimal longitude,

@@ -6,6 +6,7 @@ import static dev.tidings.imports.FieldType.BOOLEAN;
 import static dev.tidings.imports.FieldType.DECIMAL;
 import static dev.tidings.imports.FieldType.STRING_MAP;
 import static dev.tidings.imports.FieldType.TEXT;
+import static dev.tidings.imports.Problems.toValidate;
 
 import dev.tidings.imports.Problems;
 import dev.tidings.imports.RowFields;
@@ -61,8 +62,9 @@ final class ProductRows implements RowMapper<Product> {
     Boolean available = row.bool(AVAILABLE, problems);
     Map<String, String> attributes = row.stringMap(ATTRIBUTES, problems);
     problems.throwIfAny();
-    return new Product(row.text(ID), row.text(TITLE), row.optionalText(BRAND), row.optionalText(CATEGORY),
-        price, currency, image, landing, available == null || available,
+    return new Product(toValidate(row.text(ID)), toValidate(row.text(TITLE)), row.optionalText(BRAND),
+        row.optionalText(CATEGORY), toValidate(price), toValidate(currency), toValidate(image), toValidate(landing),
+        available == null || available,
         attributes == null ? Map.of() : attributes);
   }
 

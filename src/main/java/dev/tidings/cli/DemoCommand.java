@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,7 +24,7 @@ import picocli.CommandLine.Option;
       "a generated sample shop (first start only), and the API and dashboard. Ctrl-C stops it; the next start reuses the data."})
 final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")
-  Integer port;
+  @Nullable Integer port;
 
   @Option(names = "--subscribers", defaultValue = "2000", description = "sample subscribers (default ${DEFAULT-VALUE})")
   int subscribers;

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -33,7 +34,7 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
   long seed;
 
   @Option(names = "--json", description = "also write the figures as JSON to this file")
-  Path json;
+  @Nullable Path json;
 
   @Override
   public Integer call() throws IOException {

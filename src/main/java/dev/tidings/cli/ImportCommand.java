@@ -38,17 +38,19 @@ final class ImportCommand extends EnvironmentAware implements Callable<Integer> 
     if (!Files.isRegularFile(file)) throw new UsageException("no such file: " + file);
     var settings = settings();
     Logging.configure(settings.logFormat());
-    try (var node = Node.start(settings); var progress = Progress.of("importing " + kind, -1)) {
-      var options = ImportOptions.defaults()
-          .withMode(allOrNothing ? ImportMode.ALL_OR_NOTHING : ImportMode.VALID_ROWS)
-          .withProgress(progress::stepTo);
-      ImportReport report = switch (kind) {
-        case products -> node.catalog().importFile(file, options);
-        case subscribers -> node.audience().importSubscribers(file, options);
-        case follows -> node.audience().importFollows(file, options);
-        case events -> node.activity().importEvents(file, options);
-      };
-      progress.close();
+    try (var node = Node.start(settings)) {
+      ImportReport report;
+      try (var progress = Progress.of("importing " + kind, -1)) { // closed (bar finished) before the report prints
+        var options = ImportOptions.defaults()
+            .withMode(allOrNothing ? ImportMode.ALL_OR_NOTHING : ImportMode.VALID_ROWS)
+            .withProgress(progress::stepTo);
+        report = switch (kind) {
+          case products -> node.catalog().importFile(file, options);
+          case subscribers -> node.audience().importSubscribers(file, options);
+          case follows -> node.audience().importFollows(file, options);
+          case events -> node.activity().importEvents(file, options);
+        };
+      }
       print(report, errorsToPrint);
       return report.committed() && report.rejected() == 0 ? 0 : 1;
     }

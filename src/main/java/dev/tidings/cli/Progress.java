@@ -1,11 +1,13 @@
 package dev.tidings.cli;
 
+import java.io.Console;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Progress of long CLI work on standard error: a live bar on a terminal, a plain line every few
@@ -13,17 +15,17 @@ import me.tongfei.progressbar.ProgressBarStyle;
  */
 final class Progress implements AutoCloseable {
   private static final long PLAIN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
-  private final ProgressBar bar;
+  private final @Nullable ProgressBar bar;
   private final String task;
   private final long total;
-  private final PrintStream plain;
+  private final @Nullable PrintStream plain;
   private long lastPlain = System.nanoTime();
   private long current;
 
   private Progress(String task, long total) {
     this.task = task;
     this.total = total;
-    if (System.console() != null) {
+    if (onTerminal()) {
       this.bar = new ProgressBarBuilder()
           .setTaskName(task)
           .setInitialMax(total > 0 ? total : -1)
@@ -39,6 +41,13 @@ final class Progress implements AutoCloseable {
     }
   }
 
+  /** A console whose output is a terminal (JDK 22-24 return a console for pipes too; 25 returns null again). */
+  @SuppressWarnings("SystemConsoleNull") // the null check is for JDK 25, isTerminal() for 22-24
+  private static boolean onTerminal() {
+    Console console = System.console();
+    return console != null && console.isTerminal();
+  }
+
   /** {@code total} <= 0 when unknown. */
   static Progress of(String task, long total) {
     return new Progress(task, total);
@@ -48,7 +57,7 @@ final class Progress implements AutoCloseable {
     current = done;
     if (bar != null) {
       bar.stepTo(done);
-    } else if (System.nanoTime() - lastPlain > PLAIN_EVERY_NANOS) {
+    } else if (plain != null && System.nanoTime() - lastPlain > PLAIN_EVERY_NANOS) {
       lastPlain = System.nanoTime();
       plain.println(task + ": " + done + (total > 0 ? " of " + total : "") + " rows");
     }

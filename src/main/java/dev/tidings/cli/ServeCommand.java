@@ -5,6 +5,7 @@ import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -12,7 +13,7 @@ import picocli.CommandLine.Option;
     description = "Run an HTTP node: API, email-facing endpoints, webhooks, dashboard.")
 final class ServeCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")
-  Integer port;
+  @Nullable Integer port;
 
   @Override
   public Integer call() {

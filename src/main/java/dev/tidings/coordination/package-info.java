@@ -8,4 +8,7 @@
  * default, and {@code coordination.redis} for many nodes sharing one Redis. Both obey the same contract
  * suites ({@code *Contract} in the tests), which are the definition of each port's behaviour.
  */
+@NullMarked
 package dev.tidings.coordination;
+
+import org.jspecify.annotations.NullMarked;

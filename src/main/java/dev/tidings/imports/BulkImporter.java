@@ -108,8 +108,8 @@ public final class BulkImporter {
         return report(kind, counts.read, imported, totals.ignored(), rejected, errors, true, Optional.empty(), started);
       } catch (MalformedFileException e) {
         stop(merger, running, mergeHandle);
-        errors.add(e.line(), e.getMessage());
-        return report(kind, counts.read, 0, 0, 0, errors, false, Optional.of(e.getMessage()), started);
+        errors.add(e.line(), e.reason());
+        return report(kind, counts.read, 0, 0, 0, errors, false, Optional.of(e.reason()), started);
       } catch (ExecutionException e) {
         stop(merger, running, mergeHandle);
         throw failure(kind, e.getCause() == null ? e : e.getCause());
@@ -228,6 +228,7 @@ public final class BulkImporter {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
   static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) root = root.getCause();

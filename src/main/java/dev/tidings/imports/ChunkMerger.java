@@ -50,6 +50,7 @@ final class ChunkMerger<T> implements Callable<ChunkMerger.Totals> {
   }
 
   @Override
+  @SuppressWarnings("ReferenceEquality") // END is a sentinel: the one instance, compared by identity
   public Totals call() throws InterruptedException, SQLException {
     long refused = 0;
     long ignored = 0;

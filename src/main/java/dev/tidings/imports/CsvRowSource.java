@@ -108,7 +108,7 @@ final class CsvRowSource implements RowSource {
       }
       return true;
     } catch (JacksonIOException e) {
-      throw e.getCause() instanceof IOException io ? io : new IOException(e);
+      throw e.getCause() != null ? e.getCause() : new IOException(e);
     } catch (JacksonException e) {
       long at = e.getLocation() == null ? line : e.getLocation().getLineNr();
       throw new MalformedFileException(at, "unreadable CSV near line " + at + ": " + firstLine(e));

@@ -36,17 +36,31 @@ public final class Problems {
 
   public boolean present(String field, @Nullable Object value) {
     if (value == null) {
-      add("missing required field '" + field + "'");
+      missing(field);
       return false;
     }
     return true;
   }
 
+  private void missing(String field) {
+    add("missing required field '" + field + "'");
+  }
+
+  /**
+   * A required value as given, null included, for the constructor of a domain record: the records check their
+   * own components (a null is reported as a missing field, with every other problem of the row), so a row
+   * mapper hands them what it read instead of checking twice. The record never keeps the null: its
+   * constructor throws {@link InvalidInputException}, so its components stay non-null for everyone else.
+   */
+  @SuppressWarnings("NullAway") // the one place a null enters a non-null component: it is reported, not stored
+  public static <T> T toValidate(@Nullable T value) {
+    return value;
+  }
+
   /** A required identifier: 1-64 chars of [A-Za-z0-9._:-]. */
   public void id(String field, @Nullable String value) {
-    if (present(field, value) && !isId(value)) {
-      add(field + " must be 1-64 characters of A-Z a-z 0-9 . _ : -, got " + quote(value));
-    }
+    if (value == null) missing(field);
+    else if (!isId(value)) add(field + " must be 1-64 characters of A-Z a-z 0-9 . _ : -, got " + quote(value));
   }
 
   /** 1-64 chars of [A-Za-z0-9._:-], checked by hand: a regex match per row was a visible cost of imports. */
@@ -63,7 +77,8 @@ public final class Problems {
   }
 
   public void requiredText(String field, @Nullable String value, int max) {
-    if (present(field, value)) text(field, value, max);
+    if (value == null) missing(field);
+    else text(field, value, max);
   }
 
   public void text(String field, String value, int max) {
@@ -71,8 +86,9 @@ public final class Problems {
     else if (value.length() > max) add(field + " must be at most " + max + " characters, got " + value.length());
   }
 
+  @SuppressWarnings("NullableOptional") // the records check their own components, an Optional's null included
   public void optionalText(String field, @Nullable Optional<String> value, int max) {
-    if (value == null) add("missing required field '" + field + "'");
+    if (value == null) missing(field);
     else value.ifPresent(v -> text(field, v, max));
   }
 
@@ -81,7 +97,8 @@ public final class Problems {
   }
 
   public void nonNegative(String field, @Nullable BigDecimal value) {
-    if (present(field, value) && value.signum() < 0) add(field + " must be >= 0, got " + value.toPlainString());
+    if (value == null) missing(field);
+    else if (value.signum() < 0) add(field + " must be >= 0, got " + value.toPlainString());
   }
 
   /** Checks an absolute http(s) URL, recording a problem (and returning null) when it is not one. */

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /** A message to enqueue: an opaque body, a priority (higher first) and string headers. */
+@SuppressWarnings("ArrayRecordComponent") // an opaque body, not copied; compare bodies with Arrays.equals
 public record Message(byte[] body, int priority, Map<String, String> headers) {
   public Message {
     Objects.requireNonNull(body, "body");

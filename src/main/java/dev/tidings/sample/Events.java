@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One subscriber's week: sessions of a few minutes at random times, each a run of product views
@@ -90,7 +91,7 @@ final class Events {
       this.eventIdPrefix = "e-" + eventIdPrefix + "-";
     }
 
-    void emit(String type, String itemId, Instant at, Integer quantity, java.math.BigDecimal price) {
+    void emit(String type, String itemId, Instant at, @Nullable Integer quantity, java.math.@Nullable BigDecimal price) {
       rows.accept(new Object[] {userId, type, itemId, at.toString(), eventIdPrefix + sequence++, quantity, price});
     }
   }

@@ -122,6 +122,7 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
   static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) root = root.getCause();

@@ -94,11 +94,8 @@ public final class AudienceRoutes implements RouteGroup {
     var targetType = TargetType.ofWire(type.toLowerCase(Locale.ROOT)).orElseThrow(() -> ApiProblem.badRequest(
         "follow target type must be one of " + Arrays.stream(TargetType.values()).map(TargetType::wire).collect(Collectors.joining(", "))
             + " but was '" + type + "'"));
-    try {
-      return new FollowTarget(targetType, Requests.path(request, "target"));
-    } catch (IllegalArgumentException e) {
-      throw ApiProblem.badRequest(e.getMessage());
-    }
+    // A bad target id throws InvalidInputException: 422 with its problems, like any other invalid input.
+    return new FollowTarget(targetType, Requests.path(request, "target"));
   }
 
 }

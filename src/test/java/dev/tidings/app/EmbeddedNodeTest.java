@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.catalog.ProductJson;
@@ -35,15 +36,15 @@ class EmbeddedNodeTest {
       node.catalog().put(ProductJson.fromJson(dev.tidings.imports.Json.MAPPER.readTree("""
           {"id":"kept-1","title":"Kept","price":"1.00","currency":"EUR","imageUrl":"https://i.example/k.png","landingUrl":"https://s.example/k"}""")));
       node.queue().declare(QueueSpec.of("kept-queue"));
-      node.queue().publish("kept-queue", Message.of("survives a restart".getBytes(), 3));
+      node.queue().publish("kept-queue", Message.of("survives a restart".getBytes(UTF_8), 3));
     }
     try (var node = Node.start(settings)) {
       assertThat(node.apiKeyIsNew()).isFalse();
       assertThat(node.apiKey().value()).isEqualTo(apiKey);
       assertThat(node.catalog().get("kept-1")).isPresent();
       var received = new ArrayBlockingQueue<String>(1);
-      try (var subscription = node.queue().subscribe("kept-queue", 1, 1, delivery -> {
-        received.add(new String(delivery.body()));
+      try (var _ = node.queue().subscribe("kept-queue", 1, 1, delivery -> {
+        received.add(new String(delivery.body(), UTF_8));
         return Disposition.ACK;
       })) {
         assertThat(received.poll(20, TimeUnit.SECONDS)).isEqualTo("survives a restart");

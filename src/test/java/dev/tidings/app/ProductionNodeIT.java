@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.util.GreenMail;
@@ -61,10 +62,10 @@ class ProductionNodeIT {
         assertThat(node.queue()).isInstanceOf(RabbitWorkQueue.class);
         String queue = "production-node-" + UUID.randomUUID();
         node.queue().declare(QueueSpec.of(queue));
-        node.queue().publish(queue, Message.of("over rabbitmq".getBytes(), 1));
+        node.queue().publish(queue, Message.of("over rabbitmq".getBytes(UTF_8), 1));
         var received = new ArrayBlockingQueue<String>(1);
-        try (var subscription = node.queue().subscribe(queue, 1, 1, delivery -> {
-          received.add(new String(delivery.body()));
+        try (var _ = node.queue().subscribe(queue, 1, 1, delivery -> {
+          received.add(new String(delivery.body(), UTF_8));
           return Disposition.ACK;
         })) {
           assertThat(received.poll(20, TimeUnit.SECONDS)).isEqualTo("over rabbitmq");

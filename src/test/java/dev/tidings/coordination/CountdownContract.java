@@ -114,9 +114,9 @@ public abstract class CountdownContract {
   void stuck_lists_the_claimed_unfinished_parts_whose_lease_expired() {
     String name = uniqueName();
     countdown.start(name, 4, RETENTION);
-    countdown.claim(name, 0, LEASE).orElseThrow();
+    assertThat(countdown.claim(name, 0, LEASE)).isPresent();
     countdown.finish(countdown.claim(name, 1, LEASE).orElseThrow());
-    countdown.claim(name, 3, LEASE).orElseThrow();
+    assertThat(countdown.claim(name, 3, LEASE)).isPresent();
 
     assertThat(countdown.stuck(name)).isEmpty();
     advance(LEASE.plusMillis(200));

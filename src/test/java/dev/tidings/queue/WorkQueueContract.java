@@ -227,6 +227,7 @@ public abstract class WorkQueueContract {
     assertThat(queue.deadLetters(name, 2))
         .extracting(dead -> new String(dead.body(), UTF_8))
         .containsExactly("c", "b");
+    assertThat(rejected).contains("a", "b", "c");
   }
 
   @Test

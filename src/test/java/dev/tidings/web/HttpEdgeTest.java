@@ -1,5 +1,6 @@
 package dev.tidings.web;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.InvalidInputException;
@@ -93,7 +94,7 @@ class HttpEdgeTest {
     var declared = send(authorized("/api/v1/echo").POST(json(big)).header("Content-Type", "application/json"));
     assertThat(declared.statusCode()).isEqualTo(413);
     var streamed = send(authorized("/api/v1/echo").header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big.getBytes()))));
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big.getBytes(UTF_8)))));
     assertThat(streamed.statusCode()).isEqualTo(413);
     assertThat(body(streamed).path("error").asString()).isEqualTo("payload_too_large");
   }

@@ -43,12 +43,13 @@ final class BlockingConnections implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // closeAsync: nothing waits for a discarded connection
   void giveBack(StatefulRedisConnection<String, String> connection, boolean healthy) {
     try {
       if (healthy && !closed && connection.isOpen()) {
         idle.add(connection);
       } else {
-        connection.closeAsync();
+        connection.closeAsync(); // a broken or surplus connection: nothing to wait for
       }
     } finally {
       permits.release();

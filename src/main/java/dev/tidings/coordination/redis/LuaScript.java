@@ -25,6 +25,7 @@ final class LuaScript {
     redis.scriptLoad(source);
   }
 
+  @SuppressWarnings("TypeParameterUnusedInFormals") // as Lettuce's evalsha: the output type decides T
   <T> T run(RedisCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
     try {
       return redis.evalsha(sha, type, keys, args);

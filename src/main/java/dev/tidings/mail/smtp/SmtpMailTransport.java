@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends through an SMTP server with Angus Mail, keeping up to {@code poolSize} connections open and
@@ -104,7 +105,7 @@ public final class SmtpMailTransport implements MailTransport {
     }
   }
 
-  private TrackedSmtpConnection takeIdle() {
+  private @Nullable TrackedSmtpConnection takeIdle() {
     TrackedSmtpConnection connection;
     while ((connection = idle.pollFirst()) != null) {
       // isConnected() sends NOOP: only worth its round trip when the server may have given up on us.

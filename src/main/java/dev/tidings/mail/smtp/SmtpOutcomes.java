@@ -5,6 +5,7 @@ import jakarta.mail.MessagingException;
 import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
 import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
 import org.eclipse.angus.mail.smtp.SMTPSenderFailedException;
+import org.jspecify.annotations.Nullable;
 
 /** Turns what Angus throws into the outcome the campaign ledger needs. */
 final class SmtpOutcomes {
@@ -13,6 +14,7 @@ final class SmtpOutcomes {
 
   private SmtpOutcomes() {}
 
+  @SuppressWarnings("ReferenceEquality") // identity on purpose: a chain that links back to itself ends here
   static SendResult of(MessagingException failure, boolean endOfDataSent) {
     for (Throwable t = failure, seen = null; t != null && t != seen; seen = t, t = next(t)) {
       int code = replyCode(t);
@@ -39,11 +41,12 @@ final class SmtpOutcomes {
     return message == null ? "" : message.strip();
   }
 
-  private static Throwable next(Throwable t) {
+  private static @Nullable Throwable next(Throwable t) {
     if (t instanceof MessagingException m && m.getNextException() != null) return m.getNextException();
     return t.getCause();
   }
 
+  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
   static String describe(Throwable failure) {
     var text = new StringBuilder();
     for (Throwable t = failure; t != null && text.length() < 500; t = t.getCause() == t ? null : t.getCause()) {

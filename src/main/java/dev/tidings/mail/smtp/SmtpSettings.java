@@ -13,7 +13,7 @@ import java.util.Optional;
  * Where and how to reach the SMTP server, read from {@code TIDINGS_SMTP_URL}:
  * {@code smtp://[user[:password]@]host[:port][?option=value&...]} or {@code smtps://...} (TLS from the
  * first byte). Options: {@code starttls=true} (require STARTTLS), {@code pool=N} (connections kept
- * open), {@code connectTimeoutMs}, {@code readTimeoutMs}, {@code writeTimeoutMs}, {@code helo=name}.
+ * open), {@code connectTimeoutMs=N}, {@code readTimeoutMs=N}, {@code writeTimeoutMs=N}, {@code helo=name}.
  * An unknown option is an error, so a typo cannot silently turn TLS off.
  */
 public record SmtpSettings(

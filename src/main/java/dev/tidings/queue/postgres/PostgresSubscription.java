@@ -152,6 +152,7 @@ final class PostgresSubscription implements Subscription {
     stopLoops();
     handlers.close(); // waits for handlers in progress; they settle their messages
     stopRenewing.countDown();
+    awaitRenewer(); // no renew may still run once close returns (the caller may close the pool next)
     onClose.run();
   }
 
@@ -162,6 +163,15 @@ final class PostgresSubscription implements Subscription {
     stopLoops();
     handlers.shutdown();
     onClose.run();
+  }
+
+  private void awaitRenewer() {
+    Duration bound = Duration.ofSeconds(15); // it stops after its renew in progress, one statement at most
+    try {
+      if (!renewer.join(bound)) log.warn("lease renewer {} did not stop within {}", renewer.getName(), bound);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void stopLoops() {

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.JdbiException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Work queues in PostgreSQL tables: the embedded default (a single node loses nothing on a crash),
@@ -126,11 +127,11 @@ public final class PostgresWorkQueue implements WorkQueue {
     return stored;
   }
 
-  private interface Call<T> {
+  private interface Call<T extends @Nullable Object> {
     T run();
   }
 
-  private <T> T unavailableOnFailure(String what, Call<T> call) {
+  private <T extends @Nullable Object> T unavailableOnFailure(String what, Call<T> call) {
     try {
       return call.run();
     } catch (JdbiException e) {

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One publishing channel in confirm mode. Channels are not thread-safe, so a lock serialises the
@@ -55,20 +56,22 @@ final class ConfirmChannel {
     }
     var confirmed = new CompletableFuture<Void>();
     publishLock.lock();
-    long sequence = channel.getNextPublishSeqNo();
     try {
+      long sequence = channel.getNextPublishSeqNo();
       unconfirmed.put(sequence, confirmed);
-      channel.basicPublish("", queue, false, properties, body);
-    } catch (IOException | RuntimeException e) {
-      if (unconfirmed.remove(sequence) != null) window.release();
-      throw new QueueUnavailableException("cannot publish to '" + queue + "': " + e.getMessage(), e);
+      try {
+        channel.basicPublish("", queue, false, properties, body);
+      } catch (IOException | RuntimeException e) {
+        if (unconfirmed.remove(sequence) != null) window.release();
+        throw new QueueUnavailableException("cannot publish to '" + queue + "': " + e.getMessage(), e);
+      }
     } finally {
       publishLock.unlock();
     }
     return confirmed;
   }
 
-  private void confirm(long tag, boolean multiple, String refusal) {
+  private void confirm(long tag, boolean multiple, @Nullable String refusal) {
     pauseLock.lock();
     try {
       if (paused) {

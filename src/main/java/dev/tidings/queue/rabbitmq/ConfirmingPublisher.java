@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** Publishes over a small pool of confirm-mode channels and returns only once the broker confirmed. */
 final class ConfirmingPublisher {
   /** One message to send: where, how, what. */
+@SuppressWarnings("ArrayRecordComponent") // the body as given, not copied or compared
   record Outgoing(String queue, AMQP.BasicProperties properties, byte[] body) {}
 
   private final List<ConfirmChannel> channels = new ArrayList<>();
@@ -36,9 +37,10 @@ final class ConfirmingPublisher {
     try {
       CompletableFuture.allOf(confirms.toArray(CompletableFuture[]::new)).get(options.confirmTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof QueueUnavailableException unavailable
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw cause instanceof QueueUnavailableException unavailable
           ? unavailable
-          : new QueueUnavailableException("publish not confirmed: " + e.getCause(), e.getCause());
+          : new QueueUnavailableException("publish not confirmed: " + cause, cause);
     } catch (TimeoutException e) {
       throw new QueueUnavailableException("RabbitMQ did not confirm " + messages.size() + " publish(es) within " + options.confirmTimeout(), e);
     } catch (InterruptedException e) {

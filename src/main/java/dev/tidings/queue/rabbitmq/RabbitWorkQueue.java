@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Work queues on RabbitMQ (3.10 and later): durable classic queues with {@code x-max-priority},
@@ -135,7 +136,7 @@ public final class RabbitWorkQueue implements WorkQueue {
     Objects.requireNonNull(handler, "handler");
     requireExisting(queue);
     var holder = new RabbitSubscription[1];
-    RabbitSubscription subscription = withChannel(queue, "subscribe to '" + queue + "'", unused -> new RabbitSubscription(
+    RabbitSubscription subscription = withChannel(queue, "subscribe to '" + queue + "'", _ -> new RabbitSubscription(
         connection, queue, consumers, prefetch, handler,
         (delivery, properties, disposition) -> settle(queue, delivery, properties, disposition),
         () -> subscriptions.remove(holder[0])));
@@ -150,8 +151,8 @@ public final class RabbitWorkQueue implements WorkQueue {
         .orElse(TidingsHeaders.integer(properties.getHeaders(), TidingsHeaders.MAX_DELIVERIES, QueueSpec.DEFAULT_MAX_DELIVERIES));
     switch (disposition) {
       case Disposition.Ack ack -> {}
-      case Disposition.Reject reject -> deadLetter(queue, delivery, properties, reject.reason());
-      case Disposition.Retry retry when delivery.deliveryCount() >= maxDeliveries -> deadLetter(queue, delivery, properties, retry.reason());
+      case Disposition.Reject reject -> deadLetter(queue, delivery, reject.reason());
+      case Disposition.Retry retry when delivery.deliveryCount() >= maxDeliveries -> deadLetter(queue, delivery, retry.reason());
       case Disposition.Retry retry -> {
         var headers = TidingsHeaders.amqp(delivery.headers(), Map.of(
             TidingsHeaders.DELIVERIES, delivery.deliveryCount(), TidingsHeaders.MAX_DELIVERIES, maxDeliveries));
@@ -161,7 +162,7 @@ public final class RabbitWorkQueue implements WorkQueue {
     }
   }
 
-  private void deadLetter(String queue, Delivery delivery, AMQP.BasicProperties properties, String reason) {
+  private void deadLetter(String queue, Delivery delivery, String reason) {
     var headers = TidingsHeaders.amqp(delivery.headers(), Map.of(
         TidingsHeaders.DELIVERIES, delivery.deliveryCount(),
         TidingsHeaders.REASON, reason,
@@ -274,12 +275,12 @@ public final class RabbitWorkQueue implements WorkQueue {
     existing.add(queue);
   }
 
-  private interface ChannelWork<T> {
+  private interface ChannelWork<T extends @Nullable Object> {
     T run(Channel channel) throws IOException;
   }
 
   /** Runs {@code work} on a short-lived channel: a failed passive declare closes its channel, so none is shared. */
-  private <T> T withChannel(String queue, String what, ChannelWork<T> work) {
+  private <T extends @Nullable Object> T withChannel(String queue, String what, ChannelWork<T> work) {
     Channel channel = null;
     try {
       channel = connection.createChannel();
@@ -296,7 +297,7 @@ public final class RabbitWorkQueue implements WorkQueue {
   }
 
   /** Abort, not close: the channel may be closed already, and unacked gets are requeued either way. */
-  private static void abortQuietly(Channel channel) {
+  private static void abortQuietly(@Nullable Channel channel) {
     if (channel == null) return;
     try {
       channel.abort();
