@@ -20,8 +20,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {
-      "Run everything in one process on the embedded default: a PostgreSQL of its own under the data directory,",
-      "a generated sample shop (first start only), and the API and dashboard. Ctrl-C stops it; the next start reuses the data."})
+      "Run everything in one process on the embedded default, with a sample shop.",
+      "A PostgreSQL of its own under the data directory, a generated sample shop (first start only), the API and",
+      "the dashboard. Ctrl-C stops it; the next start reuses the data."})
 final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")
   @Nullable Integer port;

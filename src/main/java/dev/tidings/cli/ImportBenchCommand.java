@@ -22,8 +22,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "import", mixinStandardHelpOptions = true,
     description = {
-      "Import throughput: generates N products and N subscribers as CSV (sample shop), imports them with Tidings'",
-      "validating, streaming importer, and times a raw COPY of the same files as the floor. Peak heap per phase.",
+      "Import throughput of 1M products and 1M subscribers, against a raw COPY of the same files.",
+      "Generates the files (sample shop, CSV), imports them with Tidings' validating, streaming importer, and times",
+      "a raw COPY into text columns and into tables shaped like the real ones, with peak heap per phase.",
       "Uses TIDINGS_DB_URL when set (in a schema of its own, dropped afterwards), else a fresh embedded PostgreSQL.",
       "Run with TIDINGS_JAVA_OPTS=-Xmx256m to check the heap bound."})
 final class ImportBenchCommand extends EnvironmentAware implements Callable<Integer> {
