@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-    description = "Run an HTTP node: API, email-facing endpoints, webhooks, dashboard.")
+    description = "Run an HTTP node: the API, health, metrics and the dashboard.")
 final class ServeCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")
   @Nullable Integer port;
