@@ -9,4 +9,12 @@ public class TidingsException extends RuntimeException {
   public TidingsException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** The innermost cause's message (its class name when it has none): what an operator can act on. */
+  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
+  public static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
 }

@@ -1,5 +1,6 @@
 package dev.tidings.imports;
 
+import dev.tidings.TidingsException;
 import dev.tidings.InvalidInputException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -126,7 +127,7 @@ public final class BulkImporter {
 
   private static RuntimeException failure(ImportKind<?> kind, Throwable e) {
     if (e instanceof InvalidInputException invalid) return invalid;
-    return new ImportFailedException("import of " + kind.name() + " failed, nothing was imported: " + rootMessage(e), e);
+    return new ImportFailedException("import of " + kind.name() + " failed, nothing was imported: " + TidingsException.rootMessage(e), e);
   }
 
   /** Stops the merger, waits until it no longer uses its connection, and rolls its transaction back. */
@@ -226,12 +227,5 @@ public final class BulkImporter {
     } catch (RuntimeException ignored) {
       // The connection is broken; closing the handle discards the transaction anyway.
     }
-  }
-
-  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
-  static String rootMessage(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 }

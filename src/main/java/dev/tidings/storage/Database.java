@@ -1,5 +1,6 @@
 package dev.tidings.storage;
 
+import dev.tidings.TidingsException;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
@@ -62,7 +63,7 @@ public final class Database implements AutoCloseable {
       return new Database(new HikariDataSource(config), spec.schema(), spec.describe(), owned);
     } catch (RuntimeException e) {
       closeQuietly(owned);
-      throw new StorageException("cannot connect to PostgreSQL at " + spec.describe() + ": " + rootMessage(e), e);
+      throw new StorageException("cannot connect to PostgreSQL at " + spec.describe() + ": " + TidingsException.rootMessage(e), e);
     }
   }
 
@@ -99,7 +100,7 @@ public final class Database implements AutoCloseable {
     try (Connection connection = dataSource.getConnection()) {
       return connection.isValid(2) ? Optional.empty() : Optional.of("connection not valid");
     } catch (SQLException | RuntimeException e) {
-      return Optional.of(rootMessage(e));
+      return Optional.of(TidingsException.rootMessage(e));
     }
   }
 
@@ -120,12 +121,5 @@ public final class Database implements AutoCloseable {
     } catch (Exception ignored) {
       // Closing after a failure; the original failure is what the caller needs to see.
     }
-  }
-
-  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
-  static String rootMessage(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 }

@@ -1,5 +1,6 @@
 package dev.tidings.storage;
 
+import dev.tidings.TidingsException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       return new EmbeddedPostgresServer(postgres, dataDirectory);
     } catch (IOException e) {
       throw new StorageException(
-          "cannot start the embedded PostgreSQL in " + dataDirectory + ": " + Database.rootMessage(e)
+          "cannot start the embedded PostgreSQL in " + dataDirectory + ": " + TidingsException.rootMessage(e)
               + " (is another Tidings using this data directory?)", e);
     }
   }
