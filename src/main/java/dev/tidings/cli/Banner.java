@@ -16,8 +16,12 @@ final class Banner {
     System.out.println("  health     " + url + "/health");
     System.out.println("  metrics    " + url + "/metrics");
     System.out.println("  API docs   " + url + "/api/v1/openapi.json");
-    System.out.println("  try        curl -H 'Authorization: Bearer " + node.apiKey().value() + "' " + url + "/api/v1/products?limit=3");
-    settings.describe().forEach((name, value) -> System.out.println("  " + String.format("%-24s %s", name, value)));
+    System.out.println("  try        curl -H 'Authorization: Bearer " + node.apiKey().value() + "' '" + url + "/api/v1/products?limit=3'");
+    settings.describe().forEach((name, value) -> {
+      // --port wins over TIDINGS_PORT; show what is in force
+      String shown = name.equals("TIDINGS_PORT") ? Integer.toString(port) : value;
+      System.out.println("  " + String.format("%-24s %s", name, shown));
+    });
     System.out.println("Press Ctrl-C to stop.");
     System.out.flush();
   }
