@@ -46,9 +46,13 @@ public final class RealServers {
 
   /** Fails under CI, skips loudly elsewhere, when nothing listens at host:port. */
   public static void require(String server, String host, int port) {
+    require(server, host, port, inCi());
+  }
+
+  static void require(String server, String host, int port, boolean ci) {
     if (reachable(host, port)) return;
     String message = server + " is not reachable at " + host + ":" + port + "; the tests that need it cannot run";
-    if (inCi()) {
+    if (ci) {
       Assertions.fail(message + " (CI=true: a real-server test must run, so this is a failure)");
     }
     System.err.println("\n*** SKIPPED: " + message + ". Start it (see .ci/run) to run them. ***\n");
