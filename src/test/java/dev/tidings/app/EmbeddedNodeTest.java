@@ -33,6 +33,7 @@ class EmbeddedNodeTest {
       assertThat(node.mail()).isInstanceOf(OutboxMailTransport.class);
       assertThat(node.computeOnce().getClass().getPackageName()).isEqualTo(InProcessCoordination.class.getPackageName());
       assertThat(node.dependencyChecks()).allSatisfy(check -> assertThat(check.problem().get()).as(check.name()).isEmpty());
+      assertThat(node.metrics().scrape()).contains("hikaricp_connections_active").contains("jvm_memory_used_bytes");
       node.catalog().put(ProductJson.fromJson(dev.tidings.imports.Json.MAPPER.readTree("""
           {"id":"kept-1","title":"Kept","price":"1.00","currency":"EUR","imageUrl":"https://i.example/k.png","landingUrl":"https://s.example/k"}""")));
       node.queue().declare(QueueSpec.of("kept-queue"));
