@@ -7,6 +7,8 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.recovery.RecordedQueue;
+import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
 import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Disposition;
@@ -76,6 +78,15 @@ public final class RabbitWorkQueue implements WorkQueue {
       factory.setUri(amqpUri);
       factory.setAutomaticRecoveryEnabled(true);
       factory.setTopologyRecoveryEnabled(true);
+      // Recovery re-registers consumers, but not queues: they are durable, so they outlive the connection,
+      // and they were declared on short-lived channels that are closed by the time the connection
+      // recovers, where redeclaring them fails (and logs an error per queue) on every recovery.
+      factory.setTopologyRecoveryFilter(new TopologyRecoveryFilter() {
+        @Override
+        public boolean filterQueue(RecordedQueue queue) {
+          return false;
+        }
+      });
       factory.setNetworkRecoveryInterval(1_000);
       factory.setRequestedHeartbeat(15);
       factory.setConnectionTimeout(5_000);
