@@ -21,12 +21,22 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     this.dataDirectory = dataDirectory;
   }
 
-  /** Starts (or restarts on existing data) a server whose files live in {@code dataDirectory}. */
+  /** Starts (or restarts on existing data) a server whose files live in {@code dataDirectory}, on a free port. */
   public static EmbeddedPostgresServer start(Path dataDirectory) {
+    return start(dataDirectory, 0);
+  }
+
+  /**
+   * As {@link #start(Path)}, listening on {@code port}, or on a free port when it is 0: a restart on the
+   * same port lets clients that know the old address (a connection pool) reconnect.
+   */
+  public static EmbeddedPostgresServer start(Path dataDirectory, int port) {
+    if (port < 0 || port > 65_535) throw new IllegalArgumentException("port must be within 0..65535 but was " + port);
     try {
       Files.createDirectories(dataDirectory);
       var postgres =
           EmbeddedPostgres.builder()
+              .setPort(port)
               .setDataDirectory(dataDirectory)
               .setCleanDataDirectory(false)
               .setPGStartupWait(Duration.ofSeconds(60))
