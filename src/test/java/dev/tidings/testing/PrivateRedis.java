@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -108,7 +109,7 @@ public final class PrivateRedis implements AutoCloseable {
 
   private boolean answersPing() {
     try (var socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
       socket.setSoTimeout(500);
       OutputStream out = socket.getOutputStream();
       out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -131,7 +132,7 @@ public final class PrivateRedis implements AutoCloseable {
 
   /** A port nothing listens on right now (the kernel's pick; another process could take it, rarely). */
   public static int freePort() {
-    try (var socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new IllegalStateException("no free port", e);

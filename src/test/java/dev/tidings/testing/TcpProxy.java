@@ -2,6 +2,7 @@ package dev.tidings.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.netcrusher.core.reactor.NioReactor;
 import org.netcrusher.tcp.TcpCrusher;
@@ -35,7 +36,7 @@ public final class TcpProxy implements AutoCloseable {
       int port = PrivateRedis.freePort();
       TcpCrusher crusher = TcpCrusherBuilder.builder()
           .withReactor(reactor)
-          .withBindAddress(new InetSocketAddress("127.0.0.1", port))
+          .withBindAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
           .withConnectAddress(host, targetPort)
           .buildAndOpen();
       return new TcpProxy(reactor, crusher, port);

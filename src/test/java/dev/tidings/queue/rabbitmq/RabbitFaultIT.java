@@ -101,7 +101,7 @@ class RabbitFaultIT {
         .as("publishing works again after recovery").isTrue();
 
     Set<String> consumed = ConcurrentHashMap.newKeySet();
-    try (Subscription ignored = queue.subscribe(queueName, 1, 10, delivery -> {
+    try (Subscription _ = queue.subscribe(queueName, 1, 10, delivery -> {
       consumed.add(id(delivery));
       return Disposition.ACK;
     })) {
@@ -129,7 +129,7 @@ class RabbitFaultIT {
         .as("publishing works again once the broker answers").isTrue();
     assertThat(queue.problem()).isEmpty();
     Set<String> consumed = ConcurrentHashMap.newKeySet();
-    try (Subscription ignored = queue.subscribe(queueName, 1, 10, delivery -> {
+    try (Subscription _ = queue.subscribe(queueName, 1, 10, delivery -> {
       consumed.add(id(delivery));
       return Disposition.ACK;
     })) {
@@ -150,7 +150,7 @@ class RabbitFaultIT {
     var stopPublishing = new AtomicBoolean();
     var refused = new AtomicInteger();
 
-    try (Subscription ignored = queue.subscribe(queueName, 2, 5, delivery -> {
+    try (Subscription _ = queue.subscribe(queueName, 2, 5, delivery -> {
       String id = id(delivery);
       deliveries.merge(id, 1, Integer::sum);
       if (delivery.redelivered()) redelivered.add(id);
