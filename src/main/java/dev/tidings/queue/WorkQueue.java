@@ -18,7 +18,9 @@ public interface WorkQueue extends AutoCloseable {
   /**
    * Enqueues one message durably: when this returns, the message survives a crash of the queue's
    * server. Blocks while too many publishes are unconfirmed (backpressure); throws
-   * {@link QueueUnavailableException} when the queue cannot take it, and then nothing was enqueued.
+   * {@link QueueUnavailableException} when the queue did not confirm it in time. The message may still
+   * arrive then (the connection can drop after the broker took it but before its confirm came back), so
+   * a caller that publishes again produces a duplicate, which consumers absorb by being idempotent.
    */
   void publish(String queue, Message message);
 
