@@ -8,7 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.ContextInitializer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line as a user meets it: exit statuses and what it prints. */
@@ -31,6 +35,14 @@ class CliTest {
       System.setOut(originalOut);
       System.setErr(originalErr);
     }
+  }
+
+  /** The commands configure logging for a real run; later tests in this JVM get the test defaults back. */
+  @AfterAll
+  static void restoreTestLogging() throws Exception {
+    var context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    context.reset();
+    new ContextInitializer(context).autoConfig();
   }
 
   private Map<String, String> embedded() {
