@@ -56,9 +56,8 @@ final class EventRows implements RowMapper<ActivityEvent> {
       problems.add("type must be view, click, add_to_cart, purchase, follow, open or email_click, got "
           + Problems.quote(typeText));
     }
-    problems.throwIfAny();
-    return new ActivityEvent(row.optionalText(EVENT_ID), toValidate(row.text(USER_ID)), toValidate(type),
+    return problems.build(() -> new ActivityEvent(row.optionalText(EVENT_ID), toValidate(row.text(USER_ID)), toValidate(type),
         toValidate(row.text(ITEM_ID)), toValidate(timestamp), quantity == null ? 1 : quantity.intValue(),
-        Optional.ofNullable(price));
+        Optional.ofNullable(price)));
   }
 }

@@ -85,9 +85,10 @@ final class SubscriberRows implements RowMapper<Subscriber> {
         e.problems().forEach(problems::add);
       }
     }
-    problems.throwIfAny();
-    return new Subscriber(toValidate(row.text(ID)), toValidate(row.text(EMAIL)), row.optionalText(NAME), locale, zone,
-        location, toValidate(consent));
+    Consent consentGiven = consent;
+    Optional<Location> locationGiven = location;
+    return problems.build(() -> new Subscriber(toValidate(row.text(ID)), toValidate(row.text(EMAIL)),
+        row.optionalText(NAME), locale, zone, locationGiven, toValidate(consentGiven)));
   }
 
   private static Optional<Location> location(@Nullable BigDecimal latitude, @Nullable BigDecimal longitude,

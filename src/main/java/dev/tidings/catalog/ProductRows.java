@@ -61,11 +61,10 @@ final class ProductRows implements RowMapper<Product> {
     WebUrl landing = problems.parseUrl("landingUrl", row.text(LANDING_URL));
     Boolean available = row.bool(AVAILABLE, problems);
     Map<String, String> attributes = row.stringMap(ATTRIBUTES, problems);
-    problems.throwIfAny();
-    return new Product(toValidate(row.text(ID)), toValidate(row.text(TITLE)), row.optionalText(BRAND),
-        row.optionalText(CATEGORY), toValidate(price), toValidate(currency), toValidate(image), toValidate(landing),
-        available == null || available,
-        attributes == null ? Map.of() : attributes);
+    return problems.build(() -> new Product(toValidate(row.text(ID)), toValidate(row.text(TITLE)),
+        row.optionalText(BRAND), row.optionalText(CATEGORY), toValidate(price), toValidate(currency),
+        toValidate(image), toValidate(landing), available == null || available,
+        attributes == null ? Map.of() : attributes));
   }
 
   private static @Nullable Currency currency(@Nullable String code, Problems problems) {

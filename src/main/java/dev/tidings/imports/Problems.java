@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  * line and an API request get the same messages.
  */
 public final class Problems {
+  private static final Pattern MISSING = Pattern.compile("missing required field '(.+)'");
   private final List<String> found = new ArrayList<>(2);
 
   public void add(String problem) {
@@ -40,6 +43,41 @@ public final class Problems {
       return false;
     }
     return true;
+  }
+
+  /**
+   * Builds a domain record from a row whose values may have failed to parse (passed on as null), so that
+   * one answer lists the record's own rule breaks too, not only the first stage's. A "missing required
+   * field" for a field whose value was already reported as unreadable is left out: it says the same twice.
+   */
+  public <T> T build(Supplier<T> record) {
+    T built;
+    try {
+      built = record.get();
+    } catch (InvalidInputException fromRecord) {
+      for (String problem : fromRecord.problems()) {
+        if (!repeatsAReportedField(problem)) add(problem);
+      }
+      throwIfAny();
+      throw fromRecord;
+    } catch (RuntimeException unreadable) {
+      // A value that failed to parse reached a record that does not expect it; the parse problem says why.
+      if (found.isEmpty()) throw unreadable;
+      throwIfAny();
+      throw unreadable;
+    }
+    throwIfAny();
+    return built;
+  }
+
+  private boolean repeatsAReportedField(String problem) {
+    var missing = MISSING.matcher(problem);
+    if (!missing.matches()) return false;
+    String field = missing.group(1);
+    for (String reported : found) {
+      if (reported.startsWith(field + " ") || reported.contains("'" + field + "'")) return true;
+    }
+    return false;
   }
 
   private void missing(String field) {

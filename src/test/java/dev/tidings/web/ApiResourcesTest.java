@@ -125,6 +125,17 @@ class ApiResourcesTest {
     }
 
     @Test
+    void one_answer_lists_every_problem_of_a_product() {
+      var answer = api.postJson("/api/v1/products", """
+          {"id":"bad id","title":"","price":"-1","currency":"EUX","imageUrl":"ftp://x/y","landingUrl":"https://s.example/x"}""");
+      assertThat(answer.status()).isEqualTo(422);
+      assertThat(answer.detail())
+          .contains("currency must be an ISO 4217 code").contains("imageUrl must be an absolute http(s) URL")
+          .contains("id must be 1-64 characters").contains("missing required field 'title'").contains("price must be >= 0")
+          .doesNotContain("missing required field 'currency'").doesNotContain("missing required field 'imageUrl'");
+    }
+
+    @Test
     void a_body_naming_another_id_than_the_path_is_refused() {
       var answer = api.putJson("/api/v1/products/path-id", PRODUCT.formatted("body-id"));
       assertThat(answer.status()).isEqualTo(422);
