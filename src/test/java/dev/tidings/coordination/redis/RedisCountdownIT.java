@@ -26,12 +26,7 @@ class RedisCountdownIT extends CountdownContract {
 
   @Override
   protected void advance(Duration duration) {
-    try {
-      Thread.sleep(duration);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    RedisTestServer.sleepFor(duration);
   }
 
   @AfterEach

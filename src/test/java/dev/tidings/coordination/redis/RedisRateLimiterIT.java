@@ -24,12 +24,7 @@ class RedisRateLimiterIT extends RateLimiterContract {
 
   @Override
   protected void advance(Duration duration) {
-    try {
-      Thread.sleep(duration);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    RedisTestServer.sleepFor(duration);
   }
 
   @AfterEach

@@ -48,6 +48,16 @@ final class RedisTestServer implements AutoCloseable {
     }
   }
 
+  /** Redis keeps time by its own clock, so contract tests on it move time forward by waiting for real. */
+  static void sleepFor(java.time.Duration duration) {
+    try {
+      Thread.sleep(duration);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Override
   public void close() {
     try {
