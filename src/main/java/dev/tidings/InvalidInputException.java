@@ -24,6 +24,8 @@ public class InvalidInputException extends TidingsException {
 
   private static String describe(List<String> problems) {
     if (problems.isEmpty()) return "invalid input";
-    return problems.size() == 1 ? problems.getFirst() : "invalid input: " + String.join("; ", problems);
+    return problems.size() == 1
+        ? problems.getFirst()
+        : "invalid input: " + String.join("; ", problems);
   }
 }

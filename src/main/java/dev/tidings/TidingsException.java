@@ -11,7 +11,8 @@ public class TidingsException extends RuntimeException {
   }
 
   /** The innermost cause's message (its class name when it has none): what an operator can act on. */
-  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
+  @SuppressWarnings(
+      "ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
   public static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) root = root.getCause();

@@ -33,18 +33,22 @@ public record WebUrl(String value) {
 
   /** Empty when {@code text} is an acceptable URL, else what is wrong with it. */
   public static Optional<String> problem(String text) {
-    if (text.length() > MAX_LENGTH) return Optional.of("must be at most " + MAX_LENGTH + " characters, got " + text.length());
+    if (text.length() > MAX_LENGTH)
+      return Optional.of("must be at most " + MAX_LENGTH + " characters, got " + text.length());
     int authority = authorityStart(text);
     if (authority < 0) return Optional.of("must be an absolute http(s) URL");
     int end = authority;
     while (end < text.length() && "/?#".indexOf(text.charAt(end)) < 0) end++;
-    if (!validAuthority(text, authority, end)) return Optional.of("must be an absolute http(s) URL with a host name");
+    if (!validAuthority(text, authority, end))
+      return Optional.of("must be an absolute http(s) URL with a host name");
     for (int i = end; i < text.length(); i++) {
       char c = text.charAt(i);
       if (c < 0x80 ? FORBIDDEN_ASCII[c] : Character.isWhitespace(c) || Character.isISOControl(c)) {
-        return Optional.of("must not contain spaces, control characters or any of \" < > \\ ^ ` { | } [ ] after the host");
+        return Optional.of(
+            "must not contain spaces, control characters or any of \" < > \\ ^ ` { | } [ ] after the host");
       }
-      if (c == '%' && !(i + 2 < text.length() && hex(text.charAt(i + 1)) && hex(text.charAt(i + 2)))) {
+      if (c == '%'
+          && !(i + 2 < text.length() && hex(text.charAt(i + 1)) && hex(text.charAt(i + 2)))) {
         return Optional.of("has a % that is not followed by two hex digits");
       }
     }
@@ -84,12 +88,16 @@ public record WebUrl(String value) {
       if (hostEnd == start) return false;
       for (int i = start; i < hostEnd; i++) {
         char c = text.charAt(i);
-        boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+        boolean ok = (c >= 'a' && c <= 'z')
+            || (c >= 'A' && c <= 'Z')
+            || (c >= '0' && c <= '9')
+            || c == '-'
+            || c == '.';
         if (!ok) return false;
       }
       char first = text.charAt(start);
       char last = text.charAt(hostEnd - 1);
-      if (first == '.' || first == '-' || last == '-' ) return false;
+      if (first == '.' || first == '-' || last == '-') return false;
     }
     if (hostEnd == end) return true;
     if (text.charAt(hostEnd) != ':' || hostEnd + 1 == end || end - hostEnd - 1 > 5) return false;
@@ -105,5 +113,4 @@ public record WebUrl(String value) {
   private static boolean hex(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
-
 }

@@ -19,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Aggregation reads them from here; it is not part of the intake.
  */
 public final class ActivityIntake {
-  private static final ImportKind<ActivityEvent> EVENTS = new ImportKind<>("events", EventRows.INSTANCE, new EventStaging());
+  private static final ImportKind<ActivityEvent> EVENTS =
+      new ImportKind<>("events", EventRows.INSTANCE, new EventStaging());
 
   private final Jdbi jdbi;
   private final InstantSource clock;
@@ -33,24 +34,29 @@ public final class ActivityIntake {
 
   /** Stores one event; false when its event id was seen before (nothing stored). */
   public boolean record(ActivityEvent event) {
-    return jdbi.withHandle(handle -> handle.createUpdate("""
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("""
             INSERT INTO activity_events (event_id, user_id, type, item_id, occurred_at, quantity, price, received_at)
             VALUES (:eventId, :userId, :type, :itemId, :at, :quantity, :price, :now)
             ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING""")
-        .bind("eventId", event.eventId().orElse(null))
-        .bind("userId", event.userId())
-        .bind("type", event.type().wire())
-        .bind("itemId", event.itemId())
-        .bind("at", event.timestamp())
-        .bind("quantity", event.quantity())
-        .bind("price", event.price().orElse(null))
-        .bind("now", clock.instant())
-        .execute()) > 0;
+            .bind("eventId", event.eventId().orElse(null))
+            .bind("userId", event.userId())
+            .bind("type", event.type().wire())
+            .bind("itemId", event.itemId())
+            .bind("at", event.timestamp())
+            .bind("quantity", event.quantity())
+            .bind("price", event.price().orElse(null))
+            .bind("now", clock.instant())
+            .execute())
+        > 0;
   }
 
   /** Events stored so far (replays not counted). */
   public long count() {
-    return jdbi.withHandle(handle -> handle.createQuery("SELECT count(*) FROM activity_events").mapTo(Long.class).one());
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT count(*) FROM activity_events")
+        .mapTo(Long.class)
+        .one());
   }
 
   public ImportReport importEvents(Path file, ImportOptions options) {

@@ -53,11 +53,17 @@ final class EventRows implements RowMapper<ActivityEvent> {
     String typeText = row.text(TYPE);
     EventType type = typeText == null ? null : EventType.ofWire(typeText).orElse(null);
     if (typeText != null && type == null) {
-      problems.add("type must be view, click, add_to_cart, purchase, follow, open or email_click, got "
-          + Problems.quote(typeText));
+      problems.add(
+          "type must be view, click, add_to_cart, purchase, follow, open or email_click, got "
+              + Problems.quote(typeText));
     }
-    return problems.build(() -> new ActivityEvent(row.optionalText(EVENT_ID), toValidate(row.text(USER_ID)), toValidate(type),
-        toValidate(row.text(ITEM_ID)), toValidate(timestamp), quantity == null ? 1 : quantity.intValue(),
+    return problems.build(() -> new ActivityEvent(
+        row.optionalText(EVENT_ID),
+        toValidate(row.text(USER_ID)),
+        toValidate(type),
+        toValidate(row.text(ITEM_ID)),
+        toValidate(timestamp),
+        quantity == null ? 1 : quantity.intValue(),
         Optional.ofNullable(price)));
   }
 }

@@ -31,8 +31,14 @@ final class EventStaging implements Staging<ActivityEvent> {
 
   @Override
   public void write(ActivityEvent e, Instant now, CopyRowWriter out) throws IOException {
-    out.text(e.eventId().orElse(null)).text(e.userId()).text(e.type().wire()).text(e.itemId())
-        .instant(e.timestamp()).number(e.quantity()).decimal(e.price().orElse(null)).instant(now);
+    out.text(e.eventId().orElse(null))
+        .text(e.userId())
+        .text(e.type().wire())
+        .text(e.itemId())
+        .instant(e.timestamp())
+        .number(e.quantity())
+        .decimal(e.price().orElse(null))
+        .instant(now);
   }
 
   /** Every event is appended; replays are told apart by the event id's unique index, not by a last-wins key. */
@@ -44,15 +50,16 @@ final class EventStaging implements Staging<ActivityEvent> {
   /** Chunks arrive in file order and each is inserted in line order, so the first occurrence of an id stays. */
   @Override
   public long merge(Handle handle, String table, boolean duplicateKeys, Instant now) {
-    long valid = handle.createQuery("SELECT count(*) FROM " + table + " WHERE problem IS NULL").mapTo(Long.class).one();
+    long valid = handle
+        .createQuery("SELECT count(*) FROM " + table + " WHERE problem IS NULL")
+        .mapTo(Long.class)
+        .one();
     int inserted = handle.createUpdate("""
         INSERT INTO activity_events (event_id, user_id, type, item_id, occurred_at, quantity, price, received_at)
         SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :now
           FROM %s WHERE problem IS NULL
          ORDER BY line
-        ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING""".formatted(table))
-        .bind("now", now)
-        .execute();
+        ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING""".formatted(table)).bind("now", now).execute();
     return valid - inserted;
   }
 }

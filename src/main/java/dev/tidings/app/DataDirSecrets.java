@@ -25,16 +25,23 @@ final class DataDirSecrets {
   static Generated loadOrCreate(Path file, String prefix, int bytes) {
     try {
       if (Files.exists(file)) {
-        return new Generated(new Secret(Files.readString(file, StandardCharsets.UTF_8).trim()), false);
+        return new Generated(
+            new Secret(Files.readString(file, StandardCharsets.UTF_8).trim()), false);
       }
       Files.createDirectories(file.getParent());
       byte[] random = new byte[bytes];
       RANDOM.nextBytes(random);
       String value = prefix + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
       try {
-        Files.writeString(file, value + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        Files.writeString(
+            file,
+            value + "\n",
+            StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE);
       } catch (FileAlreadyExistsException raced) {
-        return new Generated(new Secret(Files.readString(file, StandardCharsets.UTF_8).trim()), false);
+        return new Generated(
+            new Secret(Files.readString(file, StandardCharsets.UTF_8).trim()), false);
       }
       try {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));

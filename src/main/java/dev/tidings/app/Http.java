@@ -17,9 +17,12 @@ public final class Http {
     var settings = node.settings();
     List<RouteGroup> groups = new ArrayList<>();
     groups.add(new SampleImageRoutes());
-    groups.add(new CatalogRoutes(node.catalog(), settings.maxBodyBytes(), settings.maxImportBytes()));
-    groups.add(new AudienceRoutes(node.audience(), node.clock(), settings.maxBodyBytes(), settings.maxImportBytes()));
-    groups.add(new ActivityRoutes(node.activity(), settings.maxBodyBytes(), settings.maxImportBytes()));
+    groups.add(
+        new CatalogRoutes(node.catalog(), settings.maxBodyBytes(), settings.maxImportBytes()));
+    groups.add(new AudienceRoutes(
+        node.audience(), node.clock(), settings.maxBodyBytes(), settings.maxImportBytes()));
+    groups.add(
+        new ActivityRoutes(node.activity(), settings.maxBodyBytes(), settings.maxImportBytes()));
     return HttpServer.start(
         new HttpServer.Options(port, node.apiKey(), settings.shutdownGrace()),
         node.metrics(),

@@ -77,7 +77,15 @@ public final class Logging {
     root.setLevel(Level.INFO);
     root.addAppender(appender);
     // Libraries that narrate every connection at INFO drown Tidings' own lines.
-    for (String chatty : new String[] {"com.zaxxer.hikari", "org.flywaydb", "io.zonky", "io.helidon", "io.lettuce", "io.netty", "com.rabbitmq"}) {
+    for (String chatty : new String[] {
+      "com.zaxxer.hikari",
+      "org.flywaydb",
+      "io.zonky",
+      "io.helidon",
+      "io.lettuce",
+      "io.netty",
+      "com.rabbitmq"
+    }) {
       context.getLogger(chatty).setLevel(Level.WARN);
     }
   }

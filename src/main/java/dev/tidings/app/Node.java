@@ -1,21 +1,21 @@
 package dev.tidings.app;
 
+import dev.tidings.activity.ActivityIntake;
+import dev.tidings.audience.AudienceService;
+import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
+import dev.tidings.config.Settings;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.coordination.Countdown;
 import dev.tidings.coordination.RateLimiter;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.redis.RedisCoordination;
-import dev.tidings.activity.ActivityIntake;
-import dev.tidings.audience.AudienceService;
-import dev.tidings.catalog.CatalogService;
 import dev.tidings.mail.MailTransport;
+import dev.tidings.mail.outbox.OutboxMailTransport;
+import dev.tidings.mail.smtp.SmtpMailTransport;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
-import dev.tidings.mail.outbox.OutboxMailTransport;
-import dev.tidings.mail.smtp.SmtpMailTransport;
-import dev.tidings.config.Settings;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
 import dev.tidings.storage.EmbeddedPostgresServer;
@@ -45,7 +45,8 @@ public final class Node implements AutoCloseable {
 
   private final Settings settings;
   private final InstantSource clock = InstantSource.system();
-  private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry metrics =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Deque<AutoCloseable> opened;
   private final List<DependencyCheck> checks = new ArrayList<>();
   private final Database database;
@@ -68,15 +69,22 @@ public final class Node implements AutoCloseable {
     new JvmThreadMetrics().bindTo(metrics);
     new ClassLoaderMetrics().bindTo(metrics);
     new ProcessorMetrics().bindTo(metrics);
-    this.secret = settings.secret().orElseGet(() -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("secret"), "", 32).secret());
-    this.apiKey = settings.apiKey().map(key -> new DataDirSecrets.Generated(key, false))
-        .orElseGet(() -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("api-key"), "tk_", 24));
+    this.secret = settings
+        .secret()
+        .orElseGet(() -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("secret"), "", 32)
+            .secret());
+    this.apiKey = settings
+        .apiKey()
+        .map(key -> new DataDirSecrets.Generated(key, false))
+        .orElseGet(
+            () -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("api-key"), "tk_", 24));
     this.database = openDatabase();
     checks.add(new DependencyCheck("postgresql", database.describe(), database::problem));
     if (settings.redisUrl().isPresent()) {
       var redis = RedisCoordination.connect(settings.redisUrl().get());
       opened.push(redis);
-      checks.add(new DependencyCheck("redis", Settings.maskUserInfo(settings.redisUrl().get()), redis::problem));
+      checks.add(new DependencyCheck(
+          "redis", Settings.maskUserInfo(settings.redisUrl().get()), redis::problem));
       this.computeOnce = redis.computeOnce();
       this.countdown = redis.countdown();
       this.rateLimiter = redis.rateLimiter();
@@ -85,7 +93,8 @@ public final class Node implements AutoCloseable {
       this.countdown = InProcessCoordination.countdown(clock);
       this.rateLimiter = InProcessCoordination.rateLimiter(clock);
     }
-    this.mail = settings.smtpUrl()
+    this.mail = settings
+        .smtpUrl()
         .<MailTransport>map(url -> SmtpMailTransport.fromUrl(url, clock))
         .orElseGet(() -> new OutboxMailTransport(settings.outboxDir(), clock));
     opened.push(mail);
@@ -93,7 +102,8 @@ public final class Node implements AutoCloseable {
     if (settings.amqpUrl().isPresent()) {
       var rabbit = RabbitWorkQueue.connect(settings.amqpUrl().get());
       opened.push(rabbit);
-      checks.add(new DependencyCheck("rabbitmq", Settings.maskUserInfo(settings.amqpUrl().get()), rabbit::problem));
+      checks.add(new DependencyCheck(
+          "rabbitmq", Settings.maskUserInfo(settings.amqpUrl().get()), rabbit::problem));
       this.queue = rabbit;
     } else {
       var tables = new PostgresWorkQueue(database);
@@ -126,11 +136,13 @@ public final class Node implements AutoCloseable {
       var directory = settings.dataDir().resolve("pg");
       log.info("starting the embedded PostgreSQL in {}", directory);
       var server = EmbeddedPostgresServer.start(directory);
-      var database = Database.connect(server.connectionSpec(settings.dbPoolSize()), server, metrics);
+      var database =
+          Database.connect(server.connectionSpec(settings.dbPoolSize()), server, metrics);
       opened.push(database);
       return database;
     }
-    var database = Database.connect(ConnectionSpec.from(settings, settings.dbUrl().orElseThrow()), () -> {}, metrics);
+    var database = Database.connect(
+        ConnectionSpec.from(settings, settings.dbUrl().orElseThrow()), () -> {}, metrics);
     opened.push(database);
     return database;
   }

@@ -51,9 +51,11 @@ public final class AudienceJson {
     }
     String email = text(node, "email", problems);
     String reasonText = text(node, "reason", problems);
-    SuppressionReason reason = reasonText == null ? null : SuppressionReason.ofWire(reasonText).orElse(null);
+    SuppressionReason reason =
+        reasonText == null ? null : SuppressionReason.ofWire(reasonText).orElse(null);
     if (reasonText != null && reason == null) {
-      problems.add("reason must be bounce, complaint, unsubscribe or manual, got " + Problems.quote(reasonText));
+      problems.add("reason must be bounce, complaint, unsubscribe or manual, got "
+          + Problems.quote(reasonText));
     }
     String createdText = text(node, "createdAt", problems);
     Instant createdAt = clock.instant();

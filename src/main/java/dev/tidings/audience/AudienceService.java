@@ -37,7 +37,8 @@ public final class AudienceService {
     this.jdbi = jdbi;
     this.clock = clock;
     this.importer = new BulkImporter(jdbi, clock);
-    this.subscribers = new ImportKind<>("subscribers", SubscriberRows.INSTANCE, new SubscriberStaging());
+    this.subscribers =
+        new ImportKind<>("subscribers", SubscriberRows.INSTANCE, new SubscriberStaging());
     this.follows = new ImportKind<>("follows", new FollowRows(clock), new FollowStaging());
   }
 
@@ -50,16 +51,20 @@ public final class AudienceService {
    */
   public Subscriber putSubscriber(Subscriber subscriber) {
     return jdbi.inTransaction(handle -> {
-      Optional<String> owner = handle.createQuery("SELECT id FROM subscribers WHERE lower(email) = lower(:email) AND id <> :id")
+      Optional<String> owner = handle
+          .createQuery(
+              "SELECT id FROM subscribers WHERE lower(email) = lower(:email) AND id <> :id")
           .bind("email", subscriber.email())
           .bind("id", subscriber.id())
           .mapTo(String.class)
           .findOne();
       if (owner.isPresent()) {
-        throw new InvalidInputException("email " + subscriber.email() + " already belongs to subscriber " + owner.get());
+        throw new InvalidInputException(
+            "email " + subscriber.email() + " already belongs to subscriber " + owner.get());
       }
       var point = subscriber.location().flatMap(Location::point);
-      handle.createUpdate("""
+      handle
+          .createUpdate("""
               INSERT INTO subscribers (id, email, name, locale, time_zone, latitude, longitude, city, country, consent,
                                        created_at, updated_at)
               VALUES (:id, :email, :name, :locale, :timeZone, :latitude, :longitude, :city, :country, :consent, :now, :now)
@@ -84,7 +89,8 @@ public final class AudienceService {
   }
 
   public Optional<Subscriber> getSubscriber(String id) {
-    return jdbi.withHandle(handle -> handle.createQuery("SELECT " + SUBSCRIBER_COLUMNS + " FROM subscribers WHERE id = :id")
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT " + SUBSCRIBER_COLUMNS + " FROM subscribers WHERE id = :id")
         .bind("id", id)
         .map(AudienceService::subscriber)
         .findOne());
@@ -92,7 +98,8 @@ public final class AudienceService {
 
   /** The subscriber with this email, compared case-insensitively. */
   public Optional<Subscriber> findByEmail(String email) {
-    return jdbi.withHandle(handle -> handle.createQuery(
+    return jdbi.withHandle(handle -> handle
+        .createQuery(
             "SELECT " + SUBSCRIBER_COLUMNS + " FROM subscribers WHERE lower(email) = lower(:email)")
         .bind("email", email)
         .map(AudienceService::subscriber)
@@ -102,8 +109,10 @@ public final class AudienceService {
   /** Up to {@code limit} subscribers in id order after the id {@code after} (keyset pagination). */
   public List<Subscriber> listSubscribers(Optional<String> after, int limit) {
     checkLimit(limit);
-    return jdbi.withHandle(handle -> handle.createQuery("SELECT " + SUBSCRIBER_COLUMNS
-            + " FROM subscribers WHERE (:after::text IS NULL OR id > :after) ORDER BY id LIMIT :limit")
+    return jdbi.withHandle(handle -> handle
+        .createQuery(
+            "SELECT " + SUBSCRIBER_COLUMNS
+                + " FROM subscribers WHERE (:after::text IS NULL OR id > :after) ORDER BY id LIMIT :limit")
         .bind("after", after.orElse(null))
         .bind("limit", limit)
         .map(AudienceService::subscriber)
@@ -112,11 +121,16 @@ public final class AudienceService {
 
   /** Deletes the subscriber and its follows; false when there was none. Suppressions stay (they are per address). */
   public boolean deleteSubscriber(String id) {
-    return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM subscribers WHERE id = :id").bind("id", id).execute()) > 0;
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("DELETE FROM subscribers WHERE id = :id")
+            .bind("id", id)
+            .execute())
+        > 0;
   }
 
   public long countSubscribers() {
-    return jdbi.withHandle(handle -> handle.createQuery("SELECT count(*) FROM subscribers").mapTo(Long.class).one());
+    return jdbi.withHandle(handle ->
+        handle.createQuery("SELECT count(*) FROM subscribers").mapTo(Long.class).one());
   }
 
   public ImportReport importSubscribers(Path file, ImportOptions options) {
@@ -136,7 +150,8 @@ public final class AudienceService {
    */
   public Follow follow(Follow follow) {
     return jdbi.inTransaction(handle -> {
-      int inserted = handle.createUpdate("""
+      int inserted = handle
+          .createUpdate("""
               INSERT INTO follows (subscriber_id, target_type, target_id, followed_at)
               SELECT id, :type, :target, :at FROM subscribers WHERE id = :subscriber
               ON CONFLICT (subscriber_id, target_type, target_id) DO UPDATE SET followed_at = excluded.followed_at""")
@@ -145,24 +160,28 @@ public final class AudienceService {
           .bind("target", follow.target().id())
           .bind("at", follow.followedAt())
           .execute();
-      if (inserted == 0) throw new InvalidInputException("subscriber " + follow.subscriberId() + " does not exist");
+      if (inserted == 0)
+        throw new InvalidInputException("subscriber " + follow.subscriberId() + " does not exist");
       return follow;
     });
   }
 
   /** False when the subscriber did not follow the target. */
   public boolean unfollow(String subscriberId, FollowTarget target) {
-    return jdbi.withHandle(handle -> handle.createUpdate(
-            "DELETE FROM follows WHERE subscriber_id = :s AND target_type = :type AND target_id = :target")
-        .bind("s", subscriberId)
-        .bind("type", target.type().wire())
-        .bind("target", target.id())
-        .execute()) > 0;
+    return jdbi.withHandle(handle -> handle
+            .createUpdate(
+                "DELETE FROM follows WHERE subscriber_id = :s AND target_type = :type AND target_id = :target")
+            .bind("s", subscriberId)
+            .bind("type", target.type().wire())
+            .bind("target", target.id())
+            .execute())
+        > 0;
   }
 
   /** What one subscriber follows, by target type then id. */
   public List<Follow> followsOf(String subscriberId) {
-    return jdbi.withHandle(handle -> handle.createQuery("""
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
             SELECT subscriber_id, target_type, target_id, followed_at FROM follows
              WHERE subscriber_id = :s ORDER BY target_type, target_id""")
         .bind("s", subscriberId)
@@ -173,7 +192,8 @@ public final class AudienceService {
   /** Followers of a target in subscriber id order, after the subscriber id {@code after} (keyset pagination). */
   public List<Follow> followers(FollowTarget target, Optional<String> after, int limit) {
     checkLimit(limit);
-    return jdbi.withHandle(handle -> handle.createQuery("""
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
             SELECT subscriber_id, target_type, target_id, followed_at FROM follows
              WHERE target_type = :type AND target_id = :target AND (:after::text IS NULL OR subscriber_id > :after)
              ORDER BY subscriber_id LIMIT :limit""")
@@ -198,7 +218,8 @@ public final class AudienceService {
   /** Suppresses an address; when it already was, the existing suppression (its first reason and date) is kept and returned. */
   public Suppression suppress(Suppression suppression) {
     return jdbi.inTransaction(handle -> {
-      handle.createUpdate("""
+      handle
+          .createUpdate("""
               INSERT INTO suppressions (email, reason, created_at) VALUES (:email, :reason, :at)
               ON CONFLICT ((lower(email))) DO NOTHING""")
           .bind("email", suppression.email())
@@ -215,7 +236,8 @@ public final class AudienceService {
 
   /** Whether mail to this address (compared case-insensitively) must not be sent. */
   public boolean isSuppressed(String email) {
-    return jdbi.withHandle(handle -> handle.createQuery(
+    return jdbi.withHandle(handle -> handle
+        .createQuery(
             "SELECT EXISTS (SELECT 1 FROM suppressions WHERE lower(email) = lower(:email))")
         .bind("email", email)
         .mapTo(Boolean.class)
@@ -224,15 +246,18 @@ public final class AudienceService {
 
   /** False when the address was not suppressed. */
   public boolean unsuppress(String email) {
-    return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM suppressions WHERE lower(email) = lower(:email)")
-        .bind("email", email)
-        .execute()) > 0;
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("DELETE FROM suppressions WHERE lower(email) = lower(:email)")
+            .bind("email", email)
+            .execute())
+        > 0;
   }
 
   /** Suppressions ordered by lower-cased address, after the address {@code after} (keyset pagination). */
   public List<Suppression> listSuppressions(Optional<String> after, int limit) {
     checkLimit(limit);
-    return jdbi.withHandle(handle -> handle.createQuery("""
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
             SELECT email, reason, created_at FROM suppressions
              WHERE (:after::text IS NULL OR lower(email) > lower(:after))
              ORDER BY lower(email) LIMIT :limit""")
@@ -243,37 +268,52 @@ public final class AudienceService {
   }
 
   private static Optional<Suppression> findSuppression(Handle handle, String email) {
-    return handle.createQuery("SELECT email, reason, created_at FROM suppressions WHERE lower(email) = lower(:email)")
+    return handle
+        .createQuery(
+            "SELECT email, reason, created_at FROM suppressions WHERE lower(email) = lower(:email)")
         .bind("email", email)
         .map(AudienceService::suppression)
         .findOne();
   }
 
   private static void checkLimit(int limit) {
-    if (limit < 1 || limit > MAX_PAGE) throw new InvalidInputException("limit must be 1.." + MAX_PAGE + ", got " + limit);
+    if (limit < 1 || limit > MAX_PAGE)
+      throw new InvalidInputException("limit must be 1.." + MAX_PAGE + ", got " + limit);
   }
 
   private static Subscriber subscriber(ResultSet rs, StatementContext ctx) throws SQLException {
     double latitude = rs.getDouble("latitude");
-    Optional<GeoPoint> point = rs.wasNull() ? Optional.empty() : Optional.of(new GeoPoint(latitude, rs.getDouble("longitude")));
+    Optional<GeoPoint> point = rs.wasNull()
+        ? Optional.empty()
+        : Optional.of(new GeoPoint(latitude, rs.getDouble("longitude")));
     Optional<String> city = Optional.ofNullable(rs.getString("city"));
     Optional<String> country = Optional.ofNullable(rs.getString("country"));
     Optional<Location> location = point.isEmpty() && city.isEmpty() && country.isEmpty()
         ? Optional.empty()
         : Optional.of(new Location(point, city, country));
-    return new Subscriber(rs.getString("id"), rs.getString("email"), Optional.ofNullable(rs.getString("name")),
-        Locale.forLanguageTag(rs.getString("locale")), ZoneId.of(rs.getString("time_zone")), location,
+    return new Subscriber(
+        rs.getString("id"),
+        rs.getString("email"),
+        Optional.ofNullable(rs.getString("name")),
+        Locale.forLanguageTag(rs.getString("locale")),
+        ZoneId.of(rs.getString("time_zone")),
+        location,
         Consent.ofWire(rs.getString("consent")).orElseThrow());
   }
 
   private static Follow follow(ResultSet rs, StatementContext ctx) throws SQLException {
-    return new Follow(rs.getString("subscriber_id"),
-        new FollowTarget(TargetType.ofWire(rs.getString("target_type")).orElseThrow(), rs.getString("target_id")),
+    return new Follow(
+        rs.getString("subscriber_id"),
+        new FollowTarget(
+            TargetType.ofWire(rs.getString("target_type")).orElseThrow(),
+            rs.getString("target_id")),
         rs.getTimestamp("followed_at").toInstant());
   }
 
   private static Suppression suppression(ResultSet rs, StatementContext ctx) throws SQLException {
-    return new Suppression(rs.getString("email"), SuppressionReason.ofWire(rs.getString("reason")).orElseThrow(),
+    return new Suppression(
+        rs.getString("email"),
+        SuppressionReason.ofWire(rs.getString("reason")).orElseThrow(),
         rs.getTimestamp("created_at").toInstant());
   }
 }

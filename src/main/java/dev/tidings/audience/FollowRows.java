@@ -45,7 +45,8 @@ final class FollowRows implements RowMapper<Follow> {
     if (typeText != null) {
       type = TargetType.ofWire(typeText).orElse(null);
       if (type == null) {
-        problems.add("targetType must be brand, artist, gallery, store or category, got " + Problems.quote(typeText));
+        problems.add("targetType must be brand, artist, gallery, store or category, got "
+            + Problems.quote(typeText));
       }
     }
     String subscriberId = row.text(SUBSCRIBER_ID);
@@ -53,6 +54,7 @@ final class FollowRows implements RowMapper<Follow> {
     problems.throwIfAny();
     // A bad target throws FollowTarget's own problems, the only ones left at this point.
     var target = new FollowTarget(toValidate(type), toValidate(row.text(TARGET_ID)));
-    return new Follow(toValidate(subscriberId), target, followedAt == null ? clock.instant() : followedAt);
+    return new Follow(
+        toValidate(subscriberId), target, followedAt == null ? clock.instant() : followedAt);
   }
 }

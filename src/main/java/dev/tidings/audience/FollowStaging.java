@@ -25,12 +25,19 @@ final class FollowStaging implements Staging<Follow> {
 
   @Override
   public void write(Follow f, Instant now, CopyRowWriter out) throws IOException {
-    out.text(f.subscriberId()).text(f.target().type().wire()).text(f.target().id()).instant(f.followedAt());
+    out.text(f.subscriberId())
+        .text(f.target().type().wire())
+        .text(f.target().id())
+        .instant(f.followedAt());
   }
 
   @Override
   public String key(Follow f) {
-    return f.subscriberId() + '\u0000' + f.target().type().wire() + '\u0000' + f.target().id();
+    return f.subscriberId()
+        + '\u0000'
+        + f.target().type().wire()
+        + '\u0000'
+        + f.target().id();
   }
 
   @Override
@@ -49,8 +56,7 @@ final class FollowStaging implements Staging<Follow> {
         SELECT %s subscriber_id, target_type, target_id, followed_at
           FROM %s WHERE problem IS NULL
          %s
-        ON CONFLICT (subscriber_id, target_type, target_id) DO UPDATE SET followed_at = excluded.followed_at"""
-        .formatted(rows, table, order));
+        ON CONFLICT (subscriber_id, target_type, target_id) DO UPDATE SET followed_at = excluded.followed_at""".formatted(rows, table, order));
     return 0;
   }
 }

@@ -6,8 +6,10 @@ import dev.tidings.imports.Problems;
 public record GeoPoint(double latitude, double longitude) {
   public GeoPoint {
     var problems = new Problems();
-    if (!(latitude >= -90 && latitude <= 90)) problems.add("latitude must be within -90..90, got " + latitude);
-    if (!(longitude >= -180 && longitude <= 180)) problems.add("longitude must be within -180..180, got " + longitude);
+    if (!(latitude >= -90 && latitude <= 90))
+      problems.add("latitude must be within -90..90, got " + latitude);
+    if (!(longitude >= -180 && longitude <= 180))
+      problems.add("longitude must be within -180..180, got " + longitude);
     problems.throwIfAny();
   }
 }

@@ -20,7 +20,8 @@ public record Location(Optional<GeoPoint> point, Optional<String> city, Optional
     if (country == null) {
       problems.add("missing required field 'country'");
     } else if (country.isPresent() && !COUNTRIES.contains(country.get())) {
-      problems.add("country must be an ISO 3166-1 alpha-2 code such as DE, got " + Problems.quote(country.get()));
+      problems.add("country must be an ISO 3166-1 alpha-2 code such as DE, got "
+          + Problems.quote(country.get()));
     }
     problems.throwIfAny();
     if (point.isEmpty() && city.isEmpty() && country.isEmpty()) {

@@ -23,7 +23,9 @@ public record Subscriber(
     problems.id("id", id);
     email(problems, email);
     problems.optionalText("name", name, 200);
-    if (name != null && name.isPresent() && (name.get().indexOf('\n') >= 0 || name.get().indexOf('\r') >= 0)) {
+    if (name != null
+        && name.isPresent()
+        && (name.get().indexOf('\n') >= 0 || name.get().indexOf('\r') >= 0)) {
       problems.add("name must not contain line breaks");
     }
     problems.present("locale", locale);
@@ -37,11 +39,15 @@ public record Subscriber(
   static void email(Problems problems, String email) {
     if (!problems.present("email", email)) return;
     int at = email.indexOf('@');
-    boolean ok = email.length() <= 254 && at > 0 && at == email.lastIndexOf('@') && at < email.length() - 1;
+    boolean ok =
+        email.length() <= 254 && at > 0 && at == email.lastIndexOf('@') && at < email.length() - 1;
     for (int i = 0; ok && i < email.length(); i++) {
       char c = email.charAt(i);
-      if (Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c)) ok = false;
+      if (Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c))
+        ok = false;
     }
-    if (!ok) problems.add("email must be an address with one @, no spaces, up to 254 characters, got " + Problems.quote(email));
+    if (!ok)
+      problems.add("email must be an address with one @, no spaces, up to 254 characters, got "
+          + Problems.quote(email));
   }
 }

@@ -51,6 +51,7 @@ final class SubscriberRows implements RowMapper<Subscriber> {
 
   /** Few distinct tags occur in practice; parsing each once keeps the hot path cheap. Bounded below. */
   private static final Map<String, Locale> LOCALES = new ConcurrentHashMap<>();
+
   private static final Map<String, ZoneId> ZONES = new ConcurrentHashMap<>();
   private static final int CACHE_LIMIT = 2000;
 
@@ -75,7 +76,9 @@ final class SubscriberRows implements RowMapper<Subscriber> {
     String consentText = row.text(CONSENT);
     if (consentText != null) {
       consent = Consent.ofWire(consentText).orElse(null);
-      if (consent == null) problems.add("consent must be subscribed, pending or unsubscribed, got " + Problems.quote(consentText));
+      if (consent == null)
+        problems.add("consent must be subscribed, pending or unsubscribed, got "
+            + Problems.quote(consentText));
     }
     Optional<Location> location = Optional.empty();
     if (problems.isEmpty()) {
@@ -87,12 +90,21 @@ final class SubscriberRows implements RowMapper<Subscriber> {
     }
     Consent consentGiven = consent;
     Optional<Location> locationGiven = location;
-    return problems.build(() -> new Subscriber(toValidate(row.text(ID)), toValidate(row.text(EMAIL)),
-        row.optionalText(NAME), locale, zone, locationGiven, toValidate(consentGiven)));
+    return problems.build(() -> new Subscriber(
+        toValidate(row.text(ID)),
+        toValidate(row.text(EMAIL)),
+        row.optionalText(NAME),
+        locale,
+        zone,
+        locationGiven,
+        toValidate(consentGiven)));
   }
 
-  private static Optional<Location> location(@Nullable BigDecimal latitude, @Nullable BigDecimal longitude,
-      Optional<String> city, Optional<String> country) {
+  private static Optional<Location> location(
+      @Nullable BigDecimal latitude,
+      @Nullable BigDecimal longitude,
+      Optional<String> city,
+      Optional<String> country) {
     Optional<GeoPoint> point = latitude == null || longitude == null
         ? Optional.empty()
         : Optional.of(new GeoPoint(latitude.doubleValue(), longitude.doubleValue()));
@@ -109,7 +121,8 @@ final class SubscriberRows implements RowMapper<Subscriber> {
       if (LOCALES.size() < CACHE_LIMIT) LOCALES.put(tag, locale);
       return locale;
     } catch (IllformedLocaleException e) {
-      problems.add("locale must be a BCP 47 language tag such as de-DE, got " + Problems.quote(tag));
+      problems.add(
+          "locale must be a BCP 47 language tag such as de-DE, got " + Problems.quote(tag));
       return Locale.ENGLISH;
     }
   }
@@ -123,7 +136,8 @@ final class SubscriberRows implements RowMapper<Subscriber> {
       if (ZONES.size() < CACHE_LIMIT) ZONES.put(id, zone);
       return zone;
     } catch (DateTimeException e) {
-      problems.add("timeZone must be an IANA time zone such as Europe/Berlin, got " + Problems.quote(id));
+      problems.add(
+          "timeZone must be an IANA time zone such as Europe/Berlin, got " + Problems.quote(id));
       return ZoneOffset.UTC;
     }
   }

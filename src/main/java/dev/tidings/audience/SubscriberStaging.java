@@ -34,14 +34,18 @@ final class SubscriberStaging implements Staging<Subscriber> {
   public void write(Subscriber s, Instant now, CopyRowWriter out) throws IOException {
     var location = s.location();
     var point = location.flatMap(Location::point);
-    out.text(s.id()).text(s.email()).text(s.name().orElse(null)).text(s.locale().toLanguageTag())
+    out.text(s.id())
+        .text(s.email())
+        .text(s.name().orElse(null))
+        .text(s.locale().toLanguageTag())
         .text(s.timeZone().getId())
         .nullableDouble(point.map(GeoPoint::latitude).orElse(null))
         .nullableDouble(point.map(GeoPoint::longitude).orElse(null))
         .text(location.flatMap(Location::city).orElse(null))
         .text(location.flatMap(Location::country).orElse(null))
         .text(s.consent().wire())
-        .instant(now).instant(now);
+        .instant(now)
+        .instant(now);
   }
 
   @Override
@@ -89,9 +93,7 @@ final class SubscriberStaging implements Staging<Subscriber> {
         ON CONFLICT (id) DO UPDATE SET email = excluded.email, name = excluded.name, locale = excluded.locale,
                time_zone = excluded.time_zone, latitude = excluded.latitude, longitude = excluded.longitude,
                city = excluded.city, country = excluded.country, consent = excluded.consent,
-               updated_at = excluded.updated_at""".formatted(rows, table, order))
-        .bind("now", now)
-        .execute();
+               updated_at = excluded.updated_at""".formatted(rows, table, order)).bind("now", now).execute();
     return 0;
   }
 }

@@ -15,7 +15,8 @@ public enum SuppressionReason {
   }
 
   public static Optional<SuppressionReason> ofWire(String text) {
-    for (SuppressionReason reason : values()) if (reason.wire().equals(text)) return Optional.of(reason);
+    for (SuppressionReason reason : values())
+      if (reason.wire().equals(text)) return Optional.of(reason);
     return Optional.empty();
   }
 }

@@ -1,6 +1,7 @@
 package dev.tidings.catalog;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.WebUrl;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
@@ -8,7 +9,6 @@ import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
 import dev.tidings.imports.Json;
 import java.io.InputStream;
-import dev.tidings.WebUrl;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,7 +26,8 @@ public final class CatalogService {
   /** Largest page {@link #list} returns. */
   public static final int MAX_PAGE = 1000;
 
-  static final ImportKind<Product> PRODUCTS = new ImportKind<>("products", ProductRows.INSTANCE, new ProductStaging());
+  static final ImportKind<Product> PRODUCTS =
+      new ImportKind<>("products", ProductRows.INSTANCE, new ProductStaging());
   private static final String COLUMNS =
       "id, title, brand, category, price, currency, image_url, landing_url, available, attributes::text AS attributes";
   private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
@@ -43,7 +44,8 @@ public final class CatalogService {
 
   /** Creates or replaces the product with this id. */
   public Product put(Product product) {
-    jdbi.useHandle(handle -> handle.createUpdate("""
+    jdbi.useHandle(handle -> handle
+        .createUpdate("""
             INSERT INTO products (id, title, brand, category, price, currency, image_url, landing_url, available,
                                   attributes, created_at, updated_at)
             VALUES (:id, :title, :brand, :category, :price, :currency, :imageUrl, :landingUrl, :available,
@@ -68,7 +70,8 @@ public final class CatalogService {
   }
 
   public Optional<Product> get(String id) {
-    return jdbi.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM products WHERE id = :id")
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT " + COLUMNS + " FROM products WHERE id = :id")
         .bind("id", id)
         .map(CatalogService::product)
         .findOne());
@@ -76,8 +79,10 @@ public final class CatalogService {
 
   /** Up to {@code limit} products in id order, starting after the id {@code after} (keyset pagination). */
   public List<Product> list(Optional<String> after, int limit) {
-    if (limit < 1 || limit > MAX_PAGE) throw new InvalidInputException("limit must be 1.." + MAX_PAGE + ", got " + limit);
-    return jdbi.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS
+    if (limit < 1 || limit > MAX_PAGE)
+      throw new InvalidInputException("limit must be 1.." + MAX_PAGE + ", got " + limit);
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT " + COLUMNS
             + " FROM products WHERE (:after::text IS NULL OR id > :after) ORDER BY id LIMIT :limit")
         .bind("after", after.orElse(null))
         .bind("limit", limit)
@@ -87,11 +92,16 @@ public final class CatalogService {
 
   /** True when a product was deleted, false when there was none with this id. */
   public boolean delete(String id) {
-    return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM products WHERE id = :id").bind("id", id).execute()) > 0;
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("DELETE FROM products WHERE id = :id")
+            .bind("id", id)
+            .execute())
+        > 0;
   }
 
   public long count() {
-    return jdbi.withHandle(handle -> handle.createQuery("SELECT count(*) FROM products").mapTo(Long.class).one());
+    return jdbi.withHandle(handle ->
+        handle.createQuery("SELECT count(*) FROM products").mapTo(Long.class).one());
   }
 
   /** Bulk import from a file (.csv, .jsonl or .ndjson, optionally .gz); see {@link BulkImporter} for bad rows. */
@@ -105,10 +115,16 @@ public final class CatalogService {
   }
 
   private static Product product(ResultSet rs, StatementContext ctx) throws SQLException {
-    return new Product(rs.getString("id"), rs.getString("title"), Optional.ofNullable(rs.getString("brand")),
-        Optional.ofNullable(rs.getString("category")), rs.getBigDecimal("price"),
-        Currency.getInstance(rs.getString("currency")), new WebUrl(rs.getString("image_url")),
-        new WebUrl(rs.getString("landing_url")), rs.getBoolean("available"),
+    return new Product(
+        rs.getString("id"),
+        rs.getString("title"),
+        Optional.ofNullable(rs.getString("brand")),
+        Optional.ofNullable(rs.getString("category")),
+        rs.getBigDecimal("price"),
+        Currency.getInstance(rs.getString("currency")),
+        new WebUrl(rs.getString("image_url")),
+        new WebUrl(rs.getString("landing_url")),
+        rs.getBoolean("available"),
         Json.MAPPER.readValue(rs.getString("attributes"), STRING_MAP));
   }
 }

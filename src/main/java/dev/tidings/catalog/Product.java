@@ -1,8 +1,8 @@
 package dev.tidings.catalog;
 
+import dev.tidings.WebUrl;
 import dev.tidings.imports.Problems;
 import java.math.BigDecimal;
-import dev.tidings.WebUrl;
 import java.util.Collections;
 import java.util.Currency;
 import java.util.LinkedHashMap;
@@ -34,10 +34,11 @@ public record Product(
     problems.nonNegative("price", price);
     problems.present("currency", currency);
     if (price != null && currency != null) {
-      int digits = currency.getDefaultFractionDigits() < 0 ? 4 : currency.getDefaultFractionDigits();
+      int digits =
+          currency.getDefaultFractionDigits() < 0 ? 4 : currency.getDefaultFractionDigits();
       if (price.scale() > digits) {
-        problems.add("price must have at most " + digits + " decimal places for " + currency.getCurrencyCode()
-            + ", got " + price.toPlainString());
+        problems.add("price must have at most " + digits + " decimal places for "
+            + currency.getCurrencyCode() + ", got " + price.toPlainString());
       }
     }
     problems.httpUrl("imageUrl", imageUrl);
@@ -46,7 +47,8 @@ public record Product(
       problems.add("missing required field 'attributes'");
     } else {
       for (var entry : attributes.entrySet()) {
-        if (entry.getKey() == null || entry.getValue() == null) problems.add("attributes must map strings to strings");
+        if (entry.getKey() == null || entry.getValue() == null)
+          problems.add("attributes must map strings to strings");
       }
     }
     problems.throwIfAny();

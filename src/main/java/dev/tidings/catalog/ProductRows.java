@@ -8,12 +8,12 @@ import static dev.tidings.imports.FieldType.STRING_MAP;
 import static dev.tidings.imports.FieldType.TEXT;
 import static dev.tidings.imports.Problems.toValidate;
 
+import dev.tidings.WebUrl;
 import dev.tidings.imports.Problems;
 import dev.tidings.imports.RowFields;
 import dev.tidings.imports.RowMapper;
 import dev.tidings.imports.RowSchema;
 import java.math.BigDecimal;
-import dev.tidings.WebUrl;
 import java.util.Currency;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -61,9 +61,16 @@ final class ProductRows implements RowMapper<Product> {
     WebUrl landing = problems.parseUrl("landingUrl", row.text(LANDING_URL));
     Boolean available = row.bool(AVAILABLE, problems);
     Map<String, String> attributes = row.stringMap(ATTRIBUTES, problems);
-    return problems.build(() -> new Product(toValidate(row.text(ID)), toValidate(row.text(TITLE)),
-        row.optionalText(BRAND), row.optionalText(CATEGORY), toValidate(price), toValidate(currency),
-        toValidate(image), toValidate(landing), available == null || available,
+    return problems.build(() -> new Product(
+        toValidate(row.text(ID)),
+        toValidate(row.text(TITLE)),
+        row.optionalText(BRAND),
+        row.optionalText(CATEGORY),
+        toValidate(price),
+        toValidate(currency),
+        toValidate(image),
+        toValidate(landing),
+        available == null || available,
         attributes == null ? Map.of() : attributes));
   }
 

@@ -1,8 +1,8 @@
 package dev.tidings.catalog;
 
 import dev.tidings.imports.CopyRowWriter;
-import dev.tidings.imports.StringMaps;
 import dev.tidings.imports.Staging;
+import dev.tidings.imports.StringMaps;
 import java.io.IOException;
 import java.time.Instant;
 import org.jdbi.v3.core.Handle;
@@ -35,11 +35,18 @@ final class ProductStaging implements Staging<Product> {
 
   @Override
   public void write(Product p, Instant now, CopyRowWriter out) throws IOException {
-    out.text(p.id()).text(p.title()).text(p.brand().orElse(null)).text(p.category().orElse(null))
-        .decimal(p.price()).text(p.currency().getCurrencyCode()).text(p.imageUrl().toString())
-        .text(p.landingUrl().toString()).bool(p.available())
+    out.text(p.id())
+        .text(p.title())
+        .text(p.brand().orElse(null))
+        .text(p.category().orElse(null))
+        .decimal(p.price())
+        .text(p.currency().getCurrencyCode())
+        .text(p.imageUrl().toString())
+        .text(p.landingUrl().toString())
+        .bool(p.available())
         .text(StringMaps.write(p.attributes()))
-        .instant(now).instant(now);
+        .instant(now)
+        .instant(now);
   }
 
   /** Chunks of fresh ids are the norm, so a chunk without repeated ids skips the sort that picks the last row. */
@@ -57,9 +64,7 @@ final class ProductStaging implements Staging<Product> {
         ON CONFLICT (id) DO UPDATE SET title = excluded.title, brand = excluded.brand, category = excluded.category,
                price = excluded.price, currency = excluded.currency, image_url = excluded.image_url,
                landing_url = excluded.landing_url, available = excluded.available, attributes = excluded.attributes,
-               updated_at = excluded.updated_at""".formatted(rows, table, order))
-        .bind("now", now)
-        .execute();
+               updated_at = excluded.updated_at""".formatted(rows, table, order)).bind("now", now).execute();
     return 0;
   }
 }

@@ -12,11 +12,14 @@ final class Banner {
     System.out.println();
     System.out.println("Tidings is running at " + url + "/");
     System.out.println("  API key    " + node.apiKey().value()
-        + (settings.apiKey().isPresent() ? "  (TIDINGS_API_KEY)" : "  (kept in " + settings.dataDir().resolve("api-key") + ")"));
+        + (settings.apiKey().isPresent()
+            ? "  (TIDINGS_API_KEY)"
+            : "  (kept in " + settings.dataDir().resolve("api-key") + ")"));
     System.out.println("  health     " + url + "/health");
     System.out.println("  metrics    " + url + "/metrics");
     System.out.println("  API docs   " + url + "/api/v1/openapi.json");
-    System.out.println("  try        curl -H 'Authorization: Bearer " + node.apiKey().value() + "' '" + url + "/api/v1/products?limit=3'");
+    System.out.println("  try        curl -H 'Authorization: Bearer "
+        + node.apiKey().value() + "' '" + url + "/api/v1/products?limit=3'");
     settings.describe().forEach((name, value) -> {
       // --port wins over TIDINGS_PORT; show what is in force
       String shown = name.equals("TIDINGS_PORT") ? Integer.toString(port) : value;

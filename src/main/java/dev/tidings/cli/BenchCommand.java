@@ -3,11 +3,15 @@ package dev.tidings.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-@Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Benchmarks: each prints its figures next to the seed's (or the floor's) approach, measured in the same run.",
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Benchmarks: each prints its figures next to the seed's (or the floor's) approach, measured in the same run.",
     subcommands = {ImportBenchCommand.class})
 final class BenchCommand implements Runnable {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {

@@ -18,31 +18,48 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
     description = {
       "Run everything in one process on the embedded default, with a sample shop.",
       "A PostgreSQL of its own under the data directory, a generated sample shop (first start only), the API and",
-      "the dashboard. Ctrl-C stops it; the next start reuses the data."})
+      "the dashboard. Ctrl-C stops it; the next start reuses the data."
+    })
 final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")
   @Nullable Integer port;
 
-  @Option(names = "--subscribers", defaultValue = "2000", description = "sample subscribers (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--subscribers",
+      defaultValue = "2000",
+      description = "sample subscribers (default ${DEFAULT-VALUE})")
   int subscribers;
 
-  @Option(names = "--products", defaultValue = "500", description = "sample products (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--products",
+      defaultValue = "500",
+      description = "sample products (default ${DEFAULT-VALUE})")
   int products;
 
-  @Option(names = "--events-per-subscriber", defaultValue = "20", description = "a week of activity (default ${DEFAULT-VALUE} events each)")
+  @Option(
+      names = "--events-per-subscriber",
+      defaultValue = "20",
+      description = "a week of activity (default ${DEFAULT-VALUE} events each)")
   int eventsPerSubscriber;
 
-  @Option(names = "--seed", defaultValue = "42", description = "sample shop seed: same seed, same shop (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "sample shop seed: same seed, same shop (default ${DEFAULT-VALUE})")
   long seed;
 
   @Override
   public Integer call() {
-    if (subscribers < 1 || products < 1) throw new UsageException("--subscribers and --products must be at least 1");
-    if (eventsPerSubscriber < 0) throw new UsageException("--events-per-subscriber must not be negative");
+    if (subscribers < 1 || products < 1)
+      throw new UsageException("--subscribers and --products must be at least 1");
+    if (eventsPerSubscriber < 0)
+      throw new UsageException("--events-per-subscriber must not be negative");
     var settings = settings();
     Logging.configure(settings.logFormat());
     int httpPort = port != null ? port : settings.port();
@@ -51,8 +68,9 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       if (node.catalog().count() == 0) {
         loadSampleShop(node, publicUrl(node, httpPort));
       } else {
-        System.out.printf("reusing %s: %,d products, %,d subscribers%n", settings.dataDir(),
-            node.catalog().count(), node.audience().countSubscribers());
+        System.out.printf(
+            "reusing %s: %,d products, %,d subscribers%n",
+            settings.dataDir(), node.catalog().count(), node.audience().countSubscribers());
       }
       var server = Http.start(node, httpPort);
       Banner.print(node, server.port());
@@ -66,31 +84,56 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
 
   private static URI publicUrl(Node node, int httpPort) {
     var configured = node.settings().publicUrl();
-    boolean isDefault = configured.toString().equals(dev.tidings.config.Settings.DEFAULT_PUBLIC_URL);
+    boolean isDefault =
+        configured.toString().equals(dev.tidings.config.Settings.DEFAULT_PUBLIC_URL);
     return isDefault ? URI.create("http://localhost:" + httpPort) : configured;
   }
 
   private void loadSampleShop(Node node, URI publicUrl) {
-    var spec = new SampleShopSpec(seed, products, subscribers,
-        node.clock().instant().truncatedTo(ChronoUnit.DAYS), eventsPerSubscriber, publicUrl);
+    var spec = new SampleShopSpec(
+        seed,
+        products,
+        subscribers,
+        node.clock().instant().truncatedTo(ChronoUnit.DAYS),
+        eventsPerSubscriber,
+        publicUrl);
     Path directory = node.settings().dataDir().resolve("sample");
-    System.out.printf("generating a sample shop (seed %d): %,d products, %,d subscribers, a week of activity%n", seed, products, subscribers);
+    System.out.printf(
+        "generating a sample shop (seed %d): %,d products, %,d subscribers, a week of activity%n",
+        seed, products, subscribers);
     var counts = SampleShop.write(spec, directory, SampleFormat.JSONL);
-    load("products", counts.products(), options -> node.catalog().importFile(directory.resolve("products.jsonl"), options));
-    load("subscribers", counts.subscribers(), options -> node.audience().importSubscribers(directory.resolve("subscribers.jsonl"), options));
-    load("follows", counts.follows(), options -> node.audience().importFollows(directory.resolve("follows.jsonl"), options));
-    load("events", counts.events(), options -> node.activity().importEvents(directory.resolve("events.jsonl"), options));
+    load(
+        "products",
+        counts.products(),
+        options -> node.catalog().importFile(directory.resolve("products.jsonl"), options));
+    load(
+        "subscribers",
+        counts.subscribers(),
+        options ->
+            node.audience().importSubscribers(directory.resolve("subscribers.jsonl"), options));
+    load(
+        "follows",
+        counts.follows(),
+        options -> node.audience().importFollows(directory.resolve("follows.jsonl"), options));
+    load(
+        "events",
+        counts.events(),
+        options -> node.activity().importEvents(directory.resolve("events.jsonl"), options));
   }
 
-  private static void load(String kind, long expected, Function<ImportOptions, ImportReport> importer) {
+  private static void load(
+      String kind, long expected, Function<ImportOptions, ImportReport> importer) {
     ImportReport report;
     try (var progress = Progress.of("loading " + kind, expected)) {
       report = importer.apply(ImportOptions.allOrNothing().withProgress(progress::stepTo));
     }
     if (!report.committed() || report.rejected() > 0) {
       ImportCommand.print(report, 10);
-      throw new dev.tidings.TidingsException("the generated sample " + kind + " did not import cleanly (a bug: please report it)");
+      throw new dev.tidings.TidingsException(
+          "the generated sample " + kind + " did not import cleanly (a bug: please report it)");
     }
-    System.out.printf("  %-12s %,10d rows in %.1f s%n", kind, report.imported(), report.duration().toMillis() / 1000.0);
+    System.out.printf(
+        "  %-12s %,10d rows in %.1f s%n",
+        kind, report.imported(), report.duration().toMillis() / 1000.0);
   }
 }

@@ -20,18 +20,27 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "import", mixinStandardHelpOptions = true,
+@Command(
+    name = "import",
+    mixinStandardHelpOptions = true,
     description = {
       "Import throughput of 1M products and 1M subscribers, against a raw COPY of the same files.",
       "Generates the files (sample shop, CSV), imports them with Tidings' validating, streaming importer, and times",
       "a raw COPY into text columns and into tables shaped like the real ones, with peak heap per phase.",
       "Uses TIDINGS_DB_URL when set (in a schema of its own, dropped afterwards), else a fresh embedded PostgreSQL.",
-      "Run with TIDINGS_JAVA_OPTS=-Xmx256m to check the heap bound."})
+      "Run with TIDINGS_JAVA_OPTS=-Xmx256m to check the heap bound."
+    })
 final class ImportBenchCommand extends EnvironmentAware implements Callable<Integer> {
-  @Option(names = "--rows", defaultValue = "1000000", description = "rows per file (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--rows",
+      defaultValue = "1000000",
+      description = "rows per file (default ${DEFAULT-VALUE})")
   int rows;
 
-  @Option(names = "--seed", defaultValue = "7", description = "sample seed (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--seed",
+      defaultValue = "7",
+      description = "sample seed (default ${DEFAULT-VALUE})")
   long seed;
 
   @Option(names = "--json", description = "also write the figures as JSON to this file")
@@ -47,9 +56,19 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
       var spec = SampleShopSpec.of(seed, rows, rows);
       Path products = work.resolve("products.csv");
       Path subscribers = work.resolve("subscribers.csv");
-      generate("products", products, (file, progress) -> SampleShop.writeProducts(spec, file, SampleFormat.CSV, progress));
-      generate("subscribers", subscribers, (file, progress) -> SampleShop.writeSubscribers(spec, file, SampleFormat.CSV, progress));
-      System.out.printf(Locale.ROOT, "files: products %,d MB, subscribers %,d MB%n", Files.size(products) >> 20, Files.size(subscribers) >> 20);
+      generate(
+          "products",
+          products,
+          (file, progress) -> SampleShop.writeProducts(spec, file, SampleFormat.CSV, progress));
+      generate(
+          "subscribers",
+          subscribers,
+          (file, progress) -> SampleShop.writeSubscribers(spec, file, SampleFormat.CSV, progress));
+      System.out.printf(
+          Locale.ROOT,
+          "files: products %,d MB, subscribers %,d MB%n",
+          Files.size(products) >> 20,
+          Files.size(subscribers) >> 20);
       ImportBench.Result result;
       try (var database = benchDatabase(settings, work)) {
         System.out.println("database: " + database.describe());
@@ -79,7 +98,8 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
   private static Database benchDatabase(dev.tidings.config.Settings settings, Path work) {
     String schema = "bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     if (settings.dbUrl().isPresent()) {
-      var database = Database.connect(ConnectionSpec.from(settings, settings.dbUrl().get()).withSchema(schema), () -> {});
+      var database = Database.connect(
+          ConnectionSpec.from(settings, settings.dbUrl().get()).withSchema(schema), () -> {});
       database.migrate();
       return database;
     }
@@ -90,7 +110,9 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
   }
 
   private static void dropSchema(Database database) {
-    database.jdbi().useHandle(handle -> handle.execute("DROP SCHEMA \"" + database.schema() + "\" CASCADE"));
+    database
+        .jdbi()
+        .useHandle(handle -> handle.execute("DROP SCHEMA \"" + database.schema() + "\" CASCADE"));
   }
 
   private static void deleteRecursively(Path root) throws IOException {

@@ -13,13 +13,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "import", mixinStandardHelpOptions = true,
+@Command(
+    name = "import",
+    mixinStandardHelpOptions = true,
     description = {
       "Bulk import a CSV or JSON Lines file (.csv, .jsonl, .ndjson, optionally .gz); formats in docs/import-formats.md.",
       "Valid rows are imported and every invalid row is reported with its line; with --all-or-nothing one invalid row imports nothing.",
-      "Exit status 0 when every row was imported, 1 when any row was rejected or nothing was imported."})
+      "Exit status 0 when every row was imported, 1 when any row was rejected or nothing was imported."
+    })
 final class ImportCommand extends EnvironmentAware implements Callable<Integer> {
-  enum Kind { products, subscribers, follows, events }
+  enum Kind {
+    products,
+    subscribers,
+    follows,
+    events
+  }
 
   @Parameters(index = "0", description = "what the file holds: ${COMPLETION-CANDIDATES}")
   Kind kind;
@@ -30,7 +38,10 @@ final class ImportCommand extends EnvironmentAware implements Callable<Integer> 
   @Option(names = "--all-or-nothing", description = "import nothing if any row is invalid")
   boolean allOrNothing;
 
-  @Option(names = "--errors", defaultValue = "20", description = "how many rejected rows to print (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--errors",
+      defaultValue = "20",
+      description = "how many rejected rows to print (default ${DEFAULT-VALUE})")
   int errorsToPrint;
 
   @Override
@@ -40,7 +51,8 @@ final class ImportCommand extends EnvironmentAware implements Callable<Integer> 
     Logging.configure(settings.logFormat());
     try (var node = Node.start(settings)) {
       ImportReport report;
-      try (var progress = Progress.of("importing " + kind, -1)) { // closed (bar finished) before the report prints
+      try (var progress =
+          Progress.of("importing " + kind, -1)) { // closed (bar finished) before the report prints
         var options = ImportOptions.defaults()
             .withMode(allOrNothing ? ImportMode.ALL_OR_NOTHING : ImportMode.VALID_ROWS)
             .withProgress(progress::stepTo);
@@ -58,11 +70,19 @@ final class ImportCommand extends EnvironmentAware implements Callable<Integer> 
 
   static void print(ImportReport report, int errorsToPrint) {
     var out = System.out;
-    out.printf(Locale.ROOT, "%s: %,d rows read, %,d imported, %,d duplicates ignored, %,d rejected in %.1f s (%,.0f rows/s)%n",
-        report.kind(), report.rowsRead(), report.imported(), report.ignored(), report.rejected(),
-        report.duration().toMillis() / 1000.0, report.rowsPerSecond());
+    out.printf(
+        Locale.ROOT,
+        "%s: %,d rows read, %,d imported, %,d duplicates ignored, %,d rejected in %.1f s (%,.0f rows/s)%n",
+        report.kind(),
+        report.rowsRead(),
+        report.imported(),
+        report.ignored(),
+        report.rejected(),
+        report.duration().toMillis() / 1000.0,
+        report.rowsPerSecond());
     report.failure().ifPresent(failure -> out.println("refused: " + failure));
-    report.errors().stream().limit(errorsToPrint)
+    report.errors().stream()
+        .limit(errorsToPrint)
         .forEach(error -> out.printf(Locale.ROOT, "  line %d: %s%n", error.line(), error.reason()));
     long more = report.rejected() - Math.min(errorsToPrint, report.errors().size());
     if (more > 0) out.printf(Locale.ROOT, "  ... and %,d more rejected rows%n", more);

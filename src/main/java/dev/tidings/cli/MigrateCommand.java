@@ -5,7 +5,9 @@ import dev.tidings.app.Node;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
-@Command(name = "migrate", mixinStandardHelpOptions = true,
+@Command(
+    name = "migrate",
+    mixinStandardHelpOptions = true,
     description = "Apply database migrations and exit (every node also does this at start).")
 final class MigrateCommand extends EnvironmentAware implements Callable<Integer> {
   @Override

@@ -9,7 +9,9 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
     description = "Run an HTTP node: the API, health, metrics and the dashboard.")
 final class ServeCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(names = "--port", description = "HTTP port (default: TIDINGS_PORT, else 8080)")

@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
     name = "tidings",
     mixinStandardHelpOptions = true,
     versionProvider = TidingsCommand.Version.class,
-    description = "Personalised newsletters and campaign email: open-time recommendations, delivery KPIs, campaigns.",
+    description =
+        "Personalised newsletters and campaign email: open-time recommendations, delivery KPIs, campaigns.",
     subcommands = {
       DemoCommand.class,
       ServeCommand.class,
@@ -25,7 +26,8 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class
     })
 public final class TidingsCommand implements Runnable {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   public static int run(String... args) {
     return run(System.getenv(), args);
@@ -49,10 +51,12 @@ public final class TidingsCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (try 'tidings demo' or 'tidings help')");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "a command is required (try 'tidings demo' or 'tidings help')");
   }
 
-  private static int report(Exception failure, CommandLine commandLine, CommandLine.ParseResult parsed) {
+  private static int report(
+      Exception failure, CommandLine commandLine, CommandLine.ParseResult parsed) {
     PrintWriter err = commandLine.getErr();
     switch (failure) {
       case ConfigException config -> {

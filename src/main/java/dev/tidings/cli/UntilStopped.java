@@ -10,19 +10,20 @@ final class UntilStopped {
 
   static void await(List<AutoCloseable> newestFirst) {
     var stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tidings-shutdown").unstarted(() -> {
-      System.err.println("\nstopping...");
-      Logging.quietForShutdown();
-      for (AutoCloseable closeable : newestFirst) {
-        try {
-          closeable.close();
-        } catch (Exception e) {
-          System.err.println("while stopping: " + e);
-        }
-      }
-      System.err.println("stopped.");
-      stopped.countDown();
-    }));
+    Runtime.getRuntime()
+        .addShutdownHook(Thread.ofPlatform().name("tidings-shutdown").unstarted(() -> {
+          System.err.println("\nstopping...");
+          Logging.quietForShutdown();
+          for (AutoCloseable closeable : newestFirst) {
+            try {
+              closeable.close();
+            } catch (Exception e) {
+              System.err.println("while stopping: " + e);
+            }
+          }
+          System.err.println("stopped.");
+          stopped.countDown();
+        }));
     try {
       stopped.await();
     } catch (InterruptedException e) {

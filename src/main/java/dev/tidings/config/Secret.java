@@ -1,7 +1,7 @@
 package dev.tidings.config;
 
-import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.Objects;
 
 /** A value that must never reach a log line: {@link #toString()} masks it. */

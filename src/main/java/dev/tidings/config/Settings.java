@@ -54,11 +54,21 @@ public record Settings(
   /** What an operator sees at start: every setting, secrets masked, defaults named. */
   public Map<String, String> describe() {
     var view = new LinkedHashMap<String, String>();
-    view.put("TIDINGS_DB_URL", dbUrl.map(Settings::maskUserInfo).orElse("embedded PostgreSQL under " + dataDir.resolve("pg")));
+    view.put(
+        "TIDINGS_DB_URL",
+        dbUrl
+            .map(Settings::maskUserInfo)
+            .orElse("embedded PostgreSQL under " + dataDir.resolve("pg")));
     view.put("TIDINGS_DB_POOL_SIZE", Integer.toString(dbPoolSize));
-    view.put("TIDINGS_REDIS_URL", redisUrl.map(Settings::maskUserInfo).orElse("in-process coordination"));
-    view.put("TIDINGS_AMQP_URL", amqpUrl.map(Settings::maskUserInfo).orElse("queue tables in PostgreSQL"));
-    view.put("TIDINGS_SMTP_URL", smtpUrl.map(Settings::maskUserInfo).orElse(".eml files in " + outboxDir()));
+    view.put(
+        "TIDINGS_REDIS_URL",
+        redisUrl.map(Settings::maskUserInfo).orElse("in-process coordination"));
+    view.put(
+        "TIDINGS_AMQP_URL",
+        amqpUrl.map(Settings::maskUserInfo).orElse("queue tables in PostgreSQL"));
+    view.put(
+        "TIDINGS_SMTP_URL",
+        smtpUrl.map(Settings::maskUserInfo).orElse(".eml files in " + outboxDir()));
     view.put("TIDINGS_DATA_DIR", dataDir.toString());
     view.put("TIDINGS_PUBLIC_URL", publicUrl.toString());
     view.put("TIDINGS_SECRET", secret.isPresent() ? "<masked>" : "generated in the data dir");
@@ -74,6 +84,7 @@ public record Settings(
   /** The URL as text with any password replaced, for logs and /health. */
   public static String maskUserInfo(Object url) {
     String text = url.toString();
-    return text.replaceAll("(//[^:/@]+):[^@/]*@", "$1:<masked>@").replaceAll("(?i)(password=)[^&]*", "$1<masked>");
+    return text.replaceAll("(//[^:/@]+):[^@/]*@", "$1:<masked>@")
+        .replaceAll("(?i)(password=)[^&]*", "$1<masked>");
   }
 }

@@ -25,13 +25,24 @@ import java.util.Set;
 public final class SettingsLoader {
   public static final String CONFIG_FILE_VARIABLE = "TIDINGS_CONFIG";
 
-  private static final Set<String> KNOWN =
-      Set.of(
-          "TIDINGS_DB_URL", "TIDINGS_DB_USER", "TIDINGS_DB_PASSWORD", "TIDINGS_DB_POOL_SIZE",
-          "TIDINGS_REDIS_URL", "TIDINGS_AMQP_URL", "TIDINGS_SMTP_URL", "TIDINGS_DATA_DIR",
-          "TIDINGS_PUBLIC_URL", "TIDINGS_SECRET", "TIDINGS_API_KEY", "TIDINGS_PORT",
-          "TIDINGS_MAX_BODY_BYTES", "TIDINGS_MAX_IMPORT_BYTES", "TIDINGS_SHUTDOWN_GRACE",
-          "TIDINGS_LOG_FORMAT", CONFIG_FILE_VARIABLE);
+  private static final Set<String> KNOWN = Set.of(
+      "TIDINGS_DB_URL",
+      "TIDINGS_DB_USER",
+      "TIDINGS_DB_PASSWORD",
+      "TIDINGS_DB_POOL_SIZE",
+      "TIDINGS_REDIS_URL",
+      "TIDINGS_AMQP_URL",
+      "TIDINGS_SMTP_URL",
+      "TIDINGS_DATA_DIR",
+      "TIDINGS_PUBLIC_URL",
+      "TIDINGS_SECRET",
+      "TIDINGS_API_KEY",
+      "TIDINGS_PORT",
+      "TIDINGS_MAX_BODY_BYTES",
+      "TIDINGS_MAX_IMPORT_BYTES",
+      "TIDINGS_SHUTDOWN_GRACE",
+      "TIDINGS_LOG_FORMAT",
+      CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
   private final List<String> problems = new ArrayList<>();
@@ -51,10 +62,9 @@ public final class SettingsLoader {
     if (file != null && !file.isBlank()) {
       readFile(Path.of(file), merged, problems);
     }
-    environment.forEach(
-        (name, value) -> {
-          if (KNOWN.contains(name)) merged.put(name, value);
-        });
+    environment.forEach((name, value) -> {
+      if (KNOWN.contains(name)) merged.put(name, value);
+    });
     var loader = new SettingsLoader(merged);
     loader.problems.addAll(problems);
     return loader.build();
@@ -78,24 +88,26 @@ public final class SettingsLoader {
   }
 
   private Settings build() {
-    var settings =
-        new Settings(
-            jdbcUrl("TIDINGS_DB_URL"),
-            text("TIDINGS_DB_USER"),
-            text("TIDINGS_DB_PASSWORD").map(Secret::new),
-            integer("TIDINGS_DB_POOL_SIZE", Settings.DEFAULT_DB_POOL_SIZE, 1, 500),
-            uri("TIDINGS_REDIS_URL", Set.of("redis", "rediss")),
-            uri("TIDINGS_AMQP_URL", Set.of("amqp", "amqps")),
-            uri("TIDINGS_SMTP_URL", Set.of("smtp", "smtps")),
-            Path.of(text("TIDINGS_DATA_DIR").orElse(Settings.DEFAULT_DATA_DIR)).toAbsolutePath().normalize(),
-            uri("TIDINGS_PUBLIC_URL", Set.of("http", "https")).orElse(URI.create(Settings.DEFAULT_PUBLIC_URL)),
-            secret("TIDINGS_SECRET", 16),
-            secret("TIDINGS_API_KEY", 16),
-            integer("TIDINGS_PORT", Settings.DEFAULT_PORT, 0, 65535),
-            longValue("TIDINGS_MAX_BODY_BYTES", Settings.DEFAULT_MAX_BODY_BYTES),
-            longValue("TIDINGS_MAX_IMPORT_BYTES", Settings.DEFAULT_MAX_IMPORT_BYTES),
-            duration("TIDINGS_SHUTDOWN_GRACE", Settings.DEFAULT_SHUTDOWN_GRACE),
-            logFormat());
+    var settings = new Settings(
+        jdbcUrl("TIDINGS_DB_URL"),
+        text("TIDINGS_DB_USER"),
+        text("TIDINGS_DB_PASSWORD").map(Secret::new),
+        integer("TIDINGS_DB_POOL_SIZE", Settings.DEFAULT_DB_POOL_SIZE, 1, 500),
+        uri("TIDINGS_REDIS_URL", Set.of("redis", "rediss")),
+        uri("TIDINGS_AMQP_URL", Set.of("amqp", "amqps")),
+        uri("TIDINGS_SMTP_URL", Set.of("smtp", "smtps")),
+        Path.of(text("TIDINGS_DATA_DIR").orElse(Settings.DEFAULT_DATA_DIR))
+            .toAbsolutePath()
+            .normalize(),
+        uri("TIDINGS_PUBLIC_URL", Set.of("http", "https"))
+            .orElse(URI.create(Settings.DEFAULT_PUBLIC_URL)),
+        secret("TIDINGS_SECRET", 16),
+        secret("TIDINGS_API_KEY", 16),
+        integer("TIDINGS_PORT", Settings.DEFAULT_PORT, 0, 65535),
+        longValue("TIDINGS_MAX_BODY_BYTES", Settings.DEFAULT_MAX_BODY_BYTES),
+        longValue("TIDINGS_MAX_IMPORT_BYTES", Settings.DEFAULT_MAX_IMPORT_BYTES),
+        duration("TIDINGS_SHUTDOWN_GRACE", Settings.DEFAULT_SHUTDOWN_GRACE),
+        logFormat());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -108,117 +120,111 @@ public final class SettingsLoader {
   }
 
   private Optional<String> jdbcUrl(String name) {
-    return text(name)
-        .flatMap(
-            url -> {
-              if (url.startsWith("jdbc:postgresql://")) return Optional.of(url);
-              if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
-                return Optional.of("jdbc:postgresql://" + url.substring(url.indexOf("//") + 2));
-              }
-              problems.add(name + ": expected jdbc:postgresql://host:port/database but was " + Settings.maskUserInfo(url));
-              return Optional.empty();
-            });
+    return text(name).flatMap(url -> {
+      if (url.startsWith("jdbc:postgresql://")) return Optional.of(url);
+      if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
+        return Optional.of("jdbc:postgresql://" + url.substring(url.indexOf("//") + 2));
+      }
+      problems.add(name + ": expected jdbc:postgresql://host:port/database but was "
+          + Settings.maskUserInfo(url));
+      return Optional.empty();
+    });
   }
 
   private Optional<URI> uri(String name, Set<String> schemes) {
-    return text(name)
-        .flatMap(
-            raw -> {
-              try {
-                var uri = new URI(raw);
-                if (uri.getScheme() == null || !schemes.contains(uri.getScheme().toLowerCase(Locale.ROOT)) || uri.getHost() == null) {
-                  problems.add(name + ": expected " + String.join(" or ", schemes.stream().sorted().toList())
-                      + " URL with a host but was " + Settings.maskUserInfo(raw));
-                  return Optional.empty();
-                }
-                return Optional.of(uri);
-              } catch (URISyntaxException e) {
-                problems.add(name + ": not a URL (" + e.getReason() + ")");
-                return Optional.empty();
-              }
-            });
+    return text(name).flatMap(raw -> {
+      try {
+        var uri = new URI(raw);
+        if (uri.getScheme() == null
+            || !schemes.contains(uri.getScheme().toLowerCase(Locale.ROOT))
+            || uri.getHost() == null) {
+          problems.add(name + ": expected "
+              + String.join(" or ", schemes.stream().sorted().toList())
+              + " URL with a host but was " + Settings.maskUserInfo(raw));
+          return Optional.empty();
+        }
+        return Optional.of(uri);
+      } catch (URISyntaxException e) {
+        problems.add(name + ": not a URL (" + e.getReason() + ")");
+        return Optional.empty();
+      }
+    });
   }
 
   private Optional<Secret> secret(String name, int minLength) {
-    return text(name)
-        .flatMap(
-            value -> {
-              if (value.length() < minLength) {
-                problems.add(name + ": must be at least " + minLength + " characters long");
-                return Optional.empty();
-              }
-              return Optional.of(new Secret(value));
-            });
+    return text(name).flatMap(value -> {
+      if (value.length() < minLength) {
+        problems.add(name + ": must be at least " + minLength + " characters long");
+        return Optional.empty();
+      }
+      return Optional.of(new Secret(value));
+    });
   }
 
   private int integer(String name, int fallback, int min, int max) {
     return text(name)
-        .map(
-            raw -> {
-              try {
-                int value = Integer.parseInt(raw);
-                if (value < min || value > max) {
-                  problems.add(name + ": must be between " + min + " and " + max + " but was " + value);
-                  return fallback;
-                }
-                return value;
-              } catch (NumberFormatException e) {
-                problems.add(name + ": not a whole number: " + raw);
-                return fallback;
-              }
-            })
+        .map(raw -> {
+          try {
+            int value = Integer.parseInt(raw);
+            if (value < min || value > max) {
+              problems.add(name + ": must be between " + min + " and " + max + " but was " + value);
+              return fallback;
+            }
+            return value;
+          } catch (NumberFormatException e) {
+            problems.add(name + ": not a whole number: " + raw);
+            return fallback;
+          }
+        })
         .orElse(fallback);
   }
 
   private long longValue(String name, long fallback) {
     return text(name)
-        .map(
-            raw -> {
-              try {
-                long value = Long.parseLong(raw);
-                if (value <= 0) {
-                  problems.add(name + ": must be positive but was " + value);
-                  return fallback;
-                }
-                return value;
-              } catch (NumberFormatException e) {
-                problems.add(name + ": not a whole number of bytes: " + raw);
-                return fallback;
-              }
-            })
+        .map(raw -> {
+          try {
+            long value = Long.parseLong(raw);
+            if (value <= 0) {
+              problems.add(name + ": must be positive but was " + value);
+              return fallback;
+            }
+            return value;
+          } catch (NumberFormatException e) {
+            problems.add(name + ": not a whole number of bytes: " + raw);
+            return fallback;
+          }
+        })
         .orElse(fallback);
   }
 
   private Duration duration(String name, Duration fallback) {
     return text(name)
-        .map(
-            raw -> {
-              try {
-                Duration value = Duration.parse(raw.toUpperCase(Locale.ROOT));
-                if (value.isNegative()) {
-                  problems.add(name + ": must not be negative");
-                  return fallback;
-                }
-                return value;
-              } catch (DateTimeParseException e) {
-                problems.add(name + ": expected an ISO-8601 duration such as PT10S but was " + raw);
-                return fallback;
-              }
-            })
+        .map(raw -> {
+          try {
+            Duration value = Duration.parse(raw.toUpperCase(Locale.ROOT));
+            if (value.isNegative()) {
+              problems.add(name + ": must not be negative");
+              return fallback;
+            }
+            return value;
+          } catch (DateTimeParseException e) {
+            problems.add(name + ": expected an ISO-8601 duration such as PT10S but was " + raw);
+            return fallback;
+          }
+        })
         .orElse(fallback);
   }
 
   private Settings.LogFormat logFormat() {
     return text("TIDINGS_LOG_FORMAT")
-        .map(
-            raw -> {
-              try {
-                return Settings.LogFormat.valueOf(raw.toUpperCase(Locale.ROOT));
-              } catch (IllegalArgumentException e) {
-                problems.add("TIDINGS_LOG_FORMAT: expected auto, json or text but was " + raw);
-                return Settings.LogFormat.AUTO;
-              }
-            })
+        .map(raw -> {
+          try {
+            return Settings.LogFormat.valueOf(raw.toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            problems.add("TIDINGS_LOG_FORMAT: expected auto, json or text but was " + raw);
+            return Settings.LogFormat.AUTO;
+          }
+        })
         .orElse(Settings.LogFormat.AUTO);
   }
 }

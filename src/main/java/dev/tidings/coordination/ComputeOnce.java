@@ -36,11 +36,14 @@ public interface ComputeOnce {
       Objects.requireNonNull(lockTtl, "lockTtl");
       Objects.requireNonNull(valueTtl, "valueTtl");
       Objects.requireNonNull(maxWait, "maxWait");
-      if (lockTtl.toMillis() < 1) throw new IllegalArgumentException("lockTtl must be at least 1 ms but was " + lockTtl);
+      if (lockTtl.toMillis() < 1)
+        throw new IllegalArgumentException("lockTtl must be at least 1 ms but was " + lockTtl);
       if (valueTtl.compareTo(lockTtl) <= 0) {
-        throw new IllegalArgumentException("valueTtl (" + valueTtl + ") must be longer than lockTtl (" + lockTtl + ")");
+        throw new IllegalArgumentException(
+            "valueTtl (" + valueTtl + ") must be longer than lockTtl (" + lockTtl + ")");
       }
-      if (maxWait.isNegative() || maxWait.isZero()) throw new IllegalArgumentException("maxWait must be positive but was " + maxWait);
+      if (maxWait.isNegative() || maxWait.isZero())
+        throw new IllegalArgumentException("maxWait must be positive but was " + maxWait);
     }
   }
 

@@ -15,9 +15,11 @@ public interface RateLimiter {
   record Limit(double permitsPerSecond, int burst) {
     public Limit {
       if (!(permitsPerSecond > 0) || Double.isInfinite(permitsPerSecond)) {
-        throw new IllegalArgumentException("permitsPerSecond must be positive and finite but was " + permitsPerSecond);
+        throw new IllegalArgumentException(
+            "permitsPerSecond must be positive and finite but was " + permitsPerSecond);
       }
-      if (burst < 1) throw new IllegalArgumentException("burst must be at least 1 but was " + burst);
+      if (burst < 1)
+        throw new IllegalArgumentException("burst must be at least 1 but was " + burst);
     }
   }
 

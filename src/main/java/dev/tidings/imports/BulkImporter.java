@@ -1,7 +1,7 @@
 package dev.tidings.imports;
 
-import dev.tidings.TidingsException;
 import dev.tidings.InvalidInputException;
+import dev.tidings.TidingsException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,7 +75,8 @@ public final class BulkImporter {
   }
 
   /** Imports from a stream (e.g. a request body); gzip-compressed content is recognised by itself. */
-  public <T> ImportReport run(ImportKind<T> kind, InputStream in, Format format, ImportOptions options) {
+  public <T> ImportReport run(
+      ImportKind<T> kind, InputStream in, Format format, ImportOptions options) {
     long started = System.nanoTime();
     var errors = new ErrorLog();
     var counts = new Counts();
@@ -86,7 +87,8 @@ public final class BulkImporter {
       var running = new FutureTask<>(merger);
       try {
         mergeHandle.execute("SET LOCAL work_mem = '64MB'");
-        // Each chunk's statements are planned anew; JIT-compiling them costs more than the small chunks gain.
+        // Each chunk's statements are planned anew; JIT-compiling them costs more than the small
+        // chunks gain.
         mergeHandle.execute("SET LOCAL jit = off");
         Thread.ofPlatform().name("import-merge-" + kind.name()).daemon().start(running);
         var encoder = new ChunkEncoder<>(kind.staging(), now, options.chunkRows());
@@ -98,15 +100,32 @@ public final class BulkImporter {
         long rejected = counts.rejected + totals.refused();
         if (options.mode() == ImportMode.ALL_OR_NOTHING && rejected > 0) {
           mergeHandle.rollback();
-          return report(kind, counts.read, 0, 0, rejected, errors, false, Optional.empty(), started);
+          return report(
+              kind, counts.read, 0, 0, rejected, errors, false, Optional.empty(), started);
         }
         mergeHandle.commit();
-        LOG.debug("import of {}: parse {} ms; database busy {} ms, idle {} ms ({} chunks direct, {} checked); after"
-                + " parsing {} ms, commit {} ms", kind.name(), (parsed - started) / 1_000_000,
-            totals.busyNanos() / 1_000_000, totals.idleNanos() / 1_000_000, totals.directChunks(),
-            totals.checkedChunks(), (merged - parsed) / 1_000_000, (System.nanoTime() - merged) / 1_000_000);
+        LOG.debug(
+            "import of {}: parse {} ms; database busy {} ms, idle {} ms ({} chunks direct, {} checked); after"
+                + " parsing {} ms, commit {} ms",
+            kind.name(),
+            (parsed - started) / 1_000_000,
+            totals.busyNanos() / 1_000_000,
+            totals.idleNanos() / 1_000_000,
+            totals.directChunks(),
+            totals.checkedChunks(),
+            (merged - parsed) / 1_000_000,
+            (System.nanoTime() - merged) / 1_000_000);
         long imported = counts.valid - totals.refused() - totals.ignored();
-        return report(kind, counts.read, imported, totals.ignored(), rejected, errors, true, Optional.empty(), started);
+        return report(
+            kind,
+            counts.read,
+            imported,
+            totals.ignored(),
+            rejected,
+            errors,
+            true,
+            Optional.empty(),
+            started);
       } catch (MalformedFileException e) {
         stop(merger, running, mergeHandle);
         errors.add(e.line(), e.reason());
@@ -127,7 +146,10 @@ public final class BulkImporter {
 
   private static RuntimeException failure(ImportKind<?> kind, Throwable e) {
     if (e instanceof InvalidInputException invalid) return invalid;
-    return new ImportFailedException("import of " + kind.name() + " failed, nothing was imported: " + TidingsException.rootMessage(e), e);
+    return new ImportFailedException(
+        "import of " + kind.name() + " failed, nothing was imported: "
+            + TidingsException.rootMessage(e),
+        e);
   }
 
   /** Stops the merger, waits until it no longer uses its connection, and rolls its transaction back. */
@@ -138,7 +160,8 @@ public final class BulkImporter {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (ExecutionException | CancellationException e) {
-      // expected: the merger stopped because of the abort or failed on its own; the cause is reported already
+      // expected: the merger stopped because of the abort or failed on its own; the cause is
+      // reported already
     }
     rollbackQuietly(mergeHandle);
   }
@@ -150,9 +173,17 @@ public final class BulkImporter {
     long rejected;
   }
 
-  private <T> void parse(ImportKind<T> kind, InputStream in, Format format, ImportOptions options,
-      ChunkEncoder<T> encoder, ChunkMerger<T> merger, Future<ChunkMerger.Totals> running, ErrorLog errors,
-      Counts counts) throws IOException, InterruptedException, ExecutionException {
+  private <T> void parse(
+      ImportKind<T> kind,
+      InputStream in,
+      Format format,
+      ImportOptions options,
+      ChunkEncoder<T> encoder,
+      ChunkMerger<T> merger,
+      Future<ChunkMerger.Totals> running,
+      ErrorLog errors,
+      Counts counts)
+      throws IOException, InterruptedException, ExecutionException {
     RowMapper<T> mapper = kind.mapper();
     try (RowSource source = open(in, format, mapper.schema())) {
       var fields = new RowFields(mapper.schema());
@@ -185,7 +216,8 @@ public final class BulkImporter {
     try {
       return source.next(fields);
     } catch (CharacterCodingException e) {
-      throw new MalformedFileException(source.line(), "the file is not valid UTF-8 (after data row " + read + ")");
+      throw new MalformedFileException(
+          source.line(), "the file is not valid UTF-8 (after data row " + read + ")");
     }
   }
 
@@ -205,20 +237,42 @@ public final class BulkImporter {
     int second = in.read();
     in.reset();
     InputStream decoded = in;
-    if (first == 0x1f && second == 0x8b) decoded = new BufferedInputStream(new GZIPInputStream(in, 64 * 1024), 64 * 1024);
+    if (first == 0x1f && second == 0x8b)
+      decoded = new BufferedInputStream(new GZIPInputStream(in, 64 * 1024), 64 * 1024);
     decoded.mark(3);
     byte[] bom = decoded.readNBytes(3);
-    if (!(bom.length == 3 && (bom[0] & 0xFF) == 0xEF && (bom[1] & 0xFF) == 0xBB && (bom[2] & 0xFF) == 0xBF)) decoded.reset();
-    var decoder = StandardCharsets.UTF_8.newDecoder()
+    if (!(bom.length == 3
+        && (bom[0] & 0xFF) == 0xEF
+        && (bom[1] & 0xFF) == 0xBB
+        && (bom[2] & 0xFF) == 0xBF)) decoded.reset();
+    var decoder = StandardCharsets.UTF_8
+        .newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
     return new InputStreamReader(decoded, decoder);
   }
 
-  private static ImportReport report(ImportKind<?> kind, long read, long imported, long ignored, long rejected,
-      ErrorLog errors, boolean committed, Optional<String> failure, long started) {
-    return new ImportReport(kind.name(), read, imported, ignored, rejected, errors.sorted(), errors.truncated(),
-        committed, failure, Duration.ofNanos(System.nanoTime() - started));
+  private static ImportReport report(
+      ImportKind<?> kind,
+      long read,
+      long imported,
+      long ignored,
+      long rejected,
+      ErrorLog errors,
+      boolean committed,
+      Optional<String> failure,
+      long started) {
+    return new ImportReport(
+        kind.name(),
+        read,
+        imported,
+        ignored,
+        rejected,
+        errors.sorted(),
+        errors.truncated(),
+        committed,
+        failure,
+        Duration.ofNanos(System.nanoTime() - started));
   }
 
   private static void rollbackQuietly(Handle handle) {

@@ -44,7 +44,8 @@ final class ChunkEncoder<T> {
   @Nullable Chunk finish() throws IOException {
     if (rows == 0) return null;
     writer.flushBuffer();
-    var chunk = new Chunk(bytes.take(), bytes.size, Arrays.copyOf(lines, rows), rows, duplicateKeys);
+    var chunk =
+        new Chunk(bytes.take(), bytes.size, Arrays.copyOf(lines, rows), rows, duplicateKeys);
     bytes.size = 0;
     rows = 0;
     duplicateKeys = false;
@@ -64,7 +65,8 @@ final class ChunkEncoder<T> {
 
     @Override
     public void write(byte[] source, int offset, int length) {
-      if (size + length > data.length) data = Arrays.copyOf(data, Math.max(data.length * 2, size + length));
+      if (size + length > data.length)
+        data = Arrays.copyOf(data, Math.max(data.length * 2, size + length));
       System.arraycopy(source, offset, data, size, length);
       size += length;
     }

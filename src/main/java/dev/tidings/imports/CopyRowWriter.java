@@ -48,7 +48,9 @@ public final class CopyRowWriter {
           } else if (c < 0x800) {
             buffer[size++] = (byte) (0xC0 | (c >> 6));
             buffer[size++] = (byte) (0x80 | (c & 0x3F));
-          } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(value.charAt(i + 1))) {
+          } else if (Character.isHighSurrogate(c)
+              && i + 1 < length
+              && Character.isLowSurrogate(value.charAt(i + 1))) {
             int cp = Character.toCodePoint(c, value.charAt(++i));
             buffer[size++] = (byte) (0xF0 | (cp >> 18));
             buffer[size++] = (byte) (0x80 | ((cp >> 12) & 0x3F));

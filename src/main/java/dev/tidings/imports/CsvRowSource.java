@@ -50,11 +50,13 @@ final class CsvRowSource implements RowSource {
       JsonToken token = parser.nextToken();
       if (token == JsonToken.START_ARRAY) token = parser.nextToken();
       if (token != JsonToken.START_ARRAY) {
-        throw new MalformedFileException(1, "the file is empty: a header row naming the columns is required");
+        throw new MalformedFileException(
+            1, "the file is empty: a header row naming the columns is required");
       }
       while ((token = parser.nextToken()) == JsonToken.VALUE_STRING) {
         if (header.size() == ImportLimits.MAX_COLUMNS) {
-          throw new MalformedFileException(1, "the header has more than " + ImportLimits.MAX_COLUMNS + " columns");
+          throw new MalformedFileException(
+              1, "the header has more than " + ImportLimits.MAX_COLUMNS + " columns");
         }
         header.add(parser.getString().strip());
       }
@@ -81,8 +83,10 @@ final class CsvRowSource implements RowSource {
       }
     }
     if (!problems.isEmpty()) {
-      throw new MalformedFileException(1, String.join("; ", problems)
-          + " (the columns are: " + String.join(", ", schema.names()) + ")");
+      throw new MalformedFileException(
+          1,
+          String.join("; ", problems) + " (the columns are: " + String.join(", ", schema.names())
+              + ")");
     }
     return fields;
   }
@@ -96,7 +100,8 @@ final class CsvRowSource implements RowSource {
       if (token != JsonToken.START_ARRAY) return false;
       int column = 0;
       while ((token = parser.nextToken()) == JsonToken.VALUE_STRING) {
-        // The first cell's location is where the record starts; a quoted line break in it comes later.
+        // The first cell's location is where the record starts; a quoted line break in it comes
+        // later.
         if (column == 0) line = parser.currentTokenLocation().getLineNr();
         if (column < fieldOfColumn.length) {
           fields.setText(fieldOfColumn[column], parser.getString());
@@ -104,7 +109,8 @@ final class CsvRowSource implements RowSource {
         column++;
       }
       if (column > fieldOfColumn.length) {
-        problem = "the record has " + column + " cells but the header has " + fieldOfColumn.length + " columns";
+        problem = "the record has " + column + " cells but the header has " + fieldOfColumn.length
+            + " columns";
       }
       return true;
     } catch (JacksonIOException e) {

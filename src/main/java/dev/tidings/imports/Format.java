@@ -30,9 +30,13 @@ public enum Format {
     if (semicolon >= 0) type = type.substring(0, semicolon);
     return switch (type.strip()) {
       case "text/csv" -> CSV;
-      case "application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/jsonlines" -> JSON_LINES;
-      default -> throw new InvalidInputException("unsupported content type " + Problems.quote(contentType)
-          + ": expected text/csv, application/x-ndjson or application/jsonl");
+      case "application/x-ndjson",
+          "application/jsonl",
+          "application/x-jsonlines",
+          "application/jsonlines" -> JSON_LINES;
+      default ->
+        throw new InvalidInputException("unsupported content type " + Problems.quote(contentType)
+            + ": expected text/csv, application/x-ndjson or application/jsonl");
     };
   }
 }

@@ -16,7 +16,8 @@ public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRow
   public ImportOptions {
     requireNonNull(mode, "mode");
     requireNonNull(progress, "progress");
-    if (chunkRows < 1) throw new IllegalArgumentException("chunkRows must be >= 1, got " + chunkRows);
+    if (chunkRows < 1)
+      throw new IllegalArgumentException("chunkRows must be >= 1, got " + chunkRows);
   }
 
   public ImportOptions(ImportMode mode, LongConsumer progress) {

@@ -28,14 +28,17 @@ public final class JsonRows {
 
   /** Fills {@code fields} from a JSON object; throws when the shape is wrong (unknown field, wrong type). */
   static void fill(JsonNode node, RowFields fields) {
-    if (!node.isObject()) throw new InvalidInputException("expected a JSON object, got " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+    if (!node.isObject())
+      throw new InvalidInputException("expected a JSON object, got "
+          + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
     var problems = new Problems();
     RowSchema schema = fields.schema();
     for (var entry : node.properties()) {
       String name = entry.getKey();
       OptionalInt index = schema.indexOf(name);
       if (index.isEmpty()) {
-        problems.add("unknown field '" + name + "' (fields: " + String.join(", ", schema.names()) + ")");
+        problems.add(
+            "unknown field '" + name + "' (fields: " + String.join(", ", schema.names()) + ")");
         continue;
       }
       set(fields, index.getAsInt(), entry.getValue(), problems);
@@ -88,5 +91,4 @@ public final class JsonRows {
       default -> value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
     };
   }
-
 }

@@ -1,7 +1,7 @@
 package dev.tidings.imports;
 
-import dev.tidings.WebUrl;
 import dev.tidings.InvalidInputException;
+import dev.tidings.WebUrl;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +61,8 @@ public final class Problems {
       throwIfAny();
       throw fromRecord;
     } catch (RuntimeException unreadable) {
-      // A value that failed to parse reached a record that does not expect it; the parse problem says why.
+      // A value that failed to parse reached a record that does not expect it; the parse problem
+      // says why.
       if (found.isEmpty()) throw unreadable;
       throwIfAny();
       throw unreadable;
@@ -90,7 +91,8 @@ public final class Problems {
    * mapper hands them what it read instead of checking twice. The record never keeps the null: its
    * constructor throws {@link InvalidInputException}, so its components stay non-null for everyone else.
    */
-  @SuppressWarnings("NullAway") // the one place a null enters a non-null component: it is reported, not stored
+  @SuppressWarnings(
+      "NullAway") // the one place a null enters a non-null component: it is reported, not stored
   public static <T> T toValidate(@Nullable T value) {
     return value;
   }
@@ -98,7 +100,8 @@ public final class Problems {
   /** A required identifier: 1-64 chars of [A-Za-z0-9._:-]. */
   public void id(String field, @Nullable String value) {
     if (value == null) missing(field);
-    else if (!isId(value)) add(field + " must be 1-64 characters of A-Z a-z 0-9 . _ : -, got " + quote(value));
+    else if (!isId(value))
+      add(field + " must be 1-64 characters of A-Z a-z 0-9 . _ : -, got " + quote(value));
   }
 
   /** 1-64 chars of [A-Za-z0-9._:-], checked by hand: a regex match per row was a visible cost of imports. */
@@ -107,8 +110,13 @@ public final class Problems {
     if (length < 1 || length > 64) return false;
     for (int i = 0; i < length; i++) {
       char c = value.charAt(i);
-      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '.' || c == '_' || c == ':' || c == '-';
+      boolean ok = (c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '.'
+          || c == '_'
+          || c == ':'
+          || c == '-';
       if (!ok) return false;
     }
     return true;
@@ -121,10 +129,12 @@ public final class Problems {
 
   public void text(String field, String value, int max) {
     if (value.isEmpty()) add(field + " must not be empty");
-    else if (value.length() > max) add(field + " must be at most " + max + " characters, got " + value.length());
+    else if (value.length() > max)
+      add(field + " must be at most " + max + " characters, got " + value.length());
   }
 
-  @SuppressWarnings("NullableOptional") // the records check their own components, an Optional's null included
+  @SuppressWarnings(
+      "NullableOptional") // the records check their own components, an Optional's null included
   public void optionalText(String field, @Nullable Optional<String> value, int max) {
     if (value == null) missing(field);
     else value.ifPresent(v -> text(field, v, max));
@@ -145,11 +155,11 @@ public final class Problems {
     try {
       return new WebUrl(text); // checks once; the exception is for bad rows only
     } catch (IllegalArgumentException e) {
-      add(field + " " + e.getMessage() + ", got " + quote(text.length() > 200 ? text.substring(0, 200) + "..." : text));
+      add(field + " " + e.getMessage() + ", got "
+          + quote(text.length() > 200 ? text.substring(0, 200) + "..." : text));
       return null;
     }
   }
-
 
   public static String quote(String value) {
     String shown = value.length() > 80 ? value.substring(0, 77) + "..." : value;

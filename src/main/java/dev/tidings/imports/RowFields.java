@@ -103,7 +103,8 @@ public final class RowFields {
     try {
       return Instant.parse(text);
     } catch (DateTimeParseException e) {
-      problems.add(name(index) + " must be an ISO-8601 instant such as 2024-05-01T12:00:00Z, got " + Problems.quote(text));
+      problems.add(name(index) + " must be an ISO-8601 instant such as 2024-05-01T12:00:00Z, got "
+          + Problems.quote(text));
       return null;
     }
   }
@@ -118,11 +119,13 @@ public final class RowFields {
     try {
       Map<String, String> map = StringMaps.parse(text);
       if (map == null) {
-        problems.add(name(index) + " must be a JSON object of strings, got " + Problems.quote(text));
+        problems.add(
+            name(index) + " must be a JSON object of strings, got " + Problems.quote(text));
       }
       return map;
     } catch (JacksonException e) {
-      problems.add(name(index) + " must be a JSON object of strings, got malformed JSON " + Problems.quote(text));
+      problems.add(name(index) + " must be a JSON object of strings, got malformed JSON "
+          + Problems.quote(text));
       return null;
     }
   }

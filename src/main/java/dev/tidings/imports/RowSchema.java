@@ -15,7 +15,8 @@ public final class RowSchema {
     this.indexByName = new HashMap<>();
     for (int i = 0; i < this.fields.size(); i++) {
       if (indexByName.put(this.fields.get(i).name(), i) != null) {
-        throw new IllegalArgumentException("duplicate field " + this.fields.get(i).name());
+        throw new IllegalArgumentException(
+            "duplicate field " + this.fields.get(i).name());
       }
     }
   }

@@ -11,7 +11,10 @@ public record Address(String email, Optional<String> name) {
     HeaderText.requireSingleLine("address", email);
     name.ifPresent(value -> HeaderText.requireSingleLine("display name", value));
     int at = email.indexOf('@');
-    if (at < 1 || at != email.lastIndexOf('@') || at == email.length() - 1 || email.chars().anyMatch(Character::isWhitespace)) {
+    if (at < 1
+        || at != email.lastIndexOf('@')
+        || at == email.length() - 1
+        || email.chars().anyMatch(Character::isWhitespace)) {
       throw new IllegalArgumentException("not an email address: '" + email + "'");
     }
   }

@@ -8,7 +8,8 @@ final class HeaderText {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == '\r' || c == '\n' || c == '\0') {
-        throw new IllegalArgumentException(what + " must not contain a line break or NUL (header injection)");
+        throw new IllegalArgumentException(
+            what + " must not contain a line break or NUL (header injection)");
       }
     }
     return value;

@@ -24,9 +24,18 @@ public record OutgoingEmail(
 
   public static final String TIDINGS_MESSAGE_ID = "X-Tidings-Message-Id";
   private static final Pattern HEADER_NAME = Pattern.compile("[!-9;-~]{1,76}");
-  private static final Set<String> RESERVED =
-      Set.of("from", "to", "cc", "bcc", "subject", "message-id", "date", "mime-version", "content-type",
-          "content-transfer-encoding", TIDINGS_MESSAGE_ID.toLowerCase(Locale.ROOT));
+  private static final Set<String> RESERVED = Set.of(
+      "from",
+      "to",
+      "cc",
+      "bcc",
+      "subject",
+      "message-id",
+      "date",
+      "mime-version",
+      "content-type",
+      "content-transfer-encoding",
+      TIDINGS_MESSAGE_ID.toLowerCase(Locale.ROOT));
 
   public OutgoingEmail {
     Objects.requireNonNull(messageId, "messageId");
@@ -37,18 +46,19 @@ public record OutgoingEmail(
     Objects.requireNonNull(html, "html");
     HeaderText.requireSingleLine("messageId", messageId);
     if (messageId.isBlank() || messageId.chars().anyMatch(c -> c <= ' ' || c == '<' || c == '>')) {
-      throw new IllegalArgumentException("messageId must be non-empty printable text without spaces or angle brackets");
+      throw new IllegalArgumentException(
+          "messageId must be non-empty printable text without spaces or angle brackets");
     }
     HeaderText.requireSingleLine("subject", subject);
     var copy = new LinkedHashMap<String, String>();
-    headers.forEach(
-        (name, value) -> {
-          if (!HEADER_NAME.matcher(name).matches()) throw new IllegalArgumentException("invalid header name: '" + name + "'");
-          if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("header " + name + " is set by Tidings itself");
-          }
-          copy.put(name, HeaderText.requireSingleLine("header " + name, value));
-        });
+    headers.forEach((name, value) -> {
+      if (!HEADER_NAME.matcher(name).matches())
+        throw new IllegalArgumentException("invalid header name: '" + name + "'");
+      if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("header " + name + " is set by Tidings itself");
+      }
+      copy.put(name, HeaderText.requireSingleLine("header " + name, value));
+    });
     headers = java.util.Collections.unmodifiableMap(copy);
   }
 }

@@ -13,9 +13,11 @@ import org.jspecify.annotations.Nullable;
  * clicked, a few put in the cart, some of those bought.
  */
 final class Events {
-  static final List<String> COLUMNS = List.of("userId", "type", "itemId", "timestamp", "eventId", "quantity", "price");
+  static final List<String> COLUMNS =
+      List.of("userId", "type", "itemId", "timestamp", "eventId", "quantity", "price");
   private static final long WEEK_SECONDS = Duration.ofDays(7).toSeconds();
-  private static final long LATEST_SESSION_START = WEEK_SECONDS - Duration.ofHours(2).toSeconds();
+  private static final long LATEST_SESSION_START =
+      WEEK_SECONDS - Duration.ofHours(2).toSeconds();
 
   private final SampleShopSpec spec;
   private final Products products;
@@ -58,7 +60,8 @@ final class Events {
           remaining--;
           at = at.plusSeconds(20 + random.nextInt(200));
           if (remaining > 0 && random.nextDouble() < 0.4) {
-            emitter.emit("purchase", itemId, at, quantity, products.product(product).price());
+            emitter.emit(
+                "purchase", itemId, at, quantity, products.product(product).price());
             remaining--;
             at = at.plusSeconds(10 + random.nextInt(60));
           }
@@ -73,8 +76,10 @@ final class Events {
     double r = random.nextDouble();
     int brand = r < 0.45 ? affinity.favouriteBrand() : r < 0.6 ? affinity.secondBrand() : -1;
     if (brand >= 0 && brand < total) {
-      long ofBrand = (total - 1 - brand) / brandCount + 1; // products brand, brand + 40, brand + 80, ...
-      return brand + (long) brandCount * Rng.zipf(random, (int) Math.min(ofBrand, Integer.MAX_VALUE));
+      long ofBrand =
+          (total - 1 - brand) / brandCount + 1; // products brand, brand + 40, brand + 80, ...
+      return brand
+          + (long) brandCount * Rng.zipf(random, (int) Math.min(ofBrand, Integer.MAX_VALUE));
     }
     return Rng.zipf(random, (int) Math.min(total, Integer.MAX_VALUE));
   }
@@ -91,8 +96,15 @@ final class Events {
       this.eventIdPrefix = "e-" + eventIdPrefix + "-";
     }
 
-    void emit(String type, String itemId, Instant at, @Nullable Integer quantity, java.math.@Nullable BigDecimal price) {
-      rows.accept(new Object[] {userId, type, itemId, at.toString(), eventIdPrefix + sequence++, quantity, price});
+    void emit(
+        String type,
+        String itemId,
+        Instant at,
+        @Nullable Integer quantity,
+        java.math.@Nullable BigDecimal price) {
+      rows.accept(new Object[] {
+        userId, type, itemId, at.toString(), eventIdPrefix + sequence++, quantity, price
+      });
     }
   }
 }

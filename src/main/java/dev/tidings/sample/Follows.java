@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 
 /** The brands and categories one subscriber follows: 0 to 5, mostly popular brands and their own favourites. */
 final class Follows {
-  static final List<String> COLUMNS = List.of("subscriberId", "targetType", "targetId", "followedAt");
+  static final List<String> COLUMNS =
+      List.of("subscriberId", "targetType", "targetId", "followedAt");
   private static final int[] COUNT_WEIGHTS = {20, 25, 20, 15, 12, 8}; // for 0..5 follows
   private static final long HALF_YEAR_SECONDS = Duration.ofDays(182).toSeconds();
 
@@ -34,13 +35,16 @@ final class Follows {
       double r = random.nextDouble();
       if (r < 0.35) {
         kind = "brand";
-        target = brands.get(targets.isEmpty() ? affinity.favouriteBrand() : affinity.secondBrand()).name();
+        target = brands
+            .get(targets.isEmpty() ? affinity.favouriteBrand() : affinity.secondBrand())
+            .name();
       } else if (r < 0.7) {
         kind = "brand";
         target = brands.get(Rng.zipf(random, brands.size())).name();
       } else {
         kind = "category";
-        target = Catalog.FOLLOWABLE_CATEGORIES.get(Rng.zipf(random, Catalog.FOLLOWABLE_CATEGORIES.size()));
+        target = Catalog.FOLLOWABLE_CATEGORIES.get(
+            Rng.zipf(random, Catalog.FOLLOWABLE_CATEGORIES.size()));
       }
       if (targets.add(kind + "\u0000" + target)) kinds.add(kind);
     }
@@ -48,7 +52,8 @@ final class Follows {
     for (String key : targets) {
       String target = key.substring(key.indexOf('\u0000') + 1);
       Instant followedAt = spec.activityEnd().minusSeconds(1 + random.nextLong(HALF_YEAR_SECONDS));
-      rows.accept(new Object[] {Subscribers.id(subscriber), kinds.get(i++), target, followedAt.toString()});
+      rows.accept(
+          new Object[] {Subscribers.id(subscriber), kinds.get(i++), target, followedAt.toString()});
     }
   }
 

@@ -38,7 +38,8 @@ sealed interface RowSink extends AutoCloseable permits RowSink.Csv, RowSink.Json
     private final int width;
 
     Csv(OutputStream out, List<String> columns) {
-      this.writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+      this.writer =
+          new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
       this.width = columns.size();
       write(String.join(",", columns));
       write("\n");
@@ -46,7 +47,8 @@ sealed interface RowSink extends AutoCloseable permits RowSink.Csv, RowSink.Json
 
     @Override
     public void row(Object[] values) {
-      if (values.length != width) throw new IllegalArgumentException("row has " + values.length + " values, header " + width);
+      if (values.length != width)
+        throw new IllegalArgumentException("row has " + values.length + " values, header " + width);
       var line = new StringBuilder(256);
       for (int i = 0; i < values.length; i++) {
         if (i > 0) line.append(',');
@@ -66,7 +68,9 @@ sealed interface RowSink extends AutoCloseable permits RowSink.Csv, RowSink.Json
     }
 
     private static void appendCell(StringBuilder line, String cell) {
-      boolean quote = !cell.isEmpty() && (Character.isWhitespace(cell.charAt(0)) || Character.isWhitespace(cell.charAt(cell.length() - 1)));
+      boolean quote = !cell.isEmpty()
+          && (Character.isWhitespace(cell.charAt(0))
+              || Character.isWhitespace(cell.charAt(cell.length() - 1)));
       for (int i = 0; i < cell.length() && !quote; i++) {
         char c = cell.charAt(i);
         quote = c == ',' || c == '"' || c == '\n' || c == '\r';
@@ -104,19 +108,22 @@ sealed interface RowSink extends AutoCloseable permits RowSink.Csv, RowSink.Json
 
   /** One JSON object per line, through Jackson's streaming generator. */
   final class Jsonl implements RowSink {
-    private static final JsonFactory FACTORY = JsonFactory.builder().rootValueSeparator("\n").build();
+    private static final JsonFactory FACTORY =
+        JsonFactory.builder().rootValueSeparator("\n").build();
     private final JsonGenerator generator;
     private final List<String> columns;
     private boolean any;
 
     Jsonl(OutputStream out, List<String> columns) {
-      this.generator = FACTORY.createGenerator(tools.jackson.core.ObjectWriteContext.empty(), new UnclosableOutputStream(out));
+      this.generator = FACTORY.createGenerator(
+          tools.jackson.core.ObjectWriteContext.empty(), new UnclosableOutputStream(out));
       this.columns = columns;
     }
 
     @Override
     public void row(Object[] values) {
-      if (values.length != columns.size()) throw new IllegalArgumentException("row does not match the columns");
+      if (values.length != columns.size())
+        throw new IllegalArgumentException("row does not match the columns");
       generator.writeStartObject();
       for (int i = 0; i < values.length; i++) {
         Object value = values[i];
@@ -130,10 +137,13 @@ sealed interface RowSink extends AutoCloseable permits RowSink.Csv, RowSink.Json
           case Boolean b -> generator.writeBoolean(b);
           case Map<?, ?> m -> {
             generator.writeStartObject();
-            for (var entry : m.entrySet()) generator.writeStringProperty(entry.getKey().toString(), entry.getValue().toString());
+            for (var entry : m.entrySet())
+              generator.writeStringProperty(
+                  entry.getKey().toString(), entry.getValue().toString());
             generator.writeEndObject();
           }
-          default -> throw new IllegalArgumentException("unsupported value type " + value.getClass());
+          default ->
+            throw new IllegalArgumentException("unsupported value type " + value.getClass());
         }
       }
       generator.writeEndObject();

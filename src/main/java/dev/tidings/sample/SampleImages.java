@@ -24,7 +24,8 @@ import javax.imageio.ImageIO;
 public final class SampleImages {
   static {
     // A server has no display; Java2D must never try to open one.
-    if (System.getProperty("java.awt.headless") == null) System.setProperty("java.awt.headless", "true");
+    if (System.getProperty("java.awt.headless") == null)
+      System.setProperty("java.awt.headless", "true");
   }
 
   private static final int MAX_SIDE = 2048;
@@ -39,7 +40,8 @@ public final class SampleImages {
   /** As {@link #png(String, int, int)}, with initials taken from {@code label} (e.g. the title). */
   public static byte[] png(String productId, String label, int width, int height) {
     if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE) {
-      throw new IllegalArgumentException("image size must be 1.." + MAX_SIDE + " per side, was " + width + "x" + height);
+      throw new IllegalArgumentException(
+          "image size must be 1.." + MAX_SIDE + " per side, was " + width + "x" + height);
     }
     int hash = Rng.hash(productId.getBytes(StandardCharsets.UTF_8));
     float hue = (hash >>> 8 & 0xffff) / 65536f;
@@ -47,20 +49,29 @@ public final class SampleImages {
     Graphics2D g = image.createGraphics();
     try {
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-      g.setPaint(new GradientPaint(0, 0, Color.getHSBColor(hue, 0.18f, 0.98f), width, height, Color.getHSBColor(hue, 0.32f, 0.90f)));
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setPaint(new GradientPaint(
+          0,
+          0,
+          Color.getHSBColor(hue, 0.18f, 0.98f),
+          width,
+          height,
+          Color.getHSBColor(hue, 0.32f, 0.90f)));
       g.fillRect(0, 0, width, height);
 
       float side = Math.min(width, height) * 0.56f;
       float x = (width - side) / 2f;
       float y = (height - side) / 2f;
       g.setColor(Color.getHSBColor(hue, 0.45f, 0.78f));
-      g.fill(switch (Math.floorMod(hash, 4)) {
-        case 0 -> new Ellipse2D.Float(x, y, side, side);
-        case 1 -> new RoundRectangle2D.Float(x, y, side, side, side / 4, side / 4);
-        case 2 -> diamond(x, y, side);
-        default -> new RoundRectangle2D.Float(x, y + side / 4, side, side / 2, side / 2, side / 2);
-      });
+      g.fill(
+          switch (Math.floorMod(hash, 4)) {
+            case 0 -> new Ellipse2D.Float(x, y, side, side);
+            case 1 -> new RoundRectangle2D.Float(x, y, side, side, side / 4, side / 4);
+            case 2 -> diamond(x, y, side);
+            default ->
+              new RoundRectangle2D.Float(x, y + side / 4, side, side / 2, side / 2, side / 2);
+          });
       g.setColor(Color.getHSBColor(hue, 0.55f, 0.55f));
       g.setStroke(new BasicStroke(Math.max(1f, side / 40f)));
       g.draw(new RoundRectangle2D.Float(2, 2, width - 4f, height - 4f, 12, 12));
@@ -77,13 +88,17 @@ public final class SampleImages {
     return png.toByteArray();
   }
 
-  private static void drawInitials(Graphics2D g, String initials, int width, int height, float side) {
+  private static void drawInitials(
+      Graphics2D g, String initials, int width, int height, float side) {
     if (initials.isEmpty()) return;
     try {
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, Math.max(6, Math.round(side * 0.38f))));
       var metrics = g.getFontMetrics();
       g.setColor(Color.WHITE);
-      g.drawString(initials, (width - metrics.stringWidth(initials)) / 2f, (height - metrics.getHeight()) / 2f + metrics.getAscent());
+      g.drawString(
+          initials,
+          (width - metrics.stringWidth(initials)) / 2f,
+          (height - metrics.getHeight()) / 2f + metrics.getAscent());
     } catch (RuntimeException | InternalError e) {
       // A machine without any font still gets its picture, only without letters.
     }

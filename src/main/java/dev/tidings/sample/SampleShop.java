@@ -28,7 +28,8 @@ public final class SampleShop {
     return write(spec, directory, format, SampleProgress.NONE);
   }
 
-  public static SampleCounts write(SampleShopSpec spec, Path directory, SampleFormat format, SampleProgress progress) {
+  public static SampleCounts write(
+      SampleShopSpec spec, Path directory, SampleFormat format, SampleProgress progress) {
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
@@ -36,7 +37,8 @@ public final class SampleShop {
     }
     String ext = "." + format.extension();
     long products = writeProducts(spec, directory.resolve("products" + ext), format, progress);
-    long subscribers = writeSubscribers(spec, directory.resolve("subscribers" + ext), format, progress);
+    long subscribers =
+        writeSubscribers(spec, directory.resolve("subscribers" + ext), format, progress);
     long follows = writeFollows(spec, directory.resolve("follows" + ext), format, progress);
     long events = writeEvents(spec, directory.resolve("events" + ext), format, progress);
     return new SampleCounts(products, subscribers, follows, events);
@@ -47,11 +49,13 @@ public final class SampleShop {
     return writeProducts(spec, file, format, SampleProgress.NONE);
   }
 
-  public static long writeProducts(SampleShopSpec spec, Path file, SampleFormat format, SampleProgress progress) {
+  public static long writeProducts(
+      SampleShopSpec spec, Path file, SampleFormat format, SampleProgress progress) {
     return toFile(file, out -> writeProducts(spec, out, format, progress));
   }
 
-  public static long writeProducts(SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress) {
+  public static long writeProducts(
+      SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress) {
     var products = new Products(spec);
     try (var sink = RowSink.open(out, format, Products.COLUMNS)) {
       var counter = new Counter("products", spec.products(), progress);
@@ -68,11 +72,13 @@ public final class SampleShop {
     return writeSubscribers(spec, file, format, SampleProgress.NONE);
   }
 
-  public static long writeSubscribers(SampleShopSpec spec, Path file, SampleFormat format, SampleProgress progress) {
+  public static long writeSubscribers(
+      SampleShopSpec spec, Path file, SampleFormat format, SampleProgress progress) {
     return toFile(file, out -> writeSubscribers(spec, out, format, progress));
   }
 
-  public static long writeSubscribers(SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress) {
+  public static long writeSubscribers(
+      SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress) {
     var subscribers = new Subscribers(spec);
     try (var sink = RowSink.open(out, format, Subscribers.COLUMNS)) {
       var counter = new Counter("subscribers", spec.subscribers(), progress);
@@ -89,13 +95,16 @@ public final class SampleShop {
     return writeFollows(spec, file, format, SampleProgress.NONE);
   }
 
-  public static long writeFollows(SampleShopSpec spec, Path file, SampleFormat format, SampleProgress progress) {
+  public static long writeFollows(
+      SampleShopSpec spec, Path file, SampleFormat format, SampleProgress progress) {
     return toFile(file, out -> writeFollows(spec, out, format, progress));
   }
 
-  public static long writeFollows(SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress) {
+  public static long writeFollows(
+      SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress) {
     var follows = new Follows(spec);
-    return perSubscriber(spec, out, format, progress, "follows", Follows.COLUMNS, follows::forSubscriber);
+    return perSubscriber(
+        spec, out, format, progress, "follows", Follows.COLUMNS, follows::forSubscriber);
   }
 
   /** The week of events of the spec's subscribers; returns the rows written. */
@@ -103,21 +112,30 @@ public final class SampleShop {
     return writeEvents(spec, file, format, SampleProgress.NONE);
   }
 
-  public static long writeEvents(SampleShopSpec spec, Path file, SampleFormat format, SampleProgress progress) {
+  public static long writeEvents(
+      SampleShopSpec spec, Path file, SampleFormat format, SampleProgress progress) {
     return toFile(file, out -> writeEvents(spec, out, format, progress));
   }
 
-  public static long writeEvents(SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress) {
+  public static long writeEvents(
+      SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress) {
     var events = new Events(spec, new Products(spec));
-    return perSubscriber(spec, out, format, progress, "events", Events.COLUMNS, events::forSubscriber);
+    return perSubscriber(
+        spec, out, format, progress, "events", Events.COLUMNS, events::forSubscriber);
   }
 
   private interface PerSubscriber {
     void forSubscriber(long subscriber, Consumer<Object[]> rows);
   }
 
-  private static long perSubscriber(SampleShopSpec spec, OutputStream out, SampleFormat format, SampleProgress progress,
-      String kind, java.util.List<String> columns, PerSubscriber generator) {
+  private static long perSubscriber(
+      SampleShopSpec spec,
+      OutputStream out,
+      SampleFormat format,
+      SampleProgress progress,
+      String kind,
+      java.util.List<String> columns,
+      PerSubscriber generator) {
     try (var sink = RowSink.open(out, format, columns)) {
       var counter = new Counter(kind, -1, progress);
       for (long i = 0; i < spec.subscribers(); i++) {

@@ -9,12 +9,28 @@ import java.util.SplittableRandom;
 
 /** Subscriber number i of a spec, computable on its own. */
 final class Subscribers {
-  static final List<String> COLUMNS =
-      List.of("id", "email", "name", "locale", "timeZone", "latitude", "longitude", "city", "country", "consent");
+  static final List<String> COLUMNS = List.of(
+      "id",
+      "email",
+      "name",
+      "locale",
+      "timeZone",
+      "latitude",
+      "longitude",
+      "city",
+      "country",
+      "consent");
   private static final List<String> DOMAINS = List.of("example.com", "example.org", "example.net");
 
-  record Subscriber(String id, String email, String name, Places.Region region, Places.City city,
-      BigDecimal latitude, BigDecimal longitude, String consent) {}
+  record Subscriber(
+      String id,
+      String email,
+      String name,
+      Places.Region region,
+      Places.City city,
+      BigDecimal latitude,
+      BigDecimal longitude,
+      String consent) {}
 
   private final long seed;
 
@@ -37,7 +53,15 @@ final class Subscribers {
     var longitude = coordinate(city.longitude() + (random.nextDouble() - 0.5) * 0.24, 180);
     double c = random.nextDouble();
     String consent = c < 0.03 ? "pending" : c < 0.05 ? "unsubscribed" : "subscribed";
-    return new Subscriber(id(index), email(random, first, last, index), first + " " + last, region, city, latitude, longitude, consent);
+    return new Subscriber(
+        id(index),
+        email(random, first, last, index),
+        first + " " + last,
+        region,
+        city,
+        latitude,
+        longitude,
+        consent);
   }
 
   /**
@@ -57,7 +81,9 @@ final class Subscribers {
 
   /** "Łukasz" -> "lukasz", "de Jong" -> "dejong", "O'Brien" -> "obrien". */
   static String fold(String name) {
-    String stripped = Normalizer.normalize(name.replace("ł", "l").replace("Ł", "L").replace("ø", "o").replace("Ø", "O"), Normalizer.Form.NFD);
+    String stripped = Normalizer.normalize(
+        name.replace("ł", "l").replace("Ł", "L").replace("ø", "o").replace("Ø", "O"),
+        Normalizer.Form.NFD);
     var letters = new StringBuilder(stripped.length());
     for (int i = 0; i < stripped.length(); i++) {
       char c = Character.toLowerCase(stripped.charAt(i));
@@ -72,8 +98,16 @@ final class Subscribers {
 
   Object[] row(Subscriber s) {
     return new Object[] {
-      s.id(), s.email(), s.name(), s.region().locale(), s.city().timeZone(), s.latitude(), s.longitude(),
-      s.city().name(), s.region().country(), s.consent()
+      s.id(),
+      s.email(),
+      s.name(),
+      s.region().locale(),
+      s.city().timeZone(),
+      s.latitude(),
+      s.longitude(),
+      s.city().name(),
+      s.region().country(),
+      s.consent()
     };
   }
 }

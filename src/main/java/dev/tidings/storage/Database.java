@@ -1,11 +1,10 @@
 package dev.tidings.storage;
 
-import dev.tidings.TidingsException;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import dev.tidings.TidingsException;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.jspecify.annotations.Nullable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -16,6 +15,7 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A pooled connection to one PostgreSQL database (external or embedded) with Tidings' schema applied.
@@ -28,7 +28,8 @@ public final class Database implements AutoCloseable {
   private final String description;
   private final AutoCloseable owned;
 
-  private Database(HikariDataSource dataSource, String schema, String description, AutoCloseable owned) {
+  private Database(
+      HikariDataSource dataSource, String schema, String description, AutoCloseable owned) {
     this.dataSource = dataSource;
     this.schema = schema;
     this.description = description;
@@ -45,9 +46,11 @@ public final class Database implements AutoCloseable {
   }
 
   /** As {@link #connect(ConnectionSpec, AutoCloseable)}, publishing the pool's gauges and timers to {@code metrics}. */
-  public static Database connect(ConnectionSpec spec, AutoCloseable owned, @Nullable MeterRegistry metrics) {
+  public static Database connect(
+      ConnectionSpec spec, AutoCloseable owned, @Nullable MeterRegistry metrics) {
     var config = new HikariConfig();
-    if (metrics != null) config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
+    if (metrics != null)
+      config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
     config.setPoolName("tidings-db");
     config.setJdbcUrl(spec.jdbcUrl());
     spec.user().ifPresent(config::setUsername);
@@ -58,12 +61,16 @@ public final class Database implements AutoCloseable {
     config.setInitializationFailTimeout(Duration.ofSeconds(15).toMillis());
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
     config.addDataSourceProperty("ApplicationName", "tidings");
-    config.setConnectionInitSql("SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
+    config.setConnectionInitSql(
+        "SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
     try {
       return new Database(new HikariDataSource(config), spec.schema(), spec.describe(), owned);
     } catch (RuntimeException e) {
       closeQuietly(owned);
-      throw new StorageException("cannot connect to PostgreSQL at " + spec.describe() + ": " + TidingsException.rootMessage(e), e);
+      throw new StorageException(
+          "cannot connect to PostgreSQL at " + spec.describe() + ": "
+              + TidingsException.rootMessage(e),
+          e);
     }
   }
 

@@ -31,24 +31,26 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * same port lets clients that know the old address (a connection pool) reconnect.
    */
   public static EmbeddedPostgresServer start(Path dataDirectory, int port) {
-    if (port < 0 || port > 65_535) throw new IllegalArgumentException("port must be within 0..65535 but was " + port);
+    if (port < 0 || port > 65_535)
+      throw new IllegalArgumentException("port must be within 0..65535 but was " + port);
     try {
       Files.createDirectories(dataDirectory);
-      var postgres =
-          EmbeddedPostgres.builder()
-              .setPort(port)
-              .setDataDirectory(dataDirectory)
-              .setCleanDataDirectory(false)
-              .setPGStartupWait(Duration.ofSeconds(60))
-              .setServerConfig("max_connections", "200")
-              .setServerConfig("shared_buffers", "128MB")
-              .setServerConfig("synchronous_commit", "on")
-              .start();
+      var postgres = EmbeddedPostgres.builder()
+          .setPort(port)
+          .setDataDirectory(dataDirectory)
+          .setCleanDataDirectory(false)
+          .setPGStartupWait(Duration.ofSeconds(60))
+          .setServerConfig("max_connections", "200")
+          .setServerConfig("shared_buffers", "128MB")
+          .setServerConfig("synchronous_commit", "on")
+          .start();
       return new EmbeddedPostgresServer(postgres, dataDirectory);
     } catch (IOException e) {
       throw new StorageException(
-          "cannot start the embedded PostgreSQL in " + dataDirectory + ": " + TidingsException.rootMessage(e)
-              + " (is another Tidings using this data directory?)", e);
+          "cannot start the embedded PostgreSQL in " + dataDirectory + ": "
+              + TidingsException.rootMessage(e)
+              + " (is another Tidings using this data directory?)",
+          e);
     }
   }
 
@@ -66,7 +68,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
   public ConnectionSpec connectionSpec(int poolSize) {
     return new ConnectionSpec(
-        jdbcUrl(), java.util.Optional.of("postgres"), java.util.Optional.empty(), ConnectionSpec.DEFAULT_SCHEMA, poolSize);
+        jdbcUrl(),
+        java.util.Optional.of("postgres"),
+        java.util.Optional.empty(),
+        ConnectionSpec.DEFAULT_SCHEMA,
+        poolSize);
   }
 
   @Override

@@ -28,7 +28,9 @@ final class AccessLogFilter implements Filter {
       long nanos = System.nanoTime() - start;
       int status = response.status().code();
       String method = request.prologue().method().text();
-      String route = request.matchingPattern().orElse(status == 404 ? "unmatched" : request.path().path());
+      String route = request
+          .matchingPattern()
+          .orElse(status == 404 ? "unmatched" : request.path().path());
       Timer.builder("http.server.requests")
           .tag("method", method)
           .tag("route", route)
@@ -39,12 +41,25 @@ final class AccessLogFilter implements Filter {
         String path = request.path().path();
         long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
         String peer = request.remotePeer().host();
-        // key-value pairs become fields of their own in JSON logs, for log queries by status or route
-        access.atInfo()
-            .addKeyValue("method", method).addKeyValue("path", path).addKeyValue("route", route)
-            .addKeyValue("status", status).addKeyValue("bytes", response.bytesWritten())
-            .addKeyValue("millis", millis).addKeyValue("peer", peer)
-            .log("{} {} {} {}B {}ms {}", method, path, status, response.bytesWritten(), millis, peer);
+        // key-value pairs become fields of their own in JSON logs, for log queries by status or
+        // route
+        access
+            .atInfo()
+            .addKeyValue("method", method)
+            .addKeyValue("path", path)
+            .addKeyValue("route", route)
+            .addKeyValue("status", status)
+            .addKeyValue("bytes", response.bytesWritten())
+            .addKeyValue("millis", millis)
+            .addKeyValue("peer", peer)
+            .log(
+                "{} {} {} {}B {}ms {}",
+                method,
+                path,
+                status,
+                response.bytesWritten(),
+                millis,
+                peer);
       }
     }
   }

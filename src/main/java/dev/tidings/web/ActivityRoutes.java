@@ -1,17 +1,16 @@
 package dev.tidings.web;
 
+import dev.tidings.InvalidInputException;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportMode;
 import dev.tidings.imports.ImportOptions;
-import dev.tidings.InvalidInputException;
 import dev.tidings.imports.ImportReport;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.List;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * {@code POST /api/v1/events}: activity events as a JSON array or JSON Lines. A request is one batch:
@@ -35,26 +34,36 @@ public final class ActivityRoutes implements RouteGroup {
       var type = request.headers().contentType();
       if (type.isPresent() && Json.isJson(type.get())) {
         var array = Json.read(request, maxBodyBytes);
-        if (!array.isArray()) throw ApiProblem.unprocessable("expected a JSON array of events (or JSON Lines with Content-Type application/x-ndjson)");
+        if (!array.isArray())
+          throw ApiProblem.unprocessable(
+              "expected a JSON array of events (or JSON Lines with Content-Type application/x-ndjson)");
         if (array.isEmpty()) throw ApiProblem.unprocessable("the array holds no events");
         var lines = new ByteArrayOutputStream();
         for (var event : array) {
           lines.writeBytes(Json.MAPPER.writeValueAsBytes(event));
           lines.write('\n');
         }
-        var report = activity.importEvents(new ByteArrayInputStream(lines.toByteArray()), Format.JSON_LINES,
+        var report = activity.importEvents(
+            new ByteArrayInputStream(lines.toByteArray()),
+            Format.JSON_LINES,
             ImportOptions.defaults().withMode(ImportMode.ALL_OR_NOTHING));
         answer(response, report, "event");
         return;
       }
-      answer(response, Imports.run(request, maxImportBytes, ImportMode.ALL_OR_NOTHING, activity::importEvents), "line");
+      answer(
+          response,
+          Imports.run(request, maxImportBytes, ImportMode.ALL_OR_NOTHING, activity::importEvents),
+          "line");
     });
   }
 
   private static void answer(ServerResponse response, ImportReport report, String position) {
     if (!report.committed()) {
-      var problems = report.errors().stream().map(error -> position + " " + error.line() + ": " + error.reason()).toList();
-      throw new InvalidInputException(problems.isEmpty() ? List.of(report.failure().orElse("invalid events")) : problems);
+      var problems = report.errors().stream()
+          .map(error -> position + " " + error.line() + ": " + error.reason())
+          .toList();
+      throw new InvalidInputException(
+          problems.isEmpty() ? List.of(report.failure().orElse("invalid events")) : problems);
     }
     Json.write(response, 202, new Accepted(report.imported(), report.ignored()));
   }

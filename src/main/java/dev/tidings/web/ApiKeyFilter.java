@@ -28,11 +28,15 @@ final class ApiKeyFilter implements Filter {
     }
     var header = request.headers().first(HeaderNames.AUTHORIZATION);
     if (header.isEmpty()) {
-      ErrorMapping.send(response, ApiProblem.unauthorized("an API key is required: send 'Authorization: Bearer <TIDINGS_API_KEY>'"));
+      ErrorMapping.send(
+          response,
+          ApiProblem.unauthorized(
+              "an API key is required: send 'Authorization: Bearer <TIDINGS_API_KEY>'"));
       return;
     }
     String value = header.get();
-    if (!value.regionMatches(true, 0, "Bearer ", 0, 7) || !apiKey.matches(value.substring(7).trim())) {
+    if (!value.regionMatches(true, 0, "Bearer ", 0, 7)
+        || !apiKey.matches(value.substring(7).trim())) {
       ErrorMapping.send(response, ApiProblem.unauthorized("the API key is not valid"));
       return;
     }

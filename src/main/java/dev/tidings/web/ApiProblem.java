@@ -35,7 +35,10 @@ public final class ApiProblem extends TidingsException {
   }
 
   public static ApiProblem tooLarge(long limit) {
-    return new ApiProblem(413, "payload_too_large", "the request body is larger than the limit of " + limit + " bytes");
+    return new ApiProblem(
+        413,
+        "payload_too_large",
+        "the request body is larger than the limit of " + limit + " bytes");
   }
 
   public static ApiProblem unsupportedMediaType(String detail) {

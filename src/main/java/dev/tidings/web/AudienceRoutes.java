@@ -22,10 +22,19 @@ public final class AudienceRoutes implements RouteGroup {
   private final long maxBodyBytes;
   private final long maxImportBytes;
 
-  public AudienceRoutes(AudienceService audience, InstantSource clock, long maxBodyBytes, long maxImportBytes) {
+  public AudienceRoutes(
+      AudienceService audience, InstantSource clock, long maxBodyBytes, long maxImportBytes) {
     this.audience = audience;
-    this.subscribers = new Resource<>("/api/v1/subscribers", "subscriber", AudienceJson::subscriberFromJson, AudienceJson::toJson,
-        Subscriber::id, audience::listSubscribers, audience::getSubscriber, audience::putSubscriber, audience::deleteSubscriber,
+    this.subscribers = new Resource<>(
+        "/api/v1/subscribers",
+        "subscriber",
+        AudienceJson::subscriberFromJson,
+        AudienceJson::toJson,
+        Subscriber::id,
+        audience::listSubscribers,
+        audience::getSubscriber,
+        audience::putSubscriber,
+        audience::deleteSubscriber,
         audience::importSubscribers);
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
@@ -43,7 +52,11 @@ public final class AudienceRoutes implements RouteGroup {
     routing.get("/api/v1/subscribers/{id}/follows", (request, response) -> {
       String id = Requests.path(request, "id");
       if (audience.getSubscriber(id).isEmpty()) throw subscribers.notFound(id);
-      Json.ok(response, new Page(audience.followsOf(id).stream().map(AudienceJson::toJson).toList(), java.util.Optional.empty()));
+      Json.ok(
+          response,
+          new Page(
+              audience.followsOf(id).stream().map(AudienceJson::toJson).toList(),
+              java.util.Optional.empty()));
     });
     routing.put("/api/v1/subscribers/{id}/follows/{type}/{target}", (request, response) -> {
       String id = Requests.path(request, "id");
@@ -53,7 +66,8 @@ public final class AudienceRoutes implements RouteGroup {
     });
     routing.delete("/api/v1/subscribers/{id}/follows/{type}/{target}", (request, response) -> {
       String id = Requests.path(request, "id");
-      if (!audience.unfollow(id, target(request))) throw ApiProblem.notFound("subscriber " + id + " does not follow that");
+      if (!audience.unfollow(id, target(request)))
+        throw ApiProblem.notFound("subscriber " + id + " does not follow that");
       response.status(204).send();
     });
     routing.get("/api/v1/followers/{type}/{target}", (request, response) -> {
@@ -61,8 +75,10 @@ public final class AudienceRoutes implements RouteGroup {
       var rows = audience.followers(target(request), Requests.query(request, "after"), limit);
       Json.ok(response, Page.of(rows, limit, AudienceJson::toJson, Follow::subscriberId));
     });
-    routing.post("/api/v1/follows/import", (request, response) ->
-        Imports.handle(request, response, maxImportBytes, audience::importFollows));
+    routing.post(
+        "/api/v1/follows/import",
+        (request, response) ->
+            Imports.handle(request, response, maxImportBytes, audience::importFollows));
   }
 
   private void suppressions(HttpRouting.Builder routing) {
@@ -73,14 +89,20 @@ public final class AudienceRoutes implements RouteGroup {
     });
     routing.get("/api/v1/suppressions/{email}", (request, response) -> {
       String email = Requests.path(request, "email");
-      Json.ok(response, AudienceJson.toJson(audience.suppression(email)
-          .orElseThrow(() -> ApiProblem.notFound(email + " is not suppressed"))));
+      Json.ok(
+          response,
+          AudienceJson.toJson(audience
+              .suppression(email)
+              .orElseThrow(() -> ApiProblem.notFound(email + " is not suppressed"))));
     });
     routing.put("/api/v1/suppressions/{email}", (request, response) -> {
       var body = Json.read(request, maxBodyBytes);
-      if (!(body instanceof tools.jackson.databind.node.ObjectNode object)) throw ApiProblem.unprocessable("the body must be a JSON object");
+      if (!(body instanceof tools.jackson.databind.node.ObjectNode object))
+        throw ApiProblem.unprocessable("the body must be a JSON object");
       object.put("email", Requests.path(request, "email"));
-      Json.ok(response, AudienceJson.toJson(audience.suppress(AudienceJson.suppressionFromJson(object, clock))));
+      Json.ok(
+          response,
+          AudienceJson.toJson(audience.suppress(AudienceJson.suppressionFromJson(object, clock))));
     });
     routing.delete("/api/v1/suppressions/{email}", (request, response) -> {
       String email = Requests.path(request, "email");
@@ -91,11 +113,14 @@ public final class AudienceRoutes implements RouteGroup {
 
   private static FollowTarget target(ServerRequest request) {
     String type = Requests.path(request, "type");
-    var targetType = TargetType.ofWire(type.toLowerCase(Locale.ROOT)).orElseThrow(() -> ApiProblem.badRequest(
-        "follow target type must be one of " + Arrays.stream(TargetType.values()).map(TargetType::wire).collect(Collectors.joining(", "))
+    var targetType = TargetType.ofWire(type.toLowerCase(Locale.ROOT))
+        .orElseThrow(() -> ApiProblem.badRequest("follow target type must be one of "
+            + Arrays.stream(TargetType.values())
+                .map(TargetType::wire)
+                .collect(Collectors.joining(", "))
             + " but was '" + type + "'"));
-    // A bad target id throws InvalidInputException: 422 with its problems, like any other invalid input.
+    // A bad target id throws InvalidInputException: 422 with its problems, like any other invalid
+    // input.
     return new FollowTarget(targetType, Requests.path(request, "target"));
   }
-
 }

@@ -12,8 +12,17 @@ public final class CatalogRoutes implements RouteGroup {
   private final long maxImportBytes;
 
   public CatalogRoutes(CatalogService catalog, long maxBodyBytes, long maxImportBytes) {
-    this.products = new Resource<>("/api/v1/products", "product", ProductJson::fromJson, ProductJson::toJson, Product::id,
-        catalog::list, catalog::get, catalog::put, catalog::delete, catalog::importStream);
+    this.products = new Resource<>(
+        "/api/v1/products",
+        "product",
+        ProductJson::fromJson,
+        ProductJson::toJson,
+        Product::id,
+        catalog::list,
+        catalog::get,
+        catalog::put,
+        catalog::delete,
+        catalog::importStream);
     this.maxBodyBytes = maxBodyBytes;
     this.maxImportBytes = maxImportBytes;
   }

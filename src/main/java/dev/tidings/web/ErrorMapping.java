@@ -23,20 +23,30 @@ final class ErrorMapping {
         InvalidInputException.class,
         (request, response, invalid) ->
             send(response, ApiProblem.unprocessable(String.join("; ", invalid.problems()))));
-    routing.error(
-        Exception.class,
-        (request, response, failure) -> {
-          String reference = UUID.randomUUID().toString();
-          log.error("unhandled failure on {} {} (reference {})", request.prologue().method().text(), request.path().path(), reference, failure);
-          send(response, new ApiProblem(500, "internal", "the server failed; the log has the details under reference " + reference));
-        });
+    routing.error(Exception.class, (request, response, failure) -> {
+      String reference = UUID.randomUUID().toString();
+      log.error(
+          "unhandled failure on {} {} (reference {})",
+          request.prologue().method().text(),
+          request.path().path(),
+          reference,
+          failure);
+      send(
+          response,
+          new ApiProblem(
+              500,
+              "internal",
+              "the server failed; the log has the details under reference " + reference));
+    });
   }
 
   static void send(ServerResponse response, ApiProblem problem) {
     if (response.isSent()) return;
-    if (problem.status() == 401) response.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"tidings\"");
+    if (problem.status() == 401)
+      response.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"tidings\"");
     if (problem.status() == 503) response.header(HeaderNames.RETRY_AFTER, "5");
-    // The rest of an oversized body is not worth reading: tell the client this connection ends here.
+    // The rest of an oversized body is not worth reading: tell the client this connection ends
+    // here.
     if (problem.status() == 413) response.header(HeaderNames.CONNECTION, "close");
     Json.write(response, problem.status(), new ErrorBody(problem.error(), problem.detail()));
   }

@@ -1,5 +1,6 @@
 package dev.tidings.web;
 
+import io.helidon.webserver.http.HttpRouting;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import io.helidon.webserver.http.HttpRouting;
 
 /**
  * {@code GET /health}: 200 when every dependency answers, 503 otherwise, with each dependency's state.
@@ -31,22 +31,25 @@ final class HealthRoutes implements RouteGroup {
     try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
       var futures = new LinkedHashMap<DependencyCheck, Future<Optional<String>>>();
       long start = System.nanoTime();
-      for (var check : checks) futures.put(check, executor.submit(() -> check.problem().get()));
-      futures.forEach(
-          (check, future) -> {
-            Optional<String> problem;
-            try {
-              long left = PROBE_TIMEOUT_MS - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-              problem = future.get(Math.max(1, left), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-              future.cancel(true);
-              problem = Optional.of("no answer within " + PROBE_TIMEOUT_MS + " ms");
-            } catch (Exception e) {
-              problem = Optional.of(String.valueOf(e.getMessage()));
-            }
-            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            results.put(check.name(), new DependencyState(problem.isEmpty() ? "up" : "down", check.target(), millis, problem));
-          });
+      for (var check : checks)
+        futures.put(check, executor.submit(() -> check.problem().get()));
+      futures.forEach((check, future) -> {
+        Optional<String> problem;
+        try {
+          long left = PROBE_TIMEOUT_MS - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+          problem = future.get(Math.max(1, left), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          future.cancel(true);
+          problem = Optional.of("no answer within " + PROBE_TIMEOUT_MS + " ms");
+        } catch (Exception e) {
+          problem = Optional.of(String.valueOf(e.getMessage()));
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        results.put(
+            check.name(),
+            new DependencyState(
+                problem.isEmpty() ? "up" : "down", check.target(), millis, problem));
+      });
       executor.shutdownNow();
     }
     boolean up = results.values().stream().allMatch(state -> state.status().equals("up"));

@@ -22,7 +22,10 @@ public final class HttpServer implements AutoCloseable {
   public record Options(int port, Secret apiKey, Duration shutdownGrace) {}
 
   public static HttpServer start(
-      Options options, PrometheusMeterRegistry registry, List<DependencyCheck> checks, List<RouteGroup> groups) {
+      Options options,
+      PrometheusMeterRegistry registry,
+      List<DependencyCheck> checks,
+      List<RouteGroup> groups) {
     HttpRouting.Builder routing = HttpRouting.builder();
     routing.addFilter(new AccessLogFilter(registry));
     routing.addFilter(new ApiKeyFilter(options.apiKey()));
@@ -30,15 +33,16 @@ public final class HttpServer implements AutoCloseable {
     new HealthRoutes(checks).register(routing);
     new OperationsRoutes(registry).register(routing);
     groups.forEach(group -> group.register(routing));
-    routing.any((request, response) ->
-        ErrorMapping.send(response, ApiProblem.notFound("no route for " + request.prologue().method().text() + " " + request.path().path())));
-    WebServer server =
-        WebServer.builder()
-            .port(options.port())
-            .shutdownGracePeriod(options.shutdownGrace())
-            .routing(routing)
-            .build()
-            .start();
+    routing.any((request, response) -> ErrorMapping.send(
+        response,
+        ApiProblem.notFound("no route for " + request.prologue().method().text() + " "
+            + request.path().path())));
+    WebServer server = WebServer.builder()
+        .port(options.port())
+        .shutdownGracePeriod(options.shutdownGrace())
+        .routing(routing)
+        .build()
+        .start();
     return new HttpServer(server);
   }
 

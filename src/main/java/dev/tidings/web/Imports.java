@@ -19,7 +19,9 @@ import java.util.Optional;
  * import committed (the report lists any rejected rows), 422 when it committed nothing.
  */
 final class Imports {
-  private static final String[] TYPES = {"text/csv", "application/x-ndjson", "application/jsonl", "application/x-jsonlines"};
+  private static final String[] TYPES = {
+    "text/csv", "application/x-ndjson", "application/jsonl", "application/x-jsonlines"
+  };
 
   private Imports() {}
 
@@ -28,19 +30,24 @@ final class Imports {
     ImportReport run(InputStream body, Format format, ImportOptions options);
   }
 
-  static void handle(ServerRequest request, ServerResponse response, long maxBytes, Importer importer) {
+  static void handle(
+      ServerRequest request, ServerResponse response, long maxBytes, Importer importer) {
     ImportReport report = run(request, maxBytes, mode(request), importer);
     var body = ReportJson.of(report);
     if (report.committed()) {
       Json.ok(response, body);
     } else {
-      String detail = report.failure().orElse(report.rejected() + " invalid row(s) and mode all-or-nothing: nothing was imported");
+      String detail = report
+          .failure()
+          .orElse(
+              report.rejected() + " invalid row(s) and mode all-or-nothing: nothing was imported");
       Json.write(response, 422, new Refused("invalid", detail, body));
     }
   }
 
   /** Streams the body into {@code importer}: 415 for a type that is neither CSV nor JSON Lines, 413 past {@code maxBytes}. */
-  static ImportReport run(ServerRequest request, long maxBytes, ImportMode mode, Importer importer) {
+  static ImportReport run(
+      ServerRequest request, long maxBytes, ImportMode mode, Importer importer) {
     var type = Json.requireContentType(request, TYPES);
     Format format = Format.ofContentType(type.mediaType().text());
     try (InputStream body = Bodies.limited(request, maxBytes)) {
@@ -58,7 +65,9 @@ final class Imports {
     return switch (mode) {
       case "valid-rows" -> ImportMode.VALID_ROWS;
       case "all-or-nothing" -> ImportMode.ALL_OR_NOTHING;
-      default -> throw ApiProblem.badRequest("mode must be valid-rows or all-or-nothing but was '" + mode + "'");
+      default ->
+        throw ApiProblem.badRequest(
+            "mode must be valid-rows or all-or-nothing but was '" + mode + "'");
     };
   }
 
@@ -72,11 +81,28 @@ final class Imports {
   record Refused(String error, String detail, ReportJson report) {}
 
   record ReportJson(
-      String kind, long rowsRead, long imported, long ignored, long rejected, boolean committed,
-      Optional<String> failure, List<RowError> errors, boolean truncatedErrors, double seconds) {
+      String kind,
+      long rowsRead,
+      long imported,
+      long ignored,
+      long rejected,
+      boolean committed,
+      Optional<String> failure,
+      List<RowError> errors,
+      boolean truncatedErrors,
+      double seconds) {
     static ReportJson of(ImportReport report) {
-      return new ReportJson(report.kind(), report.rowsRead(), report.imported(), report.ignored(), report.rejected(),
-          report.committed(), report.failure(), report.errors(), report.truncatedErrors(), report.duration().toMillis() / 1000.0);
+      return new ReportJson(
+          report.kind(),
+          report.rowsRead(),
+          report.imported(),
+          report.ignored(),
+          report.rejected(),
+          report.committed(),
+          report.failure(),
+          report.errors(),
+          report.truncatedErrors(),
+          report.duration().toMillis() / 1000.0);
     }
   }
 }

@@ -1,8 +1,8 @@
 package dev.tidings.web;
 
+import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
-import io.helidon.common.media.type.MediaTypes;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -25,12 +25,14 @@ public final class Json {
     requireContentType(request, JSON);
     try (InputStream body = Bodies.limited(request, maxBytes)) {
       JsonNode node = MAPPER.readTree(body);
-      if (node == null || node.isMissingNode()) throw ApiProblem.badRequest("the request body is empty; a JSON document was expected");
+      if (node == null || node.isMissingNode())
+        throw ApiProblem.badRequest("the request body is empty; a JSON document was expected");
       return node;
     } catch (BodyTooLargeException e) {
       throw ApiProblem.tooLarge(e.limit());
     } catch (JacksonException e) {
-      if (e.getCause() instanceof BodyTooLargeException tooLarge) throw ApiProblem.tooLarge(tooLarge.limit());
+      if (e.getCause() instanceof BodyTooLargeException tooLarge)
+        throw ApiProblem.tooLarge(tooLarge.limit());
       throw ApiProblem.badRequest("malformed JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -51,13 +53,15 @@ public final class Json {
   public static HttpMediaType requireContentType(ServerRequest request, String... accepted) {
     var declared = request.headers().contentType();
     if (declared.isEmpty()) {
-      throw ApiProblem.unsupportedMediaType("a Content-Type header is required; expected " + String.join(" or ", accepted));
+      throw ApiProblem.unsupportedMediaType(
+          "a Content-Type header is required; expected " + String.join(" or ", accepted));
     }
     String actual = declared.get().mediaType().text().toLowerCase(Locale.ROOT);
     for (String type : accepted) {
       if (actual.equals(type)) return declared.get();
     }
-    throw ApiProblem.unsupportedMediaType("Content-Type " + actual + " is not accepted here; expected " + String.join(" or ", accepted));
+    throw ApiProblem.unsupportedMediaType("Content-Type " + actual
+        + " is not accepted here; expected " + String.join(" or ", accepted));
   }
 
   static boolean isJson(HttpMediaType type) {

@@ -38,7 +38,8 @@ final class OperationsRoutes implements RouteGroup {
 
   private static byte[] resource(String name) {
     try (InputStream in = OperationsRoutes.class.getResourceAsStream(name)) {
-      if (in == null) throw new IllegalStateException("missing resource " + name + " (a broken build?)");
+      if (in == null)
+        throw new IllegalStateException("missing resource " + name + " (a broken build?)");
       return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

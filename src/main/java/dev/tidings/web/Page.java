@@ -10,7 +10,9 @@ import java.util.function.Function;
  */
 record Page(List<?> items, Optional<String> next) {
   static <T> Page of(List<T> rows, int limit, Function<T, ?> toJson, Function<T, String> key) {
-    Optional<String> next = rows.size() == limit && !rows.isEmpty() ? Optional.of(key.apply(rows.getLast())) : Optional.empty();
+    Optional<String> next = rows.size() == limit && !rows.isEmpty()
+        ? Optional.of(key.apply(rows.getLast()))
+        : Optional.empty();
     return new Page(rows.stream().map(toJson).toList(), next);
   }
 }

@@ -16,7 +16,9 @@ final class Requests {
 
   static Optional<String> query(ServerRequest request, String name) {
     var value = request.query().first(name);
-    return value.isPresent() && !value.get().isBlank() ? Optional.of(value.get()) : Optional.empty();
+    return value.isPresent() && !value.get().isBlank()
+        ? Optional.of(value.get())
+        : Optional.empty();
   }
 
   /** {@code ?limit=} within 1..1000, 100 when absent. */
@@ -25,7 +27,9 @@ final class Requests {
     if (raw.isEmpty()) return DEFAULT_LIMIT;
     try {
       int limit = Integer.parseInt(raw.get());
-      if (limit < 1 || limit > MAX_LIMIT) throw ApiProblem.badRequest("limit must be between 1 and " + MAX_LIMIT + " but was " + limit);
+      if (limit < 1 || limit > MAX_LIMIT)
+        throw ApiProblem.badRequest(
+            "limit must be between 1 and " + MAX_LIMIT + " but was " + limit);
       return limit;
     } catch (NumberFormatException e) {
       throw ApiProblem.badRequest("limit must be a whole number but was '" + raw.get() + "'");

@@ -34,14 +34,19 @@ record Resource<T>(
   void register(HttpRouting.Builder routing, long maxBodyBytes, long maxImportBytes) {
     routing.get(path, (request, response) -> {
       int limit = Requests.limit(request);
-      Json.ok(response, Page.of(list.apply(Requests.query(request, "after"), limit), limit, toJson, id));
+      Json.ok(
+          response,
+          Page.of(list.apply(Requests.query(request, "after"), limit), limit, toJson, id));
     });
-    routing.post(path + "/import", (request, response) -> Imports.handle(request, response, maxImportBytes, importer));
+    routing.post(
+        path + "/import",
+        (request, response) -> Imports.handle(request, response, maxImportBytes, importer));
     routing.post(path, (request, response) -> {
       T item = fromJson.apply(Json.read(request, maxBodyBytes));
       String itemId = id.apply(item);
       if (get.apply(itemId).isPresent()) {
-        throw ApiProblem.conflict(noun + " " + itemId + " exists; PUT " + path + "/" + itemId + " replaces it");
+        throw ApiProblem.conflict(
+            noun + " " + itemId + " exists; PUT " + path + "/" + itemId + " replaces it");
       }
       T created = put.apply(item);
       response.header(HeaderNames.LOCATION, path + "/" + itemId);
@@ -51,8 +56,12 @@ record Resource<T>(
       String itemId = Requests.path(request, "id");
       Json.ok(response, toJson.apply(get.apply(itemId).orElseThrow(() -> notFound(itemId))));
     });
-    routing.put(path + "/{id}", (request, response) ->
-        Json.ok(response, toJson.apply(put.apply(fromJson.apply(withPathId(request, Json.read(request, maxBodyBytes)))))));
+    routing.put(
+        path + "/{id}",
+        (request, response) -> Json.ok(
+            response,
+            toJson.apply(
+                put.apply(fromJson.apply(withPathId(request, Json.read(request, maxBodyBytes)))))));
     routing.delete(path + "/{id}", (request, response) -> {
       String itemId = Requests.path(request, "id");
       if (!delete.test(itemId)) throw notFound(itemId);
@@ -67,12 +76,14 @@ record Resource<T>(
   /** PUT names the item in its path; a body that names another id is a contradiction, not a rename. */
   private static JsonNode withPathId(ServerRequest request, JsonNode body) {
     String id = Requests.path(request, "id");
-    if (!(body instanceof ObjectNode object)) throw ApiProblem.unprocessable("the body must be a JSON object");
+    if (!(body instanceof ObjectNode object))
+      throw ApiProblem.unprocessable("the body must be a JSON object");
     JsonNode given = object.get("id");
     if (given == null || given.isNull()) {
       object.put("id", id);
     } else if (!given.isString() || !given.asString().equals(id)) {
-      throw ApiProblem.unprocessable("id in the body (" + given + ") differs from the id in the path (" + id + ")");
+      throw ApiProblem.unprocessable(
+          "id in the body (" + given + ") differs from the id in the path (" + id + ")");
     }
     return object;
   }

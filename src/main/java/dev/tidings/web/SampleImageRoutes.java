@@ -16,7 +16,8 @@ public final class SampleImageRoutes implements RouteGroup {
   public void register(HttpRouting.Builder routing) {
     routing.get("/sample/images/{file}", (request, response) -> {
       String file = request.path().pathParameters().get("file");
-      if (!file.endsWith(".png") || !ID.matcher(file.substring(0, file.length() - 4)).matches()) {
+      if (!file.endsWith(".png")
+          || !ID.matcher(file.substring(0, file.length() - 4)).matches()) {
         throw ApiProblem.notFound("no sample image named " + file);
       }
       byte[] png = SampleImages.png(file.substring(0, file.length() - 4), 400, 400);

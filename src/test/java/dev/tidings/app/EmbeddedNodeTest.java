@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.catalog.ProductJson;
 import dev.tidings.config.SettingsLoader;
+import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
-import dev.tidings.mail.outbox.OutboxMailTransport;
-import dev.tidings.coordination.inprocess.InProcessCoordination;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The zero-install default: a node on its own PostgreSQL under the data directory, kept across restarts. */
 class EmbeddedNodeTest {
-  @TempDir Path dataDir;
+  @TempDir
+  Path dataDir;
 
   @Test
   void a_second_start_reuses_the_data_directory() throws Exception {
@@ -31,9 +32,14 @@ class EmbeddedNodeTest {
       apiKey = node.apiKey().value();
       assertThat(node.queue()).isInstanceOf(PostgresWorkQueue.class);
       assertThat(node.mail()).isInstanceOf(OutboxMailTransport.class);
-      assertThat(node.computeOnce().getClass().getPackageName()).isEqualTo(InProcessCoordination.class.getPackageName());
-      assertThat(node.dependencyChecks()).allSatisfy(check -> assertThat(check.problem().get()).as(check.name()).isEmpty());
-      assertThat(node.metrics().scrape()).contains("hikaricp_connections_active").contains("jvm_memory_used_bytes");
+      assertThat(node.computeOnce().getClass().getPackageName())
+          .isEqualTo(InProcessCoordination.class.getPackageName());
+      assertThat(node.dependencyChecks())
+          .allSatisfy(
+              check -> assertThat(check.problem().get()).as(check.name()).isEmpty());
+      assertThat(node.metrics().scrape())
+          .contains("hikaricp_connections_active")
+          .contains("jvm_memory_used_bytes");
       node.catalog().put(ProductJson.fromJson(dev.tidings.imports.Json.MAPPER.readTree("""
           {"id":"kept-1","title":"Kept","price":"1.00","currency":"EUR","imageUrl":"https://i.example/k.png","landingUrl":"https://s.example/k"}""")));
       node.queue().declare(QueueSpec.of("kept-queue"));

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and a real SMTP server instead of the embedded defaults, and reports each in its health checks.
  */
 class ProductionNodeIT {
-  @TempDir Path dataDir;
+  @TempDir
+  Path dataDir;
 
   @Test
   void the_four_urls_switch_every_port_to_its_real_server() throws Exception {
@@ -50,14 +51,20 @@ class ProductionNodeIT {
       environment.put("TIDINGS_SMTP_URL", "smtp://127.0.0.1:" + smtp.getSmtp().getPort());
       try (var node = Node.start(SettingsLoader.load(environment))) {
         assertThat(node.settings().embeddedDatabase()).isFalse();
-        assertThat(node.dependencyChecks()).extracting(check -> check.name())
+        assertThat(node.dependencyChecks())
+            .extracting(check -> check.name())
             .containsExactlyInAnyOrder("postgresql", "redis", "rabbitmq", "mail");
-        assertThat(node.dependencyChecks()).allSatisfy(check -> assertThat(check.problem().get()).as(check.name()).isEmpty());
+        assertThat(node.dependencyChecks())
+            .allSatisfy(
+                check -> assertThat(check.problem().get()).as(check.name()).isEmpty());
 
         String key = "production-node-" + UUID.randomUUID();
-        var timings = new ComputeOnce.Timings(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(2));
-        assertThat(node.computeOnce().computeOnce(key, timings, () -> "first").valueIfAny()).contains("first");
-        assertThat(node.computeOnce().computeOnce(key, timings, () -> "second").valueIfAny()).contains("first");
+        var timings = new ComputeOnce.Timings(
+            Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(2));
+        assertThat(node.computeOnce().computeOnce(key, timings, () -> "first").valueIfAny())
+            .contains("first");
+        assertThat(node.computeOnce().computeOnce(key, timings, () -> "second").valueIfAny())
+            .contains("first");
 
         assertThat(node.queue()).isInstanceOf(RabbitWorkQueue.class);
         String queue = "production-node-" + UUID.randomUUID();
@@ -72,8 +79,15 @@ class ProductionNodeIT {
         }
 
         assertThat(node.mail()).isInstanceOf(SmtpMailTransport.class);
-        var sent = node.mail().send(new OutgoingEmail("prod-node-1", Address.of("news@shop.example"), Address.of("ada@example.com"),
-            "Hello", "Plain text", Optional.empty(), Map.of()));
+        var sent = node.mail()
+            .send(new OutgoingEmail(
+                "prod-node-1",
+                Address.of("news@shop.example"),
+                Address.of("ada@example.com"),
+                "Hello",
+                "Plain text",
+                Optional.empty(),
+                Map.of()));
         assertThat(sent).isInstanceOf(SendResult.Accepted.class);
         assertThat(smtp.waitForIncomingEmail(10_000, 1)).isTrue();
         assertThat(smtp.getReceivedMessages()[0].getSubject()).isEqualTo("Hello");

@@ -18,40 +18,57 @@ class DependencyDirectionTest {
 
   @BeforeAll
   static void importMainClasses() {
-    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.tidings");
+    classes = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("dev.tidings");
   }
 
   @Test
   void capabilities_do_not_depend_on_the_edges() {
     noClasses()
-        .that().resideOutsideOfPackages("dev.tidings.web..", "dev.tidings.cli..", "dev.tidings.app..", "dev.tidings")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.tidings.web..", "dev.tidings.cli..", "dev.tidings.app..")
-        .because("the HTTP and CLI edges assemble capabilities; capabilities never call back up into them")
+        .that()
+        .resideOutsideOfPackages(
+            "dev.tidings.web..", "dev.tidings.cli..", "dev.tidings.app..", "dev.tidings")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.tidings.web..", "dev.tidings.cli..", "dev.tidings.app..")
+        .because(
+            "the HTTP and CLI edges assemble capabilities; capabilities never call back up into them")
         .check(classes);
   }
 
   @Test
   void the_http_edge_does_not_depend_on_the_cli() {
-    noClasses().that().resideInAPackage("dev.tidings.web..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.tidings.cli..", "dev.tidings.app..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.tidings.web..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.tidings.cli..", "dev.tidings.app..")
         .check(classes);
   }
 
   @Test
   void ports_do_not_know_their_adapters() {
     noClasses()
-        .that().resideInAnyPackage("dev.tidings.coordination", "dev.tidings.queue", "dev.tidings.mail")
-        .should().dependOnClassesThat().resideInAnyPackage(
+        .that()
+        .resideInAnyPackage("dev.tidings.coordination", "dev.tidings.queue", "dev.tidings.mail")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
             "dev.tidings.coordination.*..", "dev.tidings.queue.*..", "dev.tidings.mail.*..")
-        .because("capability -> port <- adapter: only the wiring in dev.tidings.app picks an adapter")
+        .because(
+            "capability -> port <- adapter: only the wiring in dev.tidings.app picks an adapter")
         .check(classes);
   }
 
   @Test
   void adapters_of_one_port_do_not_use_each_other() {
     for (String port : new String[] {"coordination", "queue", "mail"}) {
-      slices().matching("dev.tidings." + port + ".(*)..")
-          .should().notDependOnEachOther()
+      slices()
+          .matching("dev.tidings." + port + ".(*)..")
+          .should()
+          .notDependOnEachOther()
           .because("each adapter of the " + port + " port stands alone behind the port")
           .check(classes);
     }

@@ -43,12 +43,20 @@ public abstract class AudienceContract {
 
   @BeforeEach
   void empty() {
-    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE subscribers, follows, suppressions"));
+    database
+        .jdbi()
+        .useHandle(handle -> handle.execute("TRUNCATE subscribers, follows, suppressions"));
   }
 
   static Subscriber subscriber(String id, String email) {
-    return new Subscriber(id, email, Optional.of("Ada " + id), Locale.forLanguageTag("de-DE"), ZoneId.of("Europe/Berlin"),
-        Optional.of(new Location(Optional.of(new GeoPoint(52.52, 13.405)), Optional.of("Berlin"), Optional.of("DE"))),
+    return new Subscriber(
+        id,
+        email,
+        Optional.of("Ada " + id),
+        Locale.forLanguageTag("de-DE"),
+        ZoneId.of("Europe/Berlin"),
+        Optional.of(new Location(
+            Optional.of(new GeoPoint(52.52, 13.405)), Optional.of("Berlin"), Optional.of("DE"))),
         Consent.SUBSCRIBED);
   }
 
@@ -62,7 +70,13 @@ public abstract class AudienceContract {
 
   @Test
   void a_subscriber_with_only_the_required_fields_reads_back_with_defaults() {
-    var bare = new Subscriber("s2", "b@example.com", Optional.empty(), Locale.ENGLISH, ZoneOffset.UTC, Optional.empty(),
+    var bare = new Subscriber(
+        "s2",
+        "b@example.com",
+        Optional.empty(),
+        Locale.ENGLISH,
+        ZoneOffset.UTC,
+        Optional.empty(),
         Consent.PENDING);
     audience.putSubscriber(bare);
     assertThat(audience.getSubscriber("s2")).contains(bare);
@@ -81,14 +95,22 @@ public abstract class AudienceContract {
 
   @Test
   void subscribers_page_in_id_order_and_delete_takes_their_follows() {
-    for (int i = 0; i < 7; i++) audience.putSubscriber(subscriber("s" + i, "u" + i + "@example.com"));
-    assertThat(audience.listSubscribers(Optional.empty(), 3)).extracting(Subscriber::id).containsExactly("s0", "s1", "s2");
-    assertThat(audience.listSubscribers(Optional.of("s2"), 3)).extracting(Subscriber::id).containsExactly("s3", "s4", "s5");
-    assertThat(audience.listSubscribers(Optional.of("s5"), 3)).extracting(Subscriber::id).containsExactly("s6");
+    for (int i = 0; i < 7; i++)
+      audience.putSubscriber(subscriber("s" + i, "u" + i + "@example.com"));
+    assertThat(audience.listSubscribers(Optional.empty(), 3))
+        .extracting(Subscriber::id)
+        .containsExactly("s0", "s1", "s2");
+    assertThat(audience.listSubscribers(Optional.of("s2"), 3))
+        .extracting(Subscriber::id)
+        .containsExactly("s3", "s4", "s5");
+    assertThat(audience.listSubscribers(Optional.of("s5"), 3))
+        .extracting(Subscriber::id)
+        .containsExactly("s6");
     audience.follow(new Follow("s1", new FollowTarget(TargetType.BRAND, "acme"), NOW));
     assertThat(audience.deleteSubscriber("s1")).isTrue();
     assertThat(audience.deleteSubscriber("s1")).isFalse();
-    assertThat(audience.followers(new FollowTarget(TargetType.BRAND, "acme"), Optional.empty(), 10)).isEmpty();
+    assertThat(audience.followers(new FollowTarget(TargetType.BRAND, "acme"), Optional.empty(), 10))
+        .isEmpty();
   }
 
   @Test
@@ -100,7 +122,9 @@ public abstract class AudienceContract {
       audience.follow(new Follow("s" + i, acme, NOW));
     }
     audience.follow(new Follow("s0", gallery, NOW.plusSeconds(5)));
-    assertThat(audience.followsOf("s0")).containsExactly(new Follow("s0", acme, NOW), new Follow("s0", gallery, NOW.plusSeconds(5)));
+    assertThat(audience.followsOf("s0"))
+        .containsExactly(
+            new Follow("s0", acme, NOW), new Follow("s0", gallery, NOW.plusSeconds(5)));
     List<String> followers = new ArrayList<>();
     Optional<String> after = Optional.empty();
     for (int page = 0; page < 3; page++) {
@@ -121,23 +145,28 @@ public abstract class AudienceContract {
     var acme = new FollowTarget(TargetType.STORE, "acme");
     audience.follow(new Follow("s1", acme, NOW));
     audience.follow(new Follow("s1", acme, NOW.plusSeconds(60)));
-    assertThat(audience.followsOf("s1")).containsExactly(new Follow("s1", acme, NOW.plusSeconds(60)));
+    assertThat(audience.followsOf("s1"))
+        .containsExactly(new Follow("s1", acme, NOW.plusSeconds(60)));
     assertThatThrownBy(() -> audience.follow(new Follow("ghost", acme, NOW)))
-        .isInstanceOf(InvalidInputException.class).hasMessage("subscriber ghost does not exist");
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("subscriber ghost does not exist");
   }
 
   @Test
   void suppressions_match_any_case_keep_the_first_reason_and_page() {
     assertThat(audience.isSuppressed("x@example.com")).isFalse();
     var first = audience.suppress(new Suppression("X@Example.com", SuppressionReason.BOUNCE, NOW));
-    var again = audience.suppress(new Suppression("x@example.com", SuppressionReason.COMPLAINT, NOW.plusSeconds(1)));
+    var again = audience.suppress(
+        new Suppression("x@example.com", SuppressionReason.COMPLAINT, NOW.plusSeconds(1)));
     assertThat(again).isEqualTo(first);
     assertThat(audience.isSuppressed("x@EXAMPLE.com")).isTrue();
     audience.suppress(new Suppression("a@example.com", SuppressionReason.MANUAL, NOW));
     audience.suppress(new Suppression("m@example.com", SuppressionReason.UNSUBSCRIBE, NOW));
-    assertThat(audience.listSuppressions(Optional.empty(), 2)).extracting(Suppression::email)
+    assertThat(audience.listSuppressions(Optional.empty(), 2))
+        .extracting(Suppression::email)
         .containsExactly("a@example.com", "m@example.com");
-    assertThat(audience.listSuppressions(Optional.of("m@example.com"), 2)).extracting(Suppression::email)
+    assertThat(audience.listSuppressions(Optional.of("m@example.com"), 2))
+        .extracting(Suppression::email)
         .containsExactly("X@Example.com");
     assertThat(audience.unsuppress("x@example.com")).isTrue();
     assertThat(audience.isSuppressed("x@example.com")).isFalse();
@@ -145,10 +174,19 @@ public abstract class AudienceContract {
 
   @Test
   void invalid_subscribers_say_what_is_wrong() {
-    assertThatThrownBy(() -> new Subscriber("s1", "no at sign", Optional.of("two\nlines"), Locale.ENGLISH,
-        ZoneOffset.UTC, Optional.empty(), Consent.SUBSCRIBED))
-        .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.problems()).containsExactly(
-            "email must be an address with one @, no spaces, up to 254 characters, got 'no at sign'",
-            "name must not contain line breaks"));
+    assertThatThrownBy(() -> new Subscriber(
+            "s1",
+            "no at sign",
+            Optional.of("two\nlines"),
+            Locale.ENGLISH,
+            ZoneOffset.UTC,
+            Optional.empty(),
+            Consent.SUBSCRIBED))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .containsExactly(
+                    "email must be an address with one @, no spaces, up to 254 characters, got 'no at sign'",
+                    "name must not contain line breaks"));
   }
 }

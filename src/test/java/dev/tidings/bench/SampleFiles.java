@@ -13,12 +13,23 @@ public final class SampleFiles {
 
   public static Path products(Path file, int rows) throws IOException {
     try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write("id,title,brand,category,price,currency,imageUrl,landingUrl,available,attributes\n");
+      out.write(
+          "id,title,brand,category,price,currency,imageUrl,landingUrl,available,attributes\n");
       for (int i = 0; i < rows; i++) {
-        out.write(String.format(Locale.ROOT,
+        out.write(String.format(
+            Locale.ROOT,
             "p%d,\"Product %d, deluxe\",Brand %d,women/shoes/c%d,%d.%02d,EUR,https://img.example.com/p%d.jpg,"
                 + "https://shop.example.com/p/%d,%s,\"{\"\"color\"\":\"\"c%d\"\"}\"\n",
-            i, i, i % 500, i % 40, i % 300, i % 100, i, i, i % 10 == 0 ? "false" : "true", i % 12));
+            i,
+            i,
+            i % 500,
+            i % 40,
+            i % 300,
+            i % 100,
+            i,
+            i,
+            i % 10 == 0 ? "false" : "true",
+            i % 12));
       }
     }
     return file;
@@ -32,8 +43,20 @@ public final class SampleFiles {
       out.write("id,email,name,locale,timeZone,latitude,longitude,city,country,consent\n");
       for (int i = 0; i < rows; i++) {
         int k = i % 4;
-        out.write(String.format(Locale.ROOT, "s%d,user%d@example.com,User %d,%s,%s,%d.%04d,%d.%04d,City %d,%s,%s\n",
-            i, i, i, locales[k], zones[k], 40 + i % 20, i % 10000, i % 30, i % 10000, i % 100, countries[k],
+        out.write(String.format(
+            Locale.ROOT,
+            "s%d,user%d@example.com,User %d,%s,%s,%d.%04d,%d.%04d,City %d,%s,%s\n",
+            i,
+            i,
+            i,
+            locales[k],
+            zones[k],
+            40 + i % 20,
+            i % 10000,
+            i % 30,
+            i % 10000,
+            i % 100,
+            countries[k],
             i % 50 == 0 ? "pending" : "subscribed"));
       }
     }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.WebUrl;
 import dev.tidings.storage.Database;
 import java.math.BigDecimal;
-import dev.tidings.WebUrl;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Currency;
@@ -32,7 +32,8 @@ public abstract class CatalogContract {
   @BeforeAll
   void open() {
     database = openDatabase();
-    catalog = new CatalogService(database.jdbi(), InstantSource.fixed(Instant.parse("2025-01-01T00:00:00Z")));
+    catalog = new CatalogService(
+        database.jdbi(), InstantSource.fixed(Instant.parse("2025-01-01T00:00:00Z")));
   }
 
   @AfterAll
@@ -46,9 +47,17 @@ public abstract class CatalogContract {
   }
 
   static Product product(String id) {
-    return new Product(id, "Title " + id, Optional.of("Acme"), Optional.of("women/shoes"), new BigDecimal("19.90"),
-        Currency.getInstance("EUR"), WebUrl.of("https://img.example.com/" + id + ".jpg"),
-        WebUrl.of("https://shop.example.com/" + id), true, Map.of("color", "red", "size", "42"));
+    return new Product(
+        id,
+        "Title " + id,
+        Optional.of("Acme"),
+        Optional.of("women/shoes"),
+        new BigDecimal("19.90"),
+        Currency.getInstance("EUR"),
+        WebUrl.of("https://img.example.com/" + id + ".jpg"),
+        WebUrl.of("https://shop.example.com/" + id),
+        true,
+        Map.of("color", "red", "size", "42"));
   }
 
   @Test
@@ -61,8 +70,17 @@ public abstract class CatalogContract {
 
   @Test
   void optional_fields_may_be_absent() {
-    var bare = new Product("p-2", "Bare", Optional.empty(), Optional.empty(), BigDecimal.ZERO, Currency.getInstance("JPY"),
-        WebUrl.of("http://i.example/x.png"), WebUrl.of("http://s.example/x"), false, Map.of());
+    var bare = new Product(
+        "p-2",
+        "Bare",
+        Optional.empty(),
+        Optional.empty(),
+        BigDecimal.ZERO,
+        Currency.getInstance("JPY"),
+        WebUrl.of("http://i.example/x.png"),
+        WebUrl.of("http://s.example/x"),
+        false,
+        Map.of());
     catalog.put(bare);
     assertThat(catalog.get("p-2")).contains(bare);
   }
@@ -70,9 +88,17 @@ public abstract class CatalogContract {
   @Test
   void put_replaces_a_product_with_the_same_id() {
     catalog.put(product("p-1"));
-    Product cheaper = new Product("p-1", "New title", Optional.empty(), Optional.empty(), new BigDecimal("9.99"),
-        Currency.getInstance("USD"), WebUrl.of("https://img.example.com/n.jpg"), WebUrl.of("https://shop.example.com/n"),
-        false, Map.of());
+    Product cheaper = new Product(
+        "p-1",
+        "New title",
+        Optional.empty(),
+        Optional.empty(),
+        new BigDecimal("9.99"),
+        Currency.getInstance("USD"),
+        WebUrl.of("https://img.example.com/n.jpg"),
+        WebUrl.of("https://shop.example.com/n"),
+        false,
+        Map.of());
     catalog.put(cheaper);
     assertThat(catalog.get("p-1")).contains(cheaper);
     assertThat(catalog.count()).isEqualTo(1);
@@ -104,18 +130,31 @@ public abstract class CatalogContract {
 
   @Test
   void a_page_limit_out_of_range_is_invalid_input() {
-    assertThatThrownBy(() -> catalog.list(Optional.empty(), 0)).isInstanceOf(InvalidInputException.class)
+    assertThatThrownBy(() -> catalog.list(Optional.empty(), 0))
+        .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("limit");
   }
 
   @Test
   void products_breaking_a_rule_are_refused_with_every_problem() {
-    assertThatThrownBy(() -> new Product("bad id", "", Optional.empty(), Optional.empty(), new BigDecimal("1.234"),
-        Currency.getInstance("EUR"), null, WebUrl.of("https://s.example/ok"), true, Map.of()))
-        .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.problems()).containsExactly(
-            "id must be 1-64 characters of A-Z a-z 0-9 . _ : -, got 'bad id'",
-            "title must not be empty",
-            "price must have at most 2 decimal places for EUR, got 1.234",
-            "missing required field 'imageUrl'"));
+    assertThatThrownBy(() -> new Product(
+            "bad id",
+            "",
+            Optional.empty(),
+            Optional.empty(),
+            new BigDecimal("1.234"),
+            Currency.getInstance("EUR"),
+            null,
+            WebUrl.of("https://s.example/ok"),
+            true,
+            Map.of()))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .containsExactly(
+                    "id must be 1-64 characters of A-Z a-z 0-9 . _ : -, got 'bad id'",
+                    "title must not be empty",
+                    "price must have at most 2 decimal places for EUR, got 1.234",
+                    "missing required field 'imageUrl'"));
   }
 }

@@ -2,22 +2,23 @@ package dev.tidings.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.ContextInitializer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.util.ContextInitializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** The command line as a user meets it: exit statuses and what it prints. */
 class CliTest {
-  @TempDir Path dataDir;
+  @TempDir
+  Path dataDir;
 
   record Run(int status, String out, String err) {}
 
@@ -30,7 +31,8 @@ class CliTest {
     System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
     try {
       int status = TidingsCommand.run(environment, args);
-      return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+      return new Run(
+          status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(originalOut);
       System.setErr(originalErr);
@@ -66,7 +68,8 @@ class CliTest {
 
   @Test
   void a_bad_setting_is_a_usage_error_that_names_it() {
-    var run = run(Map.of("TIDINGS_PORT", "eighty", "TIDINGS_DATA_DIR", dataDir.toString()), "migrate");
+    var run =
+        run(Map.of("TIDINGS_PORT", "eighty", "TIDINGS_DATA_DIR", dataDir.toString()), "migrate");
     assertThat(run.status()).isEqualTo(2);
     assertThat(run.err()).contains("TIDINGS_PORT: not a whole number: eighty");
   }
@@ -88,7 +91,11 @@ class CliTest {
         """);
     var first = run(embedded(), "import", "products", mixed.toString());
     assertThat(first.status()).isEqualTo(1);
-    assertThat(first.out()).contains("1 imported").contains("1 rejected").contains("line 3:").contains("committed.");
+    assertThat(first.out())
+        .contains("1 imported")
+        .contains("1 rejected")
+        .contains("line 3:")
+        .contains("committed.");
 
     Path clean = dataDir.resolve("clean.jsonl");
     Files.writeString(clean, """

@@ -34,7 +34,8 @@ class SettingsLoaderTest {
         "TIDINGS_SMTP_URL", "smtp://127.0.0.1:2525",
         "TIDINGS_PORT", "9090"));
     assertThat(settings.dbUrl()).contains("jdbc:postgresql://127.0.0.1:5432/tidings");
-    assertThat(settings.redisUrl()).hasValueSatisfying(uri -> assertThat(uri.getPort()).isEqualTo(6379));
+    assertThat(settings.redisUrl())
+        .hasValueSatisfying(uri -> assertThat(uri.getPort()).isEqualTo(6379));
     assertThat(settings.amqpUrl()).isPresent();
     assertThat(settings.smtpUrl()).isPresent();
     assertThat(settings.port()).isEqualTo(9090);
@@ -43,19 +44,26 @@ class SettingsLoaderTest {
   @Test
   void every_problem_is_reported_at_once() {
     assertThatThrownBy(() -> SettingsLoader.load(Map.of(
-        "TIDINGS_DB_URL", "mysql://x/y",
-        "TIDINGS_REDIS_URL", "http://127.0.0.1:6379",
-        "TIDINGS_PORT", "eighty",
-        "TIDINGS_API_KEY", "short",
-        "TIDINGS_SHUTDOWN_GRACE", "10 seconds",
-        "TIDINGS_LOG_FORMAT", "xml")))
-        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).hasSize(6)
-            .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_DB_URL: expected jdbc:postgresql://"))
-            .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_REDIS_URL: expected redis or rediss URL"))
-            .anySatisfy(p -> assertThat(p).isEqualTo("TIDINGS_PORT: not a whole number: eighty"))
-            .anySatisfy(p -> assertThat(p).isEqualTo("TIDINGS_API_KEY: must be at least 16 characters long"))
-            .anySatisfy(p -> assertThat(p).contains("ISO-8601 duration"))
-            .anySatisfy(p -> assertThat(p).contains("auto, json or text")));
+            "TIDINGS_DB_URL", "mysql://x/y",
+            "TIDINGS_REDIS_URL", "http://127.0.0.1:6379",
+            "TIDINGS_PORT", "eighty",
+            "TIDINGS_API_KEY", "short",
+            "TIDINGS_SHUTDOWN_GRACE", "10 seconds",
+            "TIDINGS_LOG_FORMAT", "xml")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .hasSize(6)
+                .anySatisfy(
+                    p -> assertThat(p).startsWith("TIDINGS_DB_URL: expected jdbc:postgresql://"))
+                .anySatisfy(p ->
+                    assertThat(p).startsWith("TIDINGS_REDIS_URL: expected redis or rediss URL"))
+                .anySatisfy(
+                    p -> assertThat(p).isEqualTo("TIDINGS_PORT: not a whole number: eighty"))
+                .anySatisfy(p ->
+                    assertThat(p).isEqualTo("TIDINGS_API_KEY: must be at least 16 characters long"))
+                .anySatisfy(p -> assertThat(p).contains("ISO-8601 duration"))
+                .anySatisfy(p -> assertThat(p).contains("auto, json or text")));
   }
 
   @Test
@@ -65,10 +73,16 @@ class SettingsLoaderTest {
         "TIDINGS_DB_PASSWORD", "db-password-value",
         "TIDINGS_AMQP_URL", "amqp://guest:amqp-password@127.0.0.1:5672"));
     String described = settings.describe().toString();
-    assertThat(described).doesNotContain("my-very-secret-api-key").doesNotContain("amqp-password").contains("<masked>");
+    assertThat(described)
+        .doesNotContain("my-very-secret-api-key")
+        .doesNotContain("amqp-password")
+        .contains("<masked>");
     assertThat(settings.apiKey().orElseThrow().toString()).isEqualTo("<masked>");
-    assertThat(settings.toString()).doesNotContain("db-password-value").doesNotContain("my-very-secret-api-key");
-    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_DB_URL", "mysql://root:hunter2@x/y")))
+    assertThat(settings.toString())
+        .doesNotContain("db-password-value")
+        .doesNotContain("my-very-secret-api-key");
+    assertThatThrownBy(
+            () -> SettingsLoader.load(Map.of("TIDINGS_DB_URL", "mysql://root:hunter2@x/y")))
         .hasMessageNotContaining("hunter2");
   }
 
@@ -76,7 +90,8 @@ class SettingsLoaderTest {
   void a_config_file_supplies_values_and_the_environment_wins(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("tidings.properties");
     Files.writeString(file, "TIDINGS_PORT=7070\nTIDINGS_PUBLIC_URL=https://mail.example.com\n");
-    var settings = SettingsLoader.load(Map.of("TIDINGS_CONFIG", file.toString(), "TIDINGS_PORT", "6060"));
+    var settings =
+        SettingsLoader.load(Map.of("TIDINGS_CONFIG", file.toString(), "TIDINGS_PORT", "6060"));
     assertThat(settings.port()).isEqualTo(6060);
     assertThat(settings.publicUrl().toString()).isEqualTo("https://mail.example.com");
   }
@@ -86,6 +101,7 @@ class SettingsLoaderTest {
     Path file = dir.resolve("tidings.properties");
     Files.writeString(file, "TIDINGS_PROT=7070\n");
     assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_CONFIG", file.toString())))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("unknown setting TIDINGS_PROT");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("unknown setting TIDINGS_PROT");
   }
 }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class ComputeOnceContract {
   protected static final Duration LOCK_TTL = Duration.ofMillis(300);
-  protected static final Timings TIMINGS = new Timings(LOCK_TTL, Duration.ofSeconds(2), Duration.ofSeconds(5));
+  protected static final Timings TIMINGS =
+      new Timings(LOCK_TTL, Duration.ofSeconds(2), Duration.ofSeconds(5));
   protected static final Duration BOUND = Duration.ofSeconds(15);
 
   protected ComputeOnce once;
@@ -84,7 +85,8 @@ public abstract class ComputeOnceContract {
 
       assertThat(computations).hasValue(1);
       assertThat(outcomes).filteredOn(Outcome.Computed.class::isInstance).hasSize(1);
-      assertThat(outcomes.stream().map(Outcome::valueIfAny).distinct().toList()).singleElement()
+      assertThat(outcomes.stream().map(Outcome::valueIfAny).distinct().toList())
+          .singleElement()
           .satisfies(value -> assertThat(value).isPresent());
     }
   }
@@ -106,7 +108,9 @@ public abstract class ComputeOnceContract {
       }
       List<Outcome> outcomes = race.all(futures, BOUND);
 
-      assertThat(computations).hasSize(20).allSatisfy((key, count) -> assertThat(count).hasValue(1));
+      assertThat(computations)
+          .hasSize(20)
+          .allSatisfy((key, count) -> assertThat(count).hasValue(1));
       for (int i = 0; i < outcomes.size(); i++) {
         assertThat(outcomes.get(i).valueIfAny()).contains("value of " + keys.get(i / 5));
       }
@@ -121,14 +125,16 @@ public abstract class ComputeOnceContract {
     advance(TIMINGS.valueTtl().plusMillis(200));
 
     assertThat(once.peek(key)).isEmpty();
-    assertThat(once.computeOnce(key, TIMINGS, () -> "new")).isInstanceOfSatisfying(Outcome.Computed.class, second -> {
-      assertThat(second.value()).isEqualTo("new");
-      assertThat(second.fence()).isGreaterThan(first.fence());
-    });
+    assertThat(once.computeOnce(key, TIMINGS, () -> "new"))
+        .isInstanceOfSatisfying(Outcome.Computed.class, second -> {
+          assertThat(second.value()).isEqualTo("new");
+          assertThat(second.fence()).isGreaterThan(first.fence());
+        });
   }
 
   @Test
-  void when_the_winner_throws_another_contender_computes_and_everyone_gets_a_value() throws Exception {
+  void when_the_winner_throws_another_contender_computes_and_everyone_gets_a_value()
+      throws Exception {
     String key = uniqueKey();
     CountDownLatch winnerComputing = new CountDownLatch(1);
     CountDownLatch failNow = new CountDownLatch(1);
@@ -152,15 +158,18 @@ public abstract class ComputeOnceContract {
       advance(LOCK_TTL.plusMillis(100));
 
       assertThatThrownBy(() -> winner.get(BOUND.toMillis(), TimeUnit.MILLISECONDS))
-          .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(IllegalStateException.class);
+          .isInstanceOf(ExecutionException.class)
+          .hasCauseInstanceOf(IllegalStateException.class);
       List<Outcome> outcomes = race.all(waiters, BOUND);
       assertThat(computations).hasValue(1);
-      assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.valueIfAny()).contains("second try"));
+      assertThat(outcomes)
+          .allSatisfy(outcome -> assertThat(outcome.valueIfAny()).contains("second try"));
     }
   }
 
   @Test
-  void a_hung_winner_is_taken_over_after_the_lock_ttl_and_its_late_write_is_refused() throws InterruptedException {
+  void a_hung_winner_is_taken_over_after_the_lock_ttl_and_its_late_write_is_refused()
+      throws InterruptedException {
     String key = uniqueKey();
     CountDownLatch winnerComputing = new CountDownLatch(1);
     CountDownLatch wakeUp = new CountDownLatch(1);
@@ -185,7 +194,8 @@ public abstract class ComputeOnceContract {
       wakeUp.countDown();
 
       assertThat(computations).hasValue(1);
-      assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.valueIfAny()).contains("fresh"));
+      assertThat(outcomes)
+          .allSatisfy(outcome -> assertThat(outcome.valueIfAny()).contains("fresh"));
       assertThat(Race.result(stale, BOUND)).isEqualTo(new Outcome.Joined("fresh"));
       assertThat(once.peek(key)).contains("fresh");
     }
@@ -194,8 +204,10 @@ public abstract class ComputeOnceContract {
   @Test
   void a_waiter_whose_max_wait_passes_times_out() throws InterruptedException {
     String key = uniqueKey();
-    Timings slowLock = new Timings(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(10));
-    Timings impatient = new Timings(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMillis(200));
+    Timings slowLock =
+        new Timings(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(10));
+    Timings impatient =
+        new Timings(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMillis(200));
     CountDownLatch winnerComputing = new CountDownLatch(1);
     CountDownLatch finish = new CountDownLatch(1);
     try (Race race = new Race()) {
@@ -206,11 +218,15 @@ public abstract class ComputeOnceContract {
       }));
       assertThat(winnerComputing.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 
-      Outcome waited = Race.result(race.start(() -> once.computeOnce(key, impatient, () -> "never")), BOUND);
+      Outcome waited =
+          Race.result(race.start(() -> once.computeOnce(key, impatient, () -> "never")), BOUND);
       finish.countDown();
 
-      assertThat(waited).isInstanceOfSatisfying(Outcome.TimedOut.class,
-          timedOut -> assertThat(timedOut.waited()).isBetween(Duration.ofMillis(190), Duration.ofSeconds(5)));
+      assertThat(waited)
+          .isInstanceOfSatisfying(
+              Outcome.TimedOut.class,
+              timedOut -> assertThat(timedOut.waited())
+                  .isBetween(Duration.ofMillis(190), Duration.ofSeconds(5)));
       assertThat(waited.valueIfAny()).isEmpty();
       assertThat(Race.result(winner, BOUND)).isInstanceOf(Outcome.Computed.class);
     }
@@ -218,8 +234,10 @@ public abstract class ComputeOnceContract {
 
   @Test
   void timings_reject_a_value_ttl_not_longer_than_the_lock_ttl() {
-    assertThatThrownBy(() -> new Timings(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("valueTtl");
+    assertThatThrownBy(
+            () -> new Timings(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("valueTtl");
   }
 
   protected static void sleep(Duration duration) {
@@ -233,7 +251,8 @@ public abstract class ComputeOnceContract {
 
   protected static void await(CountDownLatch latch) {
     try {
-      if (!latch.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)) throw new IllegalStateException("latch not released in time");
+      if (!latch.await(BOUND.toMillis(), TimeUnit.MILLISECONDS))
+        throw new IllegalStateException("latch not released in time");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

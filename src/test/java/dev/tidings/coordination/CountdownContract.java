@@ -48,9 +48,11 @@ public abstract class CountdownContract {
     countdown.start(name, 3, RETENTION);
 
     List<Finish> finishes = new ArrayList<>();
-    for (int part = 0; part < 3; part++) finishes.add(countdown.finish(countdown.claim(name, part, LEASE).orElseThrow()));
+    for (int part = 0; part < 3; part++)
+      finishes.add(countdown.finish(countdown.claim(name, part, LEASE).orElseThrow()));
 
-    assertThat(finishes).containsExactly(new Finish.Done(2), new Finish.Done(1), new Finish.Done(0));
+    assertThat(finishes)
+        .containsExactly(new Finish.Done(2), new Finish.Done(1), new Finish.Done(0));
     assertThat(countdown.remaining(name)).hasValue(0);
   }
 
@@ -61,10 +63,13 @@ public abstract class CountdownContract {
     Lease lease = countdown.claim(name, 1, LEASE).orElseThrow();
 
     assertThat(countdown.finish(lease)).isEqualTo(new Finish.Done(1));
-    assertThat(countdown.finish(lease)).isInstanceOfSatisfying(Finish.Refused.class,
-        refused -> assertThat(refused.reason()).contains("already done"));
+    assertThat(countdown.finish(lease))
+        .isInstanceOfSatisfying(
+            Finish.Refused.class, refused -> assertThat(refused.reason()).contains("already done"));
     assertThat(countdown.remaining(name)).hasValue(1);
-    assertThat(countdown.claim(name, 1, LEASE)).as("a done part cannot be claimed").isEmpty();
+    assertThat(countdown.claim(name, 1, LEASE))
+        .as("a done part cannot be claimed")
+        .isEmpty();
   }
 
   @Test
@@ -88,8 +93,9 @@ public abstract class CountdownContract {
 
     assertThat(current.fence()).isGreaterThan(stale.fence());
     assertThat(countdown.renew(stale, LEASE)).isFalse();
-    assertThat(countdown.finish(stale)).isInstanceOfSatisfying(Finish.Refused.class,
-        refused -> assertThat(refused.reason()).contains("taken over"));
+    assertThat(countdown.finish(stale))
+        .isInstanceOfSatisfying(
+            Finish.Refused.class, refused -> assertThat(refused.reason()).contains("taken over"));
     assertThat(countdown.finish(current)).isEqualTo(new Finish.Done(1));
     assertThat(countdown.finish(stale)).isInstanceOf(Finish.Refused.class);
     assertThat(countdown.remaining(name)).hasValue(1);
@@ -122,7 +128,9 @@ public abstract class CountdownContract {
     advance(LEASE.plusMillis(200));
     Lease renewedLate = countdown.claim(name, 3, LEASE).orElseThrow();
 
-    assertThat(countdown.stuck(name)).as("never claimed (2), done (1) and re-claimed (3) parts are not stuck").containsExactly(0);
+    assertThat(countdown.stuck(name))
+        .as("never claimed (2), done (1) and re-claimed (3) parts are not stuck")
+        .containsExactly(0);
     assertThat(renewedLate.part()).isEqualTo(3);
   }
 
@@ -132,18 +140,26 @@ public abstract class CountdownContract {
     int parts = 40;
     countdown.start(name, parts, RETENTION);
     List<Lease> leases = new ArrayList<>();
-    for (int part = 0; part < parts; part++) leases.add(countdown.claim(name, part, Duration.ofMinutes(1)).orElseThrow());
+    for (int part = 0; part < parts; part++)
+      leases.add(countdown.claim(name, part, Duration.ofMinutes(1)).orElseThrow());
 
     try (Race race = new Race()) {
       List<Future<Finish>> futures = new ArrayList<>();
       for (Lease lease : leases) {
         futures.add(race.add(() -> countdown.finish(lease)));
-        futures.add(race.add(() -> countdown.finish(lease))); // a duplicate, as from a redelivered message
+        futures.add(
+            race.add(() -> countdown.finish(lease))); // a duplicate, as from a redelivered message
       }
       List<Finish> finishes = race.all(futures, Duration.ofSeconds(15));
 
-      List<Long> remainders = finishes.stream().filter(Finish.Done.class::isInstance).map(f -> ((Finish.Done) f).remaining()).toList();
-      assertThat(remainders).hasSize(parts).doesNotHaveDuplicates().allSatisfy(r -> assertThat(r).isBetween(0L, parts - 1L));
+      List<Long> remainders = finishes.stream()
+          .filter(Finish.Done.class::isInstance)
+          .map(f -> ((Finish.Done) f).remaining())
+          .toList();
+      assertThat(remainders)
+          .hasSize(parts)
+          .doesNotHaveDuplicates()
+          .allSatisfy(r -> assertThat(r).isBetween(0L, parts - 1L));
       assertThat(finishes).filteredOn(Finish.Refused.class::isInstance).hasSize(parts);
       assertThat(countdown.remaining(name)).hasValue(0);
     }
@@ -157,8 +173,10 @@ public abstract class CountdownContract {
     assertThat(countdown.remaining(name)).isEmpty();
     assertThat(countdown.stuck(name)).isEmpty();
     assertThat(countdown.renew(new Lease(name, 0, 1), LEASE)).isFalse();
-    assertThat(countdown.finish(new Lease(name, 0, 1))).isInstanceOfSatisfying(Finish.Refused.class,
-        refused -> assertThat(refused.reason()).contains("does not exist"));
+    assertThat(countdown.finish(new Lease(name, 0, 1)))
+        .isInstanceOfSatisfying(
+            Finish.Refused.class,
+            refused -> assertThat(refused.reason()).contains("does not exist"));
   }
 
   @Test
@@ -178,13 +196,17 @@ public abstract class CountdownContract {
     countdown.start(name, 3, RETENTION);
 
     assertThatThrownBy(() -> countdown.start(uniqueName(), 0, RETENTION))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("parts must be at least 1 but was 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("parts must be at least 1 but was 0");
     assertThatThrownBy(() -> countdown.claim(name, 3, LEASE))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("part must be within 0..2 but was 3");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("part must be within 0..2 but was 3");
     assertThatThrownBy(() -> countdown.claim(name, -1, LEASE))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("part must be within 0..2 but was -1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("part must be within 0..2 but was -1");
     assertThatThrownBy(() -> countdown.claim(name, 0, Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTtl");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("leaseTtl");
     assertThat(countdown.remaining(name)).hasValue(3);
   }
 }

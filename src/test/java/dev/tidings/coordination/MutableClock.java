@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /** A clock that moves only when a test moves it. */
 public final class MutableClock implements InstantSource {
-  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-03-01T08:00:00Z"));
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.parse("2026-03-01T08:00:00Z"));
 
   @Override
   public Instant instant() {

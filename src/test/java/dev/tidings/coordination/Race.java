@@ -41,7 +41,8 @@ public final class Race implements AutoCloseable {
     go();
     long deadline = System.nanoTime() + bound.toNanos();
     List<T> results = new ArrayList<>();
-    for (Future<T> future : futures) results.add(result(future, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
+    for (Future<T> future : futures)
+      results.add(result(future, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
     return results;
   }
 

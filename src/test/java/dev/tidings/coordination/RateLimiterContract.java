@@ -47,7 +47,9 @@ public abstract class RateLimiterContract {
   @Test
   void the_burst_is_granted_then_refused_with_a_sensible_retry_after() {
     String key = uniqueKey();
-    for (int i = 0; i < 5; i++) assertThat(limiter.tryAcquire(key, TEN_PER_SECOND, 1)).isEqualTo(new Decision(true, Duration.ZERO));
+    for (int i = 0; i < 5; i++)
+      assertThat(limiter.tryAcquire(key, TEN_PER_SECOND, 1))
+          .isEqualTo(new Decision(true, Duration.ZERO));
 
     Decision refused = limiter.tryAcquire(key, TEN_PER_SECOND, 1);
 
@@ -64,7 +66,9 @@ public abstract class RateLimiterContract {
 
     assertThat(grantsInARow(key, TEN_PER_SECOND)).isBetween(2, 3);
     advance(Duration.ofSeconds(2));
-    assertThat(grantsInARow(key, TEN_PER_SECOND)).as("never more than the burst").isBetween(5, 6);
+    assertThat(grantsInARow(key, TEN_PER_SECOND))
+        .as("never more than the burst")
+        .isBetween(5, 6);
   }
 
   @Test
@@ -89,7 +93,9 @@ public abstract class RateLimiterContract {
 
     assertThat(refused.granted()).isFalse();
     assertThat(refused.retryAfter()).isBetween(Duration.ofMillis(100), Duration.ofMillis(200));
-    assertThat(limiter.tryAcquire(key, TEN_PER_SECOND, 1).granted()).as("the refusal took nothing").isTrue();
+    assertThat(limiter.tryAcquire(key, TEN_PER_SECOND, 1).granted())
+        .as("the refusal took nothing")
+        .isTrue();
   }
 
   @Test
@@ -114,19 +120,24 @@ public abstract class RateLimiterContract {
           return granted;
         }));
       }
-      int granted = race.all(futures, Duration.ofSeconds(15)).stream().mapToInt(Integer::intValue).sum();
+      int granted = race.all(futures, Duration.ofSeconds(15)).stream()
+          .mapToInt(Integer::intValue)
+          .sum();
       double elapsedSeconds = (System.nanoTime() - started) / 1e9;
 
-      assertThat(granted).isGreaterThanOrEqualTo(10).isLessThanOrEqualTo((int) Math.floor(10 + 20 * elapsedSeconds));
+      assertThat(granted).isGreaterThanOrEqualTo(10).isLessThanOrEqualTo((int)
+          Math.floor(10 + 20 * elapsedSeconds));
     }
   }
 
   @Test
   void impossible_requests_are_rejected() {
     assertThatThrownBy(() -> limiter.tryAcquire(uniqueKey(), TEN_PER_SECOND, 6))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("burst");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("burst");
     assertThatThrownBy(() -> limiter.tryAcquire(uniqueKey(), TEN_PER_SECOND, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("permits");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("permits");
     assertThatThrownBy(() -> new Limit(0, 5)).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -39,13 +39,16 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 public abstract class ImportContract {
   private static final Instant NOW = Instant.parse("2025-05-01T08:00:00Z");
-  private static final String PRODUCT_HEADER = "id,title,brand,category,price,currency,imageUrl,landingUrl,available,attributes\n";
+  private static final String PRODUCT_HEADER =
+      "id,title,brand,category,price,currency,imageUrl,landingUrl,available,attributes\n";
 
   private Database database;
   private CatalogService catalog;
   private AudienceService audience;
   private ActivityIntake activity;
-  @TempDir Path dir;
+
+  @TempDir
+  Path dir;
 
   protected abstract Database openDatabase();
 
@@ -78,18 +81,35 @@ public abstract class ImportContract {
 
   @Test
   void a_csv_file_round_trips_every_product_field() throws IOException {
-    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER
-        + "p1,\"Shoe, \"\"red\"\"\",Acme,women/shoes/sneakers,19.90,EUR,https://i.example/1.jpg,https://s.example/1,false,"
-        + "\"{\"\"color\"\":\"\"red\"\",\"\"size\"\":\"\"42\"\"}\"\n"
-        + "p2,Plain,,,0,JPY,http://i.example/2.png,http://s.example/2,,\n"), ImportOptions.defaults());
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "p1,\"Shoe, \"\"red\"\"\",Acme,women/shoes/sneakers,19.90,EUR,https://i.example/1.jpg,https://s.example/1,false,"
+                + "\"{\"\"color\"\":\"\"red\"\",\"\"size\"\":\"\"42\"\"}\"\n"
+                + "p2,Plain,,,0,JPY,http://i.example/2.png,http://s.example/2,,\n"),
+        ImportOptions.defaults());
 
     assertThat(report.errors()).isEmpty();
-    assertThat(report).extracting(ImportReport::rowsRead, ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+    assertThat(report)
+        .extracting(
+            ImportReport::rowsRead,
+            ImportReport::imported,
+            ImportReport::rejected,
+            ImportReport::committed)
         .containsExactly(2L, 2L, 0L, true);
-    assertThat(catalog.get("p1")).contains(new Product("p1", "Shoe, \"red\"", Optional.of("Acme"),
-        Optional.of("women/shoes/sneakers"), new java.math.BigDecimal("19.90"), java.util.Currency.getInstance("EUR"),
-        dev.tidings.WebUrl.of("https://i.example/1.jpg"), dev.tidings.WebUrl.of("https://s.example/1"), false,
-        Map.of("color", "red", "size", "42")));
+    assertThat(catalog.get("p1"))
+        .contains(new Product(
+            "p1",
+            "Shoe, \"red\"",
+            Optional.of("Acme"),
+            Optional.of("women/shoes/sneakers"),
+            new java.math.BigDecimal("19.90"),
+            java.util.Currency.getInstance("EUR"),
+            dev.tidings.WebUrl.of("https://i.example/1.jpg"),
+            dev.tidings.WebUrl.of("https://s.example/1"),
+            false,
+            Map.of("color", "red", "size", "42")));
     Product plain = catalog.get("p2").orElseThrow();
     assertThat(plain.brand()).isEmpty();
     assertThat(plain.available()).isTrue();
@@ -98,9 +118,10 @@ public abstract class ImportContract {
 
   @Test
   void a_json_lines_file_round_trips_through_the_same_json_as_the_api() throws IOException {
-    String line = "{\"id\":\"p1\",\"title\":\"Lamp\",\"brand\":\"Lux\",\"category\":\"home/light\",\"price\":12.50,"
-        + "\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/l.jpg\",\"landingUrl\":\"https://s.example/l\","
-        + "\"available\":true,\"attributes\":{\"watt\":\"40\"}}";
+    String line =
+        "{\"id\":\"p1\",\"title\":\"Lamp\",\"brand\":\"Lux\",\"category\":\"home/light\",\"price\":12.50,"
+            + "\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/l.jpg\",\"landingUrl\":\"https://s.example/l\","
+            + "\"available\":true,\"attributes\":{\"watt\":\"40\"}}";
     var report = catalog.importFile(file("p.jsonl", line + "\n\n"), ImportOptions.defaults());
     assertThat(report.imported()).isEqualTo(1);
     Product stored = catalog.get("p1").orElseThrow();
@@ -111,10 +132,13 @@ public abstract class ImportContract {
 
   @Test
   void subscribers_follows_and_events_import_from_csv_and_json_lines() throws IOException {
-    var subscribers = audience.importSubscribers(file("s.csv",
-        "id,email,name,locale,timeZone,latitude,longitude,city,country,consent\n"
-            + "s1,Ada@Example.com,Ada,de-DE,Europe/Berlin,52.52,13.405,Berlin,DE,pending\n"
-            + "s2,b@example.com,,,,,,,,\n"), ImportOptions.defaults());
+    var subscribers = audience.importSubscribers(
+        file(
+            "s.csv",
+            "id,email,name,locale,timeZone,latitude,longitude,city,country,consent\n"
+                + "s1,Ada@Example.com,Ada,de-DE,Europe/Berlin,52.52,13.405,Berlin,DE,pending\n"
+                + "s2,b@example.com,,,,,,,,\n"),
+        ImportOptions.defaults());
     assertThat(subscribers.errors()).isEmpty();
     var ada = audience.getSubscriber("s1").orElseThrow();
     assertThat(ada.consent()).isEqualTo(Consent.PENDING);
@@ -124,22 +148,33 @@ public abstract class ImportContract {
     assertThat(b.timeZone().getId()).isEqualTo("Z");
     assertThat(b.locale().toLanguageTag()).isEqualTo("en");
 
-    var follows = audience.importFollows(file("f.ndjson",
-        "{\"subscriberId\":\"s1\",\"targetType\":\"artist\",\"targetId\":\"Hockney\",\"followedAt\":\"2024-01-02T03:04:05Z\"}\n"
-            + "{\"subscriberId\":\"s2\",\"targetType\":\"artist\",\"targetId\":\"Hockney\"}\n"), ImportOptions.defaults());
+    var follows = audience.importFollows(
+        file(
+            "f.ndjson",
+            "{\"subscriberId\":\"s1\",\"targetType\":\"artist\",\"targetId\":\"Hockney\",\"followedAt\":\"2024-01-02T03:04:05Z\"}\n"
+                + "{\"subscriberId\":\"s2\",\"targetType\":\"artist\",\"targetId\":\"Hockney\"}\n"),
+        ImportOptions.defaults());
     assertThat(follows.imported()).isEqualTo(2);
-    assertThat(audience.followers(new FollowTarget(TargetType.ARTIST, "Hockney"), Optional.empty(), 10))
+    assertThat(audience.followers(
+            new FollowTarget(TargetType.ARTIST, "Hockney"), Optional.empty(), 10))
         .extracting(f -> f.subscriberId() + "@" + f.followedAt())
         .containsExactly("s1@2024-01-02T03:04:05Z", "s2@" + NOW);
 
-    var events = activity.importEvents(file("e.csv", "userId,type,itemId,timestamp,eventId,quantity,price\n"
-        + "u1,purchase,p1,2025-01-01T00:00:00Z,e1,2,9.99\n"
-        + "u1,view,p1,2025-01-01T00:00:00Z,,,\n"
-        + "u1,purchase,p1,2025-01-01T00:00:00Z,e1,2,9.99\n"), ImportOptions.defaults());
-    assertThat(events).extracting(ImportReport::imported, ImportReport::ignored, ImportReport::rejected)
+    var events = activity.importEvents(
+        file(
+            "e.csv",
+            "userId,type,itemId,timestamp,eventId,quantity,price\n"
+                + "u1,purchase,p1,2025-01-01T00:00:00Z,e1,2,9.99\n"
+                + "u1,view,p1,2025-01-01T00:00:00Z,,,\n"
+                + "u1,purchase,p1,2025-01-01T00:00:00Z,e1,2,9.99\n"),
+        ImportOptions.defaults());
+    assertThat(events)
+        .extracting(ImportReport::imported, ImportReport::ignored, ImportReport::rejected)
         .containsExactly(2L, 1L, 0L);
-    var replay = activity.importEvents(file("e2.jsonl",
-        "{\"userId\":\"u1\",\"type\":\"purchase\",\"itemId\":\"p1\",\"timestamp\":\"2025-01-01T00:00:00Z\",\"eventId\":\"e1\"}\n"),
+    var replay = activity.importEvents(
+        file(
+            "e2.jsonl",
+            "{\"userId\":\"u1\",\"type\":\"purchase\",\"itemId\":\"p1\",\"timestamp\":\"2025-01-01T00:00:00Z\",\"eventId\":\"e1\"}\n"),
         ImportOptions.defaults());
     assertThat(replay.ignored()).isEqualTo(1);
     assertThat(activity.count()).isEqualTo(2);
@@ -149,12 +184,15 @@ public abstract class ImportContract {
   void gzip_is_read_from_a_gz_file_and_from_a_stream_by_its_content() throws IOException {
     var bytes = new ByteArrayOutputStream();
     try (OutputStream gz = new GZIPOutputStream(bytes)) {
-      gz.write((PRODUCT_HEADER + "p1,Zipped,,,1,EUR,https://i.example/1,https://s.example/1,,\n").getBytes(StandardCharsets.UTF_8));
+      gz.write((PRODUCT_HEADER + "p1,Zipped,,,1,EUR,https://i.example/1,https://s.example/1,,\n")
+          .getBytes(StandardCharsets.UTF_8));
     }
     Path gzFile = Files.write(dir.resolve("p.csv.gz"), bytes.toByteArray());
     assertThat(catalog.importFile(gzFile, ImportOptions.defaults()).imported()).isEqualTo(1);
     catalog.delete("p1");
-    var report = catalog.importStream(new ByteArrayInputStream(bytes.toByteArray()), Format.ofContentType("text/csv; charset=utf-8"),
+    var report = catalog.importStream(
+        new ByteArrayInputStream(bytes.toByteArray()),
+        Format.ofContentType("text/csv; charset=utf-8"),
         ImportOptions.defaults());
     assertThat(report.imported()).isEqualTo(1);
     assertThat(catalog.get("p1").orElseThrow().title()).isEqualTo("Zipped");
@@ -162,10 +200,14 @@ public abstract class ImportContract {
 
   @Test
   void duplicate_ids_in_one_file_let_the_last_row_win() throws IOException {
-    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER
-        + "p1,First,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
-        + "p2,Other,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
-        + "p1,Last,,,2,EUR,https://i.example/1,https://s.example/1,,\n"), ImportOptions.defaults());
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "p1,First,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "p2,Other,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "p1,Last,,,2,EUR,https://i.example/1,https://s.example/1,,\n"),
+        ImportOptions.defaults());
     assertThat(report.imported()).isEqualTo(3);
     assertThat(catalog.count()).isEqualTo(2);
     assertThat(catalog.get("p1").orElseThrow().title()).isEqualTo("Last");
@@ -174,46 +216,77 @@ public abstract class ImportContract {
   // ---- bad rows
 
   @Test
-  void every_bad_csv_row_is_reported_at_its_line_and_the_valid_rows_are_imported() throws IOException {
-    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER
-        + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"              // line 2
-        + "bad1,,,,1,EUR,https://i.example/1,https://s.example/1,,\n"                // 3: missing title
-        + "bad2,T,,,1,EUR,ftp://i.example/1,https://s.example/1,,\n"                 // 4: bad URL
-        + "bad3,T,,,1,EURO,https://i.example/1,https://s.example/1,,\n"              // 5: bad currency
-        + "bad4,T,,,cheap,EUR,https://i.example/1,https://s.example/1,yes,\n"        // 6: wrong types
-        + "bad5,\"multi\nline\ntitle\",,,1,EUR,https://i.example/1,https://s.example/1,,,extra\n" // 7-9: too many cells
-        + "bad6,T,,,1,EUR,https://i.example/1,https://s.example/1,,\"[1,2]\"\n"       // 10: attributes not an object
-        + "ok2,\"Also\nfine\",,,1,EUR,https://i.example/1,https://s.example/1,,\n"   // 11-12
-        + "bad7,T,,,1.999,EUR,https://i.example/1,https://s.example/1,,\n"),          // 13: too many decimals
+  void every_bad_csv_row_is_reported_at_its_line_and_the_valid_rows_are_imported()
+      throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n" // line 2
+                + "bad1,,,,1,EUR,https://i.example/1,https://s.example/1,,\n" // 3: missing title
+                + "bad2,T,,,1,EUR,ftp://i.example/1,https://s.example/1,,\n" // 4: bad URL
+                + "bad3,T,,,1,EURO,https://i.example/1,https://s.example/1,,\n" // 5: bad currency
+                + "bad4,T,,,cheap,EUR,https://i.example/1,https://s.example/1,yes,\n" // 6: wrong
+                // types
+                + "bad5,\"multi\nline\ntitle\",,,1,EUR,https://i.example/1,https://s.example/1,,,extra\n" // 7-9: too many cells
+                + "bad6,T,,,1,EUR,https://i.example/1,https://s.example/1,,\"[1,2]\"\n" // 10:
+                // attributes not an object
+                + "ok2,\"Also\nfine\",,,1,EUR,https://i.example/1,https://s.example/1,,\n" // 11-12
+                + "bad7,T,,,1.999,EUR,https://i.example/1,https://s.example/1,,\n"), // 13: too many
+        // decimals
         ImportOptions.defaults());
 
-    assertThat(report.errors()).extracting(RowError::line, RowError::reason).containsExactly(
-        org.assertj.core.groups.Tuple.tuple(3L, "missing required field 'title'"),
-        org.assertj.core.groups.Tuple.tuple(4L, "imageUrl must be an absolute http(s) URL, got 'ftp://i.example/1'"),
-        org.assertj.core.groups.Tuple.tuple(5L, "currency must be an ISO 4217 code such as EUR, got 'EURO'"),
-        org.assertj.core.groups.Tuple.tuple(6L, "price must be a decimal number, got 'cheap'; available must be true or false, got 'yes'"),
-        org.assertj.core.groups.Tuple.tuple(7L, "the record has 11 cells but the header has 10 columns"),
-        org.assertj.core.groups.Tuple.tuple(10L, "attributes must be a JSON object of strings, got '[1,2]'"),
-        org.assertj.core.groups.Tuple.tuple(13L, "price must have at most 2 decimal places for EUR, got 1.999"));
-    assertThat(report).extracting(ImportReport::rowsRead, ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+    assertThat(report.errors())
+        .extracting(RowError::line, RowError::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(3L, "missing required field 'title'"),
+            org.assertj.core.groups.Tuple.tuple(
+                4L, "imageUrl must be an absolute http(s) URL, got 'ftp://i.example/1'"),
+            org.assertj.core.groups.Tuple.tuple(
+                5L, "currency must be an ISO 4217 code such as EUR, got 'EURO'"),
+            org.assertj.core.groups.Tuple.tuple(
+                6L,
+                "price must be a decimal number, got 'cheap'; available must be true or false, got 'yes'"),
+            org.assertj.core.groups.Tuple.tuple(
+                7L, "the record has 11 cells but the header has 10 columns"),
+            org.assertj.core.groups.Tuple.tuple(
+                10L, "attributes must be a JSON object of strings, got '[1,2]'"),
+            org.assertj.core.groups.Tuple.tuple(
+                13L, "price must have at most 2 decimal places for EUR, got 1.999"));
+    assertThat(report)
+        .extracting(
+            ImportReport::rowsRead,
+            ImportReport::imported,
+            ImportReport::rejected,
+            ImportReport::committed)
         .containsExactly(9L, 2L, 7L, true);
-    assertThat(catalog.list(Optional.empty(), 10)).extracting(Product::id).containsExactly("ok1", "ok2");
+    assertThat(catalog.list(Optional.empty(), 10))
+        .extracting(Product::id)
+        .containsExactly("ok1", "ok2");
     assertThat(catalog.get("ok2").orElseThrow().title()).isEqualTo("Also\nfine");
   }
 
   @Test
   void every_bad_json_line_is_reported_at_its_line() throws IOException {
-    String ok = "{\"id\":\"ok\",\"title\":\"T\",\"price\":1,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}";
-    var report = catalog.importFile(file("p.jsonl", ok + "\n"
-        + "{\"id\":\"x\", \"title\": \n"                                               // 2: malformed
-        + "\n"                                                                        // 3: blank, skipped
-        + "{\"id\":\"y\",\"titel\":\"T\",\"price\":1,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}\n"
-        + "{\"id\":\"z\",\"title\":\"T\",\"price\":true,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\",\"available\":\"yes\"}\n"
-        + "[1,2]\n"), ImportOptions.defaults());
+    String ok =
+        "{\"id\":\"ok\",\"title\":\"T\",\"price\":1,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}";
+    var report = catalog.importFile(
+        file(
+            "p.jsonl",
+            ok + "\n"
+                + "{\"id\":\"x\", \"title\": \n" // 2: malformed
+                + "\n" // 3: blank, skipped
+                + "{\"id\":\"y\",\"titel\":\"T\",\"price\":1,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}\n"
+                + "{\"id\":\"z\",\"title\":\"T\",\"price\":true,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\",\"available\":\"yes\"}\n"
+                + "[1,2]\n"),
+        ImportOptions.defaults());
     assertThat(report.errors()).extracting(RowError::line).containsExactly(2L, 4L, 5L, 6L);
     assertThat(report.errors().get(0).reason()).startsWith("malformed JSON: ");
-    assertThat(report.errors().get(1).reason()).startsWith("unknown field 'titel' (fields: id, title, brand,");
-    assertThat(report.errors().get(2).reason()).isEqualTo("price must be a number, got a boolean; available must be true or false, got a string");
+    assertThat(report.errors().get(1).reason())
+        .startsWith("unknown field 'titel' (fields: id, title, brand,");
+    assertThat(report.errors().get(2).reason())
+        .isEqualTo(
+            "price must be a number, got a boolean; available must be true or false, got a string");
     assertThat(report.errors().get(3).reason()).isEqualTo("expected a JSON object, got array");
     assertThat(report.imported()).isEqualTo(1);
     assertThat(catalog.count()).isEqualTo(1);
@@ -221,10 +294,15 @@ public abstract class ImportContract {
 
   @Test
   void all_or_nothing_imports_nothing_when_one_row_is_bad_but_reports_it() throws IOException {
-    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER
-        + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
-        + "bad,Fine,,,1,EUR,not a url,https://s.example/1,,\n"), ImportOptions.allOrNothing());
-    assertThat(report).extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "bad,Fine,,,1,EUR,not a url,https://s.example/1,,\n"),
+        ImportOptions.allOrNothing());
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
         .containsExactly(0L, 1L, false);
     assertThat(report.errors()).extracting(RowError::line).containsExactly(3L);
     assertThat(catalog.count()).isZero();
@@ -232,13 +310,18 @@ public abstract class ImportContract {
 
   @Test
   void a_malformed_header_imports_nothing_and_says_why() throws IOException {
-    var report = catalog.importFile(file("p.csv", "id,title,prise,currency,imageUrl,landingUrl\n"
-        + "ok1,Fine,1,EUR,https://i.example/1,https://s.example/1\n"), ImportOptions.defaults());
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            "id,title,prise,currency,imageUrl,landingUrl\n"
+                + "ok1,Fine,1,EUR,https://i.example/1,https://s.example/1\n"),
+        ImportOptions.defaults());
     assertThat(report.committed()).isFalse();
     assertThat(report.imported()).isZero();
-    assertThat(report.failure()).hasValueSatisfying(failure -> assertThat(failure)
-        .contains("unknown column 'prise' in the header")
-        .contains("the header lacks the required column 'price'"));
+    assertThat(report.failure())
+        .hasValueSatisfying(failure -> assertThat(failure)
+            .contains("unknown column 'prise' in the header")
+            .contains("the header lacks the required column 'price'"));
     assertThat(report.errors()).extracting(RowError::line).containsExactly(1L);
     assertThat(catalog.count()).isZero();
 
@@ -248,9 +331,13 @@ public abstract class ImportContract {
 
   @Test
   void broken_quoting_fails_the_whole_file() throws IOException {
-    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER
-        + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
-        + "bad,\"never closed,,,1,EUR,https://i.example/1,https://s.example/1,,\n"), ImportOptions.defaults());
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "bad,\"never closed,,,1,EUR,https://i.example/1,https://s.example/1,,\n"),
+        ImportOptions.defaults());
     assertThat(report.committed()).isFalse();
     assertThat(report.failure()).isPresent();
     assertThat(catalog.count()).isZero();
@@ -262,11 +349,14 @@ public abstract class ImportContract {
       handle.execute("""
           CREATE OR REPLACE FUNCTION fail_on_boom() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN IF NEW.title = 'boom' THEN RAISE EXCEPTION 'boom refused'; END IF; RETURN NEW; END $$""");
-      handle.execute("CREATE TRIGGER fail_on_boom BEFORE INSERT ON products FOR EACH ROW EXECUTE FUNCTION fail_on_boom()");
+      handle.execute(
+          "CREATE TRIGGER fail_on_boom BEFORE INSERT ON products FOR EACH ROW EXECUTE FUNCTION fail_on_boom()");
     });
-    Path input = file("p.csv", PRODUCT_HEADER
-        + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
-        + "zz,boom,,,1,EUR,https://i.example/1,https://s.example/1,,\n");
+    Path input = file(
+        "p.csv",
+        PRODUCT_HEADER
+            + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+            + "zz,boom,,,1,EUR,https://i.example/1,https://s.example/1,,\n");
     assertThatThrownBy(() -> catalog.importFile(input, ImportOptions.defaults()))
         .isInstanceOf(ImportFailedException.class)
         .hasMessageContaining("nothing was imported")
@@ -275,36 +365,63 @@ public abstract class ImportContract {
   }
 
   @Test
-  void subscribers_whose_email_belongs_to_another_id_are_refused_at_their_line() throws IOException {
-    audience.importSubscribers(file("s0.csv", "id,email\nold,taken@example.com\n"), ImportOptions.defaults());
-    var report = audience.importSubscribers(file("s.csv", "id,email,latitude\n"
-        + "s1,TAKEN@example.com,\n"      // 2: belongs to 'old'
-        + "s2,x@example.com,\n"          // 3
-        + "s3,X@example.com,\n"          // 4: used by s2 on line 3
-        + "s4,y@example.com,50\n"        // 5: latitude without longitude
-        + "s5,not-an-email,\n"           // 6
-        + "old,taken@example.com,\n"), ImportOptions.defaults());
-    assertThat(report.errors()).extracting(RowError::line, RowError::reason).containsExactly(
-        org.assertj.core.groups.Tuple.tuple(2L, "email TAKEN@example.com already belongs to subscriber old"),
-        org.assertj.core.groups.Tuple.tuple(4L, "email X@example.com is already used by subscriber s2 on line 3"),
-        org.assertj.core.groups.Tuple.tuple(5L, "latitude and longitude go together: give both or neither"),
-        org.assertj.core.groups.Tuple.tuple(6L, "email must be an address with one @, no spaces, up to 254 characters, got 'not-an-email'"));
-    assertThat(report).extracting(ImportReport::imported, ImportReport::rejected).containsExactly(2L, 4L);
-    assertThat(audience.listSubscribers(Optional.empty(), 10)).extracting(s -> s.id()).containsExactly("old", "s2");
+  void subscribers_whose_email_belongs_to_another_id_are_refused_at_their_line()
+      throws IOException {
+    audience.importSubscribers(
+        file("s0.csv", "id,email\nold,taken@example.com\n"), ImportOptions.defaults());
+    var report = audience.importSubscribers(
+        file(
+            "s.csv",
+            "id,email,latitude\n"
+                + "s1,TAKEN@example.com,\n" // 2: belongs to 'old'
+                + "s2,x@example.com,\n" // 3
+                + "s3,X@example.com,\n" // 4: used by s2 on line 3
+                + "s4,y@example.com,50\n" // 5: latitude without longitude
+                + "s5,not-an-email,\n" // 6
+                + "old,taken@example.com,\n"),
+        ImportOptions.defaults());
+    assertThat(report.errors())
+        .extracting(RowError::line, RowError::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                2L, "email TAKEN@example.com already belongs to subscriber old"),
+            org.assertj.core.groups.Tuple.tuple(
+                4L, "email X@example.com is already used by subscriber s2 on line 3"),
+            org.assertj.core.groups.Tuple.tuple(
+                5L, "latitude and longitude go together: give both or neither"),
+            org.assertj.core.groups.Tuple.tuple(
+                6L,
+                "email must be an address with one @, no spaces, up to 254 characters, got 'not-an-email'"));
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected)
+        .containsExactly(2L, 4L);
+    assertThat(audience.listSubscribers(Optional.empty(), 10))
+        .extracting(s -> s.id())
+        .containsExactly("old", "s2");
   }
 
   @Test
   void follows_of_unknown_subscribers_are_reported_and_the_others_imported() throws IOException {
-    audience.importSubscribers(file("s.csv", "id,email\ns1,a@example.com\n"), ImportOptions.defaults());
-    var report = audience.importFollows(file("f.csv", "subscriberId,targetType,targetId,followedAt\n"
-        + "s1,brand,acme,\n"
-        + "ghost,brand,acme,\n"
-        + "s1,planet,mars,\n"
-        + "s1,gallery,tate,yesterday\n"), ImportOptions.defaults());
-    assertThat(report.errors()).extracting(RowError::line, RowError::reason).containsExactly(
-        org.assertj.core.groups.Tuple.tuple(3L, "subscriber ghost does not exist"),
-        org.assertj.core.groups.Tuple.tuple(4L, "targetType must be brand, artist, gallery, store or category, got 'planet'"),
-        org.assertj.core.groups.Tuple.tuple(5L, "followedAt must be an ISO-8601 instant such as 2024-05-01T12:00:00Z, got 'yesterday'"));
+    audience.importSubscribers(
+        file("s.csv", "id,email\ns1,a@example.com\n"), ImportOptions.defaults());
+    var report = audience.importFollows(
+        file(
+            "f.csv",
+            "subscriberId,targetType,targetId,followedAt\n"
+                + "s1,brand,acme,\n"
+                + "ghost,brand,acme,\n"
+                + "s1,planet,mars,\n"
+                + "s1,gallery,tate,yesterday\n"),
+        ImportOptions.defaults());
+    assertThat(report.errors())
+        .extracting(RowError::line, RowError::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(3L, "subscriber ghost does not exist"),
+            org.assertj.core.groups.Tuple.tuple(
+                4L, "targetType must be brand, artist, gallery, store or category, got 'planet'"),
+            org.assertj.core.groups.Tuple.tuple(
+                5L,
+                "followedAt must be an ISO-8601 instant such as 2024-05-01T12:00:00Z, got 'yesterday'"));
     assertThat(report.imported()).isEqualTo(1);
     assertThat(audience.followsOf("s1")).hasSize(1);
   }
@@ -312,9 +429,11 @@ public abstract class ImportContract {
   @Test
   void progress_is_reported_and_errors_are_capped() throws IOException {
     var content = new StringBuilder(PRODUCT_HEADER);
-    for (int i = 0; i < 25_000; i++) content.append("p").append(i).append(",T,,,1,EUR,nope,https://s.example/1,,\n");
+    for (int i = 0; i < 25_000; i++)
+      content.append("p").append(i).append(",T,,,1,EUR,nope,https://s.example/1,,\n");
     List<Long> progress = new ArrayList<>();
-    var report = catalog.importFile(file("p.csv", content.toString()), ImportOptions.defaults().withProgress(progress::add));
+    var report = catalog.importFile(
+        file("p.csv", content.toString()), ImportOptions.defaults().withProgress(progress::add));
     assertThat(progress).containsExactly(10_000L, 20_000L, 25_000L);
     assertThat(report.rejected()).isEqualTo(25_000);
     assertThat(report.errors()).hasSize(ImportLimits.MAX_REPORTED_ERRORS);
@@ -327,12 +446,17 @@ public abstract class ImportContract {
 
   @Test
   void a_duplicate_id_split_across_chunks_lets_the_last_row_win() throws IOException {
-    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER
-        + "p1,First,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
-        + "p2" + P + "p3" + P
-        + "p1,Last,,,2,EUR,https://i.example/1,https://s.example/1,,\n"
-        + "p4" + P), ImportOptions.defaults().withChunkRows(2));
-    assertThat(report).extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "p1,First,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "p2" + P + "p3" + P
+                + "p1,Last,,,2,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "p4" + P),
+        ImportOptions.defaults().withChunkRows(2));
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
         .containsExactly(5L, 0L, true);
     assertThat(catalog.count()).isEqualTo(4);
     assertThat(catalog.get("p1").orElseThrow().title()).isEqualTo("Last");
@@ -340,9 +464,14 @@ public abstract class ImportContract {
 
   @Test
   void a_bad_row_in_the_last_chunk_imports_nothing_when_all_or_nothing() throws IOException {
-    var report = catalog.importFile(file("p.csv", PRODUCT_HEADER + "p1" + P + "p2" + P + "p3" + P + "p4" + P
-        + "p5,T,,,1,EUR,nope,https://s.example/1,,\n"), ImportOptions.allOrNothing().withChunkRows(2));
-    assertThat(report).extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER + "p1" + P + "p2" + P + "p3" + P + "p4" + P
+                + "p5,T,,,1,EUR,nope,https://s.example/1,,\n"),
+        ImportOptions.allOrNothing().withChunkRows(2));
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
         .containsExactly(0L, 1L, false);
     assertThat(report.errors()).extracting(RowError::line).containsExactly(6L);
     assertThat(catalog.count()).isZero();
@@ -350,39 +479,56 @@ public abstract class ImportContract {
 
   @Test
   void an_email_taken_in_an_earlier_chunk_is_refused_at_its_line() throws IOException {
-    var report = audience.importSubscribers(file("s.csv", "id,email\n"
-        + "s1,a@example.com\n" + "s2,b@example.com\n"      // chunk 1 (lines 2-3)
-        + "s3,c@example.com\n" + "s4,A@example.com\n"      // chunk 2: line 5 takes s1's email
-        + "s1,a2@example.com\n"), ImportOptions.defaults().withChunkRows(2));
-    assertThat(report.errors()).extracting(RowError::line, RowError::reason).containsExactly(
-        org.assertj.core.groups.Tuple.tuple(5L, "email A@example.com already belongs to subscriber s1"));
-    assertThat(report).extracting(ImportReport::imported, ImportReport::rejected).containsExactly(4L, 1L);
+    var report = audience.importSubscribers(
+        file(
+            "s.csv",
+            "id,email\n"
+                + "s1,a@example.com\n" + "s2,b@example.com\n" // chunk 1 (lines 2-3)
+                + "s3,c@example.com\n" + "s4,A@example.com\n" // chunk 2: line 5 takes s1's email
+                + "s1,a2@example.com\n"),
+        ImportOptions.defaults().withChunkRows(2));
+    assertThat(report.errors())
+        .extracting(RowError::line, RowError::reason)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(
+            5L, "email A@example.com already belongs to subscriber s1"));
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected)
+        .containsExactly(4L, 1L);
     assertThat(audience.getSubscriber("s1").orElseThrow().email()).isEqualTo("a2@example.com");
   }
 
   @Test
   void replayed_events_across_chunks_are_ignored() throws IOException {
-    var report = activity.importEvents(file("e.csv", "userId,type,itemId,timestamp,eventId\n"
-        + "u1,view,p1,2025-01-01T00:00:00Z,e1\n" + "u1,view,p1,2025-01-01T00:00:00Z,e2\n"
-        + "u1,view,p1,2025-01-01T00:00:00Z,e3\n" + "u1,view,p1,2025-01-01T00:00:00Z,e1\n"),
+    var report = activity.importEvents(
+        file(
+            "e.csv",
+            "userId,type,itemId,timestamp,eventId\n"
+                + "u1,view,p1,2025-01-01T00:00:00Z,e1\n" + "u1,view,p1,2025-01-01T00:00:00Z,e2\n"
+                + "u1,view,p1,2025-01-01T00:00:00Z,e3\n" + "u1,view,p1,2025-01-01T00:00:00Z,e1\n"),
         ImportOptions.defaults().withChunkRows(2));
-    assertThat(report).extracting(ImportReport::imported, ImportReport::ignored).containsExactly(3L, 1L);
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::ignored)
+        .containsExactly(3L, 1L);
     assertThat(activity.count()).isEqualTo(3);
   }
 
   @Test
   void no_chunk_table_outlives_an_import_that_succeeded_or_failed() throws IOException {
-    catalog.importFile(file("ok.csv", PRODUCT_HEADER + "p1" + P + "p1" + P + "p2" + P),
+    catalog.importFile(
+        file("ok.csv", PRODUCT_HEADER + "p1" + P + "p1" + P + "p2" + P),
         ImportOptions.defaults().withChunkRows(2));
-    catalog.importFile(file("bad.csv", PRODUCT_HEADER + "p1" + P + "p3,T,,,1,EUR,nope,https://s.example/1,,\n"),
+    catalog.importFile(
+        file("bad.csv", PRODUCT_HEADER + "p1" + P + "p3,T,,,1,EUR,nope,https://s.example/1,,\n"),
         ImportOptions.allOrNothing().withChunkRows(1));
     database.jdbi().useHandle(handle -> {
       handle.execute("""
           CREATE OR REPLACE FUNCTION fail_on_boom() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN IF NEW.title = 'boom' THEN RAISE EXCEPTION 'boom refused'; END IF; RETURN NEW; END $$""");
-      handle.execute("CREATE TRIGGER fail_on_boom BEFORE INSERT ON products FOR EACH ROW EXECUTE FUNCTION fail_on_boom()");
+      handle.execute(
+          "CREATE TRIGGER fail_on_boom BEFORE INSERT ON products FOR EACH ROW EXECUTE FUNCTION fail_on_boom()");
     });
-    Path failing = file("fail.csv", PRODUCT_HEADER + "p9,boom,,,1,EUR,https://i.example/1,https://s.example/1,,\n");
+    Path failing = file(
+        "fail.csv", PRODUCT_HEADER + "p9,boom,,,1,EUR,https://i.example/1,https://s.example/1,,\n");
     assertThatThrownBy(() -> catalog.importFile(failing, ImportOptions.defaults()))
         .isInstanceOf(ImportFailedException.class);
     // Chunk tables are temporary tables of the writing connection: look at every pooled connection.
@@ -390,8 +536,12 @@ public abstract class ImportContract {
     try {
       for (int i = 0; i < POOL_SIZE; i++) handles.add(database.jdbi().open());
       for (var handle : handles) {
-        assertThat(handle.createQuery("SELECT count(*) FROM pg_class WHERE relname LIKE 'import_chunk%'"
-            + " AND relnamespace = pg_my_temp_schema()").mapTo(Long.class).one()).isZero();
+        assertThat(handle
+                .createQuery("SELECT count(*) FROM pg_class WHERE relname LIKE 'import_chunk%'"
+                    + " AND relnamespace = pg_my_temp_schema()")
+                .mapTo(Long.class)
+                .one())
+            .isZero();
       }
     } finally {
       handles.forEach(org.jdbi.v3.core.Handle::close);
@@ -403,9 +553,11 @@ public abstract class ImportContract {
 
   @Test
   void a_json_line_longer_than_the_limit_is_a_bad_row_not_a_heap_problem() throws IOException {
-    String ok = "{\"id\":\"ok\",\"title\":\"T\",\"price\":1,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}";
+    String ok =
+        "{\"id\":\"ok\",\"title\":\"T\",\"price\":1,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}";
     String huge = "{\"id\":\"" + "x".repeat(ImportLimits.MAX_RECORD_CHARS + 10) + "\"}";
-    var report = catalog.importFile(file("p.jsonl", huge + "\n" + ok + "\n"), ImportOptions.defaults());
+    var report =
+        catalog.importFile(file("p.jsonl", huge + "\n" + ok + "\n"), ImportOptions.defaults());
     assertThat(report.errors()).extracting(RowError::line).containsExactly(1L);
     assertThat(report.errors().getFirst().reason()).contains("longer than");
     assertThat(report.imported()).isEqualTo(1);

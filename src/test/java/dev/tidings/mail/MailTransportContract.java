@@ -60,14 +60,18 @@ public abstract class MailTransportContract {
         "Hallo Zoë,\nneue Stücke für dich: Schuhe, Mäntel, 寿司.\n",
         Optional.of("<p>Hallo <b>Zoë</b>, neue St&uuml;cke: 寿司 🎉</p>"),
         Map.of(
-            "List-Unsubscribe", "<https://shop.example/u/tok-" + messageId + ">",
-            "List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
+            "List-Unsubscribe",
+            "<https://shop.example/u/tok-" + messageId + ">",
+            "List-Unsubscribe-Post",
+            "List-Unsubscribe=One-Click"));
   }
 
   @Test
   void accepts_and_reports_the_tidings_message_id() {
     assertThat(transport.send(email("msg-1")))
-        .isInstanceOfSatisfying(SendResult.Accepted.class, accepted -> assertThat(accepted.messageId()).isEqualTo("msg-1"));
+        .isInstanceOfSatisfying(
+            SendResult.Accepted.class,
+            accepted -> assertThat(accepted.messageId()).isEqualTo("msg-1"));
   }
 
   @Test
@@ -94,20 +98,32 @@ public abstract class MailTransportContract {
     assertThat(parts.getCount()).isEqualTo(2);
     BodyPart text = parts.getBodyPart(0);
     BodyPart html = parts.getBodyPart(1);
-    assertThat(text.getContentType()).startsWith("text/plain").containsIgnoringCase("charset=utf-8");
+    assertThat(text.getContentType())
+        .startsWith("text/plain")
+        .containsIgnoringCase("charset=utf-8");
     assertThat(html.getContentType()).startsWith("text/html").containsIgnoringCase("charset=utf-8");
-    assertThat(lines(text.getContent())).isEqualTo("Hallo Zoë,\nneue Stücke für dich: Schuhe, Mäntel, 寿司.\n");
-    assertThat(lines(html.getContent())).isEqualTo("<p>Hallo <b>Zoë</b>, neue St&uuml;cke: 寿司 🎉</p>");
+    assertThat(lines(text.getContent()))
+        .isEqualTo("Hallo Zoë,\nneue Stücke für dich: Schuhe, Mäntel, 寿司.\n");
+    assertThat(lines(html.getContent()))
+        .isEqualTo("<p>Hallo <b>Zoë</b>, neue St&uuml;cke: 寿司 🎉</p>");
   }
 
   @Test
   void text_only_email_is_one_utf8_text_part() throws Exception {
-    var plain = new OutgoingEmail("msg-plain", Address.of("a@shop.example"), Address.of("b@example.com"),
-        "plain", "Grüße\n", Optional.empty(), Map.of());
+    var plain = new OutgoingEmail(
+        "msg-plain",
+        Address.of("a@shop.example"),
+        Address.of("b@example.com"),
+        "plain",
+        "Grüße\n",
+        Optional.empty(),
+        Map.of());
     transport.send(plain);
 
     MimeMessage received = only(delivered(1));
-    assertThat(received.getContentType()).startsWith("text/plain").containsIgnoringCase("charset=utf-8");
+    assertThat(received.getContentType())
+        .startsWith("text/plain")
+        .containsIgnoringCase("charset=utf-8");
     assertThat(lines(received.getContent())).isEqualTo("Grüße\n");
   }
 
@@ -116,11 +132,15 @@ public abstract class MailTransportContract {
     transport.send(email("msg-headers.42"));
 
     MimeMessage received = only(delivered(1));
-    assertThat(received.getHeader(OutgoingEmail.TIDINGS_MESSAGE_ID)).containsExactly("msg-headers.42");
+    assertThat(received.getHeader(OutgoingEmail.TIDINGS_MESSAGE_ID))
+        .containsExactly("msg-headers.42");
     assertThat(received.getMessageID()).isEqualTo("<msg-headers.42@shop.example>");
-    assertThat(received.getHeader("List-Unsubscribe")).containsExactly("<https://shop.example/u/tok-msg-headers.42>");
-    assertThat(received.getHeader("List-Unsubscribe-Post")).containsExactly("List-Unsubscribe=One-Click");
-    // Folding would break a DKIM signature over the header (nodemailer#1654): one physical line each.
+    assertThat(received.getHeader("List-Unsubscribe"))
+        .containsExactly("<https://shop.example/u/tok-msg-headers.42>");
+    assertThat(received.getHeader("List-Unsubscribe-Post"))
+        .containsExactly("List-Unsubscribe=One-Click");
+    // Folding would break a DKIM signature over the header (nodemailer#1654): one physical line
+    // each.
     var raw = new ByteArrayOutputStream();
     received.writeTo(raw);
     assertThat(raw.toString(StandardCharsets.US_ASCII))
@@ -142,7 +162,8 @@ public abstract class MailTransportContract {
         return done;
       }
     });
-    assertThat(results).allSatisfy(result -> assertThat(result).isInstanceOf(SendResult.Accepted.class));
+    assertThat(results)
+        .allSatisfy(result -> assertThat(result).isInstanceOf(SendResult.Accepted.class));
 
     List<MimeMessage> received = assertTimeoutPreemptively(BOUND, () -> delivered(count));
     var ids = new ArrayList<String>();

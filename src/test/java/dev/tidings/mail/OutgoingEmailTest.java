@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Header injection is refused where the data enters, not left to the MIME library. */
 class OutgoingEmailTest {
@@ -20,13 +20,17 @@ class OutgoingEmailTest {
   }
 
   private static OutgoingEmail withHeader(String name, String value) {
-    return new OutgoingEmail("m-1", FROM, TO, "subject", "text", Optional.empty(), Map.of(name, value));
+    return new OutgoingEmail(
+        "m-1", FROM, TO, "subject", "text", Optional.empty(), Map.of(name, value));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Hi\r\nBcc: victim@example.com", "Hi\nBcc: x@example.com", "Hi\rX", "Hi\0"})
+  @ValueSource(
+      strings = {"Hi\r\nBcc: victim@example.com", "Hi\nBcc: x@example.com", "Hi\rX", "Hi\0"})
   void a_subject_with_a_line_break_is_refused(String subject) {
-    assertThatIllegalArgumentException().isThrownBy(() -> withSubject(subject)).withMessageContaining("header injection");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> withSubject(subject))
+        .withMessageContaining("header injection");
   }
 
   @ParameterizedTest
@@ -36,7 +40,16 @@ class OutgoingEmailTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"ann@example.com\r\nBcc: v@example.com", "ann@exa\nmple.com", "ann example@x.com", "no-at", "a@b@c", "@x.com", "ann@"})
+  @ValueSource(
+      strings = {
+        "ann@example.com\r\nBcc: v@example.com",
+        "ann@exa\nmple.com",
+        "ann example@x.com",
+        "no-at",
+        "a@b@c",
+        "@x.com",
+        "ann@"
+      })
   void an_email_address_that_could_inject_or_is_malformed_is_refused(String email) {
     assertThatIllegalArgumentException().isThrownBy(() -> Address.of(email));
   }
@@ -44,7 +57,8 @@ class OutgoingEmailTest {
   @Test
   void an_extra_header_value_with_a_line_break_is_refused() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> withHeader("List-Unsubscribe", "<https://x.example/u>\r\nBcc: v@example.com"));
+        .isThrownBy(
+            () -> withHeader("List-Unsubscribe", "<https://x.example/u>\r\nBcc: v@example.com"));
   }
 
   @ParameterizedTest
@@ -56,22 +70,27 @@ class OutgoingEmailTest {
   @ParameterizedTest
   @ValueSource(strings = {"Bcc", "to", "Message-ID", "X-Tidings-Message-Id", "content-type"})
   void headers_tidings_sets_itself_cannot_be_overridden(String name) {
-    assertThatIllegalArgumentException().isThrownBy(() -> withHeader(name, "v")).withMessageContaining("set by Tidings");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> withHeader(name, "v"))
+        .withMessageContaining("set by Tidings");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"m 1", "m<1>", "m\r\n1", ""})
   void a_message_id_with_spaces_brackets_or_breaks_is_refused(String messageId) {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> new OutgoingEmail(messageId, FROM, TO, "s", "t", Optional.empty(), Map.of()));
+        .isThrownBy(
+            () -> new OutgoingEmail(messageId, FROM, TO, "s", "t", Optional.empty(), Map.of()));
   }
 
   @Test
   void extra_headers_are_copied_and_unmodifiable() {
-    var headers = new java.util.HashMap<String, String>(Map.of("List-Unsubscribe", "<https://x.example/u>"));
+    var headers =
+        new java.util.HashMap<String, String>(Map.of("List-Unsubscribe", "<https://x.example/u>"));
     var email = new OutgoingEmail("m-1", FROM, TO, "s", "t", Optional.empty(), headers);
     headers.put("X-Later", "1");
     assertThat(email.headers()).containsOnlyKeys("List-Unsubscribe");
-    assertThatThrownBy(() -> email.headers().put("X", "y")).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> email.headers().put("X", "y"))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 }

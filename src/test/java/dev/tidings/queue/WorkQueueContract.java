@@ -115,7 +115,9 @@ public abstract class WorkQueueContract {
     assertThat(delivery.deliveryCount()).isEqualTo(1);
     assertThat(delivery.redelivered()).isFalse();
     awaitUntil("queue drained", () -> queue.depth(name) == 0);
-    assertThat(received.poll(300, TimeUnit.MILLISECONDS)).as("an acked message comes back").isNull();
+    assertThat(received.poll(300, TimeUnit.MILLISECONDS))
+        .as("an acked message comes back")
+        .isNull();
     assertThat(queue.deadLetters(name, 10)).isEmpty();
   }
 
@@ -160,7 +162,9 @@ public abstract class WorkQueueContract {
     }));
 
     queue.publish(name, text("1", 9)); // A at t0
-    assertThat(firstTaken.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("C fetched 1").isTrue();
+    assertThat(firstTaken.await(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+        .as("C fetched 1")
+        .isTrue();
     producerB.publish(name, text("2", 0)); // B at t1
     queue.publish(name, text("3", 9)); // A at t2
     queue.publish(name, text("4", 9)); // A at t3
@@ -183,7 +187,9 @@ public abstract class WorkQueueContract {
     awaitUntil("dead-lettered", () -> !queue.deadLetters(name, 10).isEmpty());
     assertThat(deliveries).extracting(Delivery::deliveryCount).containsExactly(1, 2, 3);
     assertThat(deliveries).extracting(Delivery::redelivered).containsExactly(false, true, true);
-    assertThat(deliveries).extracting(Delivery::messageId).containsOnly(deliveries.getFirst().messageId());
+    assertThat(deliveries)
+        .extracting(Delivery::messageId)
+        .containsOnly(deliveries.getFirst().messageId());
     DeadLetter dead = queue.deadLetters(name, 10).getFirst();
     assertThat(dead.reason()).contains("smtp 451 try later");
     assertThat(dead.deliveries()).isEqualTo(3);
@@ -248,7 +254,8 @@ public abstract class WorkQueueContract {
   }
 
   @Test
-  void messages_held_by_a_dead_consumer_are_redelivered_to_another_and_none_is_lost() throws Exception {
+  void messages_held_by_a_dead_consumer_are_redelivered_to_another_and_none_is_lost()
+      throws Exception {
     queue.declare(spec(5));
     List<String> sent = IntStream.range(0, 6).mapToObj(i -> "job" + i).toList();
     queue.publishAll(name, sent.stream().map(body -> text(body, 5)).toList());
@@ -260,7 +267,8 @@ public abstract class WorkQueueContract {
       releaseBlockedHandlers.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
       return Disposition.ACK; // too late: the process is dead by then
     });
-    awaitUntil("the doomed consumer holds every message", () -> takenByDoomed.size() == sent.size());
+    awaitUntil(
+        "the doomed consumer holds every message", () -> takenByDoomed.size() == sent.size());
     crash(doomed);
 
     Map<String, Delivery> survivors = new ConcurrentHashMap<>();
@@ -279,7 +287,9 @@ public abstract class WorkQueueContract {
     });
     awaitUntil("queue drained", () -> queue.depth(name) == 0);
     Thread.sleep(visibilityTimeout().toMillis() + 300);
-    assertThat(duplicates).as("late acks of the dead consumer must not bring messages back").hasValue(0);
+    assertThat(duplicates)
+        .as("late acks of the dead consumer must not bring messages back")
+        .hasValue(0);
     assertThat(queue.deadLetters(name, 10)).isEmpty();
   }
 
@@ -291,7 +301,11 @@ public abstract class WorkQueueContract {
     int prefetch = 5;
     List<String> sent = IntStream.range(0, count).mapToObj(i -> "n" + i).toList();
     for (int from = 0; from < count; from += 100) {
-      queue.publishAll(name, sent.subList(from, from + 100).stream().map(body -> text(body, body.hashCode() & 7)).toList());
+      queue.publishAll(
+          name,
+          sent.subList(from, from + 100).stream()
+              .map(body -> text(body, body.hashCode() & 7))
+              .toList());
     }
     Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
     AtomicInteger inFlight = new AtomicInteger();
@@ -317,7 +331,8 @@ public abstract class WorkQueueContract {
   @Test
   void consumers_hold_no_more_than_their_prefetch_and_depth_counts_the_rest() throws Exception {
     queue.declare(spec(5));
-    queue.publishAll(name, IntStream.range(0, 20).mapToObj(i -> text("p" + i, 3)).toList());
+    queue.publishAll(
+        name, IntStream.range(0, 20).mapToObj(i -> text("p" + i, 3)).toList());
     assertThat(queue.depth(name)).isEqualTo(20);
 
     AtomicInteger inFlight = new AtomicInteger();
@@ -363,7 +378,9 @@ public abstract class WorkQueueContract {
       again.add(delivery);
       return Disposition.ACK;
     }));
-    assertThat(again.poll(visibilityTimeout().toMillis() + 700, TimeUnit.MILLISECONDS)).as("the acked message comes back").isNull();
+    assertThat(again.poll(visibilityTimeout().toMillis() + 700, TimeUnit.MILLISECONDS))
+        .as("the acked message comes back")
+        .isNull();
   }
 
   @Test
@@ -386,7 +403,9 @@ public abstract class WorkQueueContract {
       received.add(delivery);
       return Disposition.retry("again");
     }));
-    awaitUntil("dead-lettered by the declared max deliveries of 2", () -> !otherNode.deadLetters(name, 5).isEmpty());
+    awaitUntil(
+        "dead-lettered by the declared max deliveries of 2",
+        () -> !otherNode.deadLetters(name, 5).isEmpty());
     assertThat(received).hasSize(2);
   }
 
@@ -420,12 +439,15 @@ public abstract class WorkQueueContract {
       }
       Thread.sleep(700);
       assertThat(returned).as("publishes returned without a confirm").hasValue(0);
-      assertThat(queue.depth(name)).as("messages buffered past the cap").isLessThanOrEqualTo(publishBufferBound());
+      assertThat(queue.depth(name))
+          .as("messages buffered past the cap")
+          .isLessThanOrEqualTo(publishBufferBound());
     } finally {
       stall.close();
     }
     for (Thread thread : threads) {
-      if (!thread.join(WAIT)) fail("a publisher is still blocked " + WAIT + " after the backend recovered");
+      if (!thread.join(WAIT))
+        fail("a publisher is still blocked " + WAIT + " after the backend recovered");
     }
     assertThat(failures).isEmpty();
     assertThat(returned).hasValue(publishers);

@@ -34,34 +34,44 @@ import tools.jackson.dataformat.csv.CsvSchema;
 class SampleShopTest {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
   private static final Pattern PRICE = Pattern.compile("\\d+(\\.\\d{1,2})?");
-  private static final Set<String> EVENT_TYPES = Set.of("view", "click", "add_to_cart", "purchase", "follow", "open", "email_click");
+  private static final Set<String> EVENT_TYPES =
+      Set.of("view", "click", "add_to_cart", "purchase", "follow", "open", "email_click");
   private static final Instant END = Instant.parse("2026-03-09T00:00:00Z");
   private static final SampleShopSpec SPEC =
       new SampleShopSpec(7, 400, 300, END, 12, URI.create("https://news.shop.example/"));
-  private static final JsonMapper JSON = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+  private static final JsonMapper JSON = JsonMapper.builder()
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .build();
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @ParameterizedTest
   @EnumSource(SampleFormat.class)
-  void the_same_seed_writes_byte_identical_files_and_another_seed_different_ones(SampleFormat format) throws IOException {
+  void the_same_seed_writes_byte_identical_files_and_another_seed_different_ones(
+      SampleFormat format) throws IOException {
     SampleShop.write(SPEC, dir.resolve("a"), format);
     SampleShop.write(SPEC, dir.resolve("b"), format);
-    SampleShop.write(new SampleShopSpec(8, 400, 300, END, 12, SPEC.publicUrl()), dir.resolve("c"), format);
+    SampleShop.write(
+        new SampleShopSpec(8, 400, 300, END, 12, SPEC.publicUrl()), dir.resolve("c"), format);
 
     for (String kind : List.of("products", "subscribers", "follows", "events")) {
       String name = kind + "." + format.extension();
       byte[] first = Files.readAllBytes(dir.resolve("a").resolve(name));
       assertThat(first).as(name).isEqualTo(Files.readAllBytes(dir.resolve("b").resolve(name)));
-      assertThat(first).as(name).isNotEqualTo(Files.readAllBytes(dir.resolve("c").resolve(name)));
+      assertThat(first)
+          .as(name)
+          .isNotEqualTo(Files.readAllBytes(dir.resolve("c").resolve(name)));
     }
   }
 
   @ParameterizedTest
   @EnumSource(SampleFormat.class)
-  void every_row_follows_the_import_format_and_the_counts_match(SampleFormat format) throws IOException {
+  void every_row_follows_the_import_format_and_the_counts_match(SampleFormat format)
+      throws IOException {
     var progress = new HashMap<String, Long>();
-    SampleCounts counts = SampleShop.write(SPEC, dir, format, (kind, written, expected) -> progress.put(kind, written));
+    SampleCounts counts = SampleShop.write(
+        SPEC, dir, format, (kind, written, expected) -> progress.put(kind, written));
     String ext = "." + format.extension();
     var products = read(dir.resolve("products" + ext), format);
     var subscribers = read(dir.resolve("subscribers" + ext), format);
@@ -69,7 +79,8 @@ class SampleShopTest {
     var events = read(dir.resolve("events" + ext), format);
 
     assertThat(counts).isEqualTo(new SampleCounts(400, 300, follows.size(), events.size()));
-    assertThat(progress).containsEntry("products", 400L).containsEntry("events", (long) events.size());
+    assertThat(progress).containsEntry("products", 400L).containsEntry("events", (long)
+        events.size());
     assertThat(follows.size()).isBetween(300, 300 * 5);
     assertThat(events.size()).isBetween(300 * 12 / 2, 300 * 12 * 2);
 
@@ -84,7 +95,18 @@ class SampleShopTest {
     var brands = new HashSet<String>();
     int unavailable = 0;
     for (var p : products) {
-      assertThat(p.keySet()).isSubsetOf(List.of("id", "title", "brand", "category", "price", "currency", "imageUrl", "landingUrl", "available", "attributes"));
+      assertThat(p.keySet())
+          .isSubsetOf(List.of(
+              "id",
+              "title",
+              "brand",
+              "category",
+              "price",
+              "currency",
+              "imageUrl",
+              "landingUrl",
+              "available",
+              "attributes"));
       String id = text(p, "id");
       assertThat(id).matches(ID);
       assertThat(text(p, "title")).isNotBlank().hasSizeLessThanOrEqualTo(500);
@@ -93,13 +115,17 @@ class SampleShopTest {
       assertThat(text(p, "category")).matches("[a-z-]+/[a-z-]+/[a-z-]+");
       assertThat(text(p, "price")).matches(PRICE);
       assertThat(text(p, "price")).matches(".*\\.(99|95|00)");
-      assertThat(Currency.getInstance(text(p, "currency")).getCurrencyCode()).isIn("EUR", "GBP", "USD");
-      assertThat(text(p, "imageUrl")).isEqualTo("https://news.shop.example/sample/images/" + id + ".png");
+      assertThat(Currency.getInstance(text(p, "currency")).getCurrencyCode())
+          .isIn("EUR", "GBP", "USD");
+      assertThat(text(p, "imageUrl"))
+          .isEqualTo("https://news.shop.example/sample/images/" + id + ".png");
       assertThat(text(p, "landingUrl")).isEqualTo("https://shop.example/p/" + id);
       assertAbsoluteHttp(text(p, "imageUrl"));
       assertThat(text(p, "available")).isIn("true", "false");
       if (text(p, "available").equals("false")) unavailable++;
-      assertThat(attributes(p)).containsKeys("size", "material").allSatisfy((k, v) -> assertThat(v).isNotBlank());
+      assertThat(attributes(p))
+          .containsKeys("size", "material")
+          .allSatisfy((k, v) -> assertThat(v).isNotBlank());
       prices.put(id, new BigDecimal(text(p, "price")));
     }
     assertThat(prices).hasSize(products.size());
@@ -117,7 +143,9 @@ class SampleShopTest {
       assertThat(text(s, "id")).matches(ID);
       String email = text(s, "email");
       assertThat(email).matches("[a-z0-9.]+@example\\.(com|org|net)").hasSizeLessThanOrEqualTo(254);
-      assertThat(emails.add(email.toLowerCase(Locale.ROOT))).as("unique email %s", email).isTrue();
+      assertThat(emails.add(email.toLowerCase(Locale.ROOT)))
+          .as("unique email %s", email)
+          .isTrue();
       assertThat(text(s, "name")).hasSizeBetween(3, 200).doesNotContain("\n", "\r");
       try {
         new Locale.Builder().setLanguageTag(text(s, "locale"));
@@ -153,7 +181,10 @@ class SampleShopTest {
     };
   }
 
-  private static void checkFollows(List<Map<String, Object>> follows, Set<String> subscriberIds, List<Map<String, Object>> products) {
+  private static void checkFollows(
+      List<Map<String, Object>> follows,
+      Set<String> subscriberIds,
+      List<Map<String, Object>> products) {
     var brandNames = new HashSet<String>();
     products.forEach(p -> brandNames.add(text(p, "brand")));
     var brandFollows = new HashMap<String, Integer>();
@@ -162,7 +193,9 @@ class SampleShopTest {
       assertThat(subscriberIds).contains(text(f, "subscriberId"));
       assertThat(text(f, "targetType")).isIn("brand", "category");
       assertThat(text(f, "targetId")).hasSizeBetween(1, 200);
-      assertThat(pairs.add(text(f, "subscriberId") + "|" + text(f, "targetType") + "|" + text(f, "targetId"))).isTrue();
+      assertThat(pairs.add(
+              text(f, "subscriberId") + "|" + text(f, "targetType") + "|" + text(f, "targetId")))
+          .isTrue();
       if (text(f, "targetType").equals("brand")) {
         assertThat(brandNames).contains(text(f, "targetId"));
         brandFollows.merge(text(f, "targetId"), 1, Integer::sum);
@@ -174,7 +207,10 @@ class SampleShopTest {
     assertThat(counts.getLast()).isGreaterThan(3 * counts.get(counts.size() / 2));
   }
 
-  private static void checkEvents(List<Map<String, Object>> events, Set<String> subscriberIds, Map<String, BigDecimal> priceById) {
+  private static void checkEvents(
+      List<Map<String, Object>> events,
+      Set<String> subscriberIds,
+      Map<String, BigDecimal> priceById) {
     var eventIds = new HashSet<String>();
     var types = new HashMap<String, Integer>();
     var itemViews = new HashMap<String, Integer>();
@@ -190,12 +226,17 @@ class SampleShopTest {
       assertThat(at).isAfterOrEqualTo(weekStart).isBefore(END);
       assertThat(eventIds.add(text(e, "eventId"))).as("unique eventId").isTrue();
       assertThat(text(e, "eventId")).hasSizeLessThanOrEqualTo(100);
-      if (e.get("quantity") != null) assertThat(Integer.parseInt(text(e, "quantity"))).isPositive();
-      if (type.equals("purchase")) assertThat(new BigDecimal(text(e, "price"))).isEqualTo(priceById.get(text(e, "itemId")));
+      if (e.get("quantity") != null)
+        assertThat(Integer.parseInt(text(e, "quantity"))).isPositive();
+      if (type.equals("purchase"))
+        assertThat(new BigDecimal(text(e, "price"))).isEqualTo(priceById.get(text(e, "itemId")));
       if (type.equals("view")) itemViews.merge(text(e, "itemId"), 1, Integer::sum);
     }
-    assertThat(types.keySet()).containsExactlyInAnyOrder("view", "click", "add_to_cart", "purchase");
-    assertThat(types.get("view")).isGreaterThan(types.get("click")).isGreaterThan(types.get("purchase"));
+    assertThat(types.keySet())
+        .containsExactlyInAnyOrder("view", "click", "add_to_cart", "purchase");
+    assertThat(types.get("view"))
+        .isGreaterThan(types.get("click"))
+        .isGreaterThan(types.get("purchase"));
     // Popularity skew: the most viewed product gets far more than its fair share.
     int top = itemViews.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
     assertThat(top).isGreaterThan(5 * types.get("view") / priceById.size());
@@ -204,8 +245,10 @@ class SampleShopTest {
   @Test
   void a_million_products_stream_out_in_seconds() {
     var spec = SampleShopSpec.of(1, 1_000_000, 0);
-    long rows = assertTimeoutPreemptively(Duration.ofSeconds(60),
-        () -> SampleShop.writeProducts(spec, OutputStream.nullOutputStream(), SampleFormat.CSV, SampleProgress.NONE));
+    long rows = assertTimeoutPreemptively(
+        Duration.ofSeconds(60),
+        () -> SampleShop.writeProducts(
+            spec, OutputStream.nullOutputStream(), SampleFormat.CSV, SampleProgress.NONE));
     assertThat(rows).isEqualTo(1_000_000);
   }
 
@@ -216,7 +259,9 @@ class SampleShopTest {
       sink.row(new Object[] {"x,y", "say \"hi\"", "two\nlines", Map.of("k", "v,\"w\"")});
     }
     var rows = readCsv(out.toString(java.nio.charset.StandardCharsets.UTF_8));
-    assertThat(rows).containsExactly(Map.of("a", "x,y", "b", "say \"hi\"", "c", "two\nlines", "d", "{\"k\":\"v,\\\"w\\\"\"}"));
+    assertThat(rows)
+        .containsExactly(Map.of(
+            "a", "x,y", "b", "say \"hi\"", "c", "two\nlines", "d", "{\"k\":\"v,\\\"w\\\"\"}"));
   }
 
   private static void assertAbsoluteHttp(String url) {
@@ -235,7 +280,9 @@ class SampleShopTest {
   @SuppressWarnings("unchecked")
   private static Map<String, String> attributes(Map<String, Object> product) {
     Object value = product.get("attributes");
-    return value instanceof Map<?, ?> map ? (Map<String, String>) map : JSON.readValue(value.toString(), Map.class);
+    return value instanceof Map<?, ?> map
+        ? (Map<String, String>) map
+        : JSON.readValue(value.toString(), Map.class);
   }
 
   @SuppressWarnings("unchecked")
@@ -259,7 +306,10 @@ class SampleShopTest {
   @SuppressWarnings("unchecked")
   private static List<Map<String, String>> readCsv(String text) {
     var mapper = new CsvMapper();
-    try (var it = mapper.readerFor(Map.class).with(CsvSchema.emptySchema().withHeader()).<Map<String, String>>readValues(text)) {
+    try (var it = mapper
+        .readerFor(Map.class)
+        .with(CsvSchema.emptySchema().withHeader())
+        .<Map<String, String>>readValues(text)) {
       return it.readAll();
     }
   }

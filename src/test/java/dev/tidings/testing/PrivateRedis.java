@@ -40,8 +40,10 @@ public final class PrivateRedis implements AutoCloseable {
   public static PrivateRedis start() {
     String executable = findOnPath("redis-server");
     try {
-      var redis = new PrivateRedis(executable, freePort(), Files.createTempFile("tidings-private-redis", ".log"));
-      Runtime.getRuntime().addShutdownHook(redis.killOnExit); // a test JVM that ends early leaves no server behind
+      var redis = new PrivateRedis(
+          executable, freePort(), Files.createTempFile("tidings-private-redis", ".log"));
+      Runtime.getRuntime()
+          .addShutdownHook(redis.killOnExit); // a test JVM that ends early leaves no server behind
       redis.restart();
       return redis;
     } catch (IOException e) {
@@ -62,7 +64,8 @@ public final class PrivateRedis implements AutoCloseable {
     if (process == null) return;
     process.destroyForcibly();
     try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) throw new IllegalStateException("redis-server on " + port + " survived SIGKILL");
+      if (!process.waitFor(10, TimeUnit.SECONDS))
+        throw new IllegalStateException("redis-server on " + port + " survived SIGKILL");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
@@ -74,8 +77,18 @@ public final class PrivateRedis implements AutoCloseable {
   public synchronized void restart() {
     if (process != null) throw new IllegalStateException("redis-server on " + port + " is running");
     try {
-      process = new ProcessBuilder(executable, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-          "--save", "", "--appendonly", "no", "--daemonize", "no")
+      process = new ProcessBuilder(
+              executable,
+              "--port",
+              Integer.toString(port),
+              "--bind",
+              "127.0.0.1",
+              "--save",
+              "",
+              "--appendonly",
+              "no",
+              "--daemonize",
+              "no")
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .start();
@@ -87,7 +100,8 @@ public final class PrivateRedis implements AutoCloseable {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         String output = readLog();
         kill();
-        throw new IllegalStateException("redis-server did not come up on port " + port + ":\n" + output);
+        throw new IllegalStateException(
+            "redis-server did not come up on port " + port + ":\n" + output);
       }
       pause(Duration.ofMillis(20));
     }
@@ -147,8 +161,10 @@ public final class PrivateRedis implements AutoCloseable {
         if (Files.isExecutable(candidate)) return candidate.toString();
       }
     }
-    String message = program + " is not on the PATH; the fault tests that run a private Redis cannot run";
-    if (RealServers.inCi()) Assertions.fail(message + " (CI=true: a real-server test must run, so this is a failure)");
+    String message =
+        program + " is not on the PATH; the fault tests that run a private Redis cannot run";
+    if (RealServers.inCi())
+      Assertions.fail(message + " (CI=true: a real-server test must run, so this is a failure)");
     System.err.println("\n*** SKIPPED: " + message + ". ***\n");
     Assumptions.abort(message);
     throw new AssertionError("unreachable");

@@ -18,7 +18,8 @@ public final class RealServers {
   private RealServers() {}
 
   public static String postgresJdbcUrl() {
-    return env("TIDINGS_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/tidings_test?user=postgres");
+    return env(
+        "TIDINGS_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/tidings_test?user=postgres");
   }
 
   public static URI redisUrl() {
@@ -51,7 +52,8 @@ public final class RealServers {
 
   static void require(String server, String host, int port, boolean ci) {
     if (reachable(host, port)) return;
-    String message = server + " is not reachable at " + host + ":" + port + "; the tests that need it cannot run";
+    String message = server + " is not reachable at " + host + ":" + port
+        + "; the tests that need it cannot run";
     if (ci) {
       Assertions.fail(message + " (CI=true: a real-server test must run, so this is a failure)");
     }

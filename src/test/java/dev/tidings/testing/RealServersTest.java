@@ -36,7 +36,9 @@ class RealServersTest {
   @Test
   void a_listening_server_lets_the_test_run() throws Exception {
     try (var listening = new ServerSocket(0)) {
-      assertThatCode(() -> RealServers.require("PostgreSQL", "127.0.0.1", listening.getLocalPort(), true)).doesNotThrowAnyException();
+      assertThatCode(
+              () -> RealServers.require("PostgreSQL", "127.0.0.1", listening.getLocalPort(), true))
+          .doesNotThrowAnyException();
     }
   }
 }

@@ -35,7 +35,8 @@ public final class TestDatabases {
 
   public static Database real() {
     RealServers.requirePostgres();
-    return freshSchema(new ConnectionSpec(RealServers.postgresJdbcUrl(), Optional.empty(), Optional.empty(), "public", 8));
+    return freshSchema(new ConnectionSpec(
+        RealServers.postgresJdbcUrl(), Optional.empty(), Optional.empty(), "public", 8));
   }
 
   public static synchronized EmbeddedPostgresServer embeddedServer() {
@@ -60,14 +61,17 @@ public final class TestDatabases {
 
   private static void deleteRecursively(java.nio.file.Path root) {
     try (var paths = Files.walk(root)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      paths
+          .sorted(java.util.Comparator.reverseOrder())
+          .forEach(path -> path.toFile().delete());
     } catch (IOException ignored) {
       // best effort: a leftover temp directory is harmless
     }
   }
 
   private static Database freshSchema(ConnectionSpec spec) {
-    String schema = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+    String schema = "t_"
+        + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
     var database = Database.connect(spec.withSchema(schema), () -> {});
     database.migrate();
     return database;

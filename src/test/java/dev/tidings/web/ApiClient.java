@@ -9,7 +9,8 @@ import tools.jackson.databind.JsonNode;
 
 /** A real HTTP client for tests against a running {@link HttpServer}. */
 final class ApiClient {
-  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final int port;
   private final String apiKey;
 
@@ -37,11 +38,15 @@ final class ApiClient {
   }
 
   Answer post(String path, String contentType, String body) {
-    return send(request(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)));
+    return send(request(path)
+        .header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   Answer put(String path, String contentType, String body) {
-    return send(request(path).header("Content-Type", contentType).PUT(HttpRequest.BodyPublishers.ofString(body)));
+    return send(request(path)
+        .header("Content-Type", contentType)
+        .PUT(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   Answer postJson(String path, String body) {

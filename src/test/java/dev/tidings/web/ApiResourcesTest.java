@@ -44,9 +44,12 @@ class ApiResourcesTest {
     catalog = new CatalogService(database.jdbi(), clock);
     audience = new AudienceService(database.jdbi(), clock);
     activity = new ActivityIntake(database.jdbi(), clock);
-    server = HttpServer.start(new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(),
-        List.of(new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
+    server = HttpServer.start(
+        new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        List.of(),
+        List.of(
+            new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
             new AudienceRoutes(audience, clock, 8 * 1024, MAX_IMPORT),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT)));
     api = new ApiClient(server.port(), KEY);
@@ -60,7 +63,8 @@ class ApiResourcesTest {
 
   @Test
   void every_documented_api_route_exists() throws Exception {
-    var document = Json.MAPPER.readTree(ApiResourcesTest.class.getResourceAsStream("/web/openapi.json"));
+    var document =
+        Json.MAPPER.readTree(ApiResourcesTest.class.getResourceAsStream("/web/openapi.json"));
     int checked = 0;
     for (var path : document.path("paths").propertyNames()) {
       if (!path.startsWith("/api/")) continue;
@@ -88,11 +92,15 @@ class ApiResourcesTest {
       var created = api.postJson("/api/v1/products", PRODUCT.formatted("crud-1"));
       assertThat(created.status()).isEqualTo(201);
       assertThat(created.json().path("price").decimalValue()).isEqualByComparingTo("49.90");
-      assertThat(api.get("/api/v1/products/crud-1").json().path("title").asString()).isEqualTo("Linen Shirt");
+      assertThat(api.get("/api/v1/products/crud-1").json().path("title").asString())
+          .isEqualTo("Linen Shirt");
 
-      var replaced = api.putJson("/api/v1/products/crud-1", PRODUCT.formatted("crud-1").replace("Linen Shirt", "Oxford Shirt"));
+      var replaced = api.putJson(
+          "/api/v1/products/crud-1",
+          PRODUCT.formatted("crud-1").replace("Linen Shirt", "Oxford Shirt"));
       assertThat(replaced.status()).isEqualTo(200);
-      assertThat(api.get("/api/v1/products/crud-1").json().path("title").asString()).isEqualTo("Oxford Shirt");
+      assertThat(api.get("/api/v1/products/crud-1").json().path("title").asString())
+          .isEqualTo("Oxford Shirt");
 
       assertThat(api.delete("/api/v1/products/crud-1").status()).isEqualTo(204);
       assertThat(api.get("/api/v1/products/crud-1").status()).isEqualTo(404);
@@ -102,25 +110,31 @@ class ApiResourcesTest {
     @Test
     void creating_an_existing_product_is_a_conflict_that_changes_nothing() {
       api.postJson("/api/v1/products", PRODUCT.formatted("dup-1"));
-      var again = api.postJson("/api/v1/products", PRODUCT.formatted("dup-1").replace("Linen Shirt", "Other"));
+      var again = api.postJson(
+          "/api/v1/products", PRODUCT.formatted("dup-1").replace("Linen Shirt", "Other"));
       assertThat(again.status()).isEqualTo(409);
       assertThat(again.detail()).contains("PUT /api/v1/products/dup-1");
-      assertThat(api.get("/api/v1/products/dup-1").json().path("title").asString()).isEqualTo("Linen Shirt");
+      assertThat(api.get("/api/v1/products/dup-1").json().path("title").asString())
+          .isEqualTo("Linen Shirt");
     }
 
     @Test
     void an_invalid_product_is_a_422_that_names_the_field_and_writes_nothing() {
       api.postJson("/api/v1/products", PRODUCT.formatted("bad-1"));
-      var negative = api.putJson("/api/v1/products/bad-1", PRODUCT.formatted("bad-1").replace("\"49.90\"", "\"-3\""));
+      var negative = api.putJson(
+          "/api/v1/products/bad-1", PRODUCT.formatted("bad-1").replace("\"49.90\"", "\"-3\""));
       assertThat(negative.status()).isEqualTo(422);
       assertThat(negative.detail()).contains("price");
-      var badUrl = api.putJson("/api/v1/products/bad-1", PRODUCT.formatted("bad-1").replace("https://shop.example", "javascript:alert(1)//"));
+      var badUrl = api.putJson(
+          "/api/v1/products/bad-1",
+          PRODUCT.formatted("bad-1").replace("https://shop.example", "javascript:alert(1)//"));
       assertThat(badUrl.status()).isEqualTo(422);
       assertThat(badUrl.detail()).contains("landingUrl");
       var missing = api.postJson("/api/v1/products", "{\"id\":\"bad-2\"}");
       assertThat(missing.status()).isEqualTo(422);
       assertThat(missing.detail()).contains("title");
-      assertThat(api.get("/api/v1/products/bad-1").json().path("price").decimalValue()).isEqualByComparingTo("49.90");
+      assertThat(api.get("/api/v1/products/bad-1").json().path("price").decimalValue())
+          .isEqualByComparingTo("49.90");
       assertThat(api.get("/api/v1/products/bad-2").status()).isEqualTo(404);
     }
 
@@ -130,9 +144,13 @@ class ApiResourcesTest {
           {"id":"bad id","title":"","price":"-1","currency":"EUX","imageUrl":"ftp://x/y","landingUrl":"https://s.example/x"}""");
       assertThat(answer.status()).isEqualTo(422);
       assertThat(answer.detail())
-          .contains("currency must be an ISO 4217 code").contains("imageUrl must be an absolute http(s) URL")
-          .contains("id must be 1-64 characters").contains("missing required field 'title'").contains("price must be >= 0")
-          .doesNotContain("missing required field 'currency'").doesNotContain("missing required field 'imageUrl'");
+          .contains("currency must be an ISO 4217 code")
+          .contains("imageUrl must be an absolute http(s) URL")
+          .contains("id must be 1-64 characters")
+          .contains("missing required field 'title'")
+          .contains("price must be >= 0")
+          .doesNotContain("missing required field 'currency'")
+          .doesNotContain("missing required field 'imageUrl'");
     }
 
     @Test
@@ -187,16 +205,19 @@ class ApiResourcesTest {
           {"id":"aon-1","title":"A","price":"1.00","currency":"EUR","imageUrl":"https://i.example/a.png","landingUrl":"https://s.example/a"}
           {"id":"aon-2","title":"B","price":"oops","currency":"EUR","imageUrl":"https://i.example/b.png","landingUrl":"https://s.example/b"}
           """;
-      var answer = api.post("/api/v1/products/import?mode=all-or-nothing", "application/x-ndjson", jsonl);
+      var answer =
+          api.post("/api/v1/products/import?mode=all-or-nothing", "application/x-ndjson", jsonl);
       assertThat(answer.status()).isEqualTo(422);
       assertThat(answer.json().path("report").path("committed").asBoolean()).isFalse();
-      assertThat(answer.json().path("report").path("errors").get(0).path("line").asLong()).isEqualTo(2);
+      assertThat(answer.json().path("report").path("errors").get(0).path("line").asLong())
+          .isEqualTo(2);
       assertThat(api.get("/api/v1/products/aon-1").status()).isEqualTo(404);
     }
 
     @Test
     void a_malformed_file_imports_nothing_and_says_why() {
-      var answer = api.post("/api/v1/products/import", "text/csv", "id,title,colour_typo\nm-1,T,red\n");
+      var answer =
+          api.post("/api/v1/products/import", "text/csv", "id,title,colour_typo\nm-1,T,red\n");
       assertThat(answer.status()).isEqualTo(422);
       assertThat(answer.detail()).contains("colour_typo");
       assertThat(api.get("/api/v1/products/m-1").status()).isEqualTo(404);
@@ -204,13 +225,19 @@ class ApiResourcesTest {
 
     @Test
     void import_edge_checks_type_mode_and_size() {
-      assertThat(api.post("/api/v1/products/import", "application/xml", "<x/>").status()).isEqualTo(415);
-      assertThat(api.post("/api/v1/products/import?mode=some", "text/csv", "id\n").detail()).contains("valid-rows or all-or-nothing");
+      assertThat(api.post("/api/v1/products/import", "application/xml", "<x/>").status())
+          .isEqualTo(415);
+      assertThat(
+              api.post("/api/v1/products/import?mode=some", "text/csv", "id\n").detail())
+          .contains("valid-rows or all-or-nothing");
       var big = new StringBuilder("id,title,price,currency,imageUrl,landingUrl\n");
       for (int i = 0; big.length() <= MAX_IMPORT; i++) {
-        big.append("big-").append(i).append(",Title,1.00,EUR,https://i.example/x.png,https://s.example/x\n");
+        big.append("big-")
+            .append(i)
+            .append(",Title,1.00,EUR,https://i.example/x.png,https://s.example/x\n");
       }
-      assertThat(api.post("/api/v1/products/import", "text/csv", big.toString()).status()).isEqualTo(413);
+      assertThat(api.post("/api/v1/products/import", "text/csv", big.toString()).status())
+          .isEqualTo(413);
       assertThat(api.get("/api/v1/products/big-0").status()).isEqualTo(404);
     }
   }
@@ -222,9 +249,14 @@ class ApiResourcesTest {
 
     @Test
     void create_read_and_an_email_taken_by_another_id_is_refused() {
-      assertThat(api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-1", "ada@example.com")).status()).isEqualTo(201);
-      assertThat(api.get("/api/v1/subscribers/sub-1").json().path("timeZone").asString()).isEqualTo("Europe/Berlin");
-      var taken = api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-2", "ADA@example.com"));
+      assertThat(
+              api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-1", "ada@example.com"))
+                  .status())
+          .isEqualTo(201);
+      assertThat(api.get("/api/v1/subscribers/sub-1").json().path("timeZone").asString())
+          .isEqualTo("Europe/Berlin");
+      var taken =
+          api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-2", "ADA@example.com"));
       assertThat(taken.status()).isEqualTo(422);
       assertThat(taken.detail()).contains("email");
       assertThat(api.get("/api/v1/subscribers/sub-2").status()).isEqualTo(404);
@@ -232,10 +264,13 @@ class ApiResourcesTest {
 
     @Test
     void invalid_values_are_named() {
-      var zone = api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-z", "z@example.com").replace("Europe/Berlin", "Mars/Olympus"));
+      var zone = api.postJson(
+          "/api/v1/subscribers",
+          SUBSCRIBER.formatted("sub-z", "z@example.com").replace("Europe/Berlin", "Mars/Olympus"));
       assertThat(zone.status()).isEqualTo(422);
       assertThat(zone.detail()).contains("timeZone");
-      var email = api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-e", "not-an-email"));
+      var email =
+          api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("sub-e", "not-an-email"));
       assertThat(email.status()).isEqualTo(422);
       assertThat(email.detail()).contains("email");
     }
@@ -243,21 +278,37 @@ class ApiResourcesTest {
     @Test
     void follows_need_a_known_subscriber_and_a_known_target_type() {
       api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("fol-1", "fol1@example.com"));
-      assertThat(api.put("/api/v1/subscribers/fol-1/follows/brand/Velin", "application/json", "").status()).isEqualTo(200);
-      assertThat(api.get("/api/v1/subscribers/fol-1/follows").json().path("items")).hasSize(1);
-      assertThat(api.get("/api/v1/followers/brand/Velin").json().path("items").get(0).path("subscriberId").asString()).isEqualTo("fol-1");
-      assertThat(api.put("/api/v1/subscribers/nobody/follows/brand/Velin", "application/json", "").status()).isEqualTo(404);
-      var badType = api.put("/api/v1/subscribers/fol-1/follows/planet/Mars", "application/json", "");
+      assertThat(api.put("/api/v1/subscribers/fol-1/follows/brand/Velin", "application/json", "")
+              .status())
+          .isEqualTo(200);
+      assertThat(api.get("/api/v1/subscribers/fol-1/follows").json().path("items"))
+          .hasSize(1);
+      assertThat(api.get("/api/v1/followers/brand/Velin")
+              .json()
+              .path("items")
+              .get(0)
+              .path("subscriberId")
+              .asString())
+          .isEqualTo("fol-1");
+      assertThat(api.put("/api/v1/subscribers/nobody/follows/brand/Velin", "application/json", "")
+              .status())
+          .isEqualTo(404);
+      var badType =
+          api.put("/api/v1/subscribers/fol-1/follows/planet/Mars", "application/json", "");
       assertThat(badType.status()).isEqualTo(400);
       assertThat(badType.detail()).contains("brand");
-      assertThat(api.delete("/api/v1/subscribers/fol-1/follows/brand/Velin").status()).isEqualTo(204);
-      assertThat(api.delete("/api/v1/subscribers/fol-1/follows/brand/Velin").status()).isEqualTo(404);
+      assertThat(api.delete("/api/v1/subscribers/fol-1/follows/brand/Velin").status())
+          .isEqualTo(204);
+      assertThat(api.delete("/api/v1/subscribers/fol-1/follows/brand/Velin").status())
+          .isEqualTo(404);
     }
 
     @Test
     void follows_import_reports_unknown_subscribers_by_line() {
       api.postJson("/api/v1/subscribers", SUBSCRIBER.formatted("fi-1", "fi1@example.com"));
-      var answer = api.post("/api/v1/follows/import", "text/csv",
+      var answer = api.post(
+          "/api/v1/follows/import",
+          "text/csv",
           "subscriberId,targetType,targetId\nfi-1,brand,Velin\nghost,brand,Velin\n");
       assertThat(answer.status()).isEqualTo(200);
       assertThat(answer.json().path("imported").asLong()).isEqualTo(1);
@@ -266,7 +317,9 @@ class ApiResourcesTest {
 
     @Test
     void suppressions_take_a_known_reason() {
-      assertThat(api.putJson("/api/v1/suppressions/bounced@example.com", "{\"reason\":\"bounce\"}").status()).isEqualTo(200);
+      assertThat(api.putJson("/api/v1/suppressions/bounced@example.com", "{\"reason\":\"bounce\"}")
+              .status())
+          .isEqualTo(200);
       assertThat(api.get("/api/v1/suppressions/BOUNCED@example.com").status()).isEqualTo(200);
       var bad = api.putJson("/api/v1/suppressions/x@example.com", "{\"reason\":\"because\"}");
       assertThat(bad.status()).isEqualTo(422);

@@ -24,26 +24,34 @@ import tools.jackson.databind.JsonNode;
 /** The HTTP edge's shared behaviour, through a real server on a free port and a real client. */
 class HttpEdgeTest {
   private static final String KEY = "test-key-0123456789abcdef";
-  private static final AtomicReference<Optional<String>> queueProblem = new AtomicReference<>(Optional.empty());
+  private static final AtomicReference<Optional<String>> queueProblem =
+      new AtomicReference<>(Optional.empty());
   private static HttpServer server;
-  private static final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @BeforeAll
   static void start() {
     RouteGroup echo = routing -> {
-      routing.post("/api/v1/echo", (request, response) -> Json.ok(response, Map.of("got", Json.read(request, 64))));
+      routing.post(
+          "/api/v1/echo",
+          (request, response) -> Json.ok(response, Map.of("got", Json.read(request, 64))));
       routing.get("/api/v1/boom", (request, response) -> {
         throw new IllegalStateException("secret internal detail");
       });
       routing.get("/api/v1/invalid", (request, response) -> {
-        throw new InvalidInputException(List.of("price: must be >= 0 but was -1", "currency: unknown code 'EUX'"));
+        throw new InvalidInputException(
+            List.of("price: must be >= 0 but was -1", "currency: unknown code 'EUX'"));
       });
     };
     var checks = List.of(
         new DependencyCheck("postgresql", "test", Optional::empty),
         new DependencyCheck("queue", "test", queueProblem::get));
-    server = HttpServer.start(new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), checks, List.of(echo));
+    server = HttpServer.start(
+        new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        checks,
+        List.of(echo));
   }
 
   @AfterAll
@@ -53,15 +61,19 @@ class HttpEdgeTest {
 
   @Test
   void api_without_a_key_is_refused_with_401_and_a_json_reason() throws Exception {
-    var response = send(request("/api/v1/echo").POST(json("{}")).header("Content-Type", "application/json"));
+    var response =
+        send(request("/api/v1/echo").POST(json("{}")).header("Content-Type", "application/json"));
     assertThat(response.statusCode()).isEqualTo(401);
-    assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+    assertThat(response.headers().firstValue("WWW-Authenticate"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
     assertThat(body(response).path("error").asString()).isEqualTo("unauthorized");
   }
 
   @Test
   void api_with_a_wrong_key_is_refused() throws Exception {
-    var response = send(request("/api/v1/echo").POST(json("{}")).header("Content-Type", "application/json")
+    var response = send(request("/api/v1/echo")
+        .POST(json("{}"))
+        .header("Content-Type", "application/json")
         .header("Authorization", "Bearer not-the-key"));
     assertThat(response.statusCode()).isEqualTo(401);
     assertThat(body(response).path("detail").asString()).contains("not valid");
@@ -69,21 +81,27 @@ class HttpEdgeTest {
 
   @Test
   void api_with_the_key_answers() throws Exception {
-    var response = send(authorized("/api/v1/echo").POST(json("{\"a\":1}")).header("Content-Type", "application/json"));
+    var response = send(authorized("/api/v1/echo")
+        .POST(json("{\"a\":1}"))
+        .header("Content-Type", "application/json"));
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(body(response).path("got").path("a").asInt()).isEqualTo(1);
   }
 
   @Test
   void malformed_json_is_a_400_that_says_so() throws Exception {
-    var response = send(authorized("/api/v1/echo").POST(json("{\"a\":")).header("Content-Type", "application/json"));
+    var response = send(authorized("/api/v1/echo")
+        .POST(json("{\"a\":"))
+        .header("Content-Type", "application/json"));
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(body(response).path("detail").asString()).startsWith("malformed JSON");
   }
 
   @Test
   void a_body_that_is_not_json_is_a_415() throws Exception {
-    var response = send(authorized("/api/v1/echo").POST(json("a=1")).header("Content-Type", "application/x-www-form-urlencoded"));
+    var response = send(authorized("/api/v1/echo")
+        .POST(json("a=1"))
+        .header("Content-Type", "application/x-www-form-urlencoded"));
     assertThat(response.statusCode()).isEqualTo(415);
     assertThat(body(response).path("detail").asString()).contains("application/json");
   }
@@ -91,10 +109,13 @@ class HttpEdgeTest {
   @Test
   void a_body_over_the_limit_is_a_413_with_or_without_a_content_length() throws Exception {
     String big = "{\"a\":\"" + "x".repeat(200) + "\"}";
-    var declared = send(authorized("/api/v1/echo").POST(json(big)).header("Content-Type", "application/json"));
+    var declared =
+        send(authorized("/api/v1/echo").POST(json(big)).header("Content-Type", "application/json"));
     assertThat(declared.statusCode()).isEqualTo(413);
-    var streamed = send(authorized("/api/v1/echo").header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big.getBytes(UTF_8)))));
+    var streamed = send(authorized("/api/v1/echo")
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofInputStream(
+            () -> new java.io.ByteArrayInputStream(big.getBytes(UTF_8)))));
     assertThat(streamed.statusCode()).isEqualTo(413);
     assertThat(body(streamed).path("error").asString()).isEqualTo("payload_too_large");
   }
@@ -103,14 +124,18 @@ class HttpEdgeTest {
   void invalid_input_is_a_422_listing_every_problem() throws Exception {
     var response = send(authorized("/api/v1/invalid").GET());
     assertThat(response.statusCode()).isEqualTo(422);
-    assertThat(body(response).path("detail").asString()).contains("price: must be >= 0").contains("currency: unknown code");
+    assertThat(body(response).path("detail").asString())
+        .contains("price: must be >= 0")
+        .contains("currency: unknown code");
   }
 
   @Test
   void a_server_failure_is_a_500_that_leaks_nothing_internal() throws Exception {
     var response = send(authorized("/api/v1/boom").GET());
     assertThat(response.statusCode()).isEqualTo(500);
-    assertThat(response.body()).doesNotContain("secret internal detail").doesNotContain("Exception");
+    assertThat(response.body())
+        .doesNotContain("secret internal detail")
+        .doesNotContain("Exception");
     assertThat(body(response).path("detail").asString()).contains("reference");
   }
 
@@ -125,12 +150,14 @@ class HttpEdgeTest {
   void health_reports_each_dependency_and_turns_503_when_one_is_down() throws Exception {
     var up = send(request("/health").GET());
     assertThat(up.statusCode()).isEqualTo(200);
-    assertThat(body(up).path("dependencies").path("postgresql").path("status").asString()).isEqualTo("up");
+    assertThat(body(up).path("dependencies").path("postgresql").path("status").asString())
+        .isEqualTo("up");
     queueProblem.set(Optional.of("connection refused"));
     try {
       var down = send(request("/health").GET());
       assertThat(down.statusCode()).isEqualTo(503);
-      assertThat(body(down).path("dependencies").path("queue").path("problem").asString()).isEqualTo("connection refused");
+      assertThat(body(down).path("dependencies").path("queue").path("problem").asString())
+          .isEqualTo("connection refused");
     } finally {
       queueProblem.set(Optional.empty());
     }
@@ -144,11 +171,13 @@ class HttpEdgeTest {
     send(request("/health").GET());
     var metrics = send(request("/metrics").GET());
     assertThat(metrics.statusCode()).isEqualTo(200);
-    assertThat(metrics.body()).contains("http_server_requests_seconds_count{method=\"GET\",route=\"/health\"");
+    assertThat(metrics.body())
+        .contains("http_server_requests_seconds_count{method=\"GET\",route=\"/health\"");
   }
 
   private static HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(Duration.ofSeconds(10));
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        .timeout(Duration.ofSeconds(10));
   }
 
   private static HttpRequest.Builder authorized(String path) {

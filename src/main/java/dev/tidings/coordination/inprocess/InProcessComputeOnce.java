@@ -55,8 +55,12 @@ final class InProcessComputeOnce implements ComputeOnce {
       boolean valueLive = value != null && valueExpiry != null && now.isBefore(valueExpiry);
       boolean lockLive = lockExpiry != null && now.isBefore(lockExpiry);
       if ((value == null || valueLive) && (lockExpiry == null || lockLive)) return this;
-      return new KeyState(valueLive ? value : null, valueLive ? valueExpiry : null,
-          lockLive ? lockFence : 0, lockLive ? lockExpiry : null, changed);
+      return new KeyState(
+          valueLive ? value : null,
+          valueLive ? valueExpiry : null,
+          lockLive ? lockFence : 0,
+          lockLive ? lockExpiry : null,
+          changed);
     }
 
     boolean isEmpty() {
@@ -89,7 +93,8 @@ final class InProcessComputeOnce implements ComputeOnce {
         }
         case Attempt.Won won -> {
           String value = computed != null ? computed : computeAsWinner(key, won.fence(), compute);
-          if (publish(key, won.fence(), value, timings.valueTtl())) return new Outcome.Computed(value, won.fence());
+          if (publish(key, won.fence(), value, timings.valueTtl()))
+            return new Outcome.Computed(value, won.fence());
           computed = value;
         }
         case Attempt.Wait wait -> {
@@ -137,7 +142,8 @@ final class InProcessComputeOnce implements ComputeOnce {
     CompletableFuture<?>[] toWake = new CompletableFuture<?>[1];
     states.computeIfPresent(key, (k, current) -> {
       KeyState state = current.live(now);
-      if (state.lockExpiry() == null || state.lockFence() != fence) return state.isEmpty() ? null : state;
+      if (state.lockExpiry() == null || state.lockFence() != fence)
+        return state.isEmpty() ? null : state;
       accepted[0] = true;
       toWake[0] = state.changed();
       return new KeyState(value, now.plus(valueTtl), 0, null, new CompletableFuture<>());
@@ -152,7 +158,8 @@ final class InProcessComputeOnce implements ComputeOnce {
     states.computeIfPresent(key, (k, state) -> {
       if (state.lockFence() != fence) return state;
       toWake[0] = state.changed();
-      KeyState released = new KeyState(state.value(), state.valueExpiry(), 0, null, new CompletableFuture<>());
+      KeyState released =
+          new KeyState(state.value(), state.valueExpiry(), 0, null, new CompletableFuture<>());
       return released.isEmpty() ? null : released;
     });
     if (toWake[0] != null) toWake[0].complete(null);
@@ -175,7 +182,9 @@ final class InProcessComputeOnce implements ComputeOnce {
   public Optional<String> peek(String key) {
     Objects.requireNonNull(key, "key");
     KeyState state = states.get(key);
-    return state == null ? Optional.empty() : Optional.ofNullable(state.live(clock.instant()).value());
+    return state == null
+        ? Optional.empty()
+        : Optional.ofNullable(state.live(clock.instant()).value());
   }
 
   /** Drops keys with neither a live value nor a live lock, so expired keys do not pile up. */

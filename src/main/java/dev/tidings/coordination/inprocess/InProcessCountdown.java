@@ -56,7 +56,8 @@ final class InProcessCountdown implements Countdown {
 
     void checkPart(int part) {
       if (part < 0 || part >= parts) {
-        throw new IllegalArgumentException("part must be within 0.." + (parts - 1) + " but was " + part);
+        throw new IllegalArgumentException(
+            "part must be within 0.." + (parts - 1) + " but was " + part);
       }
     }
 
@@ -133,8 +134,8 @@ final class InProcessCountdown implements Countdown {
       if (job.done[part]) {
         finish[0] = new Finish.Refused("part " + part + " is already done");
       } else if (job.fences[part] != lease.fence()) {
-        finish[0] = new Finish.Refused(
-            "lease on part " + part + " was taken over (fence " + lease.fence() + ", current " + job.fences[part] + ")");
+        finish[0] = new Finish.Refused("lease on part " + part + " was taken over (fence "
+            + lease.fence() + ", current " + job.fences[part] + ")");
       } else {
         job.done[part] = true;
         job.leaseExpiries[part] = null;
@@ -181,6 +182,7 @@ final class InProcessCountdown implements Countdown {
 
   static void requirePositive(Duration duration, String name) {
     Objects.requireNonNull(duration, name);
-    if (duration.toMillis() < 1) throw new IllegalArgumentException(name + " must be at least 1 ms but was " + duration);
+    if (duration.toMillis() < 1)
+      throw new IllegalArgumentException(name + " must be at least 1 ms but was " + duration);
   }
 }

@@ -58,9 +58,11 @@ final class InProcessRateLimiter implements RateLimiter {
   }
 
   static void checkPermits(int permits, Limit limit) {
-    if (permits < 1) throw new IllegalArgumentException("permits must be at least 1 but was " + permits);
+    if (permits < 1)
+      throw new IllegalArgumentException("permits must be at least 1 but was " + permits);
     if (permits > limit.burst()) {
-      throw new IllegalArgumentException("permits (" + permits + ") exceed the burst (" + limit.burst() + ") and could never be granted");
+      throw new IllegalArgumentException("permits (" + permits + ") exceed the burst ("
+          + limit.burst() + ") and could never be granted");
     }
   }
 

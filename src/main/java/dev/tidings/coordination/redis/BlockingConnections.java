@@ -20,7 +20,8 @@ final class BlockingConnections implements AutoCloseable {
   private final RedisClient client;
   private final RedisURI uri;
   private final Semaphore permits;
-  private final ConcurrentLinkedQueue<StatefulRedisConnection<String, String>> idle = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<StatefulRedisConnection<String, String>> idle =
+      new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
   BlockingConnections(RedisClient client, RedisURI uri, int size) {
@@ -30,7 +31,8 @@ final class BlockingConnections implements AutoCloseable {
   }
 
   /** A connection within {@code wait}, or empty when all are busy that long. Give it back with {@link #giveBack}. */
-  Optional<StatefulRedisConnection<String, String>> borrow(Duration wait) throws InterruptedException {
+  Optional<StatefulRedisConnection<String, String>> borrow(Duration wait)
+      throws InterruptedException {
     if (closed) throw new IllegalStateException("the Redis coordination is closed");
     if (!permits.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) return Optional.empty();
     try {
@@ -43,7 +45,8 @@ final class BlockingConnections implements AutoCloseable {
     }
   }
 
-  @SuppressWarnings("FutureReturnValueIgnored") // closeAsync: nothing waits for a discarded connection
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // closeAsync: nothing waits for a discarded connection
   void giveBack(StatefulRedisConnection<String, String> connection, boolean healthy) {
     try {
       if (healthy && !closed && connection.isOpen()) {

@@ -25,8 +25,10 @@ final class LuaScript {
     redis.scriptLoad(source);
   }
 
-  @SuppressWarnings("TypeParameterUnusedInFormals") // as Lettuce's evalsha: the output type decides T
-  <T> T run(RedisCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
+  @SuppressWarnings(
+      "TypeParameterUnusedInFormals") // as Lettuce's evalsha: the output type decides T
+  <T> T run(
+      RedisCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
     try {
       return redis.evalsha(sha, type, keys, args);
     } catch (RedisNoScriptException e) {
@@ -37,7 +39,9 @@ final class LuaScript {
 
   private static String sha1(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-1", e);
     }

@@ -58,7 +58,11 @@ final class RedisComputeOnce implements ComputeOnce {
   private final String prefix;
   private final Duration commandTimeout;
 
-  RedisComputeOnce(RedisCommands<String, String> redis, BlockingConnections blocking, String prefix, Duration commandTimeout) {
+  RedisComputeOnce(
+      RedisCommands<String, String> redis,
+      BlockingConnections blocking,
+      String prefix,
+      Duration commandTimeout) {
     this.redis = redis;
     this.blocking = blocking;
     this.prefix = prefix;
@@ -88,7 +92,8 @@ final class RedisComputeOnce implements ComputeOnce {
       if (code == 2) {
         long fence = (Long) attempt.get(1);
         String value = computed != null ? computed : computeAsWinner(keys, fence, compute);
-        if (publish(keys, fence, value, timings.valueTtl())) return new Outcome.Computed(value, fence);
+        if (publish(keys, fence, value, timings.valueTtl()))
+          return new Outcome.Computed(value, fence);
         computed = value;
         continue;
       }
@@ -102,11 +107,17 @@ final class RedisComputeOnce implements ComputeOnce {
   }
 
   private List<Object> acquire(Keys keys, Timings timings) {
-    // the fence counter outlives values and locks, so that fences keep growing while anyone may hold one
+    // the fence counter outlives values and locks, so that fences keep growing while anyone may
+    // hold one
     long counterTtl = 2 * timings.valueTtl().toMillis() + timings.lockTtl().toMillis();
-    return call("acquire the lock of " + keys.lock(), () -> ACQUIRE.run(redis, ScriptOutputType.MULTI,
-        new String[] {keys.value(), keys.lock(), keys.fence()},
-        Long.toString(timings.lockTtl().toMillis()), Long.toString(counterTtl)));
+    return call(
+        "acquire the lock of " + keys.lock(),
+        () -> ACQUIRE.run(
+            redis,
+            ScriptOutputType.MULTI,
+            new String[] {keys.value(), keys.lock(), keys.fence()},
+            Long.toString(timings.lockTtl().toMillis()),
+            Long.toString(counterTtl)));
   }
 
   private String computeAsWinner(Keys keys, long fence, Supplier<String> compute) {
@@ -114,7 +125,10 @@ final class RedisComputeOnce implements ComputeOnce {
       return Objects.requireNonNull(compute.get(), "compute returned null for " + keys.value());
     } catch (RuntimeException | Error e) {
       try {
-        call("release " + keys.lock(), () -> RELEASE.run(redis, ScriptOutputType.INTEGER, new String[] {keys.lock()}, Long.toString(fence)));
+        call(
+            "release " + keys.lock(),
+            () -> RELEASE.run(
+                redis, ScriptOutputType.INTEGER, new String[] {keys.lock()}, Long.toString(fence)));
       } catch (CoordinationException releaseFailed) {
         e.addSuppressed(releaseFailed); // the lock expires by itself after lockTtl
       }
@@ -123,8 +137,15 @@ final class RedisComputeOnce implements ComputeOnce {
   }
 
   private boolean publish(Keys keys, long fence, String value, Duration valueTtl) {
-    Long written = call("publish " + keys.value(), () -> PUBLISH.run(redis, ScriptOutputType.INTEGER,
-        new String[] {keys.value(), keys.lock()}, Long.toString(fence), value, Long.toString(valueTtl.toMillis())));
+    Long written = call(
+        "publish " + keys.value(),
+        () -> PUBLISH.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.value(), keys.lock()},
+            Long.toString(fence),
+            value,
+            Long.toString(valueTtl.toMillis())));
     return written == 1;
   }
 
@@ -144,11 +165,14 @@ final class RedisComputeOnce implements ComputeOnce {
     try {
       // the client must not give up before Redis answers the block
       connection.setTimeout(block.plus(commandTimeout));
-      String value = connection.sync().blmove(valueKey, valueKey, LMoveArgs.Builder.rightLeft(), block.toMillis() / 1000.0);
+      String value = connection
+          .sync()
+          .blmove(valueKey, valueKey, LMoveArgs.Builder.rightLeft(), block.toMillis() / 1000.0);
       healthy = true;
       return Optional.ofNullable(value);
     } catch (RedisException e) {
-      throw new CoordinationException("Redis failed while waiting for " + valueKey + ": " + e.getMessage(), e);
+      throw new CoordinationException(
+          "Redis failed while waiting for " + valueKey + ": " + e.getMessage(), e);
     } finally {
       blocking.giveBack(connection, healthy);
     }

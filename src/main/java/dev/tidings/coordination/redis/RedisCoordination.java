@@ -54,11 +54,15 @@ public final class RedisCoordination implements AutoCloseable {
       Objects.requireNonNull(keyPrefix, "keyPrefix");
       Objects.requireNonNull(commandTimeout, "commandTimeout");
       if (keyPrefix.contains("{") || keyPrefix.contains("}")) {
-        throw new IllegalArgumentException("keyPrefix must not contain braces (they are the hash tags) but was " + keyPrefix);
+        throw new IllegalArgumentException(
+            "keyPrefix must not contain braces (they are the hash tags) but was " + keyPrefix);
       }
-      if (commandTimeout.toMillis() < 1) throw new IllegalArgumentException("commandTimeout must be at least 1 ms but was " + commandTimeout);
+      if (commandTimeout.toMillis() < 1)
+        throw new IllegalArgumentException(
+            "commandTimeout must be at least 1 ms but was " + commandTimeout);
       if (blockingConnections < 1) {
-        throw new IllegalArgumentException("blockingConnections must be at least 1 but was " + blockingConnections);
+        throw new IllegalArgumentException(
+            "blockingConnections must be at least 1 but was " + blockingConnections);
       }
     }
 
@@ -71,13 +75,17 @@ public final class RedisCoordination implements AutoCloseable {
     }
   }
 
-  private RedisCoordination(RedisClient client, StatefulRedisConnection<String, String> shared,
-      BlockingConnections blocking, Options options) {
+  private RedisCoordination(
+      RedisClient client,
+      StatefulRedisConnection<String, String> shared,
+      BlockingConnections blocking,
+      Options options) {
     this.client = client;
     this.shared = shared;
     this.blocking = blocking;
     RedisCommands<String, String> redis = shared.sync();
-    this.computeOnce = new RedisComputeOnce(redis, blocking, options.keyPrefix(), options.commandTimeout());
+    this.computeOnce =
+        new RedisComputeOnce(redis, blocking, options.keyPrefix(), options.commandTimeout());
     this.countdown = new RedisCountdown(redis, options.keyPrefix());
     this.rateLimiter = new RedisRateLimiter(redis, options.keyPrefix());
   }
@@ -94,22 +102,37 @@ public final class RedisCoordination implements AutoCloseable {
     redisUri.setTimeout(options.commandTimeout());
     RedisClient client = RedisClient.create();
     client.setOptions(ClientOptions.builder()
-        .socketOptions(SocketOptions.builder().connectTimeout(options.commandTimeout()).build())
+        .socketOptions(
+            SocketOptions.builder().connectTimeout(options.commandTimeout()).build())
         .build());
     try {
       StatefulRedisConnection<String, String> shared = client.connect(StringCodec.UTF8, redisUri);
       shared.setTimeout(options.commandTimeout());
       for (LuaScript script : scripts()) script.load(shared.sync());
-      return new RedisCoordination(client, shared, new BlockingConnections(client, redisUri, options.blockingConnections()), options);
+      return new RedisCoordination(
+          client,
+          shared,
+          new BlockingConnections(client, redisUri, options.blockingConnections()),
+          options);
     } catch (RedisException e) {
       client.shutdown();
-      throw new CoordinationException("cannot connect to Redis at " + redisUri.getHost() + ":" + redisUri.getPort() + ": " + e.getMessage(), e);
+      throw new CoordinationException(
+          "cannot connect to Redis at " + redisUri.getHost() + ":" + redisUri.getPort() + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
   private static List<LuaScript> scripts() {
-    return List.of(RedisComputeOnce.ACQUIRE, RedisComputeOnce.PUBLISH, RedisComputeOnce.RELEASE,
-        RedisCountdown.START, RedisCountdown.CLAIM, RedisCountdown.RENEW, RedisCountdown.FINISH, RedisCountdown.STUCK,
+    return List.of(
+        RedisComputeOnce.ACQUIRE,
+        RedisComputeOnce.PUBLISH,
+        RedisComputeOnce.RELEASE,
+        RedisCountdown.START,
+        RedisCountdown.CLAIM,
+        RedisCountdown.RENEW,
+        RedisCountdown.FINISH,
+        RedisCountdown.STUCK,
         RedisRateLimiter.ACQUIRE);
   }
 
@@ -129,7 +152,9 @@ public final class RedisCoordination implements AutoCloseable {
   public Optional<String> problem() {
     try {
       String pong = shared.sync().ping();
-      return "PONG".equals(pong) ? Optional.empty() : Optional.of("Redis answered PING with " + pong);
+      return "PONG".equals(pong)
+          ? Optional.empty()
+          : Optional.of("Redis answered PING with " + pong);
     } catch (RedisException e) {
       return Optional.of("Redis does not answer: " + e.getMessage());
     }

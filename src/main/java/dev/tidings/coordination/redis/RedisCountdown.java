@@ -110,8 +110,14 @@ final class RedisCountdown implements Countdown {
     String key = key(name);
     if (parts < 1) throw new IllegalArgumentException("parts must be at least 1 but was " + parts);
     requirePositive(retention, "retention");
-    Long created = call("start " + key, () -> START.run(redis, ScriptOutputType.INTEGER, new String[] {key},
-        Integer.toString(parts), Long.toString(retention.toMillis())));
+    Long created = call(
+        "start " + key,
+        () -> START.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {key},
+            Integer.toString(parts),
+            Long.toString(retention.toMillis())));
     return created == 1;
   }
 
@@ -119,8 +125,14 @@ final class RedisCountdown implements Countdown {
   public Optional<Lease> claim(String name, int part, Duration leaseTtl) {
     String key = key(name);
     requirePositive(leaseTtl, "leaseTtl");
-    List<Object> result = call("claim part " + part + " of " + key, () -> CLAIM.run(redis, ScriptOutputType.MULTI,
-        new String[] {key}, Integer.toString(part), Long.toString(leaseTtl.toMillis())));
+    List<Object> result = call(
+        "claim part " + part + " of " + key,
+        () -> CLAIM.run(
+            redis,
+            ScriptOutputType.MULTI,
+            new String[] {key},
+            Integer.toString(part),
+            Long.toString(leaseTtl.toMillis())));
     long code = (Long) result.getFirst();
     if (code == -2) throw outOfRange(part, (Long) result.get(1));
     return code > 0 ? Optional.of(new Lease(name, part, code)) : Optional.empty();
@@ -130,8 +142,15 @@ final class RedisCountdown implements Countdown {
   public boolean renew(Lease lease, Duration leaseTtl) {
     String key = key(lease.name());
     requirePositive(leaseTtl, "leaseTtl");
-    List<Object> result = call("renew part " + lease.part() + " of " + key, () -> RENEW.run(redis, ScriptOutputType.MULTI,
-        new String[] {key}, Integer.toString(lease.part()), Long.toString(lease.fence()), Long.toString(leaseTtl.toMillis())));
+    List<Object> result = call(
+        "renew part " + lease.part() + " of " + key,
+        () -> RENEW.run(
+            redis,
+            ScriptOutputType.MULTI,
+            new String[] {key},
+            Integer.toString(lease.part()),
+            Long.toString(lease.fence()),
+            Long.toString(leaseTtl.toMillis())));
     long code = (Long) result.getFirst();
     if (code == -2) throw outOfRange(lease.part(), (Long) result.get(1));
     return code == 1;
@@ -140,19 +159,30 @@ final class RedisCountdown implements Countdown {
   @Override
   public Finish finish(Lease lease) {
     String key = key(lease.name());
-    List<Object> result = call("finish part " + lease.part() + " of " + key, () -> FINISH.run(redis, ScriptOutputType.MULTI,
-        new String[] {key}, Integer.toString(lease.part()), Long.toString(lease.fence())));
+    List<Object> result = call(
+        "finish part " + lease.part() + " of " + key,
+        () -> FINISH.run(
+            redis,
+            ScriptOutputType.MULTI,
+            new String[] {key},
+            Integer.toString(lease.part()),
+            Long.toString(lease.fence())));
     long code = (Long) result.getFirst();
     if (code == -2) throw outOfRange(lease.part(), (Long) result.get(1));
     if (code == 1) return new Finish.Done((Long) result.get(1));
     String reason = (String) result.get(1);
-    return new Finish.Refused(reason.equals("countdown does not exist") ? "countdown " + lease.name() + " does not exist" : reason);
+    return new Finish.Refused(
+        reason.equals("countdown does not exist")
+            ? "countdown " + lease.name() + " does not exist"
+            : reason);
   }
 
   @Override
   public List<Integer> stuck(String name) {
     String key = key(name);
-    List<Object> parts = call("list stuck parts of " + key, () -> STUCK.run(redis, ScriptOutputType.MULTI, new String[] {key}));
+    List<Object> parts = call(
+        "list stuck parts of " + key,
+        () -> STUCK.run(redis, ScriptOutputType.MULTI, new String[] {key}));
     List<Integer> stuck = new ArrayList<>(parts.size());
     for (Object part : parts) stuck.add(((Long) part).intValue());
     return List.copyOf(stuck);
@@ -166,11 +196,13 @@ final class RedisCountdown implements Countdown {
   }
 
   private static IllegalArgumentException outOfRange(int part, long parts) {
-    return new IllegalArgumentException("part must be within 0.." + (parts - 1) + " but was " + part);
+    return new IllegalArgumentException(
+        "part must be within 0.." + (parts - 1) + " but was " + part);
   }
 
   static void requirePositive(Duration duration, String name) {
     Objects.requireNonNull(duration, name);
-    if (duration.toMillis() < 1) throw new IllegalArgumentException(name + " must be at least 1 ms but was " + duration);
+    if (duration.toMillis() < 1)
+      throw new IllegalArgumentException(name + " must be at least 1 ms but was " + duration);
   }
 }

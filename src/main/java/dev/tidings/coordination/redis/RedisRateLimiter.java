@@ -53,14 +53,24 @@ final class RedisRateLimiter implements RateLimiter {
   public Decision tryAcquire(String key, Limit limit, int permits) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(limit, "limit");
-    if (permits < 1) throw new IllegalArgumentException("permits must be at least 1 but was " + permits);
+    if (permits < 1)
+      throw new IllegalArgumentException("permits must be at least 1 but was " + permits);
     if (permits > limit.burst()) {
-      throw new IllegalArgumentException("permits (" + permits + ") exceed the burst (" + limit.burst() + ") and could never be granted");
+      throw new IllegalArgumentException("permits (" + permits + ") exceed the burst ("
+          + limit.burst() + ") and could never be granted");
     }
     String bucket = prefix + "rl:{" + key + "}";
-    List<Object> result = call("take from " + bucket, () -> ACQUIRE.run(redis, ScriptOutputType.MULTI, new String[] {bucket},
-        Double.toString(limit.permitsPerSecond()), Integer.toString(limit.burst()), Integer.toString(permits)));
+    List<Object> result = call(
+        "take from " + bucket,
+        () -> ACQUIRE.run(
+            redis,
+            ScriptOutputType.MULTI,
+            new String[] {bucket},
+            Double.toString(limit.permitsPerSecond()),
+            Integer.toString(limit.burst()),
+            Integer.toString(permits)));
     boolean granted = (Long) result.getFirst() == 1;
-    return new Decision(granted, granted ? Duration.ZERO : Duration.ofNanos((Long) result.get(1) * 1000));
+    return new Decision(
+        granted, granted ? Duration.ZERO : Duration.ofNanos((Long) result.get(1) * 1000));
   }
 }

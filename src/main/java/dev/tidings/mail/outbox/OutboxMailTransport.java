@@ -32,9 +32,11 @@ import java.util.zip.CRC32;
  * same message id again replaces the file, so a retry leaves one copy.
  */
 public final class OutboxMailTransport implements MailTransport {
-  private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter DAY =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
   private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,120}");
-  private static final int OUTBOX_FAILURE = 451; // "local error in processing", as an SMTP server would say
+  private static final int OUTBOX_FAILURE =
+      451; // "local error in processing", as an SMTP server would say
 
   private final Path directory;
   private final InstantSource clock;
@@ -59,7 +61,8 @@ public final class OutboxMailTransport implements MailTransport {
       Files.createDirectories(day);
       temporary = Files.createTempFile(day, ".sending-", ".tmp");
       var message = MimeEmails.toMime(email, session, now);
-      try (var channel = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (var channel = FileChannel.open(
+          temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         OutputStream out = Channels.newOutputStream(channel);
         message.writeTo(out);
         out.flush();
@@ -77,9 +80,11 @@ public final class OutboxMailTransport implements MailTransport {
 
   private static void moveIntoPlace(Path temporary, Path target) throws IOException {
     try {
-      Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
-      // Same directory, so this only happens on exotic file systems; ATOMIC_MOVE replaces on POSIX anyway.
+      // Same directory, so this only happens on exotic file systems; ATOMIC_MOVE replaces on POSIX
+      // anyway.
       Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
     }
   }
@@ -89,7 +94,8 @@ public final class OutboxMailTransport implements MailTransport {
    * checksum of the original, so two ids that differ only in unsafe characters stay two files.
    */
   static String fileName(String messageId) {
-    if (SAFE_NAME.matcher(messageId).matches() && !messageId.startsWith(".")) return messageId + ".eml";
+    if (SAFE_NAME.matcher(messageId).matches() && !messageId.startsWith("."))
+      return messageId + ".eml";
     String cleaned = messageId.replaceAll("[^A-Za-z0-9._-]", "_").replaceFirst("^\\.+", "_");
     if (cleaned.length() > 100) cleaned = cleaned.substring(0, 100);
     var crc = new CRC32();

@@ -42,11 +42,14 @@ public final class SmtpMailTransport implements MailTransport {
   public SmtpMailTransport(SmtpSettings settings, InstantSource clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.writeTimeouts = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("smtp-write-timeouts").factory());
+    this.writeTimeouts = Executors.newSingleThreadScheduledExecutor(
+        Thread.ofPlatform().daemon().name("smtp-write-timeouts").factory());
     this.session = Session.getInstance(properties(settings, writeTimeouts));
     this.permits = new Semaphore(settings.poolSize(), true);
-    // Long enough for every busy connection to finish one slow send, so waiting is bounded but fair.
-    this.waitForConnection = settings.connectTimeout().plus(settings.readTimeout()).plus(settings.writeTimeout());
+    // Long enough for every busy connection to finish one slow send, so waiting is bounded but
+    // fair.
+    this.waitForConnection =
+        settings.connectTimeout().plus(settings.readTimeout()).plus(settings.writeTimeout());
   }
 
   public static SmtpMailTransport fromUrl(URI url, InstantSource clock) {
@@ -58,12 +61,15 @@ public final class SmtpMailTransport implements MailTransport {
     if (closed) return new SendResult.Deferred(SmtpOutcomes.NO_REPLY, "SMTP transport is closed");
     try {
       if (!permits.tryAcquire(waitForConnection.toMillis(), TimeUnit.MILLISECONDS)) {
-        return new SendResult.Deferred(SmtpOutcomes.NO_REPLY,
-            "all " + settings.poolSize() + " SMTP connections stayed busy for " + waitForConnection);
+        return new SendResult.Deferred(
+            SmtpOutcomes.NO_REPLY,
+            "all " + settings.poolSize() + " SMTP connections stayed busy for "
+                + waitForConnection);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new SendResult.Deferred(SmtpOutcomes.NO_REPLY, "interrupted waiting for an SMTP connection");
+      return new SendResult.Deferred(
+          SmtpOutcomes.NO_REPLY, "interrupted waiting for an SMTP connection");
     }
     try {
       var message = MimeEmails.toMime(email, session, clock.instant());
@@ -71,13 +77,16 @@ public final class SmtpMailTransport implements MailTransport {
       if (pooled != null) {
         SendResult first = sendOn(pooled, message, email);
         // A pooled connection the server had already dropped: nothing was sent, so a retry is safe.
-        if (!(first instanceof SendResult.Deferred(int code, _) && code == SmtpOutcomes.NO_REPLY)) return first;
+        if (!(first instanceof SendResult.Deferred deferred
+            && deferred.code() == SmtpOutcomes.NO_REPLY)) return first;
       }
       TrackedSmtpConnection fresh;
       try {
         fresh = connect();
       } catch (MessagingException e) {
-        return new SendResult.Deferred(SmtpOutcomes.NO_REPLY, "cannot connect to " + settings.describe() + ": " + SmtpOutcomes.describe(e));
+        return new SendResult.Deferred(
+            SmtpOutcomes.NO_REPLY,
+            "cannot connect to " + settings.describe() + ": " + SmtpOutcomes.describe(e));
       }
       return sendOn(fresh, message, email);
     } finally {
@@ -85,16 +94,21 @@ public final class SmtpMailTransport implements MailTransport {
     }
   }
 
-  private SendResult sendOn(TrackedSmtpConnection connection, jakarta.mail.internet.MimeMessage message, OutgoingEmail email) {
+  private SendResult sendOn(
+      TrackedSmtpConnection connection,
+      jakarta.mail.internet.MimeMessage message,
+      OutgoingEmail email) {
     connection.beginMessage();
     try {
       connection.sendMessage(message, message.getAllRecipients());
       connection.markUsed();
-      String reply = Objects.requireNonNullElse(connection.getLastServerResponse(), "").strip();
+      String reply =
+          Objects.requireNonNullElse(connection.getLastServerResponse(), "").strip();
       giveBack(connection);
       return new SendResult.Accepted(email.messageId(), reply);
     } catch (MessagingException e) {
-      // The SMTP dialogue may be mid-transaction; a fresh connection is cheaper than working out where.
+      // The SMTP dialogue may be mid-transaction; a fresh connection is cheaper than working out
+      // where.
       closeQuietly(connection);
       return SmtpOutcomes.of(e, connection.endOfDataSent());
     } catch (RuntimeException e) {
@@ -108,8 +122,10 @@ public final class SmtpMailTransport implements MailTransport {
   private @Nullable TrackedSmtpConnection takeIdle() {
     TrackedSmtpConnection connection;
     while ((connection = idle.pollFirst()) != null) {
-      // isConnected() sends NOOP: only worth its round trip when the server may have given up on us.
-      if (connection.idleNanos() < CHECK_IF_IDLE_FOR.toNanos() || connection.isConnected()) return connection;
+      // isConnected() sends NOOP: only worth its round trip when the server may have given up on
+      // us.
+      if (connection.idleNanos() < CHECK_IF_IDLE_FOR.toNanos() || connection.isConnected())
+        return connection;
       closeQuietly(connection);
     }
     return null;
@@ -126,7 +142,10 @@ public final class SmtpMailTransport implements MailTransport {
 
   private TrackedSmtpConnection connect() throws MessagingException {
     var connection = new TrackedSmtpConnection(session, settings.implicitTls());
-    connection.connect(settings.host(), settings.port(), settings.user().orElse(null),
+    connection.connect(
+        settings.host(),
+        settings.port(),
+        settings.user().orElse(null),
         settings.password().map(Secret::value).orElse(null));
     connection.markUsed();
     return connection;
@@ -154,7 +173,8 @@ public final class SmtpMailTransport implements MailTransport {
       giveBack(connection);
       return Optional.empty();
     } catch (MessagingException e) {
-      return Optional.of("cannot reach SMTP server " + settings.describe() + ": " + SmtpOutcomes.describe(e));
+      return Optional.of(
+          "cannot reach SMTP server " + settings.describe() + ": " + SmtpOutcomes.describe(e));
     }
   }
 
@@ -174,14 +194,17 @@ public final class SmtpMailTransport implements MailTransport {
     }
   }
 
-  private static Properties properties(SmtpSettings settings, ScheduledExecutorService writeTimeouts) {
+  private static Properties properties(
+      SmtpSettings settings, ScheduledExecutorService writeTimeouts) {
     String prefix = settings.implicitTls() ? "mail.smtps." : "mail.smtp.";
     var properties = new Properties();
     properties.put(prefix + "host", settings.host());
     properties.put(prefix + "port", Integer.toString(settings.port()));
-    properties.put(prefix + "connectiontimeout", Long.toString(settings.connectTimeout().toMillis()));
+    properties.put(
+        prefix + "connectiontimeout", Long.toString(settings.connectTimeout().toMillis()));
     properties.put(prefix + "timeout", Long.toString(settings.readTimeout().toMillis()));
-    properties.put(prefix + "writetimeout", Long.toString(settings.writeTimeout().toMillis()));
+    properties.put(
+        prefix + "writetimeout", Long.toString(settings.writeTimeout().toMillis()));
     // Angus otherwise starts a scheduler thread per connection to enforce the write timeout.
     properties.put(prefix + "executor.writetimeout", writeTimeouts);
     properties.put(prefix + "auth", Boolean.toString(settings.user().isPresent()));
@@ -189,7 +212,8 @@ public final class SmtpMailTransport implements MailTransport {
       properties.put(prefix + "starttls.enable", "true");
       properties.put(prefix + "starttls.required", "true");
     }
-    if (settings.implicitTls() || settings.startTls()) properties.put(prefix + "ssl.checkserveridentity", "true");
+    if (settings.implicitTls() || settings.startTls())
+      properties.put(prefix + "ssl.checkserveridentity", "true");
     settings.heloName().ifPresent(name -> properties.put(prefix + "localhost", name));
     return properties;
   }

@@ -14,7 +14,8 @@ final class SmtpOutcomes {
 
   private SmtpOutcomes() {}
 
-  @SuppressWarnings("ReferenceEquality") // identity on purpose: a chain that links back to itself ends here
+  @SuppressWarnings(
+      "ReferenceEquality") // identity on purpose: a chain that links back to itself ends here
   static SendResult of(MessagingException failure, boolean endOfDataSent) {
     for (Throwable t = failure, seen = null; t != null && t != seen; seen = t, t = next(t)) {
       int code = replyCode(t);
@@ -42,14 +43,18 @@ final class SmtpOutcomes {
   }
 
   private static @Nullable Throwable next(Throwable t) {
-    if (t instanceof MessagingException m && m.getNextException() != null) return m.getNextException();
+    if (t instanceof MessagingException m && m.getNextException() != null)
+      return m.getNextException();
     return t.getCause();
   }
 
-  @SuppressWarnings("ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
+  @SuppressWarnings(
+      "ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain
   static String describe(Throwable failure) {
     var text = new StringBuilder();
-    for (Throwable t = failure; t != null && text.length() < 500; t = t.getCause() == t ? null : t.getCause()) {
+    for (Throwable t = failure;
+        t != null && text.length() < 500;
+        t = t.getCause() == t ? null : t.getCause()) {
       if (!text.isEmpty()) text.append(": ");
       text.append(t.getClass().getSimpleName());
       if (t.getMessage() != null) text.append(' ').append(t.getMessage().strip());

@@ -40,12 +40,16 @@ public record SmtpSettings(
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(heloName, "heloName");
     if (host.isBlank()) throw new IllegalArgumentException("SMTP host is empty");
-    if (port < 1 || port > 65535) throw new IllegalArgumentException("SMTP port out of range: " + port);
-    if (implicitTls && startTls) throw new IllegalArgumentException("smtps:// is TLS already; starttls=true contradicts it");
-    if (poolSize < 1 || poolSize > 64) throw new IllegalArgumentException("SMTP pool size must be 1..64, was " + poolSize);
+    if (port < 1 || port > 65535)
+      throw new IllegalArgumentException("SMTP port out of range: " + port);
+    if (implicitTls && startTls)
+      throw new IllegalArgumentException("smtps:// is TLS already; starttls=true contradicts it");
+    if (poolSize < 1 || poolSize > 64)
+      throw new IllegalArgumentException("SMTP pool size must be 1..64, was " + poolSize);
     for (var timeout : new Duration[] {connectTimeout, readTimeout, writeTimeout}) {
       if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("SMTP timeouts must be positive (0 would mean wait forever)");
+        throw new IllegalArgumentException(
+            "SMTP timeouts must be positive (0 would mean wait forever)");
       }
     }
   }
@@ -55,7 +59,9 @@ public record SmtpSettings(
     boolean implicitTls;
     if ("smtp".equalsIgnoreCase(scheme)) implicitTls = false;
     else if ("smtps".equalsIgnoreCase(scheme)) implicitTls = true;
-    else throw new IllegalArgumentException("SMTP URL must start with smtp:// or smtps://, was " + masked(url));
+    else
+      throw new IllegalArgumentException(
+          "SMTP URL must start with smtp:// or smtps://, was " + masked(url));
     String host = url.getHost();
     if (host == null) throw new IllegalArgumentException("SMTP URL has no host: " + masked(url));
     int port = url.getPort() > 0 ? url.getPort() : implicitTls ? 465 : 25;
@@ -64,14 +70,17 @@ public record SmtpSettings(
     Optional<Secret> password = Optional.empty();
     String userInfo = url.getRawUserInfo();
     if (userInfo != null && !userInfo.isEmpty()) {
-      int colon = userInfo.indexOf(':'); // split before decoding: an encoded %3A belongs to the user name
+      int colon =
+          userInfo.indexOf(':'); // split before decoding: an encoded %3A belongs to the user name
       user = Optional.of(decode(colon < 0 ? userInfo : userInfo.substring(0, colon)));
       if (colon >= 0) password = Optional.of(new Secret(decode(userInfo.substring(colon + 1))));
     }
 
     boolean startTls = false;
     int pool = DEFAULT_POOL_SIZE;
-    Duration connect = DEFAULT_CONNECT_TIMEOUT, read = DEFAULT_READ_TIMEOUT, write = DEFAULT_WRITE_TIMEOUT;
+    Duration connect = DEFAULT_CONNECT_TIMEOUT,
+        read = DEFAULT_READ_TIMEOUT,
+        write = DEFAULT_WRITE_TIMEOUT;
     Optional<String> helo = Optional.empty();
     String query = url.getRawQuery();
     if (query != null && !query.isEmpty()) {
@@ -86,12 +95,15 @@ public record SmtpSettings(
           case "readTimeoutMs" -> read = Duration.ofMillis(parseInt(name, value));
           case "writeTimeoutMs" -> write = Duration.ofMillis(parseInt(name, value));
           case "helo" -> helo = Optional.of(value);
-          default -> throw new IllegalArgumentException("unknown SMTP URL option '" + name
-              + "' (known: starttls, pool, connectTimeoutMs, readTimeoutMs, writeTimeoutMs, helo)");
+          default ->
+            throw new IllegalArgumentException(
+                "unknown SMTP URL option '" + name
+                    + "' (known: starttls, pool, connectTimeoutMs, readTimeoutMs, writeTimeoutMs, helo)");
         }
       }
     }
-    return new SmtpSettings(host, port, implicitTls, startTls, user, password, connect, read, write, pool, helo);
+    return new SmtpSettings(
+        host, port, implicitTls, startTls, user, password, connect, read, write, pool, helo);
   }
 
   /** The URL without its password, for logs and /health. */
@@ -112,7 +124,9 @@ public record SmtpSettings(
     return switch (value.toLowerCase(Locale.ROOT)) {
       case "true", "yes", "1", "" -> true;
       case "false", "no", "0" -> false;
-      default -> throw new IllegalArgumentException("SMTP URL option " + name + " must be true or false, was '" + value + "'");
+      default ->
+        throw new IllegalArgumentException(
+            "SMTP URL option " + name + " must be true or false, was '" + value + "'");
     };
   }
 
@@ -120,7 +134,8 @@ public record SmtpSettings(
     try {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("SMTP URL option " + name + " must be a whole number, was '" + value + "'", e);
+      throw new IllegalArgumentException(
+          "SMTP URL option " + name + " must be a whole number, was '" + value + "'", e);
     }
   }
 

@@ -15,8 +15,11 @@ final class TrackedSmtpConnection extends SMTPTransport {
   private volatile long lastUsedNanos = System.nanoTime();
 
   TrackedSmtpConnection(Session session, boolean implicitTls) {
-    super(session, new URLName(implicitTls ? "smtps" : "smtp", null, -1, null, null, null),
-        implicitTls ? "smtps" : "smtp", implicitTls);
+    super(
+        session,
+        new URLName(implicitTls ? "smtps" : "smtp", null, -1, null, null, null),
+        implicitTls ? "smtps" : "smtp",
+        implicitTls);
   }
 
   void beginMessage() {

@@ -6,7 +6,8 @@ import java.util.UUID;
 
 /** A message this node leased; {@code token} proves the lease is still ours when we settle it. */
 @SuppressWarnings("ArrayRecordComponent") // the body as read, not copied or compared
-record Claimed(long id, UUID token, byte[] body, int priority, int deliveries, Map<String, String> headers) {
+record Claimed(
+    long id, UUID token, byte[] body, int priority, int deliveries, Map<String, String> headers) {
   Delivery toDelivery() {
     return new Delivery(Long.toString(id), body, priority, deliveries, headers);
   }

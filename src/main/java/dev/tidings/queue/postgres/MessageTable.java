@@ -26,7 +26,8 @@ final class MessageTable {
   }
 
   void declare(QueueSpec spec) {
-    jdbi.useHandle(handle -> handle.createUpdate("""
+    jdbi.useHandle(handle -> handle
+        .createUpdate("""
             INSERT INTO work_queue (name, max_priority, max_deliveries, visibility_timeout_ms)
             VALUES (:name, :maxPriority, :maxDeliveries, :visibilityMs)
             ON CONFLICT (name) DO UPDATE SET max_priority = EXCLUDED.max_priority,
@@ -40,7 +41,8 @@ final class MessageTable {
   }
 
   Optional<QueueSpec> spec(String queue) {
-    return jdbi.withHandle(handle -> handle.createQuery("""
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
             SELECT name, max_priority, max_deliveries, visibility_timeout_ms FROM work_queue WHERE name = :name
             """)
         .bind("name", queue)
@@ -59,7 +61,8 @@ final class MessageTable {
           INSERT INTO work_queue_message (queue, priority, body, headers) VALUES (:queue, :priority, :body, CAST(:headers AS jsonb))
           """);
       for (Message message : messages) {
-        batch.bind("queue", spec.name())
+        batch
+            .bind("queue", spec.name())
             .bind("priority", Math.min(message.priority(), spec.maxPriority()))
             .bind("body", message.body())
             .bind("headers", HeadersJson.write(message.headers()))
@@ -67,7 +70,8 @@ final class MessageTable {
       }
       batch.execute();
       // NOTIFY is delivered at commit, so a woken consumer always finds the rows.
-      handle.createQuery("SELECT pg_notify(:channel, :queue)")
+      handle
+          .createQuery("SELECT pg_notify(:channel, :queue)")
           .bind("channel", CHANNEL)
           .bind("queue", spec.name())
           .mapTo(String.class)
@@ -78,7 +82,8 @@ final class MessageTable {
   /** Leases up to {@code limit} visible messages, highest priority first, oldest first within one. */
   List<Claimed> claim(QueueSpec spec, int limit) {
     UUID token = UUID.randomUUID();
-    List<Claimed> claimed = jdbi.inTransaction(handle -> handle.createQuery("""
+    List<Claimed> claimed = jdbi.inTransaction(handle -> handle
+        .createQuery("""
             UPDATE work_queue_message m
                SET deliveries = m.deliveries + 1,
                    claim_token = :token,
@@ -104,14 +109,16 @@ final class MessageTable {
         .list());
     // RETURNING has no order of its own.
     return claimed.stream()
-        .sorted(Comparator.comparingInt(Claimed::priority).reversed().thenComparingLong(Claimed::id))
+        .sorted(
+            Comparator.comparingInt(Claimed::priority).reversed().thenComparingLong(Claimed::id))
         .toList();
   }
 
   /** Extends the leases of messages whose handlers are still running; those no longer ours are left alone. */
   void renew(QueueSpec spec, Collection<Claimed> held) {
     if (held.isEmpty()) return;
-    jdbi.useHandle(handle -> handle.createUpdate("""
+    jdbi.useHandle(handle -> handle
+        .createUpdate("""
             UPDATE work_queue_message m
                SET visible_at = clock_timestamp() + :leaseMs * interval '1 millisecond'
               FROM unnest(CAST(:ids AS bigint[]), CAST(:tokens AS uuid[])) AS held(id, token)
@@ -119,21 +126,27 @@ final class MessageTable {
             """)
         .bind("leaseMs", spec.visibilityTimeout().toMillis())
         .bindArray("ids", Long.class, held.stream().map(Claimed::id).toList())
-        .bindArray("tokens", String.class, held.stream().map(message -> message.token().toString()).toList())
+        .bindArray(
+            "tokens",
+            String.class,
+            held.stream().map(message -> message.token().toString()).toList())
         .execute());
   }
 
   /** Deletes the message if our lease still holds; false when someone else took it meanwhile. */
   boolean delete(Claimed message) {
-    return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM work_queue_message WHERE id = :id AND claim_token = :token")
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("DELETE FROM work_queue_message WHERE id = :id AND claim_token = :token")
             .bind("id", message.id())
             .bind("token", message.token())
-            .execute()) == 1;
+            .execute())
+        == 1;
   }
 
   /** Makes the message visible again after {@code delay}, if our lease still holds. */
   boolean release(Claimed message, Duration delay) {
-    return jdbi.withHandle(handle -> handle.createUpdate("""
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("""
             UPDATE work_queue_message
                SET claim_token = NULL, visible_at = clock_timestamp() + :delayMs * interval '1 millisecond'
              WHERE id = :id AND claim_token = :token
@@ -141,12 +154,14 @@ final class MessageTable {
             .bind("delayMs", delay.toMillis())
             .bind("id", message.id())
             .bind("token", message.token())
-            .execute()) == 1;
+            .execute())
+        == 1;
   }
 
   /** Moves the message to the dead letters in one statement, if our lease still holds. */
   boolean deadLetter(Claimed message, String reason) {
-    return jdbi.withHandle(handle -> handle.createUpdate("""
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("""
             WITH gone AS (
               DELETE FROM work_queue_message WHERE id = :id AND claim_token = :token
               RETURNING id, queue, priority, deliveries, body, headers)
@@ -156,22 +171,22 @@ final class MessageTable {
             .bind("id", message.id())
             .bind("token", message.token())
             .bind("reason", reason)
-            .execute()) == 1;
+            .execute())
+        == 1;
   }
 
   /** Messages not held by a live lease: waiting, retrying after a backoff, or left by a dead consumer. */
   long depth(String queue) {
-    return jdbi.withHandle(handle -> handle.createQuery("""
+    return jdbi.withHandle(
+        handle -> handle.createQuery("""
             SELECT count(*) FROM work_queue_message
              WHERE queue = :queue AND (claim_token IS NULL OR visible_at <= clock_timestamp())
-            """)
-        .bind("queue", queue)
-        .mapTo(Long.class)
-        .one());
+            """).bind("queue", queue).mapTo(Long.class).one());
   }
 
   List<DeadLetter> deadLetters(String queue, int limit) {
-    return jdbi.withHandle(handle -> handle.createQuery("""
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
             SELECT message_id, body, priority, deliveries, reason, dead_at, headers::text AS headers
               FROM work_queue_dead_letter WHERE queue = :queue ORDER BY id DESC LIMIT :limit
             """)

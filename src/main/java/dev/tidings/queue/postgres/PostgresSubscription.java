@@ -44,8 +44,14 @@ final class PostgresSubscription implements Subscription {
   private volatile boolean abandoned;
 
   PostgresSubscription(
-      MessageTable table, Wakeups wakeups, PostgresQueueOptions options, QueueSpec spec,
-      int consumers, int prefetch, MessageHandler handler, Runnable onClose) {
+      MessageTable table,
+      Wakeups wakeups,
+      PostgresQueueOptions options,
+      QueueSpec spec,
+      int consumers,
+      int prefetch,
+      MessageHandler handler,
+      Runnable onClose) {
     this.table = table;
     this.wakeups = wakeups;
     this.options = options;
@@ -54,16 +60,19 @@ final class PostgresSubscription implements Subscription {
     this.handler = handler;
     this.onClose = onClose;
     for (int i = 0; i < consumers; i++) {
-      loops.add(Thread.ofVirtual().name("tidings-queue-" + spec.name() + "-" + i).start(this::claimLoop));
+      loops.add(
+          Thread.ofVirtual().name("tidings-queue-" + spec.name() + "-" + i).start(this::claimLoop));
     }
-    renewer = Thread.ofVirtual().name("tidings-queue-" + spec.name() + "-renew").start(this::renewLoop);
+    renewer =
+        Thread.ofVirtual().name("tidings-queue-" + spec.name() + "-renew").start(this::renewLoop);
   }
 
   private void renewLoop() {
     Duration every = spec.visibilityTimeout().dividedBy(3);
     while (true) {
       try {
-        // A latch rather than an interrupt: interrupting a virtual thread in socket I/O closes the socket.
+        // A latch rather than an interrupt: interrupting a virtual thread in socket I/O closes the
+        // socket.
         if (stopRenewing.await(every.toMillis(), TimeUnit.MILLISECONDS)) return;
       } catch (InterruptedException e) {
         return;
@@ -71,7 +80,11 @@ final class PostgresSubscription implements Subscription {
       try {
         table.renew(spec, List.copyOf(held.values()));
       } catch (RuntimeException e) {
-        log.warn("cannot renew {} lease(s) on queue '{}'; they may be redelivered: {}", held.size(), spec.name(), e.toString());
+        log.warn(
+            "cannot renew {} lease(s) on queue '{}'; they may be redelivered: {}",
+            held.size(),
+            spec.name(),
+            e.toString());
       }
     }
   }
@@ -100,7 +113,8 @@ final class PostgresSubscription implements Subscription {
           }
         });
       }
-      if (claimed.isEmpty() && running && !wakeups.await(spec.name(), seen, options.pollInterval())) return;
+      if (claimed.isEmpty() && running && !wakeups.await(spec.name(), seen, options.pollInterval()))
+        return;
     }
   }
 
@@ -108,16 +122,23 @@ final class PostgresSubscription implements Subscription {
     try {
       return table.claim(spec, wanted);
     } catch (RuntimeException e) {
-      log.warn("cannot claim from queue '{}', retrying in {}: {}", spec.name(), options.pollInterval(), e.toString());
+      log.warn(
+          "cannot claim from queue '{}', retrying in {}: {}",
+          spec.name(),
+          options.pollInterval(),
+          e.toString());
       return List.of();
     }
   }
 
   private void handle(Claimed message) {
     if (message.deliveries() > spec.maxDeliveries()) {
-      // Only consumers that died holding it could push it past the limit: do not feed it to a third.
-      settle(message, new Disposition.Reject(
-          "lease expired " + (message.deliveries() - 1) + " times (max deliveries " + spec.maxDeliveries() + ")"));
+      // Only consumers that died holding it could push it past the limit: do not feed it to a
+      // third.
+      settle(
+          message,
+          new Disposition.Reject("lease expired " + (message.deliveries() - 1)
+              + " times (max deliveries " + spec.maxDeliveries() + ")"));
       return;
     }
     Disposition disposition;
@@ -135,15 +156,27 @@ final class PostgresSubscription implements Subscription {
       boolean stillOurs = switch (disposition) {
         case Disposition.Ack ack -> table.delete(message);
         case Disposition.Reject reject -> table.deadLetter(message, reject.reason());
-        case Disposition.Retry retry when message.deliveries() >= spec.maxDeliveries() -> table.deadLetter(message, retry.reason());
-        case Disposition.Retry retry -> table.release(message, options.backoffAfter(message.deliveries()));
+        case Disposition.Retry retry
+        when message.deliveries() >= spec.maxDeliveries() ->
+          table.deadLetter(message, retry.reason());
+        case Disposition.Retry retry ->
+          table.release(message, options.backoffAfter(message.deliveries()));
       };
       if (!stillOurs) {
-        log.warn("message {} of queue '{}' was leased to another consumer before its handler finished "
-            + "(visibility timeout {}); its result {} is dropped", message.id(), spec.name(), spec.visibilityTimeout(), disposition);
+        log.warn(
+            "message {} of queue '{}' was leased to another consumer before its handler finished "
+                + "(visibility timeout {}); its result {} is dropped",
+            message.id(),
+            spec.name(),
+            spec.visibilityTimeout(),
+            disposition);
       }
     } catch (RuntimeException e) {
-      log.warn("cannot settle message {} of queue '{}'; it is redelivered after its lease ends: {}", message.id(), spec.name(), e.toString());
+      log.warn(
+          "cannot settle message {} of queue '{}'; it is redelivered after its lease ends: {}",
+          message.id(),
+          spec.name(),
+          e.toString());
     }
   }
 
@@ -152,7 +185,8 @@ final class PostgresSubscription implements Subscription {
     stopLoops();
     handlers.close(); // waits for handlers in progress; they settle their messages
     stopRenewing.countDown();
-    awaitRenewer(); // no renew may still run once close returns (the caller may close the pool next)
+    awaitRenewer(); // no renew may still run once close returns (the caller may close the pool
+    // next)
     onClose.run();
   }
 
@@ -166,9 +200,11 @@ final class PostgresSubscription implements Subscription {
   }
 
   private void awaitRenewer() {
-    Duration bound = Duration.ofSeconds(15); // it stops after its renew in progress, one statement at most
+    Duration bound =
+        Duration.ofSeconds(15); // it stops after its renew in progress, one statement at most
     try {
-      if (!renewer.join(bound)) log.warn("lease renewer {} did not stop within {}", renewer.getName(), bound);
+      if (!renewer.join(bound))
+        log.warn("lease renewer {} did not stop within {}", renewer.getName(), bound);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -181,7 +217,8 @@ final class PostgresSubscription implements Subscription {
     Duration bound = Duration.ofSeconds(15);
     for (Thread loop : loops) {
       try {
-        if (!loop.join(bound)) log.warn("consumer {} did not stop within {}", loop.getName(), bound);
+        if (!loop.join(bound))
+          log.warn("consumer {} did not stop within {}", loop.getName(), bound);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

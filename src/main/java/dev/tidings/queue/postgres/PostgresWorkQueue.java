@@ -45,7 +45,8 @@ public final class PostgresWorkQueue implements WorkQueue {
     this.database = Objects.requireNonNull(database, "database");
     this.options = Objects.requireNonNull(options, "options");
     this.table = new MessageTable(database.jdbi());
-    this.listener = new NotificationListener(database.dataSource(), wakeups, options.pollInterval());
+    this.listener =
+        new NotificationListener(database.dataSource(), wakeups, options.pollInterval());
     listener.start();
   }
 
@@ -67,22 +68,32 @@ public final class PostgresWorkQueue implements WorkQueue {
   public void publishAll(String queue, List<Message> messages) {
     QueueSpec spec = spec(queue);
     if (messages.isEmpty()) return;
-    unavailableOnFailure("publish " + messages.size() + " message(s) to queue '" + queue + "'", () -> {
-      table.insert(spec, messages);
-      return null;
-    });
+    unavailableOnFailure(
+        "publish " + messages.size() + " message(s) to queue '" + queue + "'", () -> {
+          table.insert(spec, messages);
+          return null;
+        });
     wakeups.wake(queue); // consumers in this process need not wait for the NOTIFY round trip
   }
 
   @Override
   public Subscription subscribe(String queue, int consumers, int prefetch, MessageHandler handler) {
-    if (consumers < 1) throw new IllegalArgumentException("consumers must be at least 1 but was " + consumers);
-    if (prefetch < 1) throw new IllegalArgumentException("prefetch must be at least 1 but was " + prefetch);
+    if (consumers < 1)
+      throw new IllegalArgumentException("consumers must be at least 1 but was " + consumers);
+    if (prefetch < 1)
+      throw new IllegalArgumentException("prefetch must be at least 1 but was " + prefetch);
     Objects.requireNonNull(handler, "handler");
     QueueSpec spec = spec(queue);
     var holder = new PostgresSubscription[1];
     var subscription = new PostgresSubscription(
-        table, wakeups, options, spec, consumers, prefetch, handler, () -> subscriptions.remove(holder[0]));
+        table,
+        wakeups,
+        options,
+        spec,
+        consumers,
+        prefetch,
+        handler,
+        () -> subscriptions.remove(holder[0]));
     holder[0] = subscription;
     subscriptions.add(subscription);
     return subscription;
@@ -98,7 +109,8 @@ public final class PostgresWorkQueue implements WorkQueue {
   public List<DeadLetter> deadLetters(String queue, int limit) {
     if (limit < 1) throw new IllegalArgumentException("limit must be at least 1 but was " + limit);
     spec(queue);
-    return unavailableOnFailure("read dead letters of queue '" + queue + "'", () -> table.deadLetters(queue, limit));
+    return unavailableOnFailure(
+        "read dead letters of queue '" + queue + "'", () -> table.deadLetters(queue, limit));
   }
 
   @Override
@@ -121,7 +133,8 @@ public final class PostgresWorkQueue implements WorkQueue {
     QueueSpec known = specs.get(queue);
     if (known != null) return known;
     // Declared by another node or before a restart.
-    QueueSpec stored = unavailableOnFailure("look up queue '" + queue + "'", () -> table.spec(queue))
+    QueueSpec stored = unavailableOnFailure(
+            "look up queue '" + queue + "'", () -> table.spec(queue))
         .orElseThrow(() -> new UnknownQueueException(queue));
     specs.put(queue, stored);
     return stored;
@@ -135,7 +148,8 @@ public final class PostgresWorkQueue implements WorkQueue {
     try {
       return call.run();
     } catch (JdbiException e) {
-      throw new QueueUnavailableException("cannot " + what + " at " + database.describe() + ": " + e.getMessage(), e);
+      throw new QueueUnavailableException(
+          "cannot " + what + " at " + database.describe() + ": " + e.getMessage(), e);
     }
   }
 }

@@ -27,7 +27,8 @@ final class ConfirmChannel {
   private final Channel channel;
   private final Semaphore window;
   private final ReentrantLock publishLock = new ReentrantLock();
-  private final ConcurrentNavigableMap<Long, CompletableFuture<Void>> unconfirmed = new ConcurrentSkipListMap<>();
+  private final ConcurrentNavigableMap<Long, CompletableFuture<Void>> unconfirmed =
+      new ConcurrentSkipListMap<>();
   private final ReentrantLock pauseLock = new ReentrantLock();
   private final List<Runnable> heldConfirms = new ArrayList<>();
   private boolean paused;
@@ -39,16 +40,18 @@ final class ConfirmChannel {
     channel.addConfirmListener(
         (tag, multiple) -> confirm(tag, multiple, null),
         (tag, multiple) -> confirm(tag, multiple, "the broker refused the message (nack)"));
-    // Confirms of publishes made before a connection loss never come; fail them now instead of at the timeout.
+    // Confirms of publishes made before a connection loss never come; fail them now instead of at
+    // the timeout.
     channel.addShutdownListener(cause -> failAll(cause));
   }
 
   /** Sends one message; the future completes when the broker confirmed it. Blocks while the window is full. */
-  CompletableFuture<Void> publish(String queue, AMQP.BasicProperties properties, byte[] body, Duration timeout) {
+  CompletableFuture<Void> publish(
+      String queue, AMQP.BasicProperties properties, byte[] body, Duration timeout) {
     try {
       if (!window.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new QueueUnavailableException(
-            "no confirm slot free on a RabbitMQ channel within " + timeout + " (" + unconfirmed.size() + " publishes await confirms)");
+        throw new QueueUnavailableException("no confirm slot free on a RabbitMQ channel within "
+            + timeout + " (" + unconfirmed.size() + " publishes await confirms)");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -63,7 +66,8 @@ final class ConfirmChannel {
         channel.basicPublish("", queue, false, properties, body);
       } catch (IOException | RuntimeException e) {
         if (unconfirmed.remove(sequence) != null) window.release();
-        throw new QueueUnavailableException("cannot publish to '" + queue + "': " + e.getMessage(), e);
+        throw new QueueUnavailableException(
+            "cannot publish to '" + queue + "': " + e.getMessage(), e);
       }
     } finally {
       publishLock.unlock();
@@ -81,7 +85,8 @@ final class ConfirmChannel {
     } finally {
       pauseLock.unlock();
     }
-    Map<Long, CompletableFuture<Void>> settled = multiple ? unconfirmed.headMap(tag, true) : subMapOf(tag);
+    Map<Long, CompletableFuture<Void>> settled =
+        multiple ? unconfirmed.headMap(tag, true) : subMapOf(tag);
     for (var entry : new ArrayList<>(settled.entrySet())) {
       if (unconfirmed.remove(entry.getKey()) == null) continue;
       window.release();
@@ -99,7 +104,8 @@ final class ConfirmChannel {
       CompletableFuture<Void> future = unconfirmed.remove(sequence);
       if (future == null) continue;
       window.release();
-      future.completeExceptionally(new QueueUnavailableException("RabbitMQ channel closed before confirming: " + cause.getMessage(), cause));
+      future.completeExceptionally(new QueueUnavailableException(
+          "RabbitMQ channel closed before confirming: " + cause.getMessage(), cause));
     }
   }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** Publishes over a small pool of confirm-mode channels and returns only once the broker confirmed. */
 final class ConfirmingPublisher {
   /** One message to send: where, how, what. */
-@SuppressWarnings("ArrayRecordComponent") // the body as given, not copied or compared
+  @SuppressWarnings("ArrayRecordComponent") // the body as given, not copied or compared
   record Outgoing(String queue, AMQP.BasicProperties properties, byte[] body) {}
 
   private final List<ConfirmChannel> channels = new ArrayList<>();
@@ -24,7 +24,8 @@ final class ConfirmingPublisher {
 
   ConfirmingPublisher(Connection connection, RabbitQueueOptions options) throws IOException {
     this.options = options;
-    for (int i = 0; i < options.publishChannels(); i++) channels.add(new ConfirmChannel(connection, options.maxUnconfirmedPerChannel()));
+    for (int i = 0; i < options.publishChannels(); i++)
+      channels.add(new ConfirmChannel(connection, options.maxUnconfirmedPerChannel()));
   }
 
   /** Sends every message on one channel, so the broker receives them in list order, then awaits all confirms. */
@@ -32,17 +33,22 @@ final class ConfirmingPublisher {
     var confirms = new ArrayList<CompletableFuture<Void>>(messages.size());
     ConfirmChannel channel = channel();
     for (Outgoing message : messages) {
-      confirms.add(channel.publish(message.queue(), message.properties(), message.body(), options.confirmTimeout()));
+      confirms.add(channel.publish(
+          message.queue(), message.properties(), message.body(), options.confirmTimeout()));
     }
     try {
-      CompletableFuture.allOf(confirms.toArray(CompletableFuture[]::new)).get(options.confirmTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      CompletableFuture.allOf(confirms.toArray(CompletableFuture[]::new))
+          .get(options.confirmTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       throw cause instanceof QueueUnavailableException unavailable
           ? unavailable
           : new QueueUnavailableException("publish not confirmed: " + cause, cause);
     } catch (TimeoutException e) {
-      throw new QueueUnavailableException("RabbitMQ did not confirm " + messages.size() + " publish(es) within " + options.confirmTimeout(), e);
+      throw new QueueUnavailableException(
+          "RabbitMQ did not confirm " + messages.size() + " publish(es) within "
+              + options.confirmTimeout(),
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new QueueUnavailableException("interrupted waiting for publish confirms", e);

@@ -12,21 +12,28 @@ import java.util.Objects;
  * @param confirmTimeout how long a publish waits for a slot and then for its confirm before it fails
  *     with {@link dev.tidings.queue.QueueUnavailableException}
  */
-public record RabbitQueueOptions(int publishChannels, int maxUnconfirmedPerChannel, Duration confirmTimeout) {
+public record RabbitQueueOptions(
+    int publishChannels, int maxUnconfirmedPerChannel, Duration confirmTimeout) {
   public static final int DEFAULT_PUBLISH_CHANNELS = 4;
   public static final int DEFAULT_MAX_UNCONFIRMED_PER_CHANNEL = 256;
   public static final Duration DEFAULT_CONFIRM_TIMEOUT = Duration.ofSeconds(30);
 
   public RabbitQueueOptions {
     Objects.requireNonNull(confirmTimeout, "confirmTimeout");
-    if (publishChannels < 1) throw new IllegalArgumentException("publishChannels must be at least 1 but was " + publishChannels);
+    if (publishChannels < 1)
+      throw new IllegalArgumentException(
+          "publishChannels must be at least 1 but was " + publishChannels);
     if (maxUnconfirmedPerChannel < 1) {
-      throw new IllegalArgumentException("maxUnconfirmedPerChannel must be at least 1 but was " + maxUnconfirmedPerChannel);
+      throw new IllegalArgumentException(
+          "maxUnconfirmedPerChannel must be at least 1 but was " + maxUnconfirmedPerChannel);
     }
-    if (confirmTimeout.toMillis() < 1) throw new IllegalArgumentException("confirmTimeout must be positive but was " + confirmTimeout);
+    if (confirmTimeout.toMillis() < 1)
+      throw new IllegalArgumentException(
+          "confirmTimeout must be positive but was " + confirmTimeout);
   }
 
   public static RabbitQueueOptions defaults() {
-    return new RabbitQueueOptions(DEFAULT_PUBLISH_CHANNELS, DEFAULT_MAX_UNCONFIRMED_PER_CHANNEL, DEFAULT_CONFIRM_TIMEOUT);
+    return new RabbitQueueOptions(
+        DEFAULT_PUBLISH_CHANNELS, DEFAULT_MAX_UNCONFIRMED_PER_CHANNEL, DEFAULT_CONFIRM_TIMEOUT);
   }
 }

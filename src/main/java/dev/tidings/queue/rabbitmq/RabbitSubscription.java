@@ -41,14 +41,22 @@ final class RabbitSubscription implements Subscription {
   private final List<ConsumerChannel> consumers = new ArrayList<>();
   private volatile boolean abandoned;
 
-  RabbitSubscription(Connection connection, String queue, int consumers, int prefetch, MessageHandler handler,
-      Settler settler, Runnable onClose) throws IOException {
+  RabbitSubscription(
+      Connection connection,
+      String queue,
+      int consumers,
+      int prefetch,
+      MessageHandler handler,
+      Settler settler,
+      Runnable onClose)
+      throws IOException {
     this.queue = queue;
     this.handler = handler;
     this.settler = settler;
     this.onClose = onClose;
     try {
-      for (int i = 0; i < consumers; i++) this.consumers.add(new ConsumerChannel(connection.createChannel(), prefetch));
+      for (int i = 0; i < consumers; i++)
+        this.consumers.add(new ConsumerChannel(connection.createChannel(), prefetch));
     } catch (IOException | RuntimeException e) {
       closeChannels();
       throw e;
@@ -66,7 +74,8 @@ final class RabbitSubscription implements Subscription {
     }
 
     @Override
-    public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+    public void handleDelivery(
+        String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
       Delivery delivery = RabbitWorkQueue.delivery(envelope, properties, body);
       try {
         handlers.execute(() -> {
@@ -81,7 +90,11 @@ final class RabbitSubscription implements Subscription {
             settler.settle(delivery, properties, disposition);
             ack(envelope.getDeliveryTag());
           } catch (RuntimeException e) {
-            log.warn("cannot settle message {} of queue '{}'; returning it to the queue: {}", delivery.messageId(), queue, e.toString());
+            log.warn(
+                "cannot settle message {} of queue '{}'; returning it to the queue: {}",
+                delivery.messageId(),
+                queue,
+                e.toString());
             requeue(envelope.getDeliveryTag());
           }
         });

@@ -59,7 +59,9 @@ public final class RabbitWorkQueue implements WorkQueue {
   private final Set<String> existing = ConcurrentHashMap.newKeySet();
   private final Set<RabbitSubscription> subscriptions = ConcurrentHashMap.newKeySet();
 
-  private RabbitWorkQueue(Connection connection, RabbitQueueOptions options, InstantSource clock, String description) throws IOException {
+  private RabbitWorkQueue(
+      Connection connection, RabbitQueueOptions options, InstantSource clock, String description)
+      throws IOException {
     this.connection = connection;
     this.clock = clock;
     this.description = description;
@@ -71,14 +73,17 @@ public final class RabbitWorkQueue implements WorkQueue {
   }
 
   /** Connects to {@code amqpUri} ({@code amqp://user:password@host:port/vhost}); {@code clock} stamps dead letters. */
-  public static RabbitWorkQueue connect(URI amqpUri, RabbitQueueOptions options, InstantSource clock) {
-    String description = amqpUri.getHost() + ":" + (amqpUri.getPort() < 0 ? 5672 : amqpUri.getPort());
+  public static RabbitWorkQueue connect(
+      URI amqpUri, RabbitQueueOptions options, InstantSource clock) {
+    String description =
+        amqpUri.getHost() + ":" + (amqpUri.getPort() < 0 ? 5672 : amqpUri.getPort());
     var factory = new ConnectionFactory();
     try {
       factory.setUri(amqpUri);
       factory.setAutomaticRecoveryEnabled(true);
       factory.setTopologyRecoveryEnabled(true);
-      // Recovery re-registers consumers, but not queues: they are durable, so they outlive the connection,
+      // Recovery re-registers consumers, but not queues: they are durable, so they outlive the
+      // connection,
       // and they were declared on short-lived channels that are closed by the time the connection
       // recovers, where redeclaring them fails (and logs an error per queue) on every recovery.
       factory.setTopologyRecoveryFilter(new TopologyRecoveryFilter() {
@@ -98,7 +103,8 @@ public final class RabbitWorkQueue implements WorkQueue {
         throw e;
       }
     } catch (Exception e) {
-      throw new QueueUnavailableException("cannot connect to RabbitMQ at " + description + ": " + e.getMessage(), e);
+      throw new QueueUnavailableException(
+          "cannot connect to RabbitMQ at " + description + ": " + e.getMessage(), e);
     }
   }
 
@@ -113,7 +119,8 @@ public final class RabbitWorkQueue implements WorkQueue {
   @Override
   public void declare(QueueSpec spec) {
     withChannel(spec.name(), "declare queue '" + spec.name() + "'", channel -> {
-      Map<String, Object> arguments = spec.maxPriority() > 0 ? Map.of("x-max-priority", spec.maxPriority()) : Map.of();
+      Map<String, Object> arguments =
+          spec.maxPriority() > 0 ? Map.of("x-max-priority", spec.maxPriority()) : Map.of();
       channel.queueDeclare(spec.name(), true, false, false, arguments);
       channel.queueDeclare(spec.deadLetterName(), true, false, false, Map.of());
       return null;
@@ -133,66 +140,102 @@ public final class RabbitWorkQueue implements WorkQueue {
     QueueSpec spec = declared.get(queue);
     var outgoing = new ArrayList<ConfirmingPublisher.Outgoing>(messages.size());
     for (Message message : messages) {
-      var bookkeeping = spec == null ? Map.<String, Object>of() : Map.<String, Object>of(TidingsHeaders.MAX_DELIVERIES, spec.maxDeliveries());
-      outgoing.add(new ConfirmingPublisher.Outgoing(queue, properties(
-          UUID.randomUUID().toString(), message.priority(), TidingsHeaders.amqp(message.headers(), bookkeeping)), message.body()));
+      var bookkeeping = spec == null
+          ? Map.<String, Object>of()
+          : Map.<String, Object>of(TidingsHeaders.MAX_DELIVERIES, spec.maxDeliveries());
+      outgoing.add(new ConfirmingPublisher.Outgoing(
+          queue,
+          properties(
+              UUID.randomUUID().toString(),
+              message.priority(),
+              TidingsHeaders.amqp(message.headers(), bookkeeping)),
+          message.body()));
     }
     publisher.publish(outgoing);
   }
 
   @Override
   public Subscription subscribe(String queue, int consumers, int prefetch, MessageHandler handler) {
-    if (consumers < 1) throw new IllegalArgumentException("consumers must be at least 1 but was " + consumers);
-    if (prefetch < 1) throw new IllegalArgumentException("prefetch must be at least 1 but was " + prefetch);
+    if (consumers < 1)
+      throw new IllegalArgumentException("consumers must be at least 1 but was " + consumers);
+    if (prefetch < 1)
+      throw new IllegalArgumentException("prefetch must be at least 1 but was " + prefetch);
     Objects.requireNonNull(handler, "handler");
     requireExisting(queue);
     var holder = new RabbitSubscription[1];
-    RabbitSubscription subscription = withChannel(queue, "subscribe to '" + queue + "'", _ -> new RabbitSubscription(
-        connection, queue, consumers, prefetch, handler,
-        (delivery, properties, disposition) -> settle(queue, delivery, properties, disposition),
-        () -> subscriptions.remove(holder[0])));
+    RabbitSubscription subscription = withChannel(
+        queue,
+        "subscribe to '" + queue + "'",
+        _ -> new RabbitSubscription(
+            connection,
+            queue,
+            consumers,
+            prefetch,
+            handler,
+            (delivery, properties, disposition) -> settle(queue, delivery, properties, disposition),
+            () -> subscriptions.remove(holder[0])));
     holder[0] = subscription;
     subscriptions.add(subscription);
     return subscription;
   }
 
-  private void settle(String queue, Delivery delivery, AMQP.BasicProperties properties, Disposition disposition) {
+  private void settle(
+      String queue, Delivery delivery, AMQP.BasicProperties properties, Disposition disposition) {
     int maxDeliveries = Optional.ofNullable(declared.get(queue))
         .map(QueueSpec::maxDeliveries)
-        .orElse(TidingsHeaders.integer(properties.getHeaders(), TidingsHeaders.MAX_DELIVERIES, QueueSpec.DEFAULT_MAX_DELIVERIES));
+        .orElse(TidingsHeaders.integer(
+            properties.getHeaders(),
+            TidingsHeaders.MAX_DELIVERIES,
+            QueueSpec.DEFAULT_MAX_DELIVERIES));
     switch (disposition) {
       case Disposition.Ack ack -> {}
       case Disposition.Reject reject -> deadLetter(queue, delivery, reject.reason());
-      case Disposition.Retry retry when delivery.deliveryCount() >= maxDeliveries -> deadLetter(queue, delivery, retry.reason());
+      case Disposition.Retry retry
+      when delivery.deliveryCount() >= maxDeliveries -> deadLetter(queue, delivery, retry.reason());
       case Disposition.Retry retry -> {
-        var headers = TidingsHeaders.amqp(delivery.headers(), Map.of(
-            TidingsHeaders.DELIVERIES, delivery.deliveryCount(), TidingsHeaders.MAX_DELIVERIES, maxDeliveries));
+        var headers = TidingsHeaders.amqp(
+            delivery.headers(),
+            Map.of(
+                TidingsHeaders.DELIVERIES,
+                delivery.deliveryCount(),
+                TidingsHeaders.MAX_DELIVERIES,
+                maxDeliveries));
         publisher.publish(List.of(new ConfirmingPublisher.Outgoing(
-            queue, properties(delivery.messageId(), delivery.priority(), headers), delivery.body())));
+            queue,
+            properties(delivery.messageId(), delivery.priority(), headers),
+            delivery.body())));
       }
     }
   }
 
   private void deadLetter(String queue, Delivery delivery, String reason) {
-    var headers = TidingsHeaders.amqp(delivery.headers(), Map.of(
-        TidingsHeaders.DELIVERIES, delivery.deliveryCount(),
-        TidingsHeaders.REASON, reason,
-        TidingsHeaders.DEAD_AT, micros(clock.instant())));
+    var headers = TidingsHeaders.amqp(
+        delivery.headers(),
+        Map.of(
+            TidingsHeaders.DELIVERIES, delivery.deliveryCount(),
+            TidingsHeaders.REASON, reason,
+            TidingsHeaders.DEAD_AT, micros(clock.instant())));
     publisher.publish(List.of(new ConfirmingPublisher.Outgoing(
-        queue + ".dead", properties(delivery.messageId(), delivery.priority(), headers), delivery.body())));
+        queue + ".dead",
+        properties(delivery.messageId(), delivery.priority(), headers),
+        delivery.body())));
   }
 
   static Delivery delivery(Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
     Map<String, Object> headers = properties.getHeaders();
     int before = TidingsHeaders.integer(headers, TidingsHeaders.DELIVERIES, 0);
-    // The broker's redelivered flag means a consumer died holding it: one more delivery than recorded.
+    // The broker's redelivered flag means a consumer died holding it: one more delivery than
+    // recorded.
     int count = before + 1 + (envelope.isRedeliver() ? 1 : 0);
-    String id = properties.getMessageId() == null ? "tag-" + envelope.getDeliveryTag() : properties.getMessageId();
+    String id = properties.getMessageId() == null
+        ? "tag-" + envelope.getDeliveryTag()
+        : properties.getMessageId();
     int priority = properties.getPriority() == null ? 0 : properties.getPriority();
     return new Delivery(id, body, priority, count, TidingsHeaders.user(headers));
   }
 
-  private static AMQP.BasicProperties properties(String messageId, int priority, Map<String, Object> headers) {
+  private static AMQP.BasicProperties properties(
+      String messageId, int priority, Map<String, Object> headers) {
     return new AMQP.BasicProperties.Builder()
         .deliveryMode(2) // persistent
         .messageId(messageId)
@@ -203,7 +246,8 @@ public final class RabbitWorkQueue implements WorkQueue {
 
   @Override
   public long depth(String queue) {
-    return withChannel(queue, "measure '" + queue + "'", channel -> (long) channel.queueDeclarePassive(queue).getMessageCount());
+    return withChannel(queue, "measure '" + queue + "'", channel ->
+        (long) channel.queueDeclarePassive(queue).getMessageCount());
   }
 
   /**
@@ -218,12 +262,14 @@ public final class RabbitWorkQueue implements WorkQueue {
     List<DeadLetter> all = withChannel(queue, "read dead letters of '" + queue + "'", channel -> {
       var letters = new ArrayList<DeadLetter>();
       GetResponse response;
-      while (letters.size() < DEAD_LETTER_SCAN_LIMIT && (response = channel.basicGet(queue + ".dead", false)) != null) {
+      while (letters.size() < DEAD_LETTER_SCAN_LIMIT
+          && (response = channel.basicGet(queue + ".dead", false)) != null) {
         letters.add(deadLetter(response));
       }
       return letters;
     });
-    // Reading requeues, and requeued messages need not keep their place: order by the time of death.
+    // Reading requeues, and requeued messages need not keep their place: order by the time of
+    // death.
     return all.reversed().stream()
         .sorted(Comparator.comparing(DeadLetter::deadAt).reversed())
         .limit(limit)
@@ -231,11 +277,13 @@ public final class RabbitWorkQueue implements WorkQueue {
   }
 
   private static long micros(Instant instant) {
-    return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
   }
 
   private static Instant instantOfMicros(long micros) {
-    return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000);
+    return Instant.ofEpochSecond(
+        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000);
   }
 
   private static DeadLetter deadLetter(GetResponse response) {
@@ -291,17 +339,20 @@ public final class RabbitWorkQueue implements WorkQueue {
   }
 
   /** Runs {@code work} on a short-lived channel: a failed passive declare closes its channel, so none is shared. */
-  private <T extends @Nullable Object> T withChannel(String queue, String what, ChannelWork<T> work) {
+  private <T extends @Nullable Object> T withChannel(
+      String queue, String what, ChannelWork<T> work) {
     Channel channel = null;
     try {
       channel = connection.createChannel();
       return work.run(channel);
     } catch (IOException | ShutdownSignalException e) {
       if (notFound(e)) throw new UnknownQueueException(queue);
-      throw new QueueUnavailableException("cannot " + what + " on RabbitMQ at " + description + ": " + e.getMessage(), e);
+      throw new QueueUnavailableException(
+          "cannot " + what + " on RabbitMQ at " + description + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       if (e instanceof UnknownQueueException || e instanceof QueueUnavailableException) throw e;
-      throw new QueueUnavailableException("cannot " + what + " on RabbitMQ at " + description + ": " + e.getMessage(), e);
+      throw new QueueUnavailableException(
+          "cannot " + what + " on RabbitMQ at " + description + ": " + e.getMessage(), e);
     } finally {
       abortQuietly(channel);
     }
@@ -327,5 +378,4 @@ public final class RabbitWorkQueue implements WorkQueue {
     }
     return false;
   }
-
 }

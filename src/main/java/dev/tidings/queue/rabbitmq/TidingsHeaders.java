@@ -29,7 +29,8 @@ final class TidingsHeaders {
     if (amqp == null) return Map.of();
     var headers = new HashMap<String, String>();
     amqp.forEach((key, value) -> {
-      if (!key.startsWith(PREFIX) && value != null) headers.put(key, value.toString()); // LongString.toString() is UTF-8
+      if (!key.startsWith(PREFIX) && value != null)
+        headers.put(key, value.toString()); // LongString.toString() is UTF-8
     });
     return Map.copyOf(headers);
   }

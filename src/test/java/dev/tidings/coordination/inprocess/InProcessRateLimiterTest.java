@@ -1,8 +1,8 @@
 package dev.tidings.coordination.inprocess;
 
+import dev.tidings.coordination.MutableClock;
 import dev.tidings.coordination.RateLimiter;
 import dev.tidings.coordination.RateLimiterContract;
-import dev.tidings.coordination.MutableClock;
 import java.time.Duration;
 
 class InProcessRateLimiterTest extends RateLimiterContract {

@@ -49,8 +49,9 @@ class RedisComputeOnceIT extends ComputeOnceContract {
   void every_key_written_has_a_ttl() throws InterruptedException {
     once.computeOnce(uniqueKey(), TIMINGS, () -> "published");
     assertThatThrownBy(() -> once.computeOnce(uniqueKey(), TIMINGS, () -> {
-      throw new IllegalStateException("failed winner");
-    })).isInstanceOf(IllegalStateException.class);
+          throw new IllegalStateException("failed winner");
+        }))
+        .isInstanceOf(IllegalStateException.class);
     CountDownLatch computing = new CountDownLatch(1);
     CountDownLatch finish = new CountDownLatch(1);
     try (Race race = new Race()) {
@@ -71,7 +72,8 @@ class RedisComputeOnceIT extends ComputeOnceContract {
   @Test
   void waiters_blocked_on_one_key_do_not_delay_commands_on_another() throws InterruptedException {
     String blockedKey = uniqueKey();
-    Timings slowLock = new Timings(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(10));
+    Timings slowLock =
+        new Timings(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(10));
     CountDownLatch computing = new CountDownLatch(1);
     CountDownLatch finish = new CountDownLatch(1);
     try (Race race = new Race()) {
@@ -82,7 +84,8 @@ class RedisComputeOnceIT extends ComputeOnceContract {
       }));
       assertThat(computing.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
       List<Future<Outcome>> waiters = new ArrayList<>();
-      for (int i = 0; i < 4; i++) waiters.add(race.start(() -> once.computeOnce(blockedKey, slowLock, () -> "never")));
+      for (int i = 0; i < 4; i++)
+        waiters.add(race.start(() -> once.computeOnce(blockedKey, slowLock, () -> "never")));
       sleep(Duration.ofMillis(200)); // let them block in BLMOVE
 
       long started = System.nanoTime();
@@ -92,7 +95,8 @@ class RedisComputeOnceIT extends ComputeOnceContract {
       assertThat(other).isInstanceOf(Outcome.Computed.class);
       assertThat(took).isLessThan(Duration.ofMillis(500));
       finish.countDown();
-      assertThat(race.all(waiters, BOUND)).allSatisfy(outcome -> assertThat(outcome).isEqualTo(new Outcome.Joined("slow")));
+      assertThat(race.all(waiters, BOUND))
+          .allSatisfy(outcome -> assertThat(outcome).isEqualTo(new Outcome.Joined("slow")));
       assertThat(Race.result(winner, BOUND)).isInstanceOf(Outcome.Computed.class);
     }
   }
@@ -105,6 +109,7 @@ class RedisComputeOnceIT extends ComputeOnceContract {
   @Test
   void connecting_where_no_redis_listens_fails_clearly() {
     assertThatThrownBy(() -> RedisCoordination.connect(URI.create("redis://127.0.0.1:1")))
-        .isInstanceOf(CoordinationException.class).hasMessageContaining("127.0.0.1:1");
+        .isInstanceOf(CoordinationException.class)
+        .hasMessageContaining("127.0.0.1:1");
   }
 }

@@ -36,6 +36,7 @@ class RedisFaultIT {
   private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
   /** What "fails fast" allows: the command timeout, a script reload and scheduling noise. */
   private static final Duration FAST = COMMAND_TIMEOUT.multipliedBy(3);
+
   private static final Limit LIMIT = new Limit(100, 10);
 
   private final String prefix = "fault-" + UUID.randomUUID() + ":";
@@ -46,7 +47,8 @@ class RedisFaultIT {
   @BeforeEach
   void startPrivateRedis() {
     server = PrivateRedis.start();
-    redis = RedisCoordination.connect(server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT, 2));
+    redis = RedisCoordination.connect(
+        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT, 2));
   }
 
   @AfterEach
@@ -65,13 +67,16 @@ class RedisFaultIT {
     server.kill();
 
     assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-      assertThat(within(FAST, redis::problem)).hasValueSatisfying(problem -> assertThat(problem).contains("Redis"));
+      assertThat(within(FAST, redis::problem))
+          .hasValueSatisfying(problem -> assertThat(problem).contains("Redis"));
       var computed = new AtomicBoolean();
       failsFast(() -> redis.computeOnce().computeOnce(key(), timings(Duration.ofSeconds(5)), () -> {
         computed.set(true);
         return "must not be computed without the lock";
       }));
-      assertThat(computed).as("compute ran although the lock could not be taken").isFalse();
+      assertThat(computed)
+          .as("compute ran although the lock could not be taken")
+          .isFalse();
       failsFast(() -> redis.computeOnce().peek(key()));
       failsFast(() -> redis.countdown().start(key(), 3, Duration.ofMinutes(1)));
       failsFast(() -> redis.countdown().claim(key(), 0, Duration.ofSeconds(10)));
@@ -81,29 +86,36 @@ class RedisFaultIT {
   }
 
   @Test
-  void a_waiter_blocked_in_blmove_when_redis_dies_gets_an_error_or_times_out_within_its_bound() throws Exception {
+  void a_waiter_blocked_in_blmove_when_redis_dies_gets_an_error_or_times_out_within_its_bound()
+      throws Exception {
     String key = key();
     Duration maxWait = Duration.ofSeconds(2);
     Timings timings = timings(maxWait);
     var computing = new CountDownLatch(1);
     var finish = new CountDownLatch(1);
-    Future<Outcome> winner = threads.submit(() -> redis.computeOnce().computeOnce(key, timings, () -> {
-      computing.countDown();
-      await(finish);
-      return "computed while Redis died";
-    }));
-    assertThat(computing.await(5, TimeUnit.SECONDS)).as("the winner started computing").isTrue();
+    Future<Outcome> winner =
+        threads.submit(() -> redis.computeOnce().computeOnce(key, timings, () -> {
+          computing.countDown();
+          await(finish);
+          return "computed while Redis died";
+        }));
+    assertThat(computing.await(5, TimeUnit.SECONDS))
+        .as("the winner started computing")
+        .isTrue();
     long started = System.nanoTime();
-    Future<Outcome> waiter = threads.submit(() -> redis.computeOnce().computeOnce(key, timings, () -> "a second computation"));
+    Future<Outcome> waiter = threads.submit(
+        () -> redis.computeOnce().computeOnce(key, timings, () -> "a second computation"));
     try (RedisClient inspector = RedisClient.create(server.uri().toString());
         StatefulRedisConnection<String, String> look = inspector.connect()) {
       assertThat(poll(Duration.ofSeconds(5), () -> look.sync().clientList().contains("cmd=blmove")))
-          .as("the waiter blocks in BLMOVE").isTrue();
+          .as("the waiter blocks in BLMOVE")
+          .isTrue();
     }
 
     server.kill();
 
-    // The waiter's bound: its maxWait, plus the command timeout its blocking connection allows on top.
+    // The waiter's bound: its maxWait, plus the command timeout its blocking connection allows on
+    // top.
     Duration bound = maxWait.plus(COMMAND_TIMEOUT).plus(Duration.ofSeconds(1));
     assertTimeoutPreemptively(bound, () -> {
       try {
@@ -115,9 +127,11 @@ class RedisFaultIT {
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(bound.plusSeconds(1));
 
     finish.countDown();
-    assertTimeoutPreemptively(FAST, () -> assertThatThrownBy(winner::get)
-        .as("a winner that cannot publish must not report a value as computed")
-        .hasCauseInstanceOf(CoordinationException.class));
+    assertTimeoutPreemptively(
+        FAST,
+        () -> assertThatThrownBy(winner::get)
+            .as("a winner that cannot publish must not report a value as computed")
+            .hasCauseInstanceOf(CoordinationException.class));
   }
 
   @Test
@@ -131,9 +145,12 @@ class RedisFaultIT {
       server.restart(); // empty: Redis also forgot the scripts, which must be loaded again
 
       assertThat(poll(Duration.ofSeconds(20), () -> redis.problem().isEmpty()))
-          .as("problem() clears once Lettuce reconnected").isTrue();
+          .as("problem() clears once Lettuce reconnected")
+          .isTrue();
       String key = key();
-      assertThat(redis.computeOnce().computeOnce(key, timings(Duration.ofSeconds(2)), () -> "after")).isInstanceOf(Outcome.Computed.class);
+      assertThat(
+              redis.computeOnce().computeOnce(key, timings(Duration.ofSeconds(2)), () -> "after"))
+          .isInstanceOf(Outcome.Computed.class);
       assertThat(redis.computeOnce().peek(key)).contains("after");
       assertThat(redis.countdown().start(key, 2, Duration.ofMinutes(1))).isTrue();
       assertThat(redis.countdown().claim(key, 0, Duration.ofSeconds(10))).isPresent();
@@ -152,18 +169,22 @@ class RedisFaultIT {
   /** The call throws {@link CoordinationException} (never returns an answer) within {@link #FAST}. */
   private static void failsFast(ThrowingCallable call) {
     long started = System.nanoTime();
-    assertTimeoutPreemptively(FAST.plusSeconds(1), () -> assertThatThrownBy(call).isInstanceOf(CoordinationException.class));
+    assertTimeoutPreemptively(
+        FAST.plusSeconds(1),
+        () -> assertThatThrownBy(call).isInstanceOf(CoordinationException.class));
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThanOrEqualTo(FAST);
   }
 
-  private static Optional<String> within(Duration bound, java.util.function.Supplier<Optional<String>> problem) {
+  private static Optional<String> within(
+      Duration bound, java.util.function.Supplier<Optional<String>> problem) {
     long started = System.nanoTime();
     Optional<String> answer = problem.get();
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThanOrEqualTo(bound);
     return answer;
   }
 
-  private static boolean poll(Duration bound, BooleanSupplier condition) throws InterruptedException {
+  private static boolean poll(Duration bound, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + bound.toNanos();
     while (System.nanoTime() < deadline) {
       if (condition.getAsBoolean()) return true;

@@ -19,19 +19,23 @@ import java.util.UUID;
 final class RedisTestServer implements AutoCloseable {
   final String prefix = "tidings-test:" + UUID.randomUUID() + ":";
   final RedisCoordination coordination;
-  private final RedisClient inspector = RedisClient.create(RealServers.redisUrl().toString());
+  private final RedisClient inspector =
+      RedisClient.create(RealServers.redisUrl().toString());
   private final StatefulRedisConnection<String, String> connection = inspector.connect();
 
   RedisTestServer(int blockingConnections) {
-    coordination = RedisCoordination.connect(RealServers.redisUrl(),
-        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT, blockingConnections));
+    coordination = RedisCoordination.connect(
+        RealServers.redisUrl(),
+        new RedisCoordination.Options(
+            prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT, blockingConnections));
   }
 
   List<String> keys() {
     List<String> keys = new ArrayList<>();
     ScanCursor cursor = ScanCursor.INITIAL;
     do {
-      KeyScanCursor<String> page = connection.sync().scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
+      KeyScanCursor<String> page =
+          connection.sync().scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
       keys.addAll(page.getKeys());
       cursor = page;
     } while (!cursor.isFinished());
@@ -43,8 +47,10 @@ final class RedisTestServer implements AutoCloseable {
     List<String> keys = keys();
     assertThat(keys).isNotEmpty();
     for (String key : keys) {
-      assertThat(connection.sync().pttl(key)).as("PTTL of %s", key).satisfiesAnyOf(
-          ttl -> assertThat(ttl).isPositive(), ttl -> assertThat(ttl).isEqualTo(-2));
+      assertThat(connection.sync().pttl(key))
+          .as("PTTL of %s", key)
+          .satisfiesAnyOf(
+              ttl -> assertThat(ttl).isPositive(), ttl -> assertThat(ttl).isEqualTo(-2));
     }
   }
 

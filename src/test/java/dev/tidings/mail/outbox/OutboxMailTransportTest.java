@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class OutboxMailTransportTest extends MailTransportContract {
-  @TempDir Path dataDir;
+  @TempDir
+  Path dataDir;
 
   private Path outbox() {
     return dataDir.resolve("outbox");
@@ -45,16 +46,21 @@ class OutboxMailTransportTest extends MailTransportContract {
   private List<Path> files(String suffix) throws IOException {
     if (!Files.exists(outbox())) return List.of();
     try (Stream<Path> walk = Files.walk(outbox())) {
-      return walk.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
+      return walk.filter(Files::isRegularFile)
+          .filter(p -> p.getFileName().toString().endsWith(suffix))
+          .sorted()
+          .toList();
     }
   }
 
   @Test
-  void writes_one_file_per_message_in_a_directory_per_day_and_leaves_no_temporary_files() throws Exception {
+  void writes_one_file_per_message_in_a_directory_per_day_and_leaves_no_temporary_files()
+      throws Exception {
     transport.send(email("day-1"));
     transport.send(email("day-2"));
 
-    assertThat(files(".eml")).extracting(p -> outbox().relativize(p).toString())
+    assertThat(files(".eml"))
+        .extracting(p -> outbox().relativize(p).toString())
         .containsExactly("2026-03-14/day-1.eml", "2026-03-14/day-2.eml");
     assertThat(files(".tmp")).isEmpty();
   }
@@ -83,9 +89,11 @@ class OutboxMailTransportTest extends MailTransportContract {
 
   @Test
   void an_unwritable_directory_is_a_problem_and_defers_sends() throws Exception {
-    Path blocker = Files.writeString(dataDir.resolve("not-a-directory"), "a file where the outbox should be");
+    Path blocker =
+        Files.writeString(dataDir.resolve("not-a-directory"), "a file where the outbox should be");
     try (var blocked = new OutboxMailTransport(blocker.resolve("outbox"), CLOCK)) {
-      assertThat(blocked.problem()).hasValueSatisfying(problem -> assertThat(problem).contains("not writable"));
+      assertThat(blocked.problem())
+          .hasValueSatisfying(problem -> assertThat(problem).contains("not writable"));
       assertThat(blocked.send(email("nowhere"))).isInstanceOf(SendResult.Deferred.class);
     }
   }

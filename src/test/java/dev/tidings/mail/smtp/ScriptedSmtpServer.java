@@ -72,7 +72,8 @@ final class ScriptedSmtpServer implements AutoCloseable {
       reply(out, "220 scripted ESMTP ready");
       String line;
       while ((line = readLine(in)) != null) {
-        String verb = line.length() >= 4 ? line.substring(0, 4).toUpperCase(java.util.Locale.ROOT) : line;
+        String verb =
+            line.length() >= 4 ? line.substring(0, 4).toUpperCase(java.util.Locale.ROOT) : line;
         switch (verb) {
           case "EHLO", "HELO" -> reply(out, "250 scripted");
           case "MAIL" -> {
@@ -123,7 +124,8 @@ final class ScriptedSmtpServer implements AutoCloseable {
     while ((b = in.read()) != -1) {
       if (b == '\n') {
         byte[] bytes = line.toByteArray();
-        int length = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+        int length =
+            bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
         return new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
       }
       line.write(b);

@@ -20,8 +20,14 @@ import org.junit.jupiter.api.Test;
 /** How SMTP replies and broken connections map to outcomes, against a server scripted to misbehave. */
 class SmtpFailureOutcomesTest {
   private static final Duration BOUND = Duration.ofSeconds(20);
-  private static final OutgoingEmail EMAIL = new OutgoingEmail("m-1", Address.of("news@shop.example"),
-      Address.of("ann@example.com"), "Hello", "Hi Ann", Optional.of("<p>Hi Ann</p>"), Map.of());
+  private static final OutgoingEmail EMAIL = new OutgoingEmail(
+      "m-1",
+      Address.of("news@shop.example"),
+      Address.of("ann@example.com"),
+      "Hello",
+      "Hi Ann",
+      Optional.of("<p>Hi Ann</p>"),
+      Map.of());
 
   private ScriptedSmtpServer server;
   private SmtpMailTransport transport;
@@ -39,8 +45,10 @@ class SmtpFailureOutcomesTest {
   }
 
   private static SmtpMailTransport transportFor(int port) {
-    return SmtpMailTransport.fromUrl(URI.create("smtp://127.0.0.1:" + port
-        + "?pool=2&connectTimeoutMs=1000&readTimeoutMs=1000&writeTimeoutMs=1000&helo=test.example"),
+    return SmtpMailTransport.fromUrl(
+        URI.create(
+            "smtp://127.0.0.1:" + port
+                + "?pool=2&connectTimeoutMs=1000&readTimeoutMs=1000&writeTimeoutMs=1000&helo=test.example"),
         InstantSource.fixed(Instant.parse("2026-03-14T09:00:00Z")));
   }
 
@@ -75,22 +83,29 @@ class SmtpFailureOutcomesTest {
   @Test
   void a_5xx_for_the_sender_is_rejected() {
     server.mailFromReply = "553 5.7.1 sender not allowed";
-    assertThat(send()).isInstanceOfSatisfying(SendResult.Rejected.class, r -> assertThat(r.code()).isEqualTo(553));
+    assertThat(send())
+        .isInstanceOfSatisfying(
+            SendResult.Rejected.class, r -> assertThat(r.code()).isEqualTo(553));
   }
 
   @Test
   void a_4xx_or_5xx_after_the_data_is_deferred_or_rejected_not_unknown() {
     server.endOfDataReply = "451 4.3.0 local problem";
-    assertThat(send()).isInstanceOfSatisfying(SendResult.Deferred.class, d -> assertThat(d.code()).isEqualTo(451));
+    assertThat(send())
+        .isInstanceOfSatisfying(
+            SendResult.Deferred.class, d -> assertThat(d.code()).isEqualTo(451));
     server.endOfDataReply = "554 5.7.1 looks like spam";
-    assertThat(send()).isInstanceOfSatisfying(SendResult.Rejected.class, r -> assertThat(r.code()).isEqualTo(554));
+    assertThat(send())
+        .isInstanceOfSatisfying(
+            SendResult.Rejected.class, r -> assertThat(r.code()).isEqualTo(554));
   }
 
   @Test
   void a_connection_dropped_before_data_is_deferred() {
     server.dropAtMailFrom = true;
-    assertThat(send()).isInstanceOfSatisfying(SendResult.Deferred.class,
-        d -> assertThat(d.code()).isEqualTo(SmtpOutcomes.NO_REPLY));
+    assertThat(send())
+        .isInstanceOfSatisfying(
+            SendResult.Deferred.class, d -> assertThat(d.code()).isEqualTo(SmtpOutcomes.NO_REPLY));
   }
 
   @Test
@@ -102,8 +117,10 @@ class SmtpFailureOutcomesTest {
   @Test
   void no_reply_to_the_end_of_data_within_the_read_timeout_is_unknown() {
     server.silentAtEndOfData = true;
-    assertThat(send()).isInstanceOfSatisfying(SendResult.Unknown.class,
-        unknown -> assertThat(unknown.reason()).containsIgnoringCase("timed out"));
+    assertThat(send())
+        .isInstanceOfSatisfying(
+            SendResult.Unknown.class,
+            unknown -> assertThat(unknown.reason()).containsIgnoringCase("timed out"));
   }
 
   @Test
@@ -114,14 +131,17 @@ class SmtpFailureOutcomesTest {
   }
 
   @Test
-  void a_server_that_is_down_defers_and_is_a_problem_then_the_pool_recovers_when_it_is_back() throws IOException {
+  void a_server_that_is_down_defers_and_is_a_problem_then_the_pool_recovers_when_it_is_back()
+      throws IOException {
     assertThat(send()).isInstanceOf(SendResult.Accepted.class); // leaves a pooled connection behind
     int port = server.port();
     server.close(); // crash: the pooled connection is now dead
 
-    assertThat(send()).isInstanceOfSatisfying(SendResult.Deferred.class,
-        d -> assertThat(d.code()).isEqualTo(SmtpOutcomes.NO_REPLY));
-    assertThat(assertTimeoutPreemptively(BOUND, transport::problem)).hasValueSatisfying(p -> assertThat(p).contains("127.0.0.1"));
+    assertThat(send())
+        .isInstanceOfSatisfying(
+            SendResult.Deferred.class, d -> assertThat(d.code()).isEqualTo(SmtpOutcomes.NO_REPLY));
+    assertThat(assertTimeoutPreemptively(BOUND, transport::problem))
+        .hasValueSatisfying(p -> assertThat(p).contains("127.0.0.1"));
 
     server = ScriptedSmtpServer.startOn(port);
     assertThat(send()).isInstanceOf(SendResult.Accepted.class);
@@ -130,7 +150,8 @@ class SmtpFailureOutcomesTest {
   }
 
   @Test
-  void a_pooled_connection_the_server_dropped_is_replaced_without_losing_the_send() throws IOException {
+  void a_pooled_connection_the_server_dropped_is_replaced_without_losing_the_send()
+      throws IOException {
     assertThat(send()).isInstanceOf(SendResult.Accepted.class);
     int port = server.port();
     server.close();

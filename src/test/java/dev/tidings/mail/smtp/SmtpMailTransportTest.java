@@ -16,13 +16,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The contract against GreenMail, a real SMTP server in this JVM, on a free port. */
 class SmtpMailTransportTest extends MailTransportContract {
   @RegisterExtension
-  static final GreenMailExtension greenMail = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
+  static final GreenMailExtension greenMail =
+      new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
 
   @Override
   protected MailTransport newTransport(InstantSource clock) {
     greenMail.setUser("sender", "pä:ss+w@rd");
-    return SmtpMailTransport.fromUrl(URI.create("smtp://sender:p%C3%A4%3Ass+w%40rd@127.0.0.1:"
-        + greenMail.getSmtp().getPort() + "?pool=8&connectTimeoutMs=2000&readTimeoutMs=10000&writeTimeoutMs=10000"), clock);
+    return SmtpMailTransport.fromUrl(
+        URI.create(
+            "smtp://sender:p%C3%A4%3Ass+w%40rd@127.0.0.1:" + greenMail.getSmtp().getPort()
+                + "?pool=8&connectTimeoutMs=2000&readTimeoutMs=10000&writeTimeoutMs=10000"),
+        clock);
   }
 
   @Override
@@ -33,6 +37,9 @@ class SmtpMailTransportTest extends MailTransportContract {
 
   @Test
   void describe_hides_the_password() {
-    assertThat(transport.describe()).contains("sender").contains("127.0.0.1").doesNotContain("ss+w");
+    assertThat(transport.describe())
+        .contains("sender")
+        .contains("127.0.0.1")
+        .doesNotContain("ss+w");
   }
 }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class SmtpSettingsTest {
   @Test
   void user_and_password_are_percent_decoded_after_splitting_and_plus_stays_plus() {
-    var settings = SmtpSettings.fromUrl(URI.create("smtp://us%3Aer%40corp:p%40ss%3Aw+rd%2F@mail.example:2525"));
+    var settings = SmtpSettings.fromUrl(
+        URI.create("smtp://us%3Aer%40corp:p%40ss%3Aw+rd%2F@mail.example:2525"));
     assertThat(settings.user()).hasValue("us:er@corp");
     assertThat(settings.password()).map(Secret::value).hasValue("p@ss:w+rd/");
     assertThat(settings.host()).isEqualTo("mail.example");
@@ -29,30 +30,39 @@ class SmtpSettingsTest {
 
   @Test
   void options_set_starttls_pool_and_timeouts() {
-    var settings = SmtpSettings.fromUrl(URI.create(
-        "smtp://mail.example:587?starttls=true&pool=2&connectTimeoutMs=1500&readTimeoutMs=2500&writeTimeoutMs=3500&helo=out.shop.example"));
+    var settings = SmtpSettings.fromUrl(
+        URI.create(
+            "smtp://mail.example:587?starttls=true&pool=2&connectTimeoutMs=1500&readTimeoutMs=2500&writeTimeoutMs=3500&helo=out.shop.example"));
     assertThat(settings.startTls()).isTrue();
     assertThat(settings.poolSize()).isEqualTo(2);
     assertThat(settings.connectTimeout()).isEqualTo(Duration.ofMillis(1500));
     assertThat(settings.readTimeout()).isEqualTo(Duration.ofMillis(2500));
     assertThat(settings.writeTimeout()).isEqualTo(Duration.ofMillis(3500));
     assertThat(settings.heloName()).hasValue("out.shop.example");
-    assertThat(SmtpSettings.fromUrl(URI.create("smtp://mail.example")).startTls()).isFalse();
+    assertThat(SmtpSettings.fromUrl(URI.create("smtp://mail.example")).startTls())
+        .isFalse();
   }
 
   @Test
   void a_mistyped_option_other_scheme_or_zero_timeout_is_refused() {
-    assertThatIllegalArgumentException().isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtp://m.example?startls=true")))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtp://m.example?startls=true")))
         .withMessageContaining("startls");
-    assertThatIllegalArgumentException().isThrownBy(() -> SmtpSettings.fromUrl(URI.create("http://m.example")));
-    assertThatIllegalArgumentException().isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtp://m.example?readTimeoutMs=0")));
-    assertThatIllegalArgumentException().isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtps://m.example?starttls=true")));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> SmtpSettings.fromUrl(URI.create("http://m.example")));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtp://m.example?readTimeoutMs=0")));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtps://m.example?starttls=true")));
   }
 
   @Test
   void describe_masks_the_password() {
-    var settings = SmtpSettings.fromUrl(URI.create("smtp://alice:hunter2@mail.example:2525?starttls=true"));
-    assertThat(settings.describe()).contains("alice", "mail.example:2525", "STARTTLS").doesNotContain("hunter2");
+    var settings =
+        SmtpSettings.fromUrl(URI.create("smtp://alice:hunter2@mail.example:2525?starttls=true"));
+    assertThat(settings.describe())
+        .contains("alice", "mail.example:2525", "STARTTLS")
+        .doesNotContain("hunter2");
     assertThat(settings.toString()).doesNotContain("hunter2");
   }
 }

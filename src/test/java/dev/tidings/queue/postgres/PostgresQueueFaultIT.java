@@ -42,9 +42,12 @@ import org.junit.jupiter.api.Test;
  * directory and port. The machine's shared PostgreSQL is never touched.
  */
 class PostgresQueueFaultIT {
-  private final String schema = "fault_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
+  private final String schema = "fault_"
+      + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
   /** A short visibility timeout, so that messages held by a consumer at the crash come back soon. */
-  private final QueueSpec spec = new QueueSpec("fault-" + UUID.randomUUID(), 0, 5, Duration.ofSeconds(2));
+  private final QueueSpec spec =
+      new QueueSpec("fault-" + UUID.randomUUID(), 0, 5, Duration.ofSeconds(2));
+
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
   private final List<AutoCloseable> toClose = new ArrayList<>();
   private Path directory;
@@ -73,14 +76,16 @@ class PostgresQueueFaultIT {
   }
 
   @Test
-  void publishes_that_returned_before_a_crash_are_all_delivered_after_the_restart() throws Exception {
+  void publishes_that_returned_before_a_crash_are_all_delivered_after_the_restart()
+      throws Exception {
     Database database = open(); // a pool of its own, as a node has
     PostgresWorkQueue queue = queue(database, PostgresWorkQueueFixture.FAST);
     queue.declare(spec);
     Set<String> consumed = ConcurrentHashMap.newKeySet();
     var held = new CountDownLatch(1);
     var crashed = new CountDownLatch(1);
-    // The consumer holds what it got before the crash across it: those acks fail, their leases run out,
+    // The consumer holds what it got before the crash across it: those acks fail, their leases run
+    // out,
     // and the messages must come back. Only deliveries after the crash count as consumed.
     toClose.add(queue.subscribe(spec.name(), 1, 3, delivery -> {
       if (crashed.getCount() > 0) {
@@ -96,13 +101,16 @@ class PostgresQueueFaultIT {
       queue.publish(spec.name(), message("before-" + i));
       published.add("before-" + i);
     }
-    assertThat(held.await(10, TimeUnit.SECONDS)).as("the consumer holds messages").isTrue();
+    assertThat(held.await(10, TimeUnit.SECONDS))
+        .as("the consumer holds messages")
+        .isTrue();
 
     crash();
     crashed.countDown();
 
     assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-      // Hikari waits its connection timeout for a connection before it gives up: both calls at once.
+      // Hikari waits its connection timeout for a connection before it gives up: both calls at
+      // once.
       Future<Optional<String>> problem = threads.submit(database::problem);
       assertThatThrownBy(() -> queue.publish(spec.name(), message("during")))
           .as("a publish while the database is down is refused, not dropped")
@@ -113,11 +121,14 @@ class PostgresQueueFaultIT {
     restart();
 
     assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-      assertThat(poll(Duration.ofSeconds(20), () -> database.problem().isEmpty())).as("the pool reconnects").isTrue();
+      assertThat(poll(Duration.ofSeconds(20), () -> database.problem().isEmpty()))
+          .as("the pool reconnects")
+          .isTrue();
       queue.publish(spec.name(), message("after"));
       published.add("after");
       assertThat(poll(Duration.ofSeconds(20), () -> consumed.containsAll(published)))
-          .as("every publish that returned is delivered; missing: %s", missing(published, consumed)).isTrue();
+          .as("every publish that returned is delivered; missing: %s", missing(published, consumed))
+          .isTrue();
     });
     assertThat(consumed).doesNotContain("during");
   }
@@ -125,7 +136,8 @@ class PostgresQueueFaultIT {
   @Test
   void consumers_are_woken_by_notifications_again_after_a_restart() throws Exception {
     // Consumers poll only every minute: a message consumed within a second came by NOTIFY.
-    var slowPoll = new PostgresQueueOptions(Duration.ofMinutes(1), Duration.ofMillis(50), Duration.ofSeconds(1));
+    var slowPoll = new PostgresQueueOptions(
+        Duration.ofMinutes(1), Duration.ofMillis(50), Duration.ofSeconds(1));
     PostgresWorkQueue consumerNode = queue(open(), slowPoll);
     consumerNode.declare(spec);
     PostgresWorkQueue publisherNode = queue(open(), slowPoll);
@@ -135,7 +147,9 @@ class PostgresQueueFaultIT {
       return Disposition.ACK;
     });
     toClose.add(subscription);
-    assertThat(publishedAndConsumedQuickly(publisherNode, "before", consumed)).as("NOTIFY wakes the consumer").isTrue();
+    assertThat(publishedAndConsumedQuickly(publisherNode, "before", consumed))
+        .as("NOTIFY wakes the consumer")
+        .isTrue();
 
     crash();
     restart();
@@ -144,14 +158,19 @@ class PostgresQueueFaultIT {
       // The listener reconnects by itself; until then a notification may be lost, so keep trying.
       int inARow = 0;
       for (int attempt = 0; inARow < 3 && attempt < 30; attempt++) {
-        inARow = publishedAndConsumedQuickly(publisherNode, "after-" + attempt, consumed) ? inARow + 1 : 0;
+        inARow = publishedAndConsumedQuickly(publisherNode, "after-" + attempt, consumed)
+            ? inARow + 1
+            : 0;
       }
-      assertThat(inARow).as("three publishes in a row woke the consumer by NOTIFY").isEqualTo(3);
+      assertThat(inARow)
+          .as("three publishes in a row woke the consumer by NOTIFY")
+          .isEqualTo(3);
     });
   }
 
   /** Publishes from another node and tells whether the consumer got it within a second. */
-  private boolean publishedAndConsumedQuickly(PostgresWorkQueue publisher, String id, Set<String> consumed) throws InterruptedException {
+  private boolean publishedAndConsumedQuickly(
+      PostgresWorkQueue publisher, String id, Set<String> consumed) throws InterruptedException {
     try {
       publisher.publish(spec.name(), message(id));
     } catch (QueueUnavailableException stillDown) {
@@ -179,9 +198,14 @@ class PostgresQueueFaultIT {
    * skips the checkpoint, so the restart replays the WAL as after a crash.
    */
   private void crash() throws Exception {
-    long pid = Long.parseLong(Files.readAllLines(directory.resolve("pg").resolve("postmaster.pid")).getFirst().strip());
-    Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(pid)).inheritIO().start();
-    assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -QUIT %s", pid).isTrue();
+    long pid = Long.parseLong(Files.readAllLines(directory.resolve("pg").resolve("postmaster.pid"))
+        .getFirst()
+        .strip());
+    Process kill =
+        new ProcessBuilder("kill", "-QUIT", Long.toString(pid)).inheritIO().start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0)
+        .as("kill -QUIT %s", pid)
+        .isTrue();
     Optional<ProcessHandle> postmaster = ProcessHandle.of(pid);
     if (postmaster.isPresent()) postmaster.get().onExit().get(20, TimeUnit.SECONDS);
     server.close(); // releases the data directory's lock; there is nothing left to stop
@@ -206,7 +230,8 @@ class PostgresQueueFaultIT {
     return missing;
   }
 
-  private static boolean poll(Duration bound, BooleanSupplier condition) throws InterruptedException {
+  private static boolean poll(Duration bound, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + bound.toNanos();
     while (System.nanoTime() < deadline) {
       if (condition.getAsBoolean()) return true;

@@ -8,7 +8,8 @@ import java.time.Duration;
 
 /** What the PostgreSQL runs of the contract share, whichever server they run on. */
 final class PostgresWorkQueueFixture {
-  static final PostgresQueueOptions FAST = new PostgresQueueOptions(Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(1));
+  static final PostgresQueueOptions FAST = new PostgresQueueOptions(
+      Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(1));
 
   private PostgresWorkQueueFixture() {}
 

@@ -10,16 +10,15 @@ import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.WorkQueueContract;
 import dev.tidings.storage.Database;
-
 import dev.tidings.testing.TestDatabases;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** The work-queue contract on PostgreSQL queue tables in the embedded PostgreSQL (surefire). */
 class PostgresWorkQueueTest extends WorkQueueContract {
@@ -53,7 +52,8 @@ class PostgresWorkQueueTest extends WorkQueueContract {
   @Test
   void an_idle_consumer_is_woken_by_notify_long_before_its_poll_interval() throws Exception {
     String queueName = "wq-notify-" + UUID.randomUUID().toString().substring(0, 8);
-    var slowPolling = new PostgresQueueOptions(Duration.ofSeconds(60), Duration.ofMillis(50), Duration.ofSeconds(1));
+    var slowPolling = new PostgresQueueOptions(
+        Duration.ofSeconds(60), Duration.ofMillis(50), Duration.ofSeconds(1));
     try (var consumerNode = new PostgresWorkQueue(database, slowPolling);
         var producerNode = new PostgresWorkQueue(database, slowPolling)) {
       consumerNode.declare(QueueSpec.of(queueName));
@@ -65,7 +65,9 @@ class PostgresWorkQueueTest extends WorkQueueContract {
       try {
         Thread.sleep(300); // the consumer has found the queue empty and sleeps
         producerNode.publish(queueName, Message.of(new byte[] {42}, 0));
-        assertThat(received.poll(5, TimeUnit.SECONDS)).as("woken by the other node's NOTIFY").isNotNull();
+        assertThat(received.poll(5, TimeUnit.SECONDS))
+            .as("woken by the other node's NOTIFY")
+            .isNotNull();
       } finally {
         subscription.close();
       }
@@ -86,7 +88,9 @@ class PostgresWorkQueueTest extends WorkQueueContract {
         return Disposition.retry("again");
       });
       try {
-        awaitUntil("dead-lettered after the stored max deliveries of 2", () -> !after.deadLetters(queueName, 5).isEmpty());
+        awaitUntil(
+            "dead-lettered after the stored max deliveries of 2",
+            () -> !after.deadLetters(queueName, 5).isEmpty());
       } finally {
         subscription.close();
       }

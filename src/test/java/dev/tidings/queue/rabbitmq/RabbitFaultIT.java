@@ -45,6 +45,7 @@ class RabbitFaultIT {
   private static final RabbitQueueOptions OPTIONS = new RabbitQueueOptions(2, 16, CONFIRM_TIMEOUT);
   /** Recovery retries every second; a few attempts at most once the proxy is back. */
   private static final Duration RECOVERY = Duration.ofSeconds(15);
+
   private static final Duration OUTAGE = Duration.ofSeconds(2);
 
   private final String queueName = "fault-" + UUID.randomUUID();
@@ -61,8 +62,8 @@ class RabbitFaultIT {
   void connectThroughAProxy() {
     URI broker = RealServers.amqpUrl();
     proxy = TcpProxy.to(broker.getHost(), broker.getPort() < 0 ? 5672 : broker.getPort());
-    URI proxied = URI.create(broker.getScheme() + "://" + broker.getRawUserInfo() + "@127.0.0.1:" + proxy.port()
-        + (broker.getRawPath() == null ? "" : broker.getRawPath()));
+    URI proxied = URI.create(broker.getScheme() + "://" + broker.getRawUserInfo() + "@127.0.0.1:"
+        + proxy.port() + (broker.getRawPath() == null ? "" : broker.getRawPath()));
     queue = RabbitWorkQueue.connect(proxied, OPTIONS, InstantSource.system());
     queue.declare(QueueSpec.of(queueName));
   }
@@ -79,26 +80,36 @@ class RabbitFaultIT {
   }
 
   @Test
-  void a_publish_during_an_outage_is_confirmed_or_refused_within_the_confirm_timeout() throws Exception {
+  void a_publish_during_an_outage_is_confirmed_or_refused_within_the_confirm_timeout()
+      throws Exception {
     Set<String> published = ConcurrentHashMap.newKeySet();
     publish("before", published);
     assertThat(queue.problem()).isEmpty();
 
     proxy.cut();
-    assertThat(poll(Duration.ofSeconds(5), () -> queue.problem().isPresent())).as("problem() reports the outage").isTrue();
-    assertThat(queue.problem()).hasValueSatisfying(problem -> assertThat(problem).contains("closed"));
+    assertThat(poll(Duration.ofSeconds(5), () -> queue.problem().isPresent()))
+        .as("problem() reports the outage")
+        .isTrue();
+    assertThat(queue.problem())
+        .hasValueSatisfying(problem -> assertThat(problem).contains("closed"));
     for (int i = 0; i < 5; i++) {
       long started = System.nanoTime();
       // Returns only if the broker confirmed; otherwise refuses within the confirm timeout.
-      assertTimeoutPreemptively(CONFIRM_TIMEOUT.plusSeconds(2), () -> publishOrRefused("during-" + UUID.randomUUID(), published));
-      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(CONFIRM_TIMEOUT.plusSeconds(1));
+      assertTimeoutPreemptively(
+          CONFIRM_TIMEOUT.plusSeconds(2),
+          () -> publishOrRefused("during-" + UUID.randomUUID(), published));
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .isLessThan(CONFIRM_TIMEOUT.plusSeconds(1));
     }
     Thread.sleep(OUTAGE.toMillis());
     proxy.restore();
 
-    assertThat(poll(RECOVERY, () -> queue.problem().isEmpty())).as("problem() clears after recovery").isTrue();
+    assertThat(poll(RECOVERY, () -> queue.problem().isEmpty()))
+        .as("problem() clears after recovery")
+        .isTrue();
     assertThat(poll(RECOVERY, () -> publishOrRefused("after-" + UUID.randomUUID(), published)))
-        .as("publishing works again after recovery").isTrue();
+        .as("publishing works again after recovery")
+        .isTrue();
 
     Set<String> consumed = ConcurrentHashMap.newKeySet();
     try (Subscription _ = queue.subscribe(queueName, 1, 10, delivery -> {
@@ -106,7 +117,8 @@ class RabbitFaultIT {
       return Disposition.ACK;
     })) {
       assertThat(poll(RECOVERY, () -> consumed.containsAll(published)))
-          .as("every confirmed publish is delivered; missing: %s", missing(published, consumed)).isTrue();
+          .as("every confirmed publish is delivered; missing: %s", missing(published, consumed))
+          .isTrue();
     }
   }
 
@@ -118,15 +130,20 @@ class RabbitFaultIT {
     proxy.freeze(); // the connection stays up, but no confirm can come back
     try {
       long started = System.nanoTime();
-      assertTimeoutPreemptively(CONFIRM_TIMEOUT.plusSeconds(2), () -> assertThat(publishOrRefused("hung", published))
-          .as("a publish the broker never confirmed must not return").isFalse());
-      assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(CONFIRM_TIMEOUT, CONFIRM_TIMEOUT.plusSeconds(1));
+      assertTimeoutPreemptively(
+          CONFIRM_TIMEOUT.plusSeconds(2),
+          () -> assertThat(publishOrRefused("hung", published))
+              .as("a publish the broker never confirmed must not return")
+              .isFalse());
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .isBetween(CONFIRM_TIMEOUT, CONFIRM_TIMEOUT.plusSeconds(1));
     } finally {
       proxy.unfreeze();
     }
 
     assertThat(poll(RECOVERY, () -> publishOrRefused("after-" + UUID.randomUUID(), published)))
-        .as("publishing works again once the broker answers").isTrue();
+        .as("publishing works again once the broker answers")
+        .isTrue();
     assertThat(queue.problem()).isEmpty();
     Set<String> consumed = ConcurrentHashMap.newKeySet();
     try (Subscription _ = queue.subscribe(queueName, 1, 10, delivery -> {
@@ -134,12 +151,14 @@ class RabbitFaultIT {
       return Disposition.ACK;
     })) {
       assertThat(poll(RECOVERY, () -> consumed.containsAll(published)))
-          .as("every confirmed publish is delivered; missing: %s", missing(published, consumed)).isTrue();
+          .as("every confirmed publish is delivered; missing: %s", missing(published, consumed))
+          .isTrue();
     }
   }
 
   @Test
-  void consumers_get_their_unacked_messages_again_after_recovery_and_nothing_confirmed_is_lost() throws Exception {
+  void consumers_get_their_unacked_messages_again_after_recovery_and_nothing_confirmed_is_lost()
+      throws Exception {
     Set<String> published = ConcurrentHashMap.newKeySet();
     Map<String, Integer> deliveries = new ConcurrentHashMap<>();
     Set<String> redelivered = ConcurrentHashMap.newKeySet();
@@ -172,26 +191,43 @@ class RabbitFaultIT {
         }
         return null;
       });
-      assertThat(holding.await(10, TimeUnit.SECONDS)).as("consumers hold %s unacked messages", held).isTrue();
-      assertThat(poll(Duration.ofSeconds(10), () -> published.size() >= 50)).as("a first batch is confirmed").isTrue();
+      assertThat(holding.await(10, TimeUnit.SECONDS))
+          .as("consumers hold %s unacked messages", held)
+          .isTrue();
+      assertThat(poll(Duration.ofSeconds(10), () -> published.size() >= 50))
+          .as("a first batch is confirmed")
+          .isTrue();
 
       proxy.cut();
       cut.countDown();
-      assertThat(poll(Duration.ofSeconds(5), () -> queue.problem().isPresent())).as("problem() reports the outage").isTrue();
+      assertThat(poll(Duration.ofSeconds(5), () -> queue.problem().isPresent()))
+          .as("problem() reports the outage")
+          .isTrue();
       Thread.sleep(OUTAGE.toMillis());
       int publishedBeforeRecovery = published.size();
       proxy.restore();
 
-      assertThat(poll(RECOVERY, () -> queue.problem().isEmpty())).as("problem() clears after recovery").isTrue();
-      assertThat(poll(RECOVERY, () -> published.size() >= publishedBeforeRecovery + 50)).as("publishing resumes").isTrue();
+      assertThat(poll(RECOVERY, () -> queue.problem().isEmpty()))
+          .as("problem() clears after recovery")
+          .isTrue();
+      assertThat(poll(RECOVERY, () -> published.size() >= publishedBeforeRecovery + 50))
+          .as("publishing resumes")
+          .isTrue();
       stopPublishing.set(true);
       assertTimeoutPreemptively(CONFIRM_TIMEOUT.plusSeconds(2), () -> publisher.get());
 
       assertThat(poll(RECOVERY, () -> redelivered.containsAll(heldIds)))
-          .as("the messages held unacked at the cut are delivered again (redelivered: %s, held: %s)", redelivered, heldIds).isTrue();
+          .as(
+              "the messages held unacked at the cut are delivered again (redelivered: %s, held: %s)",
+              redelivered, heldIds)
+          .isTrue();
       assertThat(poll(RECOVERY, () -> deliveries.keySet().containsAll(published)))
-          .as("every confirmed publish is consumed at least once; missing: %s", missing(published, deliveries.keySet())).isTrue();
-      System.err.printf("RabbitFaultIT: %d confirmed, %d refused, %d consumed, %d redelivered%n",
+          .as(
+              "every confirmed publish is consumed at least once; missing: %s",
+              missing(published, deliveries.keySet()))
+          .isTrue();
+      System.err.printf(
+          "RabbitFaultIT: %d confirmed, %d refused, %d consumed, %d redelivered%n",
           published.size(), refused.get(), deliveries.size(), redelivered.size());
     }
   }
@@ -223,7 +259,8 @@ class RabbitFaultIT {
     return missing;
   }
 
-  private static boolean poll(Duration bound, BooleanSupplier condition) throws InterruptedException {
+  private static boolean poll(Duration bound, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + bound.toNanos();
     while (System.nanoTime() < deadline) {
       if (condition.getAsBoolean()) return true;

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.BeforeAll;
 
 /** The work-queue contract on the machine's RabbitMQ (failsafe). Queues are deleted after each test. */
 class RabbitWorkQueueIT extends WorkQueueContract {
-  private static final RabbitQueueOptions SMALL_WINDOW = new RabbitQueueOptions(2, 4, Duration.ofSeconds(15));
+  private static final RabbitQueueOptions SMALL_WINDOW =
+      new RabbitQueueOptions(2, 4, Duration.ofSeconds(15));
 
   @BeforeAll
   static void requireBroker() {
