@@ -1,6 +1,6 @@
 package dev.tidings.activity;
 
-import dev.tidings.imports.Problems;
+import dev.tidings.Problems;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Optional;

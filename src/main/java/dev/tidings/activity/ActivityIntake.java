@@ -77,7 +77,7 @@ public final class ActivityIntake {
   }
 
   public static ObjectNode toJson(ActivityEvent event) {
-    ObjectNode node = dev.tidings.imports.Json.MAPPER.createObjectNode();
+    ObjectNode node = dev.tidings.Json.MAPPER.createObjectNode();
     node.put("userId", event.userId());
     node.put("type", event.type().wire());
     node.put("itemId", event.itemId());

@@ -1,11 +1,11 @@
 package dev.tidings.app;
 
-import dev.tidings.web.ActivityRoutes;
-import dev.tidings.web.AudienceRoutes;
-import dev.tidings.web.CatalogRoutes;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.RouteGroup;
-import dev.tidings.web.SampleImageRoutes;
+import dev.tidings.web.activity.ActivityRoutes;
+import dev.tidings.web.audience.AudienceRoutes;
+import dev.tidings.web.catalog.CatalogRoutes;
+import dev.tidings.web.sample.SampleImageRoutes;
 import java.util.ArrayList;
 import java.util.List;
 

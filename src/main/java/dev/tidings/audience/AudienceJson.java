@@ -1,11 +1,11 @@
 package dev.tidings.audience;
 
-import static dev.tidings.imports.Problems.toValidate;
+import static dev.tidings.Problems.toValidate;
 
 import dev.tidings.InvalidInputException;
-import dev.tidings.imports.Json;
+import dev.tidings.Json;
+import dev.tidings.Problems;
 import dev.tidings.imports.JsonRows;
-import dev.tidings.imports.Problems;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.format.DateTimeParseException;

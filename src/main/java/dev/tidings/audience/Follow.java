@@ -1,6 +1,6 @@
 package dev.tidings.audience;
 
-import dev.tidings.imports.Problems;
+import dev.tidings.Problems;
 import java.time.Instant;
 
 /** A subscriber following an entity since an instant. */

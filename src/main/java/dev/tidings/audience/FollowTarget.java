@@ -1,6 +1,6 @@
 package dev.tidings.audience;
 
-import dev.tidings.imports.Problems;
+import dev.tidings.Problems;
 
 /** A followed entity: its type and its id (1-200 characters). */
 public record FollowTarget(TargetType type, String id) {

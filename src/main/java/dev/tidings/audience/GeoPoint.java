@@ -1,6 +1,6 @@
 package dev.tidings.audience;
 
-import dev.tidings.imports.Problems;
+import dev.tidings.Problems;
 
 /** A position in degrees (WGS 84). */
 public record GeoPoint(double latitude, double longitude) {

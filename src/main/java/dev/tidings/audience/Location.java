@@ -1,7 +1,7 @@
 package dev.tidings.audience;
 
 import dev.tidings.InvalidInputException;
-import dev.tidings.imports.Problems;
+import dev.tidings.Problems;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;

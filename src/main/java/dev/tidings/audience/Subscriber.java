@@ -1,6 +1,6 @@
 package dev.tidings.audience;
 
-import dev.tidings.imports.Problems;
+import dev.tidings.Problems;
 import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,13 +1,13 @@
 package dev.tidings.audience;
 
+import static dev.tidings.Problems.toValidate;
 import static dev.tidings.imports.FieldSpec.optional;
 import static dev.tidings.imports.FieldSpec.required;
 import static dev.tidings.imports.FieldType.DECIMAL;
 import static dev.tidings.imports.FieldType.TEXT;
-import static dev.tidings.imports.Problems.toValidate;
 
 import dev.tidings.InvalidInputException;
-import dev.tidings.imports.Problems;
+import dev.tidings.Problems;
 import dev.tidings.imports.RowFields;
 import dev.tidings.imports.RowMapper;
 import dev.tidings.imports.RowSchema;

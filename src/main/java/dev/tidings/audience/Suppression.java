@@ -1,6 +1,6 @@
 package dev.tidings.audience;
 
-import dev.tidings.imports.Problems;
+import dev.tidings.Problems;
 import java.time.Instant;
 
 /** An address never to mail again (compared case-insensitively), whether or not a subscriber has it. */

@@ -1,13 +1,13 @@
 package dev.tidings.catalog;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
 import dev.tidings.WebUrl;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
-import dev.tidings.imports.Json;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package dev.tidings.catalog;
 
+import dev.tidings.Problems;
 import dev.tidings.WebUrl;
-import dev.tidings.imports.Problems;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.Currency;

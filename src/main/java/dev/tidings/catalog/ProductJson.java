@@ -1,6 +1,6 @@
 package dev.tidings.catalog;
 
-import dev.tidings.imports.Json;
+import dev.tidings.Json;
 import dev.tidings.imports.JsonRows;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;

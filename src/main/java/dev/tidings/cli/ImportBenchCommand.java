@@ -1,8 +1,8 @@
 package dev.tidings.cli;
 
+import dev.tidings.Json;
 import dev.tidings.app.Logging;
 import dev.tidings.bench.ImportBench;
-import dev.tidings.imports.Json;
 import dev.tidings.sample.SampleFormat;
 import dev.tidings.sample.SampleShop;
 import dev.tidings.sample.SampleShopSpec;

@@ -1,5 +1,6 @@
 package dev.tidings.imports;
 
+import dev.tidings.Problems;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package dev.tidings.imports;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problems;
 import java.nio.file.Path;
 import java.util.Locale;
 

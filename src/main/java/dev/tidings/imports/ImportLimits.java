@@ -6,7 +6,7 @@ package dev.tidings.imports;
  */
 public final class ImportLimits {
   /** Longest single value (a CSV cell, a JSON string), in characters. */
-  public static final int MAX_FIELD_CHARS = 64 * 1024;
+  public static final int MAX_FIELD_CHARS = dev.tidings.Json.MAX_STRING_CHARS;
   /** Longest JSON line or CSV record, in characters. */
   public static final int MAX_RECORD_CHARS = 256 * 1024;
   /** Most columns a CSV header may have (every format has far fewer fields). */

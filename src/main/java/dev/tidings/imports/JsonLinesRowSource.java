@@ -1,6 +1,7 @@
 package dev.tidings.imports;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
 import java.io.IOException;
 import java.io.Reader;
 import org.jspecify.annotations.Nullable;

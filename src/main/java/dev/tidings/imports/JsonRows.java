@@ -1,6 +1,8 @@
 package dev.tidings.imports;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
+import dev.tidings.Problems;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.OptionalInt;

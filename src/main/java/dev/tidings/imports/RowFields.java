@@ -1,5 +1,6 @@
 package dev.tidings.imports;
 
+import dev.tidings.Problems;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

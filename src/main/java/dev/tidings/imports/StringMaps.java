@@ -1,5 +1,6 @@
 package dev.tidings.imports;
 
+import dev.tidings.Json;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -48,6 +48,6 @@ final class ErrorMapping {
     // The rest of an oversized body is not worth reading: tell the client this connection ends
     // here.
     if (problem.status() == 413) response.header(HeaderNames.CONNECTION, "close");
-    Json.write(response, problem.status(), new ErrorBody(problem.error(), problem.detail()));
+    JsonBodies.write(response, problem.status(), new ErrorBody(problem.error(), problem.detail()));
   }
 }

@@ -60,7 +60,7 @@ final class HealthRoutes implements RouteGroup {
   public void register(HttpRouting.Builder routing) {
     routing.get("/health", (request, response) -> {
       Health health = check();
-      Json.write(response, health.status().equals("up") ? 200 : 503, health);
+      JsonBodies.write(response, health.status().equals("up") ? 200 : 503, health);
     });
   }
 }

@@ -18,7 +18,7 @@ import java.util.Optional;
  * format from Content-Type, the mode from {@code ?mode=}, and the report as the answer: 200 when the
  * import committed (the report lists any rejected rows), 422 when it committed nothing.
  */
-final class Imports {
+public final class Imports {
   private static final String[] TYPES = {
     "text/csv", "application/x-ndjson", "application/jsonl", "application/x-jsonlines"
   };
@@ -26,29 +26,29 @@ final class Imports {
   private Imports() {}
 
   @FunctionalInterface
-  interface Importer {
+  public interface Importer {
     ImportReport run(InputStream body, Format format, ImportOptions options);
   }
 
-  static void handle(
+  public static void handle(
       ServerRequest request, ServerResponse response, long maxBytes, Importer importer) {
     ImportReport report = run(request, maxBytes, mode(request), importer);
     var body = ReportJson.of(report);
     if (report.committed()) {
-      Json.ok(response, body);
+      JsonBodies.ok(response, body);
     } else {
       String detail = report
           .failure()
           .orElse(
               report.rejected() + " invalid row(s) and mode all-or-nothing: nothing was imported");
-      Json.write(response, 422, new Refused("invalid", detail, body));
+      JsonBodies.write(response, 422, new Refused("invalid", detail, body));
     }
   }
 
   /** Streams the body into {@code importer}: 415 for a type that is neither CSV nor JSON Lines, 413 past {@code maxBytes}. */
-  static ImportReport run(
+  public static ImportReport run(
       ServerRequest request, long maxBytes, ImportMode mode, Importer importer) {
-    var type = Json.requireContentType(request, TYPES);
+    var type = JsonBodies.requireContentType(request, TYPES);
     Format format = Format.ofContentType(type.mediaType().text());
     try (InputStream body = Bodies.limited(request, maxBytes)) {
       return importer.run(body, format, ImportOptions.defaults().withMode(mode));

@@ -4,17 +4,17 @@ import io.helidon.webserver.http.ServerRequest;
 import java.util.Optional;
 
 /** Query and path parameters, checked at the edge with messages that say what is wrong. */
-final class Requests {
-  static final int DEFAULT_LIMIT = 100;
-  static final int MAX_LIMIT = 1000;
+public final class Requests {
+  public static final int DEFAULT_LIMIT = 100;
+  public static final int MAX_LIMIT = 1000;
 
   private Requests() {}
 
-  static String path(ServerRequest request, String name) {
+  public static String path(ServerRequest request, String name) {
     return request.path().pathParameters().get(name);
   }
 
-  static Optional<String> query(ServerRequest request, String name) {
+  public static Optional<String> query(ServerRequest request, String name) {
     var value = request.query().first(name);
     return value.isPresent() && !value.get().isBlank()
         ? Optional.of(value.get())
@@ -22,7 +22,7 @@ final class Requests {
   }
 
   /** {@code ?limit=} within 1..1000, 100 when absent. */
-  static int limit(ServerRequest request) {
+  public static int limit(ServerRequest request) {
     var raw = query(request, "limit");
     if (raw.isEmpty()) return DEFAULT_LIMIT;
     try {

@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param path e.g. {@code /api/v1/products}
  * @param noun e.g. {@code product}, for messages
  */
-record Resource<T>(
+public record Resource<T>(
     String path,
     String noun,
     Function<JsonNode, T> fromJson,
@@ -31,10 +31,10 @@ record Resource<T>(
     Predicate<String> delete,
     Imports.Importer importer) {
 
-  void register(HttpRouting.Builder routing, long maxBodyBytes, long maxImportBytes) {
+  public void register(HttpRouting.Builder routing, long maxBodyBytes, long maxImportBytes) {
     routing.get(path, (request, response) -> {
       int limit = Requests.limit(request);
-      Json.ok(
+      JsonBodies.ok(
           response,
           Page.of(list.apply(Requests.query(request, "after"), limit), limit, toJson, id));
     });
@@ -42,7 +42,7 @@ record Resource<T>(
         path + "/import",
         (request, response) -> Imports.handle(request, response, maxImportBytes, importer));
     routing.post(path, (request, response) -> {
-      T item = fromJson.apply(Json.read(request, maxBodyBytes));
+      T item = fromJson.apply(JsonBodies.read(request, maxBodyBytes));
       String itemId = id.apply(item);
       if (get.apply(itemId).isPresent()) {
         throw ApiProblem.conflict(
@@ -50,18 +50,18 @@ record Resource<T>(
       }
       T created = put.apply(item);
       response.header(HeaderNames.LOCATION, path + "/" + itemId);
-      Json.write(response, 201, toJson.apply(created));
+      JsonBodies.write(response, 201, toJson.apply(created));
     });
     routing.get(path + "/{id}", (request, response) -> {
       String itemId = Requests.path(request, "id");
-      Json.ok(response, toJson.apply(get.apply(itemId).orElseThrow(() -> notFound(itemId))));
+      JsonBodies.ok(response, toJson.apply(get.apply(itemId).orElseThrow(() -> notFound(itemId))));
     });
     routing.put(
         path + "/{id}",
-        (request, response) -> Json.ok(
+        (request, response) -> JsonBodies.ok(
             response,
-            toJson.apply(
-                put.apply(fromJson.apply(withPathId(request, Json.read(request, maxBodyBytes)))))));
+            toJson.apply(put.apply(
+                fromJson.apply(withPathId(request, JsonBodies.read(request, maxBodyBytes)))))));
     routing.delete(path + "/{id}", (request, response) -> {
       String itemId = Requests.path(request, "id");
       if (!delete.test(itemId)) throw notFound(itemId);
@@ -69,7 +69,7 @@ record Resource<T>(
     });
   }
 
-  ApiProblem notFound(String itemId) {
+  public ApiProblem notFound(String itemId) {
     return ApiProblem.notFound("no " + noun + " with id " + itemId);
   }
 

@@ -40,7 +40,7 @@ class EmbeddedNodeTest {
       assertThat(node.metrics().scrape())
           .contains("hikaricp_connections_active")
           .contains("jvm_memory_used_bytes");
-      node.catalog().put(ProductJson.fromJson(dev.tidings.imports.Json.MAPPER.readTree("""
+      node.catalog().put(ProductJson.fromJson(dev.tidings.Json.MAPPER.readTree("""
           {"id":"kept-1","title":"Kept","price":"1.00","currency":"EUR","imageUrl":"https://i.example/k.png","landingUrl":"https://s.example/k"}""")));
       node.queue().declare(QueueSpec.of("kept-queue"));
       node.queue().publish("kept-queue", Message.of("survives a restart".getBytes(UTF_8), 3));

@@ -3,6 +3,7 @@ package dev.tidings.imports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.AudienceService;
 import dev.tidings.audience.Consent;

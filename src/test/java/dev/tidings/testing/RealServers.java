@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -33,6 +36,41 @@ public final class RealServers {
   public static void requirePostgres() {
     var uri = URI.create(postgresJdbcUrl().substring("jdbc:".length()));
     require("PostgreSQL", uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort());
+    createTestDatabaseIfMissing();
+  }
+
+  private static boolean testDatabaseChecked;
+
+  /**
+   * A fresh machine has the server but not the test database: create it through the server's own
+   * {@code postgres} database, so {@code ./mvnw verify} needs no setup step of its own.
+   */
+  private static synchronized void createTestDatabaseIfMissing() {
+    if (testDatabaseChecked) return;
+    String url = postgresJdbcUrl();
+    int slash = url.indexOf('/', "jdbc:postgresql://".length());
+    int query = url.indexOf('?', slash);
+    String name = url.substring(slash + 1, query < 0 ? url.length() : query);
+    String admin =
+        url.substring(0, slash + 1) + "postgres" + (query < 0 ? "" : url.substring(query));
+    try (Connection connection = DriverManager.getConnection(admin);
+        var exists = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+      exists.setString(1, name);
+      try (var rows = exists.executeQuery()) {
+        if (!rows.next()) {
+          try (var create = connection.createStatement()) {
+            create.execute("CREATE DATABASE \"" + name.replace("\"", "\"\"") + "\"");
+          }
+        }
+      }
+      testDatabaseChecked = true;
+    } catch (SQLException e) {
+      // a concurrent build created it first, or the URL names a database we may not create: the
+      // test says so
+      if (!"42P04".equals(e.getSQLState())) {
+        System.err.println("could not create the test database " + name + ": " + e.getMessage());
+      }
+    }
   }
 
   public static void requireRedis() {

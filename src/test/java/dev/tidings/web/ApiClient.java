@@ -1,5 +1,6 @@
 package dev.tidings.web;
 
+import dev.tidings.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -2,12 +2,16 @@ package dev.tidings.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.AudienceService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
+import dev.tidings.web.activity.ActivityRoutes;
+import dev.tidings.web.audience.AudienceRoutes;
+import dev.tidings.web.catalog.CatalogRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
 import dev.tidings.config.Secret;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -35,7 +36,8 @@ class HttpEdgeTest {
     RouteGroup echo = routing -> {
       routing.post(
           "/api/v1/echo",
-          (request, response) -> Json.ok(response, Map.of("got", Json.read(request, 64))));
+          (request, response) ->
+              JsonBodies.ok(response, Map.of("got", JsonBodies.read(request, 64))));
       routing.get("/api/v1/boom", (request, response) -> {
         throw new IllegalStateException("secret internal detail");
       });

@@ -1,5 +1,6 @@
 package dev.tidings.web;
 
+import dev.tidings.Json;
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
@@ -11,20 +12,18 @@ import java.io.UncheckedIOException;
 import java.util.Locale;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Reading and writing JSON bodies with the checks every JSON endpoint shares: type, size, syntax. */
-public final class Json {
-  public static final JsonMapper MAPPER = JsonMapper.builder().build();
+public final class JsonBodies {
   private static final String JSON = "application/json";
 
-  private Json() {}
+  private JsonBodies() {}
 
   /** The request body as a JSON tree; 415 unless it is JSON, 413 past {@code maxBytes}, 400 when malformed. */
   public static JsonNode read(ServerRequest request, long maxBytes) {
     requireContentType(request, JSON);
     try (InputStream body = Bodies.limited(request, maxBytes)) {
-      JsonNode node = MAPPER.readTree(body);
+      JsonNode node = Json.MAPPER.readTree(body);
       if (node == null || node.isMissingNode())
         throw ApiProblem.badRequest("the request body is empty; a JSON document was expected");
       return node;
@@ -42,7 +41,7 @@ public final class Json {
   public static void write(ServerResponse response, int status, Object body) {
     response.status(status);
     response.header(HeaderNames.CONTENT_TYPE, "application/json; charset=UTF-8");
-    response.send(MAPPER.writeValueAsBytes(body));
+    response.send(Json.MAPPER.writeValueAsBytes(body));
   }
 
   public static void ok(ServerResponse response, Object body) {
@@ -64,7 +63,7 @@ public final class Json {
         + " is not accepted here; expected " + String.join(" or ", accepted));
   }
 
-  static boolean isJson(HttpMediaType type) {
+  public static boolean isJson(HttpMediaType type) {
     return type.test(MediaTypes.APPLICATION_JSON);
   }
 }

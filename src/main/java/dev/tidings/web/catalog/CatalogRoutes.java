@@ -1,8 +1,9 @@
-package dev.tidings.web;
+package dev.tidings.web.catalog;
 
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
 import dev.tidings.catalog.ProductJson;
+import dev.tidings.web.*;
 import io.helidon.webserver.http.HttpRouting;
 
 /** Products as a REST resource, with streaming bulk import. */

@@ -1,11 +1,13 @@
-package dev.tidings.web;
+package dev.tidings.web.activity;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportMode;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
+import dev.tidings.web.*;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.ByteArrayInputStream;
@@ -32,8 +34,8 @@ public final class ActivityRoutes implements RouteGroup {
   public void register(HttpRouting.Builder routing) {
     routing.post("/api/v1/events", (request, response) -> {
       var type = request.headers().contentType();
-      if (type.isPresent() && Json.isJson(type.get())) {
-        var array = Json.read(request, maxBodyBytes);
+      if (type.isPresent() && JsonBodies.isJson(type.get())) {
+        var array = JsonBodies.read(request, maxBodyBytes);
         if (!array.isArray())
           throw ApiProblem.unprocessable(
               "expected a JSON array of events (or JSON Lines with Content-Type application/x-ndjson)");
@@ -65,7 +67,7 @@ public final class ActivityRoutes implements RouteGroup {
       throw new InvalidInputException(
           problems.isEmpty() ? List.of(report.failure().orElse("invalid events")) : problems);
     }
-    Json.write(response, 202, new Accepted(report.imported(), report.ignored()));
+    JsonBodies.write(response, 202, new Accepted(report.imported(), report.ignored()));
   }
 
   record Accepted(long accepted, long duplicates) {}

@@ -1,6 +1,7 @@
-package dev.tidings.web;
+package dev.tidings.web.sample;
 
 import dev.tidings.sample.SampleImages;
+import dev.tidings.web.*;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import java.util.regex.Pattern;

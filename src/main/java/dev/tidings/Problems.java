@@ -1,7 +1,5 @@
-package dev.tidings.imports;
+package dev.tidings;
 
-import dev.tidings.InvalidInputException;
-import dev.tidings.WebUrl;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

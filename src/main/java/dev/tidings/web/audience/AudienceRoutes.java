@@ -1,4 +1,4 @@
-package dev.tidings.web;
+package dev.tidings.web.audience;
 
 import dev.tidings.audience.AudienceJson;
 import dev.tidings.audience.AudienceService;
@@ -7,6 +7,7 @@ import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.Suppression;
 import dev.tidings.audience.TargetType;
+import dev.tidings.web.*;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import java.time.InstantSource;
@@ -52,7 +53,7 @@ public final class AudienceRoutes implements RouteGroup {
     routing.get("/api/v1/subscribers/{id}/follows", (request, response) -> {
       String id = Requests.path(request, "id");
       if (audience.getSubscriber(id).isEmpty()) throw subscribers.notFound(id);
-      Json.ok(
+      JsonBodies.ok(
           response,
           new Page(
               audience.followsOf(id).stream().map(AudienceJson::toJson).toList(),
@@ -62,7 +63,7 @@ public final class AudienceRoutes implements RouteGroup {
       String id = Requests.path(request, "id");
       if (audience.getSubscriber(id).isEmpty()) throw subscribers.notFound(id);
       Follow follow = audience.follow(new Follow(id, target(request), clock.instant()));
-      Json.ok(response, AudienceJson.toJson(follow));
+      JsonBodies.ok(response, AudienceJson.toJson(follow));
     });
     routing.delete("/api/v1/subscribers/{id}/follows/{type}/{target}", (request, response) -> {
       String id = Requests.path(request, "id");
@@ -73,7 +74,7 @@ public final class AudienceRoutes implements RouteGroup {
     routing.get("/api/v1/followers/{type}/{target}", (request, response) -> {
       int limit = Requests.limit(request);
       var rows = audience.followers(target(request), Requests.query(request, "after"), limit);
-      Json.ok(response, Page.of(rows, limit, AudienceJson::toJson, Follow::subscriberId));
+      JsonBodies.ok(response, Page.of(rows, limit, AudienceJson::toJson, Follow::subscriberId));
     });
     routing.post(
         "/api/v1/follows/import",
@@ -85,22 +86,22 @@ public final class AudienceRoutes implements RouteGroup {
     routing.get("/api/v1/suppressions", (request, response) -> {
       int limit = Requests.limit(request);
       var rows = audience.listSuppressions(Requests.query(request, "after"), limit);
-      Json.ok(response, Page.of(rows, limit, AudienceJson::toJson, Suppression::email));
+      JsonBodies.ok(response, Page.of(rows, limit, AudienceJson::toJson, Suppression::email));
     });
     routing.get("/api/v1/suppressions/{email}", (request, response) -> {
       String email = Requests.path(request, "email");
-      Json.ok(
+      JsonBodies.ok(
           response,
           AudienceJson.toJson(audience
               .suppression(email)
               .orElseThrow(() -> ApiProblem.notFound(email + " is not suppressed"))));
     });
     routing.put("/api/v1/suppressions/{email}", (request, response) -> {
-      var body = Json.read(request, maxBodyBytes);
+      var body = JsonBodies.read(request, maxBodyBytes);
       if (!(body instanceof tools.jackson.databind.node.ObjectNode object))
         throw ApiProblem.unprocessable("the body must be a JSON object");
       object.put("email", Requests.path(request, "email"));
-      Json.ok(
+      JsonBodies.ok(
           response,
           AudienceJson.toJson(audience.suppress(AudienceJson.suppressionFromJson(object, clock))));
     });
