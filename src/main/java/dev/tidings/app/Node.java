@@ -1,230 +1,110 @@
 package dev.tidings.app;
 
-import dev.tidings.activity.ActivityIntake;
-import dev.tidings.audience.AudienceService;
-import dev.tidings.catalog.CatalogService;
-import dev.tidings.config.Secret;
 import dev.tidings.config.Settings;
-import dev.tidings.coordination.ComputeOnce;
-import dev.tidings.coordination.Countdown;
-import dev.tidings.coordination.RateLimiter;
-import dev.tidings.coordination.inprocess.InProcessCoordination;
-import dev.tidings.coordination.redis.RedisCoordination;
-import dev.tidings.mail.MailTransport;
-import dev.tidings.mail.outbox.OutboxMailTransport;
-import dev.tidings.mail.smtp.SmtpMailTransport;
-import dev.tidings.queue.WorkQueue;
-import dev.tidings.queue.postgres.PostgresWorkQueue;
-import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
-import dev.tidings.storage.ConnectionSpec;
-import dev.tidings.storage.Database;
-import dev.tidings.storage.EmbeddedPostgresServer;
-import dev.tidings.web.DependencyCheck;
-import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.time.InstantSource;
+import dev.tidings.web.HttpServer;
+import dev.tidings.web.RouteGroup;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running Tidings node: the adapters chosen by {@link Settings} (embedded or real) and the
- * capabilities built on them. The only class that knows every adapter; commands and the HTTP edge
- * ask it for what they need. Closing it closes everything in reverse order of opening.
+ * One Tidings process: its {@link Infrastructure} and its capabilities. Opening a node opens no
+ * server; a command asks for the capability it uses ({@link #capability}), which opens what that
+ * capability needs, or starts a long-running {@link Role}. Closing it stops what was started (HTTP
+ * first, then consumers), then closes the servers.
  */
 public final class Node implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
 
-  private final Settings settings;
-  private final InstantSource clock = InstantSource.system();
-  private final PrometheusMeterRegistry metrics =
-      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final Deque<AutoCloseable> opened;
-  private final List<DependencyCheck> checks = new ArrayList<>();
-  private final Database database;
-  private final Secret secret;
-  private final DataDirSecrets.Generated apiKey;
-  private final ComputeOnce computeOnce;
-  private final Countdown countdown;
-  private final RateLimiter rateLimiter;
-  private final MailTransport mail;
-  private final WorkQueue queue;
-  private final CatalogService catalog;
-  private final AudienceService audience;
-  private final ActivityIntake activity;
+  private final Infrastructure infrastructure;
+  private final List<Capability> capabilities;
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private @Nullable HttpServer server;
+  private @Nullable Workers workers;
 
-  private Node(Settings settings, Deque<AutoCloseable> opened) {
-    this.settings = settings;
-    this.opened = opened;
-    new JvmMemoryMetrics().bindTo(metrics);
-    new JvmGcMetrics().bindTo(metrics);
-    new JvmThreadMetrics().bindTo(metrics);
-    new ClassLoaderMetrics().bindTo(metrics);
-    new ProcessorMetrics().bindTo(metrics);
-    this.secret = settings
-        .secret()
-        .orElseGet(() -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("secret"), "", 32)
-            .secret());
-    this.apiKey = settings
-        .apiKey()
-        .map(key -> new DataDirSecrets.Generated(key, false))
-        .orElseGet(
-            () -> DataDirSecrets.loadOrCreate(settings.dataDir().resolve("api-key"), "tk_", 24));
-    this.database = openDatabase();
-    checks.add(new DependencyCheck("postgresql", database.describe(), database::problem));
-    if (settings.redisUrl().isPresent()) {
-      var redis = RedisCoordination.connect(settings.redisUrl().get());
-      opened.push(redis);
-      checks.add(new DependencyCheck(
-          "redis", Settings.maskUserInfo(settings.redisUrl().get()), redis::problem));
-      this.computeOnce = redis.computeOnce();
-      this.countdown = redis.countdown();
-      this.rateLimiter = redis.rateLimiter();
-    } else {
-      this.computeOnce = InProcessCoordination.computeOnce(clock);
-      this.countdown = InProcessCoordination.countdown(clock);
-      this.rateLimiter = InProcessCoordination.rateLimiter(clock);
+  Node(Infrastructure infrastructure, Function<Infrastructure, List<Capability>> capabilities) {
+    this.infrastructure = infrastructure;
+    this.capabilities = List.copyOf(capabilities.apply(infrastructure));
+  }
+
+  /** A node with every capability, on the servers {@code settings} name; nothing is opened yet. */
+  public static Node of(Settings settings) {
+    return new Node(new Infrastructure(settings), Capabilities::of);
+  }
+
+  public Infrastructure infrastructure() {
+    return infrastructure;
+  }
+
+  public Settings settings() {
+    return infrastructure.settings();
+  }
+
+  /** The wiring of one capability, e.g. {@code capability(CatalogWiring.class).catalog()}. */
+  public <T extends Capability> T capability(Class<T> type) {
+    for (Capability capability : capabilities) {
+      if (type.isInstance(capability)) return type.cast(capability);
     }
-    this.mail = settings
-        .smtpUrl()
-        .<MailTransport>map(url -> SmtpMailTransport.fromUrl(url, clock))
-        .orElseGet(() -> new OutboxMailTransport(settings.outboxDir(), clock));
-    opened.push(mail);
-    checks.add(new DependencyCheck("mail", mail.describe(), mail::problem));
-    if (settings.amqpUrl().isPresent()) {
-      var rabbit = RabbitWorkQueue.connect(settings.amqpUrl().get());
-      opened.push(rabbit);
-      checks.add(new DependencyCheck(
-          "rabbitmq", Settings.maskUserInfo(settings.amqpUrl().get()), rabbit::problem));
-      this.queue = rabbit;
-    } else {
-      var tables = new PostgresWorkQueue(database);
-      opened.push(tables);
-      this.queue = tables;
-    }
-    this.catalog = new CatalogService(database.jdbi(), clock);
-    this.audience = new AudienceService(database.jdbi(), clock);
-    this.activity = new ActivityIntake(database.jdbi(), clock);
+    throw new IllegalArgumentException("no capability " + type.getSimpleName() + " in this node");
   }
 
   /**
-   * Opens every adapter the settings ask for and applies database migrations; on any failure, closes
-   * whatever was already opened (an embedded PostgreSQL must not outlive a failed start).
+   * Opens every configured server, starts the consumers and serves HTTP on {@code port} (0 picks a
+   * free one) as {@code role} says. On any failure, whatever was started or opened is closed again (an
+   * embedded PostgreSQL must not outlive a failed start) and the failure is thrown.
    */
-  public static Node start(Settings settings) {
-    var opened = new ArrayDeque<AutoCloseable>();
+  public synchronized void start(Role role, int port) {
     try {
-      var node = new Node(settings, opened);
-      node.database.migrate();
-      return node;
+      infrastructure.openAll();
+      if (role.startsConsumers()) {
+        var groups = capabilities.stream().flatMap(c -> c.consumers().stream()).toList();
+        var running = Workers.start(infrastructure.workQueue(), groups);
+        started.push(running);
+        workers = running;
+        if (groups.isEmpty()) log.info("no capability registers queue consumers yet");
+      }
+      List<RouteGroup> routes = role.startsRoutes()
+          ? capabilities.stream().flatMap(c -> c.routes().stream()).toList()
+          : List.of();
+      var settings = settings();
+      var http = HttpServer.start(
+          new HttpServer.Options(port, infrastructure.apiKey(), settings.shutdownGrace()),
+          infrastructure.metrics(),
+          infrastructure.dependencyChecks(),
+          routes);
+      started.push(http);
+      server = http;
     } catch (RuntimeException e) {
-      closeAll(opened);
+      close();
       throw e;
     }
   }
 
-  private Database openDatabase() {
-    if (settings.embeddedDatabase()) {
-      var directory = settings.dataDir().resolve("pg");
-      log.info("starting the embedded PostgreSQL in {}", directory);
-      var server = EmbeddedPostgresServer.start(directory);
-      var database =
-          Database.connect(server.connectionSpec(settings.dbPoolSize()), server, metrics);
-      opened.push(database);
-      return database;
-    }
-    var database = Database.connect(
-        ConnectionSpec.from(settings, settings.dbUrl().orElseThrow()), () -> {}, metrics);
-    opened.push(database);
-    return database;
+  /** The HTTP port in use, once started. */
+  public synchronized int port() {
+    if (server == null) throw new IllegalStateException("the node has not been started");
+    return server.port();
   }
 
-  public Settings settings() {
-    return settings;
-  }
-
-  public InstantSource clock() {
-    return clock;
-  }
-
-  public PrometheusMeterRegistry metrics() {
-    return metrics;
-  }
-
-  public Database database() {
-    return database;
-  }
-
-  public Secret secret() {
-    return secret;
-  }
-
-  public Secret apiKey() {
-    return apiKey.secret();
-  }
-
-  /** True when this start generated the API key, so the operator must be shown it. */
-  public boolean apiKeyIsNew() {
-    return apiKey.isNew();
-  }
-
-  public ComputeOnce computeOnce() {
-    return computeOnce;
-  }
-
-  public Countdown countdown() {
-    return countdown;
-  }
-
-  public RateLimiter rateLimiter() {
-    return rateLimiter;
-  }
-
-  public MailTransport mail() {
-    return mail;
-  }
-
-  public WorkQueue queue() {
-    return queue;
-  }
-
-  public CatalogService catalog() {
-    return catalog;
-  }
-
-  public AudienceService audience() {
-    return audience;
-  }
-
-  public ActivityIntake activity() {
-    return activity;
-  }
-
-  public List<DependencyCheck> dependencyChecks() {
-    return List.copyOf(checks);
+  /** The queues this node consumes, once started in a role that consumes. */
+  public synchronized List<String> consumedQueues() {
+    return workers == null ? List.of() : workers.queues();
   }
 
   @Override
-  public void close() {
-    closeAll(opened);
-  }
-
-  private static void closeAll(Deque<AutoCloseable> opened) {
-    while (!opened.isEmpty()) {
-      AutoCloseable next = opened.pop();
+  public synchronized void close() {
+    while (!started.isEmpty()) {
+      AutoCloseable next = started.pop();
       try {
         next.close();
       } catch (Exception e) {
-        log.warn("closing {} failed", next, e);
+        log.warn("stopping {} failed", next, e);
       }
     }
+    infrastructure.close();
   }
 }

@@ -1,8 +1,11 @@
 package dev.tidings.cli;
 
-import dev.tidings.app.Http;
+import dev.tidings.app.ActivityWiring;
+import dev.tidings.app.AudienceWiring;
+import dev.tidings.app.CatalogWiring;
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
+import dev.tidings.app.Role;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
 import dev.tidings.sample.SampleFormat;
@@ -11,7 +14,6 @@ import dev.tidings.sample.SampleShopSpec;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -63,23 +65,26 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     var settings = settings();
     Logging.configure(settings.logFormat());
     int httpPort = port != null ? port : settings.port();
-    var node = Node.start(settings);
+    var node = Node.of(settings);
     try {
-      if (node.catalog().count() == 0) {
+      var catalog = node.capability(CatalogWiring.class).catalog();
+      if (catalog.count() == 0) {
         loadSampleShop(node, publicUrl(node, httpPort));
       } else {
         System.out.printf(
             "reusing %s: %,d products, %,d subscribers%n",
-            settings.dataDir(), node.catalog().count(), node.audience().countSubscribers());
+            settings.dataDir(),
+            catalog.count(),
+            node.capability(AudienceWiring.class).audience().countSubscribers());
       }
-      var server = Http.start(node, httpPort);
-      Banner.print(node, server.port());
-      UntilStopped.await(List.of(server, node));
-      return 0;
+      node.start(Role.DEMO, httpPort);
     } catch (RuntimeException e) {
       node.close();
       throw e;
     }
+    Banner.print(node, Role.DEMO);
+    UntilStopped.await(node);
+    return 0;
   }
 
   private static URI publicUrl(Node node, int httpPort) {
@@ -94,7 +99,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
         seed,
         products,
         subscribers,
-        node.clock().instant().truncatedTo(ChronoUnit.DAYS),
+        node.infrastructure().clock().instant().truncatedTo(ChronoUnit.DAYS),
         eventsPerSubscriber,
         publicUrl);
     Path directory = node.settings().dataDir().resolve("sample");
@@ -105,20 +110,27 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     load(
         "products",
         counts.products(),
-        options -> node.catalog().importFile(directory.resolve("products.jsonl"), options));
+        options -> node.capability(CatalogWiring.class)
+            .catalog()
+            .importFile(directory.resolve("products.jsonl"), options));
     load(
         "subscribers",
         counts.subscribers(),
-        options ->
-            node.audience().importSubscribers(directory.resolve("subscribers.jsonl"), options));
+        options -> node.capability(AudienceWiring.class)
+            .audience()
+            .importSubscribers(directory.resolve("subscribers.jsonl"), options));
     load(
         "follows",
         counts.follows(),
-        options -> node.audience().importFollows(directory.resolve("follows.jsonl"), options));
+        options -> node.capability(AudienceWiring.class)
+            .audience()
+            .importFollows(directory.resolve("follows.jsonl"), options));
     load(
         "events",
         counts.events(),
-        options -> node.activity().importEvents(directory.resolve("events.jsonl"), options));
+        options -> node.capability(ActivityWiring.class)
+            .intake()
+            .importEvents(directory.resolve("events.jsonl"), options));
   }
 
   private static void load(

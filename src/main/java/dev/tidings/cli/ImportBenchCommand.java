@@ -2,19 +2,16 @@ package dev.tidings.cli;
 
 import dev.tidings.Json;
 import dev.tidings.app.Logging;
+import dev.tidings.app.ThrowawayDatabase;
 import dev.tidings.bench.ImportBench;
 import dev.tidings.sample.SampleFormat;
 import dev.tidings.sample.SampleShop;
 import dev.tidings.sample.SampleShopSpec;
-import dev.tidings.storage.ConnectionSpec;
-import dev.tidings.storage.Database;
-import dev.tidings.storage.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -70,10 +67,9 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
           Files.size(products) >> 20,
           Files.size(subscribers) >> 20);
       ImportBench.Result result;
-      try (var database = benchDatabase(settings, work)) {
-        System.out.println("database: " + database.describe());
-        result = ImportBench.run(products, subscribers, database, System.out);
-        dropSchema(database);
+      try (var throwaway = ThrowawayDatabase.open(settings, work)) {
+        System.out.println("database: " + throwaway.database().describe());
+        result = ImportBench.run(products, subscribers, throwaway.database(), System.out);
       }
       if (json != null) {
         Json.MAPPER.writerWithDefaultPrettyPrinter().writeValue(json.toFile(), result);
@@ -93,26 +89,6 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
     try (var progress = Progress.of("generating " + kind, rows)) {
       writer.write(file, (ignoredKind, written, expected) -> progress.stepTo(written));
     }
-  }
-
-  private static Database benchDatabase(dev.tidings.config.Settings settings, Path work) {
-    String schema = "bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    if (settings.dbUrl().isPresent()) {
-      var database = Database.connect(
-          ConnectionSpec.from(settings, settings.dbUrl().get()).withSchema(schema), () -> {});
-      database.migrate();
-      return database;
-    }
-    var server = EmbeddedPostgresServer.start(work.resolve("pg"));
-    var database = Database.connect(server.connectionSpec(4).withSchema(schema), server);
-    database.migrate();
-    return database;
-  }
-
-  private static void dropSchema(Database database) {
-    database
-        .jdbi()
-        .useHandle(handle -> handle.execute("DROP SCHEMA \"" + database.schema() + "\" CASCADE"));
   }
 
   private static void deleteRecursively(Path root) throws IOException {

@@ -1,7 +1,12 @@
 package dev.tidings.cli;
 
+import dev.tidings.InvalidInputException;
+import dev.tidings.app.ActivityWiring;
+import dev.tidings.app.AudienceWiring;
+import dev.tidings.app.CatalogWiring;
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
+import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportMode;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
@@ -46,26 +51,49 @@ final class ImportCommand extends EnvironmentAware implements Callable<Integer> 
 
   @Override
   public Integer call() {
+    // Everything about the file is checked before any server is opened or started.
     if (!Files.isRegularFile(file)) throw new UsageException("no such file: " + file);
+    if (!Files.isReadable(file)) throw new UsageException("cannot read " + file);
+    try {
+      Format.of(file);
+    } catch (InvalidInputException e) {
+      throw new UsageException(String.join("; ", e.problems()));
+    }
     var settings = settings();
     Logging.configure(settings.logFormat());
-    try (var node = Node.start(settings)) {
+    try (var node = Node.of(settings)) {
       ImportReport report;
-      try (var progress =
-          Progress.of("importing " + kind, -1)) { // closed (bar finished) before the report prints
+      try (var progress = Progress.of("importing " + kind, -1)) {
         var options = ImportOptions.defaults()
             .withMode(allOrNothing ? ImportMode.ALL_OR_NOTHING : ImportMode.VALID_ROWS)
             .withProgress(progress::stepTo);
-        report = switch (kind) {
-          case products -> node.catalog().importFile(file, options);
-          case subscribers -> node.audience().importSubscribers(file, options);
-          case follows -> node.audience().importFollows(file, options);
-          case events -> node.activity().importEvents(file, options);
-        };
+        report = importer(node).run(file, options);
       }
       print(report, errorsToPrint);
       return report.committed() && report.rejected() == 0 ? 0 : 1;
     }
+  }
+
+  /** Only the capability that owns {@code kind} is wired, so only the database is opened. */
+  private FileImporter importer(Node node) {
+    return switch (kind) {
+      case products ->
+        (path, options) -> node.capability(CatalogWiring.class).catalog().importFile(path, options);
+      case subscribers ->
+        (path, options) ->
+            node.capability(AudienceWiring.class).audience().importSubscribers(path, options);
+      case follows ->
+        (path, options) ->
+            node.capability(AudienceWiring.class).audience().importFollows(path, options);
+      case events ->
+        (path, options) ->
+            node.capability(ActivityWiring.class).intake().importEvents(path, options);
+    };
+  }
+
+  @FunctionalInterface
+  private interface FileImporter {
+    ImportReport run(Path file, ImportOptions options);
   }
 
   static void print(ImportReport report, int errorsToPrint) {

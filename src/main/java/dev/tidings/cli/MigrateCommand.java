@@ -1,7 +1,7 @@
 package dev.tidings.cli;
 
+import dev.tidings.app.Infrastructure;
 import dev.tidings.app.Logging;
-import dev.tidings.app.Node;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
@@ -14,8 +14,8 @@ final class MigrateCommand extends EnvironmentAware implements Callable<Integer>
   public Integer call() {
     var settings = settings();
     Logging.configure(settings.logFormat());
-    try (var node = Node.start(settings)) {
-      System.out.println("schema is up to date on " + node.database().describe());
+    try (var infrastructure = new Infrastructure(settings)) {
+      System.out.println("schema is up to date on " + infrastructure.database().describe());
     }
     return 0;
   }

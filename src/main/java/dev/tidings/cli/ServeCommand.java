@@ -1,9 +1,8 @@
 package dev.tidings.cli;
 
-import dev.tidings.app.Http;
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
-import java.util.List;
+import dev.tidings.app.Role;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -21,10 +20,10 @@ final class ServeCommand extends EnvironmentAware implements Callable<Integer> {
   public Integer call() {
     var settings = settings();
     Logging.configure(settings.logFormat());
-    var node = Node.start(settings);
-    var server = Http.start(node, port != null ? port : settings.port());
-    Banner.print(node, server.port());
-    UntilStopped.await(List.of(server, node));
+    var node = Node.of(settings);
+    node.start(Role.SERVE, port != null ? port : settings.port());
+    Banner.print(node, Role.SERVE);
+    UntilStopped.await(node);
     return 0;
   }
 }

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       DemoCommand.class,
       ServeCommand.class,
+      WorkerCommand.class,
       ImportCommand.class,
       BenchCommand.class,
       MigrateCommand.class,

@@ -1,25 +1,22 @@
 package dev.tidings.cli;
 
 import dev.tidings.app.Logging;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
-/** Keeps a command running until Ctrl-C or SIGTERM, then closes what it started, newest first. */
+/** Keeps a command running until Ctrl-C or SIGTERM, then closes what it started. */
 final class UntilStopped {
   private UntilStopped() {}
 
-  static void await(List<AutoCloseable> newestFirst) {
+  static void await(AutoCloseable running) {
     var stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(Thread.ofPlatform().name("tidings-shutdown").unstarted(() -> {
           System.err.println("\nstopping...");
           Logging.quietForShutdown();
-          for (AutoCloseable closeable : newestFirst) {
-            try {
-              closeable.close();
-            } catch (Exception e) {
-              System.err.println("while stopping: " + e);
-            }
+          try {
+            running.close();
+          } catch (Exception e) {
+            System.err.println("while stopping: " + e);
           }
           System.err.println("stopped.");
           stopped.countDown();

@@ -1,5 +1,6 @@
 package dev.tidings.web;
 
+import dev.tidings.TidingsException;
 import dev.tidings.config.Secret;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
@@ -41,8 +42,13 @@ public final class HttpServer implements AutoCloseable {
         .port(options.port())
         .shutdownGracePeriod(options.shutdownGrace())
         .routing(routing)
-        .build()
-        .start();
+        .build();
+    // Helidon logs a failed bind and returns a stopped server instead of throwing
+    server.start();
+    if (!server.isRunning()) {
+      throw new TidingsException("cannot serve HTTP on port " + options.port()
+          + ": the server did not start (most often the port is in use; the log above says why)");
+    }
     return new HttpServer(server);
   }
 

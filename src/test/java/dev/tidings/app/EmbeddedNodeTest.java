@@ -27,30 +27,37 @@ class EmbeddedNodeTest {
   void a_second_start_reuses_the_data_directory() throws Exception {
     var settings = SettingsLoader.load(Map.of("TIDINGS_DATA_DIR", dataDir.toString()));
     String apiKey;
-    try (var node = Node.start(settings)) {
-      assertThat(node.apiKeyIsNew()).isTrue();
-      apiKey = node.apiKey().value();
-      assertThat(node.queue()).isInstanceOf(PostgresWorkQueue.class);
-      assertThat(node.mail()).isInstanceOf(OutboxMailTransport.class);
-      assertThat(node.computeOnce().getClass().getPackageName())
+    try (var node = Node.of(settings)) {
+      var infrastructure = node.infrastructure();
+      infrastructure.openAll();
+      assertThat(infrastructure.apiKeyIsNew()).isTrue();
+      apiKey = infrastructure.apiKey().value();
+      assertThat(infrastructure.workQueue()).isInstanceOf(PostgresWorkQueue.class);
+      assertThat(infrastructure.mail()).isInstanceOf(OutboxMailTransport.class);
+      assertThat(infrastructure.coordination().computeOnce().getClass().getPackageName())
           .isEqualTo(InProcessCoordination.class.getPackageName());
-      assertThat(node.dependencyChecks())
+      assertThat(infrastructure.dependencyChecks())
           .allSatisfy(
               check -> assertThat(check.problem().get()).as(check.name()).isEmpty());
-      assertThat(node.metrics().scrape())
+      assertThat(infrastructure.metrics().scrape())
           .contains("hikaricp_connections_active")
           .contains("jvm_memory_used_bytes");
-      node.catalog().put(ProductJson.fromJson(dev.tidings.Json.MAPPER.readTree("""
+      node.capability(CatalogWiring.class)
+          .catalog()
+          .put(ProductJson.fromJson(dev.tidings.Json.MAPPER.readTree("""
           {"id":"kept-1","title":"Kept","price":"1.00","currency":"EUR","imageUrl":"https://i.example/k.png","landingUrl":"https://s.example/k"}""")));
-      node.queue().declare(QueueSpec.of("kept-queue"));
-      node.queue().publish("kept-queue", Message.of("survives a restart".getBytes(UTF_8), 3));
+      infrastructure.workQueue().declare(QueueSpec.of("kept-queue"));
+      infrastructure
+          .workQueue()
+          .publish("kept-queue", Message.of("survives a restart".getBytes(UTF_8), 3));
     }
-    try (var node = Node.start(settings)) {
-      assertThat(node.apiKeyIsNew()).isFalse();
-      assertThat(node.apiKey().value()).isEqualTo(apiKey);
-      assertThat(node.catalog().get("kept-1")).isPresent();
+    try (var node = Node.of(settings)) {
+      var infrastructure = node.infrastructure();
+      assertThat(infrastructure.apiKeyIsNew()).isFalse();
+      assertThat(infrastructure.apiKey().value()).isEqualTo(apiKey);
+      assertThat(node.capability(CatalogWiring.class).catalog().get("kept-1")).isPresent();
       var received = new ArrayBlockingQueue<String>(1);
-      try (var _ = node.queue().subscribe("kept-queue", 1, 1, delivery -> {
+      try (var _ = infrastructure.workQueue().subscribe("kept-queue", 1, 1, delivery -> {
         received.add(new String(delivery.body(), UTF_8));
         return Disposition.ACK;
       })) {

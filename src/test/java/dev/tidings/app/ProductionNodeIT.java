@@ -49,7 +49,8 @@ class ProductionNodeIT {
       environment.put("TIDINGS_REDIS_URL", RealServers.redisUrl().toString());
       environment.put("TIDINGS_AMQP_URL", RealServers.amqpUrl().toString());
       environment.put("TIDINGS_SMTP_URL", "smtp://127.0.0.1:" + smtp.getSmtp().getPort());
-      try (var node = Node.start(SettingsLoader.load(environment))) {
+      try (var node = new Infrastructure(SettingsLoader.load(environment))) {
+        node.openAll();
         assertThat(node.settings().embeddedDatabase()).isFalse();
         assertThat(node.dependencyChecks())
             .extracting(check -> check.name())
@@ -61,17 +62,23 @@ class ProductionNodeIT {
         String key = "production-node-" + UUID.randomUUID();
         var timings = new ComputeOnce.Timings(
             Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(2));
-        assertThat(node.computeOnce().computeOnce(key, timings, () -> "first").valueIfAny())
+        assertThat(node.coordination()
+                .computeOnce()
+                .computeOnce(key, timings, () -> "first")
+                .valueIfAny())
             .contains("first");
-        assertThat(node.computeOnce().computeOnce(key, timings, () -> "second").valueIfAny())
+        assertThat(node.coordination()
+                .computeOnce()
+                .computeOnce(key, timings, () -> "second")
+                .valueIfAny())
             .contains("first");
 
-        assertThat(node.queue()).isInstanceOf(RabbitWorkQueue.class);
+        assertThat(node.workQueue()).isInstanceOf(RabbitWorkQueue.class);
         String queue = "production-node-" + UUID.randomUUID();
-        node.queue().declare(QueueSpec.of(queue));
-        node.queue().publish(queue, Message.of("over rabbitmq".getBytes(UTF_8), 1));
+        node.workQueue().declare(QueueSpec.of(queue));
+        node.workQueue().publish(queue, Message.of("over rabbitmq".getBytes(UTF_8), 1));
         var received = new ArrayBlockingQueue<String>(1);
-        try (var _ = node.queue().subscribe(queue, 1, 1, delivery -> {
+        try (var _ = node.workQueue().subscribe(queue, 1, 1, delivery -> {
           received.add(new String(delivery.body(), UTF_8));
           return Disposition.ACK;
         })) {

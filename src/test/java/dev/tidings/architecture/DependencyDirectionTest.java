@@ -62,6 +62,68 @@ class DependencyDirectionTest {
         .check(classes);
   }
 
+  private static final String[] ADAPTERS = {
+    "dev.tidings.coordination.inprocess..",
+    "dev.tidings.coordination.redis..",
+    "dev.tidings.queue.postgres..",
+    "dev.tidings.queue.rabbitmq..",
+    "dev.tidings.mail.smtp..",
+    "dev.tidings.mail.outbox.."
+  };
+
+  @Test
+  void only_the_wiring_picks_adapters() {
+    var outside = new String[ADAPTERS.length + 1];
+    outside[0] = "dev.tidings.app..";
+    System.arraycopy(ADAPTERS, 0, outside, 1, ADAPTERS.length);
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(outside)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(ADAPTERS)
+        .because("capabilities, commands and routes use ports; dev.tidings.app alone chooses"
+            + " the in-process, Redis, PostgreSQL, RabbitMQ, SMTP or outbox adapter behind them")
+        .check(classes);
+  }
+
+  @Test
+  void only_the_wiring_starts_or_connects_a_database() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("dev.tidings.app..", "dev.tidings.storage..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tidings.storage.EmbeddedPostgresServer")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tidings.storage.ConnectionSpec")
+        .because("which PostgreSQL a node uses is configuration, read in one place")
+        .check(classes);
+  }
+
+  @Test
+  void shared_http_parts_know_no_capability_routes() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.tidings.web")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.tidings.web.*..")
+        .because("each capability's routes build on the shared HTTP edge, never the reverse")
+        .check(classes);
+  }
+
+  @Test
+  void capability_routes_do_not_use_each_other() {
+    slices()
+        .matching("dev.tidings.web.(*)..")
+        .should()
+        .notDependOnEachOther()
+        .because("one capability's routes call its own services; shared parts live in web")
+        .check(classes);
+  }
+
   @Test
   void adapters_of_one_port_do_not_use_each_other() {
     for (String port : new String[] {"coordination", "queue", "mail"}) {

@@ -4,14 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.util.ContextInitializer;
+import dev.tidings.testing.TestDatabases;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
@@ -79,6 +85,74 @@ class CliTest {
     var run = run(embedded(), "import", "products", dataDir.resolve("nope.csv").toString());
     assertThat(run.status()).isEqualTo(2);
     assertThat(run.err()).contains("no such file");
+    assertThat(dataDir.resolve("pg")).doesNotExist();
+  }
+
+  @Test
+  void a_file_of_unknown_format_is_refused_before_any_database_starts() throws Exception {
+    Path text = Files.writeString(dataDir.resolve("products.txt"), "id,title\n");
+    var run = run(embedded(), "import", "products", text.toString());
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).contains("cannot tell the format of products.txt");
+    assertThat(dataDir.resolve("pg")).doesNotExist();
+  }
+
+  /** Redis and RabbitMQ configured but down: commands that do not use them still work. */
+  private Map<String, String> databaseWithUnreachableRedisAndRabbit() {
+    return Map.of(
+        "TIDINGS_DATA_DIR",
+        dataDir.toString(),
+        "TIDINGS_DB_URL",
+        TestDatabases.embeddedServer().connectionSpec(2).jdbcUrl(),
+        "TIDINGS_DB_USER",
+        "postgres",
+        "TIDINGS_REDIS_URL",
+        "redis://127.0.0.1:" + closedPort(),
+        "TIDINGS_AMQP_URL",
+        "amqp://guest:guest@127.0.0.1:" + closedPort());
+  }
+
+  private static int closedPort() {
+    try (var socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void migrate_and_import_need_only_the_database() throws Exception {
+    var environment = databaseWithUnreachableRedisAndRabbit();
+    assertThat(run(environment, "migrate").status()).isZero();
+    Path file = Files.writeString(dataDir.resolve("lazy.csv"), """
+        id,title,price,currency,imageUrl,landingUrl
+        lazy-1,Lazy,1.00,EUR,https://i.example/l.png,https://s.example/l
+        """);
+    var imported = run(environment, "import", "products", file.toString());
+    assertThat(imported.status()).as(imported.err()).isZero();
+    assertThat(imported.out()).contains("1 imported");
+  }
+
+  @Test
+  @Timeout(120)
+  void serve_refuses_to_start_when_a_configured_server_is_down() {
+    var run = run(databaseWithUnreachableRedisAndRabbit(), "serve", "--port", "0");
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.err()).containsAnyOf("Redis", "redis");
+  }
+
+  @Test
+  @Timeout(120)
+  void serve_stops_its_embedded_database_when_the_port_is_taken() throws Exception {
+    try (var taken = new ServerSocket(0, 1, InetAddress.getByName("0.0.0.0"))) {
+      int port = taken.getLocalPort();
+      var run = run(embedded(), "serve", "--port", Integer.toString(port));
+      assertThat(run.status()).isEqualTo(1);
+      assertThat(run.err()).contains("cannot serve HTTP on port " + port);
+      assertThat(dataDir.resolve("pg")).isDirectory();
+      // a PostgreSQL that shut down removes its pid file; one left running keeps it
+      assertThat(dataDir.resolve("pg").resolve("postmaster.pid")).doesNotExist();
+    }
   }
 
   @Test

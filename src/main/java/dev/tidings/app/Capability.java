@@ -1,0 +1,20 @@
+package dev.tidings.app;
+
+import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.web.RouteGroup;
+import java.util.List;
+
+/**
+ * One capability as a node runs it: the HTTP routes it serves and the queue consumers it runs. Each
+ * capability's wiring builds its services from the {@link Infrastructure} it needs, when first asked,
+ * so a command that uses one capability opens only that capability's servers.
+ */
+public interface Capability {
+  default List<RouteGroup> routes() {
+    return List.of();
+  }
+
+  default List<ConsumerGroup> consumers() {
+    return List.of();
+  }
+}

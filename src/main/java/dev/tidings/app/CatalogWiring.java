@@ -1,0 +1,29 @@
+package dev.tidings.app;
+
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.catalog.CatalogRoutes;
+import java.util.List;
+
+/** The product catalogue on the node's database. */
+public final class CatalogWiring implements Capability {
+  private final Infrastructure infrastructure;
+  private final Lazy<CatalogService> catalog;
+
+  CatalogWiring(Infrastructure infrastructure) {
+    this.infrastructure = infrastructure;
+    this.catalog =
+        Lazy.of(() -> new CatalogService(infrastructure.database().jdbi(), infrastructure.clock()));
+  }
+
+  public CatalogService catalog() {
+    return catalog.get();
+  }
+
+  @Override
+  public List<RouteGroup> routes() {
+    var settings = infrastructure.settings();
+    return List.of(
+        new CatalogRoutes(catalog(), settings.maxBodyBytes(), settings.maxImportBytes()));
+  }
+}
