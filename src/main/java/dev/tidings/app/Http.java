@@ -20,7 +20,12 @@ public final class Http {
     groups.add(
         new CatalogRoutes(node.catalog(), settings.maxBodyBytes(), settings.maxImportBytes()));
     groups.add(new AudienceRoutes(
-        node.audience(), node.clock(), settings.maxBodyBytes(), settings.maxImportBytes()));
+        node.subscribers(),
+        node.follows(),
+        node.suppressions(),
+        node.clock(),
+        settings.maxBodyBytes(),
+        settings.maxImportBytes()));
     groups.add(
         new ActivityRoutes(node.activity(), settings.maxBodyBytes(), settings.maxImportBytes()));
     return HttpServer.start(

@@ -1,7 +1,9 @@
 package dev.tidings.app;
 
 import dev.tidings.activity.ActivityIntake;
-import dev.tidings.audience.AudienceService;
+import dev.tidings.audience.FollowService;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.config.Settings;
@@ -58,7 +60,9 @@ public final class Node implements AutoCloseable {
   private final MailTransport mail;
   private final WorkQueue queue;
   private final CatalogService catalog;
-  private final AudienceService audience;
+  private final SubscriberService subscribers;
+  private final FollowService follows;
+  private final SuppressionService suppressions;
   private final ActivityIntake activity;
 
   private Node(Settings settings, Deque<AutoCloseable> opened) {
@@ -111,7 +115,9 @@ public final class Node implements AutoCloseable {
       this.queue = tables;
     }
     this.catalog = new CatalogService(database.jdbi(), clock);
-    this.audience = new AudienceService(database.jdbi(), clock);
+    this.subscribers = new SubscriberService(database.jdbi(), clock);
+    this.follows = new FollowService(database.jdbi(), clock);
+    this.suppressions = new SuppressionService(database.jdbi(), clock);
     this.activity = new ActivityIntake(database.jdbi(), clock);
   }
 
@@ -200,8 +206,16 @@ public final class Node implements AutoCloseable {
     return catalog;
   }
 
-  public AudienceService audience() {
-    return audience;
+  public SubscriberService subscribers() {
+    return subscribers;
+  }
+
+  public FollowService follows() {
+    return follows;
+  }
+
+  public SuppressionService suppressions() {
+    return suppressions;
   }
 
   public ActivityIntake activity() {

@@ -70,7 +70,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       } else {
         System.out.printf(
             "reusing %s: %,d products, %,d subscribers%n",
-            settings.dataDir(), node.catalog().count(), node.audience().countSubscribers());
+            settings.dataDir(), node.catalog().count(), node.subscribers().count());
       }
       var server = Http.start(node, httpPort);
       Banner.print(node, server.port());
@@ -109,12 +109,11 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     load(
         "subscribers",
         counts.subscribers(),
-        options ->
-            node.audience().importSubscribers(directory.resolve("subscribers.jsonl"), options));
+        options -> node.subscribers().importFile(directory.resolve("subscribers.jsonl"), options));
     load(
         "follows",
         counts.follows(),
-        options -> node.audience().importFollows(directory.resolve("follows.jsonl"), options));
+        options -> node.follows().importFile(directory.resolve("follows.jsonl"), options));
     load(
         "events",
         counts.events(),

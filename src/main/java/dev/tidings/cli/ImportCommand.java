@@ -58,8 +58,8 @@ final class ImportCommand extends EnvironmentAware implements Callable<Integer> 
             .withProgress(progress::stepTo);
         report = switch (kind) {
           case products -> node.catalog().importFile(file, options);
-          case subscribers -> node.audience().importSubscribers(file, options);
-          case follows -> node.audience().importFollows(file, options);
+          case subscribers -> node.subscribers().importFile(file, options);
+          case follows -> node.follows().importFile(file, options);
           case events -> node.activity().importEvents(file, options);
         };
       }

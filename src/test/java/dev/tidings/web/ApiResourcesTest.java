@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
-import dev.tidings.audience.AudienceService;
+import dev.tidings.audience.FollowService;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.storage.Database;
@@ -33,7 +35,6 @@ class ApiResourcesTest {
   private static HttpServer server;
   private static ApiClient api;
   private static CatalogService catalog;
-  private static AudienceService audience;
   private static ActivityIntake activity;
 
   private static final String PRODUCT = """
@@ -46,7 +47,6 @@ class ApiResourcesTest {
     database = TestDatabases.embedded();
     InstantSource clock = InstantSource.system();
     catalog = new CatalogService(database.jdbi(), clock);
-    audience = new AudienceService(database.jdbi(), clock);
     activity = new ActivityIntake(database.jdbi(), clock);
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
@@ -54,7 +54,13 @@ class ApiResourcesTest {
         List.of(),
         List.of(
             new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
-            new AudienceRoutes(audience, clock, 8 * 1024, MAX_IMPORT),
+            new AudienceRoutes(
+                new SubscriberService(database.jdbi(), clock),
+                new FollowService(database.jdbi(), clock),
+                new SuppressionService(database.jdbi(), clock),
+                clock,
+                8 * 1024,
+                MAX_IMPORT),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT)));
     api = new ApiClient(server.port(), KEY);
   }
