@@ -48,6 +48,18 @@ public final class SubscriberService {
     });
   }
 
+  /**
+   * Creates the subscriber unless one with its id exists, in one statement, so that of two concurrent
+   * creates of an id exactly one succeeds.
+   *
+   * @return the stored subscriber; empty when the id exists (nothing changed)
+   * @throws InvalidInputException when the email belongs to another subscriber
+   */
+  public Optional<Subscriber> create(Subscriber subscriber) {
+    return owningEmail(
+        subscriber, handle -> SubscriberTable.insertNew(handle, subscriber, clock.instant()));
+  }
+
   public Optional<Subscriber> get(String id) {
     return jdbi.withHandle(handle -> SubscriberTable.find(handle, id));
   }

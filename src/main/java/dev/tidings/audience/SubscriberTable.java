@@ -68,6 +68,22 @@ final class SubscriberTable {
         .execute();
   }
 
+  /**
+   * Inserts the subscriber unless its id exists, in one statement; empty when it existed.
+   *
+   * @throws org.jdbi.v3.core.statement.UnableToExecuteStatementException when the email belongs to another
+   *     subscriber ({@link #violatesEmailKey} tells)
+   */
+  static Optional<Subscriber> insertNew(Handle handle, Subscriber subscriber, Instant now) {
+    return bind(
+            handle.createQuery(
+                INSERT + VALUES + "ON CONFLICT (id) DO NOTHING RETURNING " + READ_COLUMNS),
+            subscriber,
+            now)
+        .map(SubscriberTable::subscriber)
+        .findOne();
+  }
+
   /** Whether a write failed because the email belongs to another subscriber. */
   static boolean violatesEmailKey(RuntimeException failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

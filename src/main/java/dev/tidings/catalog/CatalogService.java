@@ -37,6 +37,16 @@ public final class CatalogService {
     return product;
   }
 
+  /**
+   * Creates the product unless one with its id exists, in one statement, so that of two concurrent creates
+   * of an id exactly one succeeds.
+   *
+   * @return the stored product; empty when the id exists (nothing changed)
+   */
+  public Optional<Product> create(Product product) {
+    return jdbi.withHandle(handle -> ProductTable.insertNew(handle, product, clock.instant()));
+  }
+
   public Optional<Product> get(String id) {
     return jdbi.withHandle(handle -> ProductTable.find(handle, id));
   }

@@ -67,6 +67,17 @@ final class ProductTable {
         .execute();
   }
 
+  /** Inserts the product unless its id exists, in one statement; empty when it existed. */
+  static Optional<Product> insertNew(Handle handle, Product product, Instant now) {
+    return bind(
+            handle.createQuery(
+                INSERT + VALUES + "ON CONFLICT (id) DO NOTHING RETURNING " + READ_COLUMNS),
+            product,
+            now)
+        .map(ProductTable::product)
+        .findOne();
+  }
+
   static Optional<Product> find(Handle handle, String id) {
     return handle
         .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = :id")

@@ -109,6 +109,58 @@ public abstract class SubscriberContract {
   }
 
   @Test
+  void create_stores_a_new_id_and_leaves_an_existing_one_alone() {
+    Subscriber ada = subscriber("s1", "a@example.com");
+    assertThat(subscribers.create(ada)).contains(ada);
+    subscribers.put(subscriber("s2", "b@example.com"));
+    assertThat(subscribers.create(subscriber("s1", "other@example.com"))).isEmpty();
+    // An existing id answers first, even when the email is someone else's too.
+    assertThat(subscribers.create(subscriber("s1", "b@example.com"))).isEmpty();
+    assertThat(subscribers.get("s1")).contains(ada);
+  }
+
+  @Test
+  void create_refuses_an_email_of_another_subscriber_and_names_its_owner() {
+    subscribers.put(subscriber("s1", "a@example.com"));
+    assertThatThrownBy(() -> subscribers.create(subscriber("s2", "A@example.com")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("email A@example.com already belongs to subscriber s1");
+    assertThat(subscribers.get("s2")).isEmpty();
+    assertThat(subscribers.count()).isEqualTo(1);
+  }
+
+  @Test
+  void of_concurrent_creates_of_one_id_exactly_one_succeeds_and_its_row_is_stored() {
+    for (int round = 0; round < ROUNDS; round++) {
+      String id = "race-" + round;
+      List<Subscriber> candidates = IntStream.range(0, WRITERS)
+          .mapToObj(i -> subscriber(id, id + "-" + i + "@example.com"))
+          .toList();
+      List<Optional<Subscriber>> results =
+          Race.together(candidates, subscribers::create, Duration.ofSeconds(30));
+      assertThat(results).filteredOn(Optional::isPresent).hasSize(1);
+      int winner = indexOfPresent(results);
+      assertThat(results.get(winner)).contains(candidates.get(winner));
+      assertThat(subscribers.get(id)).contains(candidates.get(winner));
+    }
+    assertThat(subscribers.count()).isEqualTo(ROUNDS);
+  }
+
+  @Test
+  void concurrent_creates_of_one_id_with_one_email_are_conflicts_not_an_email_of_another() {
+    for (int round = 0; round < ROUNDS; round++) {
+      String id = "same-" + round;
+      List<Subscriber> candidates = IntStream.range(0, WRITERS)
+          .mapToObj(i -> subscriber(id, id + "@example.com", "Writer " + i))
+          .toList();
+      List<Optional<Subscriber>> results =
+          Race.together(candidates, subscribers::create, Duration.ofSeconds(30));
+      assertThat(results).filteredOn(Optional::isPresent).hasSize(1);
+      assertThat(subscribers.get(id)).contains(candidates.get(indexOfPresent(results)));
+    }
+  }
+
+  @Test
   void concurrent_puts_of_one_new_subscriber_all_succeed() {
     for (int round = 0; round < ROUNDS; round++) {
       String id = "put-" + round;
@@ -121,6 +173,13 @@ public abstract class SubscriberContract {
           .hasValueSatisfying(s -> assertThat(candidates).contains(s));
     }
     assertThat(subscribers.count()).isEqualTo(ROUNDS);
+  }
+
+  private static int indexOfPresent(List<? extends Optional<?>> results) {
+    return IntStream.range(0, results.size())
+        .filter(i -> results.get(i).isPresent())
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test

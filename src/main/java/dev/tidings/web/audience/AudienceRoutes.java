@@ -45,6 +45,7 @@ public final class AudienceRoutes implements RouteGroup {
         Subscriber::id,
         subscribers::list,
         subscribers::get,
+        subscribers::create,
         subscribers::put,
         subscribers::delete,
         subscribers::importStream);
