@@ -313,6 +313,85 @@ public abstract class ImportContract {
   }
 
   @Test
+  void a_products_csv_header_may_spell_fields_in_snake_case() throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            "id,title,price,currency,image_url,landing_url\n"
+                + "p1,Lamp,12.50,EUR,https://i.example/l.jpg,https://s.example/l\n"),
+        ImportOptions.defaults());
+    assertThat(report.errors()).isEmpty();
+    assertThat(report.imported()).isEqualTo(1);
+    Product lamp = catalog.get("p1").orElseThrow();
+    assertThat(lamp.imageUrl()).isEqualTo(dev.tidings.WebUrl.of("https://i.example/l.jpg"));
+    assertThat(lamp.landingUrl()).isEqualTo(dev.tidings.WebUrl.of("https://s.example/l"));
+  }
+
+  @Test
+  void subscribers_and_follows_csv_headers_may_spell_fields_in_snake_case() throws IOException {
+    var subscriberReport = subscribers.importFile(
+        file(
+            "s.csv",
+            "id,email,time_zone,latitude,longitude\n"
+                + "s1,a@example.com,Europe/Berlin,52.52,13.405\n"),
+        ImportOptions.defaults());
+    assertThat(subscriberReport.errors()).isEmpty();
+    var ada = subscribers.get("s1").orElseThrow();
+    assertThat(ada.timeZone().getId()).isEqualTo("Europe/Berlin");
+    assertThat(ada.location().orElseThrow().point().orElseThrow().longitude()).isEqualTo(13.405);
+
+    var followReport = follows.importFile(
+        file(
+            "f.csv",
+            "subscriber_id,target_type,target_id,followed_at\n"
+                + "s1,artist,Hockney,2024-01-02T03:04:05Z\n"),
+        ImportOptions.defaults());
+    assertThat(followReport.errors()).isEmpty();
+    assertThat(follows.followsOf("s1"))
+        .extracting(f -> f.target().id() + "@" + f.followedAt())
+        .containsExactly("Hockney@2024-01-02T03:04:05Z");
+  }
+
+  @Test
+  void a_header_naming_one_field_twice_is_malformed_whatever_the_spelling() throws IOException {
+    var twoSpellings = catalog.importFile(
+        file(
+            "p.csv",
+            "id,title,price,currency,imageUrl,landing_url,image_url\n"
+                + "p1,Lamp,1,EUR,https://i.example/1,https://s.example/1,https://i.example/2\n"),
+        ImportOptions.defaults());
+    assertThat(twoSpellings.committed()).isFalse();
+    assertThat(twoSpellings.failure())
+        .hasValueSatisfying(failure -> assertThat(failure)
+            .startsWith("columns 'imageUrl' and 'image_url' both name the field 'imageUrl'"));
+    assertThat(twoSpellings.errors()).extracting(RowError::line).containsExactly(1L);
+
+    var sameSpelling = subscribers.importFile(
+        file("s.csv", "id,email,time_zone,time_zone\ns1,a@example.com,UTC,UTC\n"),
+        ImportOptions.defaults());
+    assertThat(sameSpelling.committed()).isFalse();
+    assertThat(sameSpelling.failure())
+        .hasValueSatisfying(failure ->
+            assertThat(failure).startsWith("column 'time_zone' appears twice in the header"));
+    assertThat(catalog.count()).isZero();
+    assertThat(subscribers.count()).isZero();
+  }
+
+  @Test
+  void json_fields_are_named_in_camel_case_only() throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.jsonl",
+            "{\"id\":\"p1\",\"title\":\"T\",\"price\":1,\"currency\":\"EUR\","
+                + "\"image_url\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}\n"),
+        ImportOptions.defaults());
+    assertThat(report.errors())
+        .singleElement()
+        .satisfies(error -> assertThat(error.reason()).startsWith("unknown field 'image_url'"));
+    assertThat(catalog.count()).isZero();
+  }
+
+  @Test
   void a_malformed_header_imports_nothing_and_says_why() throws IOException {
     var report = catalog.importFile(
         file(
