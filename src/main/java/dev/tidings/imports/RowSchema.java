@@ -15,7 +15,7 @@ public final class RowSchema {
   private final Map<String, Integer> indexByName;
   private final Map<String, Integer> indexByColumn;
 
-  public RowSchema(List<FieldSpec> fields) {
+  RowSchema(List<FieldSpec> fields) {
     this.fields = List.copyOf(fields);
     this.indexByName = new HashMap<>();
     this.indexByColumn = new HashMap<>();
@@ -55,20 +55,20 @@ public final class RowSchema {
     return new RowSchema(List.of(fields));
   }
 
-  public List<FieldSpec> fields() {
+  List<FieldSpec> fields() {
     return fields;
   }
 
-  public int size() {
+  int size() {
     return fields.size();
   }
 
-  public FieldSpec field(int index) {
+  FieldSpec field(int index) {
     return fields.get(index);
   }
 
   /** The field with this name, exactly as in JSON. */
-  public OptionalInt indexOf(String name) {
+  OptionalInt indexOf(String name) {
     Integer index = indexByName.get(name);
     return index == null ? OptionalInt.empty() : OptionalInt.of(index);
   }
@@ -79,7 +79,7 @@ public final class RowSchema {
     return index == null ? OptionalInt.empty() : OptionalInt.of(index);
   }
 
-  public List<String> names() {
+  List<String> names() {
     return fields.stream().map(FieldSpec::name).toList();
   }
 }
