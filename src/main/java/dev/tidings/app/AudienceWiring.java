@@ -1,29 +1,50 @@
 package dev.tidings.app;
 
-import dev.tidings.audience.AudienceService;
+import dev.tidings.audience.FollowService;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionService;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.audience.AudienceRoutes;
 import java.util.List;
 
-/** Subscribers, follows and suppressions on the node's database. */
+/** Subscribers, what they follow, and the addresses never to mail, on the node's database. */
 public final class AudienceWiring implements Capability {
   private final Infrastructure infrastructure;
-  private final Lazy<AudienceService> audience;
+  private final Lazy<SubscriberService> subscribers;
+  private final Lazy<FollowService> follows;
+  private final Lazy<SuppressionService> suppressions;
 
   AudienceWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
-    this.audience = Lazy.of(
-        () -> new AudienceService(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.subscribers = Lazy.of(
+        () -> new SubscriberService(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.follows =
+        Lazy.of(() -> new FollowService(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.suppressions = Lazy.of(
+        () -> new SuppressionService(infrastructure.database().jdbi(), infrastructure.clock()));
   }
 
-  public AudienceService audience() {
-    return audience.get();
+  public SubscriberService subscribers() {
+    return subscribers.get();
+  }
+
+  public FollowService follows() {
+    return follows.get();
+  }
+
+  public SuppressionService suppressions() {
+    return suppressions.get();
   }
 
   @Override
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
     return List.of(new AudienceRoutes(
-        audience(), infrastructure.clock(), settings.maxBodyBytes(), settings.maxImportBytes()));
+        subscribers(),
+        follows(),
+        suppressions(),
+        infrastructure.clock(),
+        settings.maxBodyBytes(),
+        settings.maxImportBytes()));
   }
 }

@@ -7,45 +7,29 @@ import java.time.Instant;
 import org.jdbi.v3.core.Handle;
 
 /**
- * Subscribers staged by COPY, chunk by chunk. Before a chunk's merge, rows whose email belongs to another
- * subscriber (in the database, or on an earlier line of the file under another id) are refused; then the last
- * row of each id wins.
+ * Subscribers in a bulk import, staged by COPY chunk by chunk and merged by the table's upsert. Before a
+ * chunk's merge, rows whose email belongs to another subscriber (in the database, or on an earlier line of the
+ * file under another id) are refused; then the last row of each id wins.
  */
 final class SubscriberStaging implements Staging<Subscriber> {
   @Override
   public String table() {
-    return "subscribers";
+    return SubscriberTable.NAME;
   }
 
   @Override
   public String columns() {
-    return """
-        id text NOT NULL, email text NOT NULL, name text, locale text NOT NULL, time_zone text NOT NULL,
-        latitude double precision, longitude double precision, city text, country text, consent text NOT NULL,
-        created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL""";
+    return SubscriberTable.CHUNK_COLUMNS;
   }
 
   @Override
   public String copyColumns() {
-    return "id, email, name, locale, time_zone, latitude, longitude, city, country, consent, created_at, updated_at";
+    return SubscriberTable.COLUMNS;
   }
 
   @Override
   public void write(Subscriber s, Instant now, CopyRowWriter out) throws IOException {
-    var location = s.location();
-    var point = location.flatMap(Location::point);
-    out.text(s.id())
-        .text(s.email())
-        .text(s.name().orElse(null))
-        .text(s.locale().toLanguageTag())
-        .text(s.timeZone().getId())
-        .nullableDouble(point.map(GeoPoint::latitude).orElse(null))
-        .nullableDouble(point.map(GeoPoint::longitude).orElse(null))
-        .text(location.flatMap(Location::city).orElse(null))
-        .text(location.flatMap(Location::country).orElse(null))
-        .text(s.consent().wire())
-        .instant(now)
-        .instant(now);
+    SubscriberTable.copyRow(s, now, out);
   }
 
   @Override
@@ -82,18 +66,7 @@ final class SubscriberStaging implements Staging<Subscriber> {
 
   @Override
   public long merge(Handle handle, String table, boolean duplicateKeys, Instant now) {
-    String rows = duplicateKeys ? "DISTINCT ON (id)" : "";
-    String order = duplicateKeys ? "ORDER BY id, line DESC" : "";
-    handle.createUpdate("""
-        INSERT INTO subscribers AS t (id, email, name, locale, time_zone, latitude, longitude, city, country, consent,
-                                      created_at, updated_at)
-        SELECT %s id, email, name, locale, time_zone, latitude, longitude, city, country, consent, :now, :now
-          FROM %s WHERE problem IS NULL
-         %s
-        ON CONFLICT (id) DO UPDATE SET email = excluded.email, name = excluded.name, locale = excluded.locale,
-               time_zone = excluded.time_zone, latitude = excluded.latitude, longitude = excluded.longitude,
-               city = excluded.city, country = excluded.country, consent = excluded.consent,
-               updated_at = excluded.updated_at""".formatted(rows, table, order)).bind("now", now).execute();
+    SubscriberTable.mergeChunk(handle, table, duplicateKeys, now);
     return 0;
   }
 }

@@ -1,6 +1,6 @@
 package dev.tidings.bench;
 
-import dev.tidings.audience.AudienceService;
+import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
@@ -46,7 +46,7 @@ public final class ImportBench {
   public static Result run(
       Path productsCsv, Path subscribersCsv, Database database, PrintStream out) {
     var catalog = new CatalogService(database.jdbi(), InstantSource.system());
-    var audience = new AudienceService(database.jdbi(), InstantSource.system());
+    var subscribers = new SubscriberService(database.jdbi(), InstantSource.system());
     var phases = new ArrayList<Phase>();
     phases.add(measure(
         "products: tidings import",
@@ -57,7 +57,7 @@ public final class ImportBench {
         () -> rawCopyIntoTableLike(database, productsCsv, "products")));
     phases.add(measure(
         "subscribers: tidings import",
-        () -> rowsOf(audience.importSubscribers(subscribersCsv, ImportOptions.allOrNothing()))));
+        () -> rowsOf(subscribers.importFile(subscribersCsv, ImportOptions.allOrNothing()))));
     phases.add(measure("subscribers: raw COPY (floor)", () -> rawCopy(database, subscribersCsv)));
     phases.add(measure(
         "subscribers: raw COPY, real table",

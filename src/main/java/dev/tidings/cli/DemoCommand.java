@@ -75,7 +75,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
             "reusing %s: %,d products, %,d subscribers%n",
             settings.dataDir(),
             catalog.count(),
-            node.capability(AudienceWiring.class).audience().countSubscribers());
+            node.capability(AudienceWiring.class).subscribers().count());
       }
       node.start(Role.DEMO, httpPort);
     } catch (RuntimeException e) {
@@ -117,14 +117,14 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
         "subscribers",
         counts.subscribers(),
         options -> node.capability(AudienceWiring.class)
-            .audience()
-            .importSubscribers(directory.resolve("subscribers.jsonl"), options));
+            .subscribers()
+            .importFile(directory.resolve("subscribers.jsonl"), options));
     load(
         "follows",
         counts.follows(),
         options -> node.capability(AudienceWiring.class)
-            .audience()
-            .importFollows(directory.resolve("follows.jsonl"), options));
+            .follows()
+            .importFile(directory.resolve("follows.jsonl"), options));
     load(
         "events",
         counts.events(),

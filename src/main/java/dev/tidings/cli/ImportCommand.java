@@ -81,10 +81,10 @@ final class ImportCommand extends EnvironmentAware implements Callable<Integer> 
         (path, options) -> node.capability(CatalogWiring.class).catalog().importFile(path, options);
       case subscribers ->
         (path, options) ->
-            node.capability(AudienceWiring.class).audience().importSubscribers(path, options);
+            node.capability(AudienceWiring.class).subscribers().importFile(path, options);
       case follows ->
         (path, options) ->
-            node.capability(AudienceWiring.class).audience().importFollows(path, options);
+            node.capability(AudienceWiring.class).follows().importFile(path, options);
       case events ->
         (path, options) ->
             node.capability(ActivityWiring.class).intake().importEvents(path, options);

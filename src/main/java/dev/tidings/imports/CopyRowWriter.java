@@ -117,7 +117,7 @@ public final class CopyRowWriter {
     return text(lastInstantText);
   }
 
-  public void endRow() throws IOException {
+  void endRow() throws IOException {
     if (size + 1 > buffer.length) flushBuffer();
     buffer[size++] = '\n';
     rowStarted = false;

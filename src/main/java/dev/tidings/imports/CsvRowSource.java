@@ -4,7 +4,6 @@ import dev.tidings.Problems;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
@@ -66,21 +65,31 @@ final class CsvRowSource implements RowSource {
     }
     var problems = new ArrayList<String>();
     int[] fields = new int[header.size()];
-    var seen = new HashSet<String>();
+    // The cell that named each field first: tells a repeated column from a second spelling.
+    var namedBy = new @Nullable String[schema.size()];
     for (int column = 0; column < header.size(); column++) {
       String name = header.get(column);
-      OptionalInt index = schema.indexOf(name);
+      OptionalInt index = schema.indexOfColumn(name);
       if (index.isEmpty()) {
         problems.add("unknown column " + Problems.quote(name) + " in the header");
-      } else if (!seen.add(name)) {
+        continue;
+      }
+      int field = index.getAsInt();
+      String earlier = namedBy[field];
+      if (earlier == null) {
+        namedBy[field] = name;
+        fields[column] = field;
+      } else if (earlier.equals(name)) {
         problems.add("column '" + name + "' appears twice in the header");
       } else {
-        fields[column] = index.getAsInt();
+        problems.add("columns '" + earlier + "' and '" + name + "' both name the field '"
+            + schema.field(field).name() + "'");
       }
     }
-    for (FieldSpec field : schema.fields()) {
-      if (field.required() && !seen.contains(field.name())) {
-        problems.add("the header lacks the required column '" + field.name() + "'");
+    for (int field = 0; field < schema.size(); field++) {
+      if (schema.field(field).required() && namedBy[field] == null) {
+        problems.add(
+            "the header lacks the required column '" + schema.field(field).name() + "'");
       }
     }
     if (!problems.isEmpty()) {

@@ -11,7 +11,7 @@ public enum Format {
   JSON_LINES;
 
   /** By extension: .csv, .jsonl, .ndjson, each optionally followed by .gz. */
-  public static Format ofFileName(String fileName) {
+  static Format ofFileName(String fileName) {
     String name = fileName.toLowerCase(Locale.ROOT);
     if (name.endsWith(".gz")) name = name.substring(0, name.length() - 3);
     if (name.endsWith(".csv")) return CSV;

@@ -11,7 +11,7 @@ import java.util.function.LongConsumer;
  * chunks cost fewer round trips, smaller ones start the merge sooner; tests use tiny chunks to cross boundaries.
  */
 public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRows) {
-  public static final int DEFAULT_CHUNK_ROWS = 25_000;
+  static final int DEFAULT_CHUNK_ROWS = 25_000;
 
   public ImportOptions {
     requireNonNull(mode, "mode");
@@ -20,7 +20,7 @@ public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRow
       throw new IllegalArgumentException("chunkRows must be >= 1, got " + chunkRows);
   }
 
-  public ImportOptions(ImportMode mode, LongConsumer progress) {
+  ImportOptions(ImportMode mode, LongConsumer progress) {
     this(mode, progress, DEFAULT_CHUNK_ROWS);
   }
 
@@ -40,7 +40,7 @@ public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRow
     return new ImportOptions(mode, newProgress, chunkRows);
   }
 
-  public ImportOptions withChunkRows(int newChunkRows) {
+  ImportOptions withChunkRows(int newChunkRows) {
     return new ImportOptions(mode, progress, newChunkRows);
   }
 }

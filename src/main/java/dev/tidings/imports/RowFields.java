@@ -24,25 +24,25 @@ public final class RowFields {
   private final RowSchema schema;
   private final @Nullable Object[] values;
 
-  public RowFields(RowSchema schema) {
+  RowFields(RowSchema schema) {
     this.schema = schema;
     this.values = new Object[schema.size()];
   }
 
-  public RowSchema schema() {
+  RowSchema schema() {
     return schema;
   }
 
-  public void clear() {
+  void clear() {
     Arrays.fill(values, null);
   }
 
   /** Sets a value given as text (a CSV cell, a JSON string or number); empty text means "not given". */
-  public void setText(int index, @Nullable String text) {
+  void setText(int index, @Nullable String text) {
     values[index] = text == null || text.isEmpty() ? null : text;
   }
 
-  public void setMap(int index, Map<String, String> map) {
+  void setMap(int index, Map<String, String> map) {
     values[index] = map;
   }
 

@@ -16,7 +16,7 @@ public final class StringMaps {
   private StringMaps() {}
 
   /** The object's entries in order; null when {@code json} is valid JSON but not an object of strings. */
-  public static @Nullable Map<String, String> parse(String json) {
+  static @Nullable Map<String, String> parse(String json) {
     try (JsonParser parser = Json.MAPPER.createParser(json)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) return null;
       var map = new LinkedHashMap<String, String>();

@@ -18,6 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * @param path e.g. {@code /api/v1/products}
  * @param noun e.g. {@code product}, for messages
+ * @param create stores the item unless its id exists, in one step (empty when it exists), so that of
+ *     concurrent creates of one id exactly one succeeds
  */
 public record Resource<T>(
     String path,
@@ -27,6 +29,7 @@ public record Resource<T>(
     Function<T, String> id,
     BiFunction<Optional<String>, Integer, List<T>> list,
     Function<String, Optional<T>> get,
+    Function<T, Optional<T>> create,
     UnaryOperator<T> put,
     Predicate<String> delete,
     Imports.Importer importer) {
@@ -44,11 +47,10 @@ public record Resource<T>(
     routing.post(path, (request, response) -> {
       T item = fromJson.apply(JsonBodies.read(request, maxBodyBytes));
       String itemId = id.apply(item);
-      if (get.apply(itemId).isPresent()) {
-        throw ApiProblem.conflict(
-            noun + " " + itemId + " exists; PUT " + path + "/" + itemId + " replaces it");
-      }
-      T created = put.apply(item);
+      T created = create
+          .apply(item)
+          .orElseThrow(() -> ApiProblem.conflict(
+              noun + " " + itemId + " exists; PUT " + path + "/" + itemId + " replaces it"));
       response.header(HeaderNames.LOCATION, path + "/" + itemId);
       JsonBodies.write(response, 201, toJson.apply(created));
     });

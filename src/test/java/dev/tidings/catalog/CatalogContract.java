@@ -5,14 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.WebUrl;
+import dev.tidings.coordination.Race;
 import dev.tidings.storage.Database;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Currency;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,6 +105,50 @@ public abstract class CatalogContract {
     catalog.put(cheaper);
     assertThat(catalog.get("p-1")).contains(cheaper);
     assertThat(catalog.count()).isEqualTo(1);
+  }
+
+  @Test
+  void create_stores_a_new_id_and_leaves_an_existing_one_alone() {
+    Product product = product("p-1");
+    assertThat(catalog.create(product)).contains(product);
+    assertThat(catalog.create(titled(product("p-1"), "Other"))).isEmpty();
+    assertThat(catalog.get("p-1")).contains(product);
+    assertThat(catalog.count()).isEqualTo(1);
+  }
+
+  @Test
+  void of_concurrent_creates_of_one_id_exactly_one_succeeds_and_its_row_is_stored() {
+    for (int round = 0; round < 10; round++) {
+      String id = "race-" + round;
+      // More writers than the test pool's connections, so some always wait on others' statements.
+      List<Product> candidates = IntStream.range(0, 16)
+          .mapToObj(i -> titled(product(id), "Writer " + i))
+          .toList();
+      List<Optional<Product>> results =
+          Race.together(candidates, catalog::create, Duration.ofSeconds(30));
+      assertThat(results).filteredOn(Optional::isPresent).hasSize(1);
+      int winner = IntStream.range(0, results.size())
+          .filter(i -> results.get(i).isPresent())
+          .findFirst()
+          .orElseThrow();
+      assertThat(results.get(winner)).contains(candidates.get(winner));
+      assertThat(catalog.get(id)).contains(candidates.get(winner));
+    }
+    assertThat(catalog.count()).isEqualTo(10);
+  }
+
+  private static Product titled(Product product, String title) {
+    return new Product(
+        product.id(),
+        title,
+        product.brand(),
+        product.category(),
+        product.price(),
+        product.currency(),
+        product.imageUrl(),
+        product.landingUrl(),
+        product.available(),
+        product.attributes());
   }
 
   @Test

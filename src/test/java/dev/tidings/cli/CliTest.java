@@ -125,7 +125,7 @@ class CliTest {
     var environment = databaseWithUnreachableRedisAndRabbit();
     assertThat(run(environment, "migrate").status()).isZero();
     Path file = Files.writeString(dataDir.resolve("lazy.csv"), """
-        id,title,price,currency,imageUrl,landingUrl
+        id,title,price,currency,image_url,landing_url
         lazy-1,Lazy,1.00,EUR,https://i.example/l.png,https://s.example/l
         """);
     var imported = run(environment, "import", "products", file.toString());

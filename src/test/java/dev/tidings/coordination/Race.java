@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /** Runs tasks on virtual threads, released together, and waits for them within a bound. */
 public final class Race implements AutoCloseable {
@@ -44,6 +45,15 @@ public final class Race implements AutoCloseable {
     for (Future<T> future : futures)
       results.add(result(future, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
     return results;
+  }
+
+  /** Runs {@code task} once per input, all released together, and returns the results in input order. */
+  public static <T, R> List<R> together(List<T> inputs, Function<T, R> task, Duration bound) {
+    try (var race = new Race()) {
+      List<Future<R>> futures =
+          inputs.stream().map(input -> race.add(() -> task.apply(input))).toList();
+      return race.all(futures, bound);
+    }
   }
 
   public static <T> T result(Future<T> future, Duration bound) {

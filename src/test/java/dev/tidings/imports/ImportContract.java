@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
-import dev.tidings.audience.AudienceService;
 import dev.tidings.audience.Consent;
+import dev.tidings.audience.FollowService;
 import dev.tidings.audience.FollowTarget;
+import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.TargetType;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
@@ -45,7 +46,8 @@ public abstract class ImportContract {
 
   private Database database;
   private CatalogService catalog;
-  private AudienceService audience;
+  private SubscriberService subscribers;
+  private FollowService follows;
   private ActivityIntake activity;
 
   @TempDir
@@ -57,7 +59,8 @@ public abstract class ImportContract {
   void open() {
     database = openDatabase();
     catalog = new CatalogService(database.jdbi(), InstantSource.fixed(NOW));
-    audience = new AudienceService(database.jdbi(), InstantSource.fixed(NOW));
+    subscribers = new SubscriberService(database.jdbi(), InstantSource.fixed(NOW));
+    follows = new FollowService(database.jdbi(), InstantSource.fixed(NOW));
     activity = new ActivityIntake(database.jdbi(), InstantSource.fixed(NOW));
   }
 
@@ -133,31 +136,31 @@ public abstract class ImportContract {
 
   @Test
   void subscribers_follows_and_events_import_from_csv_and_json_lines() throws IOException {
-    var subscribers = audience.importSubscribers(
+    var subscriberReport = subscribers.importFile(
         file(
             "s.csv",
             "id,email,name,locale,timeZone,latitude,longitude,city,country,consent\n"
                 + "s1,Ada@Example.com,Ada,de-DE,Europe/Berlin,52.52,13.405,Berlin,DE,pending\n"
                 + "s2,b@example.com,,,,,,,,\n"),
         ImportOptions.defaults());
-    assertThat(subscribers.errors()).isEmpty();
-    var ada = audience.getSubscriber("s1").orElseThrow();
+    assertThat(subscriberReport.errors()).isEmpty();
+    var ada = subscribers.get("s1").orElseThrow();
     assertThat(ada.consent()).isEqualTo(Consent.PENDING);
     assertThat(ada.locale().toLanguageTag()).isEqualTo("de-DE");
     assertThat(ada.location().orElseThrow().point().orElseThrow().latitude()).isEqualTo(52.52);
-    var b = audience.getSubscriber("s2").orElseThrow();
+    var b = subscribers.get("s2").orElseThrow();
     assertThat(b.timeZone().getId()).isEqualTo("Z");
     assertThat(b.locale().toLanguageTag()).isEqualTo("en");
 
-    var follows = audience.importFollows(
+    var followReport = follows.importFile(
         file(
             "f.ndjson",
             "{\"subscriberId\":\"s1\",\"targetType\":\"artist\",\"targetId\":\"Hockney\",\"followedAt\":\"2024-01-02T03:04:05Z\"}\n"
                 + "{\"subscriberId\":\"s2\",\"targetType\":\"artist\",\"targetId\":\"Hockney\"}\n"),
         ImportOptions.defaults());
-    assertThat(follows.imported()).isEqualTo(2);
-    assertThat(audience.followers(
-            new FollowTarget(TargetType.ARTIST, "Hockney"), Optional.empty(), 10))
+    assertThat(followReport.imported()).isEqualTo(2);
+    assertThat(
+            follows.followers(new FollowTarget(TargetType.ARTIST, "Hockney"), Optional.empty(), 10))
         .extracting(f -> f.subscriberId() + "@" + f.followedAt())
         .containsExactly("s1@2024-01-02T03:04:05Z", "s2@" + NOW);
 
@@ -310,6 +313,85 @@ public abstract class ImportContract {
   }
 
   @Test
+  void a_products_csv_header_may_spell_fields_in_snake_case() throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            "id,title,price,currency,image_url,landing_url\n"
+                + "p1,Lamp,12.50,EUR,https://i.example/l.jpg,https://s.example/l\n"),
+        ImportOptions.defaults());
+    assertThat(report.errors()).isEmpty();
+    assertThat(report.imported()).isEqualTo(1);
+    Product lamp = catalog.get("p1").orElseThrow();
+    assertThat(lamp.imageUrl()).isEqualTo(dev.tidings.WebUrl.of("https://i.example/l.jpg"));
+    assertThat(lamp.landingUrl()).isEqualTo(dev.tidings.WebUrl.of("https://s.example/l"));
+  }
+
+  @Test
+  void subscribers_and_follows_csv_headers_may_spell_fields_in_snake_case() throws IOException {
+    var subscriberReport = subscribers.importFile(
+        file(
+            "s.csv",
+            "id,email,time_zone,latitude,longitude\n"
+                + "s1,a@example.com,Europe/Berlin,52.52,13.405\n"),
+        ImportOptions.defaults());
+    assertThat(subscriberReport.errors()).isEmpty();
+    var ada = subscribers.get("s1").orElseThrow();
+    assertThat(ada.timeZone().getId()).isEqualTo("Europe/Berlin");
+    assertThat(ada.location().orElseThrow().point().orElseThrow().longitude()).isEqualTo(13.405);
+
+    var followReport = follows.importFile(
+        file(
+            "f.csv",
+            "subscriber_id,target_type,target_id,followed_at\n"
+                + "s1,artist,Hockney,2024-01-02T03:04:05Z\n"),
+        ImportOptions.defaults());
+    assertThat(followReport.errors()).isEmpty();
+    assertThat(follows.followsOf("s1"))
+        .extracting(f -> f.target().id() + "@" + f.followedAt())
+        .containsExactly("Hockney@2024-01-02T03:04:05Z");
+  }
+
+  @Test
+  void a_header_naming_one_field_twice_is_malformed_whatever_the_spelling() throws IOException {
+    var twoSpellings = catalog.importFile(
+        file(
+            "p.csv",
+            "id,title,price,currency,imageUrl,landing_url,image_url\n"
+                + "p1,Lamp,1,EUR,https://i.example/1,https://s.example/1,https://i.example/2\n"),
+        ImportOptions.defaults());
+    assertThat(twoSpellings.committed()).isFalse();
+    assertThat(twoSpellings.failure())
+        .hasValueSatisfying(failure -> assertThat(failure)
+            .startsWith("columns 'imageUrl' and 'image_url' both name the field 'imageUrl'"));
+    assertThat(twoSpellings.errors()).extracting(RowError::line).containsExactly(1L);
+
+    var sameSpelling = subscribers.importFile(
+        file("s.csv", "id,email,time_zone,time_zone\ns1,a@example.com,UTC,UTC\n"),
+        ImportOptions.defaults());
+    assertThat(sameSpelling.committed()).isFalse();
+    assertThat(sameSpelling.failure())
+        .hasValueSatisfying(failure ->
+            assertThat(failure).startsWith("column 'time_zone' appears twice in the header"));
+    assertThat(catalog.count()).isZero();
+    assertThat(subscribers.count()).isZero();
+  }
+
+  @Test
+  void json_fields_are_named_in_camel_case_only() throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.jsonl",
+            "{\"id\":\"p1\",\"title\":\"T\",\"price\":1,\"currency\":\"EUR\","
+                + "\"image_url\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\"}\n"),
+        ImportOptions.defaults());
+    assertThat(report.errors())
+        .singleElement()
+        .satisfies(error -> assertThat(error.reason()).startsWith("unknown field 'image_url'"));
+    assertThat(catalog.count()).isZero();
+  }
+
+  @Test
   void a_malformed_header_imports_nothing_and_says_why() throws IOException {
     var report = catalog.importFile(
         file(
@@ -368,9 +450,9 @@ public abstract class ImportContract {
   @Test
   void subscribers_whose_email_belongs_to_another_id_are_refused_at_their_line()
       throws IOException {
-    audience.importSubscribers(
+    subscribers.importFile(
         file("s0.csv", "id,email\nold,taken@example.com\n"), ImportOptions.defaults());
-    var report = audience.importSubscribers(
+    var report = subscribers.importFile(
         file(
             "s.csv",
             "id,email,latitude\n"
@@ -396,16 +478,15 @@ public abstract class ImportContract {
     assertThat(report)
         .extracting(ImportReport::imported, ImportReport::rejected)
         .containsExactly(2L, 4L);
-    assertThat(audience.listSubscribers(Optional.empty(), 10))
+    assertThat(subscribers.list(Optional.empty(), 10))
         .extracting(s -> s.id())
         .containsExactly("old", "s2");
   }
 
   @Test
   void follows_of_unknown_subscribers_are_reported_and_the_others_imported() throws IOException {
-    audience.importSubscribers(
-        file("s.csv", "id,email\ns1,a@example.com\n"), ImportOptions.defaults());
-    var report = audience.importFollows(
+    subscribers.importFile(file("s.csv", "id,email\ns1,a@example.com\n"), ImportOptions.defaults());
+    var report = follows.importFile(
         file(
             "f.csv",
             "subscriberId,targetType,targetId,followedAt\n"
@@ -424,7 +505,7 @@ public abstract class ImportContract {
                 5L,
                 "followedAt must be an ISO-8601 instant such as 2024-05-01T12:00:00Z, got 'yesterday'"));
     assertThat(report.imported()).isEqualTo(1);
-    assertThat(audience.followsOf("s1")).hasSize(1);
+    assertThat(follows.followsOf("s1")).hasSize(1);
   }
 
   @Test
@@ -480,7 +561,7 @@ public abstract class ImportContract {
 
   @Test
   void an_email_taken_in_an_earlier_chunk_is_refused_at_its_line() throws IOException {
-    var report = audience.importSubscribers(
+    var report = subscribers.importFile(
         file(
             "s.csv",
             "id,email\n"
@@ -495,7 +576,7 @@ public abstract class ImportContract {
     assertThat(report)
         .extracting(ImportReport::imported, ImportReport::rejected)
         .containsExactly(4L, 1L);
-    assertThat(audience.getSubscriber("s1").orElseThrow().email()).isEqualTo("a2@example.com");
+    assertThat(subscribers.get("s1").orElseThrow().email()).isEqualTo("a2@example.com");
   }
 
   @Test

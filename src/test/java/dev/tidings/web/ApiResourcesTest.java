@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
-import dev.tidings.audience.AudienceService;
+import dev.tidings.audience.FollowService;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
+import dev.tidings.coordination.Race;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.activity.ActivityRoutes;
@@ -17,6 +20,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -29,11 +33,17 @@ import org.junit.jupiter.api.Test;
 class ApiResourcesTest {
   private static final String KEY = "resources-test-key-0123456789";
   private static final long MAX_IMPORT = 64 * 1024;
+  private static final String PRODUCTS = "/api/v1/products";
+  private static final String SUBSCRIBERS = "/api/v1/subscribers";
+  /** Concurrent requests per round: more than the database pool's connections, so some wait on others. */
+  private static final int WRITERS = 16;
+
+  private static final int ROUNDS = 5;
+  private static final Duration BOUND = Duration.ofSeconds(60);
   private static Database database;
   private static HttpServer server;
   private static ApiClient api;
   private static CatalogService catalog;
-  private static AudienceService audience;
   private static ActivityIntake activity;
 
   private static final String PRODUCT = """
@@ -46,7 +56,6 @@ class ApiResourcesTest {
     database = TestDatabases.embedded();
     InstantSource clock = InstantSource.system();
     catalog = new CatalogService(database.jdbi(), clock);
-    audience = new AudienceService(database.jdbi(), clock);
     activity = new ActivityIntake(database.jdbi(), clock);
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
@@ -54,7 +63,13 @@ class ApiResourcesTest {
         List.of(),
         List.of(
             new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
-            new AudienceRoutes(audience, clock, 8 * 1024, MAX_IMPORT),
+            new AudienceRoutes(
+                new SubscriberService(database.jdbi(), clock),
+                new FollowService(database.jdbi(), clock),
+                new SuppressionService(database.jdbi(), clock),
+                clock,
+                8 * 1024,
+                MAX_IMPORT),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT)));
     api = new ApiClient(server.port(), KEY);
   }
@@ -63,6 +78,18 @@ class ApiResourcesTest {
   static void stop() {
     server.close();
     database.close();
+  }
+
+  /** Exactly one answer is 201 (returned), every other one a 409 that says how to replace. */
+  private static ApiClient.Answer onlyCreated(List<ApiClient.Answer> answers) {
+    assertThat(answers)
+        .extracting(ApiClient.Answer::status)
+        .containsOnly(201, 409)
+        .containsOnlyOnce(201);
+    answers.stream()
+        .filter(answer -> answer.status() == 409)
+        .forEach(conflict -> assertThat(conflict.detail()).contains("exists; PUT"));
+    return answers.stream().filter(answer -> answer.status() == 201).findFirst().orElseThrow();
   }
 
   @Test
@@ -109,6 +136,20 @@ class ApiResourcesTest {
       assertThat(api.delete("/api/v1/products/crud-1").status()).isEqualTo(204);
       assertThat(api.get("/api/v1/products/crud-1").status()).isEqualTo(404);
       assertThat(api.delete("/api/v1/products/crud-1").status()).isEqualTo(404);
+    }
+
+    @Test
+    void concurrent_creates_of_one_product_get_one_201_and_409_for_the_rest() {
+      for (int round = 0; round < ROUNDS; round++) {
+        String id = "race-" + round;
+        List<String> bodies = IntStream.range(0, WRITERS)
+            .mapToObj(i -> PRODUCT.formatted(id).replace("Linen Shirt", "Writer " + i))
+            .toList();
+        var answers = Race.together(bodies, body -> api.postJson(PRODUCTS, body), BOUND);
+        var created = onlyCreated(answers);
+        assertThat(api.get(PRODUCTS + "/" + id).json().path("title").asString())
+            .isEqualTo(created.json().path("title").asString());
+      }
     }
 
     @Test
@@ -250,6 +291,22 @@ class ApiResourcesTest {
   class Subscribers {
     private static final String SUBSCRIBER = """
         {"id":"%s","email":"%s","name":"Ada","locale":"de-DE","timeZone":"Europe/Berlin","consent":"subscribed"}""";
+
+    @Test
+    void concurrent_creates_of_one_subscriber_get_one_201_and_409_for_the_rest() {
+      for (int round = 0; round < ROUNDS; round++) {
+        String id = "race-" + round;
+        // One email for all: a client retrying its create must not be told the email is taken.
+        List<String> bodies = IntStream.range(0, WRITERS)
+            .mapToObj(
+                i -> SUBSCRIBER.formatted(id, id + "@example.com").replace("Ada", "Writer " + i))
+            .toList();
+        var answers = Race.together(bodies, body -> api.postJson(SUBSCRIBERS, body), BOUND);
+        var created = onlyCreated(answers);
+        assertThat(api.get(SUBSCRIBERS + "/" + id).json().path("name").asString())
+            .isEqualTo(created.json().path("name").asString());
+      }
+    }
 
     @Test
     void create_read_and_an_email_taken_by_another_id_is_refused() {

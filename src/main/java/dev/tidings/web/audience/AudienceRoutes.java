@@ -1,11 +1,13 @@
 package dev.tidings.web.audience;
 
 import dev.tidings.audience.AudienceJson;
-import dev.tidings.audience.AudienceService;
 import dev.tidings.audience.Follow;
+import dev.tidings.audience.FollowService;
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.Subscriber;
+import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.Suppression;
+import dev.tidings.audience.SuppressionService;
 import dev.tidings.audience.TargetType;
 import dev.tidings.web.*;
 import io.helidon.webserver.http.HttpRouting;
@@ -17,26 +19,36 @@ import java.util.stream.Collectors;
 
 /** Subscribers, their follows, and the suppression list as REST resources, with bulk import. */
 public final class AudienceRoutes implements RouteGroup {
-  private final AudienceService audience;
-  private final Resource<Subscriber> subscribers;
+  private final SubscriberService subscribers;
+  private final FollowService follows;
+  private final SuppressionService suppressions;
+  private final Resource<Subscriber> subscriberResource;
   private final InstantSource clock;
   private final long maxBodyBytes;
   private final long maxImportBytes;
 
   public AudienceRoutes(
-      AudienceService audience, InstantSource clock, long maxBodyBytes, long maxImportBytes) {
-    this.audience = audience;
-    this.subscribers = new Resource<>(
+      SubscriberService subscribers,
+      FollowService follows,
+      SuppressionService suppressions,
+      InstantSource clock,
+      long maxBodyBytes,
+      long maxImportBytes) {
+    this.subscribers = subscribers;
+    this.follows = follows;
+    this.suppressions = suppressions;
+    this.subscriberResource = new Resource<>(
         "/api/v1/subscribers",
         "subscriber",
         AudienceJson::subscriberFromJson,
         AudienceJson::toJson,
         Subscriber::id,
-        audience::listSubscribers,
-        audience::getSubscriber,
-        audience::putSubscriber,
-        audience::deleteSubscriber,
-        audience::importSubscribers);
+        subscribers::list,
+        subscribers::get,
+        subscribers::create,
+        subscribers::put,
+        subscribers::delete,
+        subscribers::importStream);
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
     this.maxImportBytes = maxImportBytes;
@@ -44,56 +56,56 @@ public final class AudienceRoutes implements RouteGroup {
 
   @Override
   public void register(HttpRouting.Builder routing) {
-    subscribers.register(routing, maxBodyBytes, maxImportBytes);
-    follows(routing);
-    suppressions(routing);
+    subscriberResource.register(routing, maxBodyBytes, maxImportBytes);
+    followRoutes(routing);
+    suppressionRoutes(routing);
   }
 
-  private void follows(HttpRouting.Builder routing) {
+  private void followRoutes(HttpRouting.Builder routing) {
     routing.get("/api/v1/subscribers/{id}/follows", (request, response) -> {
       String id = Requests.path(request, "id");
-      if (audience.getSubscriber(id).isEmpty()) throw subscribers.notFound(id);
+      if (subscribers.get(id).isEmpty()) throw subscriberResource.notFound(id);
       JsonBodies.ok(
           response,
           new Page(
-              audience.followsOf(id).stream().map(AudienceJson::toJson).toList(),
+              follows.followsOf(id).stream().map(AudienceJson::toJson).toList(),
               java.util.Optional.empty()));
     });
     routing.put("/api/v1/subscribers/{id}/follows/{type}/{target}", (request, response) -> {
       String id = Requests.path(request, "id");
-      if (audience.getSubscriber(id).isEmpty()) throw subscribers.notFound(id);
-      Follow follow = audience.follow(new Follow(id, target(request), clock.instant()));
+      if (subscribers.get(id).isEmpty()) throw subscriberResource.notFound(id);
+      Follow follow = follows.follow(new Follow(id, target(request), clock.instant()));
       JsonBodies.ok(response, AudienceJson.toJson(follow));
     });
     routing.delete("/api/v1/subscribers/{id}/follows/{type}/{target}", (request, response) -> {
       String id = Requests.path(request, "id");
-      if (!audience.unfollow(id, target(request)))
+      if (!follows.unfollow(id, target(request)))
         throw ApiProblem.notFound("subscriber " + id + " does not follow that");
       response.status(204).send();
     });
     routing.get("/api/v1/followers/{type}/{target}", (request, response) -> {
       int limit = Requests.limit(request);
-      var rows = audience.followers(target(request), Requests.query(request, "after"), limit);
+      var rows = follows.followers(target(request), Requests.query(request, "after"), limit);
       JsonBodies.ok(response, Page.of(rows, limit, AudienceJson::toJson, Follow::subscriberId));
     });
     routing.post(
         "/api/v1/follows/import",
         (request, response) ->
-            Imports.handle(request, response, maxImportBytes, audience::importFollows));
+            Imports.handle(request, response, maxImportBytes, follows::importStream));
   }
 
-  private void suppressions(HttpRouting.Builder routing) {
+  private void suppressionRoutes(HttpRouting.Builder routing) {
     routing.get("/api/v1/suppressions", (request, response) -> {
       int limit = Requests.limit(request);
-      var rows = audience.listSuppressions(Requests.query(request, "after"), limit);
+      var rows = suppressions.list(Requests.query(request, "after"), limit);
       JsonBodies.ok(response, Page.of(rows, limit, AudienceJson::toJson, Suppression::email));
     });
     routing.get("/api/v1/suppressions/{email}", (request, response) -> {
       String email = Requests.path(request, "email");
       JsonBodies.ok(
           response,
-          AudienceJson.toJson(audience
-              .suppression(email)
+          AudienceJson.toJson(suppressions
+              .get(email)
               .orElseThrow(() -> ApiProblem.notFound(email + " is not suppressed"))));
     });
     routing.put("/api/v1/suppressions/{email}", (request, response) -> {
@@ -103,11 +115,12 @@ public final class AudienceRoutes implements RouteGroup {
       object.put("email", Requests.path(request, "email"));
       JsonBodies.ok(
           response,
-          AudienceJson.toJson(audience.suppress(AudienceJson.suppressionFromJson(object, clock))));
+          AudienceJson.toJson(
+              suppressions.suppress(AudienceJson.suppressionFromJson(object, clock))));
     });
     routing.delete("/api/v1/suppressions/{email}", (request, response) -> {
       String email = Requests.path(request, "email");
-      if (!audience.unsuppress(email)) throw ApiProblem.notFound(email + " is not suppressed");
+      if (!suppressions.unsuppress(email)) throw ApiProblem.notFound(email + " is not suppressed");
       response.status(204).send();
     });
   }

@@ -21,6 +21,7 @@ public final class CatalogRoutes implements RouteGroup {
         Product::id,
         catalog::list,
         catalog::get,
+        catalog::create,
         catalog::put,
         catalog::delete,
         catalog::importStream);

@@ -3,9 +3,9 @@ package dev.tidings.audience;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 
-class AudienceServiceIT extends AudienceContract {
+class SubscriberServiceTest extends SubscriberContract {
   @Override
   protected Database openDatabase() {
-    return TestDatabases.real();
+    return TestDatabases.embedded();
   }
 }

@@ -3,7 +3,7 @@ package dev.tidings.audience;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 
-class AudienceServiceTest extends AudienceContract {
+class SuppressionServiceTest extends SuppressionContract {
   @Override
   protected Database openDatabase() {
     return TestDatabases.embedded();

@@ -1,0 +1,67 @@
+package dev.tidings.audience;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.imports.BulkImporter;
+import dev.tidings.imports.Format;
+import dev.tidings.imports.ImportKind;
+import dev.tidings.imports.ImportOptions;
+import dev.tidings.imports.ImportReport;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+
+/** What subscribers follow (brands, artists, ...): single follows, followers of a target, and bulk import. */
+public final class FollowService {
+  /** Largest page {@link #followers} returns. */
+  public static final int MAX_PAGE = PageLimit.MAX;
+
+  private final Jdbi jdbi;
+  private final BulkImporter importer;
+  private final ImportKind<Follow> follows;
+
+  public FollowService(Jdbi jdbi, InstantSource clock) {
+    this.jdbi = jdbi;
+    this.importer = new BulkImporter(jdbi, clock);
+    this.follows = new ImportKind<>("follows", new FollowRows(clock), new FollowStaging());
+  }
+
+  /**
+   * Records (or re-dates) a follow.
+   *
+   * @throws InvalidInputException when the subscriber does not exist
+   */
+  public Follow follow(Follow follow) {
+    if (!jdbi.withHandle(handle -> FollowTable.follow(handle, follow)))
+      throw new InvalidInputException("subscriber " + follow.subscriberId() + " does not exist");
+    return follow;
+  }
+
+  /** False when the subscriber did not follow the target. */
+  public boolean unfollow(String subscriberId, FollowTarget target) {
+    return jdbi.withHandle(handle -> FollowTable.delete(handle, subscriberId, target));
+  }
+
+  /** What one subscriber follows, by target type then id. */
+  public List<Follow> followsOf(String subscriberId) {
+    return jdbi.withHandle(handle -> FollowTable.ofSubscriber(handle, subscriberId));
+  }
+
+  /** Followers of a target in subscriber id order, after the subscriber id {@code after} (keyset pagination). */
+  public List<Follow> followers(FollowTarget target, Optional<String> after, int limit) {
+    PageLimit.check(limit);
+    return jdbi.withHandle(handle -> FollowTable.followersPage(handle, target, after, limit));
+  }
+
+  /** Bulk import from a file (.csv, .jsonl or .ndjson, optionally .gz); see {@link BulkImporter} for bad rows. */
+  public ImportReport importFile(Path file, ImportOptions options) {
+    return importer.run(follows, file, options);
+  }
+
+  /** Bulk import from a stream, e.g. a request body; gzip is recognised from the content. */
+  public ImportReport importStream(InputStream in, Format format, ImportOptions options) {
+    return importer.run(follows, in, format, options);
+  }
+}

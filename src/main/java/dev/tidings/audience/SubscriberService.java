@@ -1,0 +1,121 @@
+package dev.tidings.audience;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.imports.BulkImporter;
+import dev.tidings.imports.Format;
+import dev.tidings.imports.ImportKind;
+import dev.tidings.imports.ImportOptions;
+import dev.tidings.imports.ImportReport;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+
+/** Subscribers: single subscribers by id or email, pages in id order, and bulk import. */
+public final class SubscriberService {
+  /** Largest page {@link #list} returns. */
+  public static final int MAX_PAGE = PageLimit.MAX;
+
+  private static final ImportKind<Subscriber> SUBSCRIBERS =
+      new ImportKind<>("subscribers", SubscriberRows.INSTANCE, new SubscriberStaging());
+
+  /** How often a write runs when its email's owner changes under it (see {@link #owningEmail}). */
+  private static final int ATTEMPTS = 3;
+
+  private final Jdbi jdbi;
+  private final InstantSource clock;
+  private final BulkImporter importer;
+
+  public SubscriberService(Jdbi jdbi, InstantSource clock) {
+    this.jdbi = jdbi;
+    this.clock = clock;
+    this.importer = new BulkImporter(jdbi, clock);
+  }
+
+  /**
+   * Creates or replaces the subscriber with this id.
+   *
+   * @throws InvalidInputException when the email belongs to another subscriber
+   */
+  public Subscriber put(Subscriber subscriber) {
+    return owningEmail(subscriber, handle -> {
+      SubscriberTable.upsert(handle, subscriber, clock.instant());
+      return subscriber;
+    });
+  }
+
+  /**
+   * Creates the subscriber unless one with its id exists, in one statement, so that of two concurrent
+   * creates of an id exactly one succeeds.
+   *
+   * @return the stored subscriber; empty when the id exists (nothing changed)
+   * @throws InvalidInputException when the email belongs to another subscriber
+   */
+  public Optional<Subscriber> create(Subscriber subscriber) {
+    return owningEmail(
+        subscriber, handle -> SubscriberTable.insertNew(handle, subscriber, clock.instant()));
+  }
+
+  public Optional<Subscriber> get(String id) {
+    return jdbi.withHandle(handle -> SubscriberTable.find(handle, id));
+  }
+
+  /** The subscriber with this email, compared case-insensitively. */
+  public Optional<Subscriber> findByEmail(String email) {
+    return jdbi.withHandle(handle -> SubscriberTable.findByEmail(handle, email));
+  }
+
+  /** Up to {@code limit} subscribers in id order after the id {@code after} (keyset pagination). */
+  public List<Subscriber> list(Optional<String> after, int limit) {
+    PageLimit.check(limit);
+    return jdbi.withHandle(handle -> SubscriberTable.page(handle, after, limit));
+  }
+
+  /** Deletes the subscriber and its follows; false when there was none. Suppressions stay (they are per address). */
+  public boolean delete(String id) {
+    return jdbi.withHandle(handle -> SubscriberTable.delete(handle, id));
+  }
+
+  public long count() {
+    return jdbi.withHandle(SubscriberTable::count);
+  }
+
+  /** Bulk import from a file (.csv, .jsonl or .ndjson, optionally .gz); see {@link BulkImporter} for bad rows. */
+  public ImportReport importFile(Path file, ImportOptions options) {
+    return importer.run(SUBSCRIBERS, file, options);
+  }
+
+  /** Bulk import from a stream, e.g. a request body; gzip is recognised from the content. */
+  public ImportReport importStream(InputStream in, Format format, ImportOptions options) {
+    return importer.run(SUBSCRIBERS, in, format, options);
+  }
+
+  /**
+   * Runs a write of {@code subscriber}, whose email the unique index refuses when another subscriber has it;
+   * the owner is looked up only then, to name it. When the owner found is this very id (a concurrent write of
+   * it committed meanwhile) or none (deleted meanwhile), the write can succeed now, so it runs again.
+   */
+  private <R> R owningEmail(Subscriber subscriber, HandleCallback<R, RuntimeException> write) {
+    return jdbi.withHandle(handle -> {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          return write.withHandle(handle);
+        } catch (UnableToExecuteStatementException e) {
+          if (!SubscriberTable.violatesEmailKey(e)) throw e;
+          Optional<String> owner = SubscriberTable.findByEmail(handle, subscriber.email())
+              .map(Subscriber::id)
+              .filter(id -> !id.equals(subscriber.id()));
+          if (owner.isPresent()) {
+            throw new InvalidInputException(
+                "email " + subscriber.email() + " already belongs to subscriber " + owner.get());
+          }
+          if (attempt == ATTEMPTS) throw e;
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,216 @@
+package dev.tidings.audience;
+
+import dev.tidings.imports.CopyRowWriter;
+import java.io.IOException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.SqlStatement;
+import org.jdbi.v3.core.statement.StatementContext;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.PSQLState;
+import org.postgresql.util.ServerErrorMessage;
+
+/**
+ * The SQL of the {@code subscribers} table (V1__catalog_audience_activity.sql): its columns, how a row becomes
+ * a {@link Subscriber} and back, and the upsert that single writes and bulk imports share. An email belongs to
+ * one subscriber: the unique index {@value #EMAIL_KEY} on {@code lower(email)} decides, in the writing
+ * statement itself. Statements run on the caller's handle, so the caller decides the transaction.
+ */
+final class SubscriberTable {
+  static final String NAME = "subscribers";
+  static final String EMAIL_KEY = "subscribers_email_key";
+
+  /** The columns every write sets, in the order of {@link #copyRow}. */
+  static final String COLUMNS =
+      "id, email, name, locale, time_zone, latitude, longitude, city, country, consent, created_at, updated_at";
+
+  /**
+   * A chunk table's columns for a bulk import: the written columns without the table's constraints, so that
+   * every row arrives and the checks and the merge decide.
+   */
+  static final String CHUNK_COLUMNS = """
+      id text NOT NULL, email text NOT NULL, name text, locale text NOT NULL, time_zone text NOT NULL,
+      latitude double precision, longitude double precision, city text, country text, consent text NOT NULL,
+      created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL""";
+
+  private static final String READ_COLUMNS =
+      "id, email, name, locale, time_zone, latitude, longitude, city, country, consent";
+
+  private static final String INSERT = "INSERT INTO subscribers (" + COLUMNS + ") ";
+
+  private static final String VALUES =
+      "VALUES (:id, :email, :name, :locale, :timeZone, :latitude, :longitude, :city, :country, :consent,"
+          + " :now, :now) ";
+
+  /** An existing id keeps its created_at; everything else is replaced. */
+  private static final String REPLACE_ON_CONFLICT = """
+      ON CONFLICT (id) DO UPDATE SET email = excluded.email, name = excluded.name, locale = excluded.locale,
+             time_zone = excluded.time_zone, latitude = excluded.latitude, longitude = excluded.longitude,
+             city = excluded.city, country = excluded.country, consent = excluded.consent,
+             updated_at = excluded.updated_at""";
+
+  private SubscriberTable() {}
+
+  /**
+   * Creates or replaces the subscriber with this id.
+   *
+   * @throws org.jdbi.v3.core.statement.UnableToExecuteStatementException when the email belongs to another
+   *     subscriber ({@link #violatesEmailKey} tells)
+   */
+  static void upsert(Handle handle, Subscriber subscriber, Instant now) {
+    bind(handle.createUpdate(INSERT + VALUES + REPLACE_ON_CONFLICT), subscriber, now)
+        .execute();
+  }
+
+  /**
+   * Inserts the subscriber unless its id exists, in one statement; empty when it existed.
+   *
+   * @throws org.jdbi.v3.core.statement.UnableToExecuteStatementException when the email belongs to another
+   *     subscriber ({@link #violatesEmailKey} tells)
+   */
+  static Optional<Subscriber> insertNew(Handle handle, Subscriber subscriber, Instant now) {
+    return bind(
+            handle.createQuery(
+                INSERT + VALUES + "ON CONFLICT (id) DO NOTHING RETURNING " + READ_COLUMNS),
+            subscriber,
+            now)
+        .map(SubscriberTable::subscriber)
+        .findOne();
+  }
+
+  /** Whether a write failed because the email belongs to another subscriber. */
+  static boolean violatesEmailKey(RuntimeException failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof PSQLException psql
+          && PSQLState.UNIQUE_VIOLATION.getState().equals(psql.getSQLState())) {
+        ServerErrorMessage server = psql.getServerErrorMessage();
+        return server != null && EMAIL_KEY.equals(server.getConstraint());
+      }
+    }
+    return false;
+  }
+
+  static Optional<Subscriber> find(Handle handle, String id) {
+    return handle
+        .createQuery("SELECT " + READ_COLUMNS + " FROM subscribers WHERE id = :id")
+        .bind("id", id)
+        .map(SubscriberTable::subscriber)
+        .findOne();
+  }
+
+  static Optional<Subscriber> findByEmail(Handle handle, String email) {
+    return handle
+        .createQuery(
+            "SELECT " + READ_COLUMNS + " FROM subscribers WHERE lower(email) = lower(:email)")
+        .bind("email", email)
+        .map(SubscriberTable::subscriber)
+        .findOne();
+  }
+
+  /** Up to {@code limit} subscribers in id order after the id {@code after}. */
+  static List<Subscriber> page(Handle handle, Optional<String> after, int limit) {
+    return handle
+        .createQuery(
+            "SELECT " + READ_COLUMNS
+                + " FROM subscribers WHERE (:after::text IS NULL OR id > :after) ORDER BY id LIMIT :limit")
+        .bind("after", after.orElse(null))
+        .bind("limit", limit)
+        .map(SubscriberTable::subscriber)
+        .list();
+  }
+
+  /** Deletes the subscriber; its follows go with it (ON DELETE CASCADE). */
+  static boolean delete(Handle handle, String id) {
+    return handle
+            .createUpdate("DELETE FROM subscribers WHERE id = :id")
+            .bind("id", id)
+            .execute()
+        > 0;
+  }
+
+  static long count(Handle handle) {
+    return handle
+        .createQuery("SELECT count(*) FROM subscribers")
+        .mapTo(Long.class)
+        .one();
+  }
+
+  /**
+   * Upserts the rows of a chunk table that have no problem; with {@code duplicateKeys} each id's last row.
+   * Rows whose email belongs to another subscriber must have been marked as problems before.
+   */
+  static void mergeChunk(Handle handle, String chunkTable, boolean duplicateKeys, Instant now) {
+    String rows = duplicateKeys ? "DISTINCT ON (id)" : "";
+    String order = duplicateKeys ? "ORDER BY id, line DESC" : "";
+    handle
+        .createUpdate(INSERT + """
+            SELECT %s id, email, name, locale, time_zone, latitude, longitude, city, country, consent, :now, :now
+              FROM %s WHERE problem IS NULL
+             %s
+            """.formatted(rows, chunkTable, order) + REPLACE_ON_CONFLICT)
+        .bind("now", now)
+        .execute();
+  }
+
+  /** One row as COPY text for {@link #COLUMNS}. */
+  static void copyRow(Subscriber s, Instant now, CopyRowWriter out) throws IOException {
+    var location = s.location();
+    var point = location.flatMap(Location::point);
+    out.text(s.id())
+        .text(s.email())
+        .text(s.name().orElse(null))
+        .text(s.locale().toLanguageTag())
+        .text(s.timeZone().getId())
+        .nullableDouble(point.map(GeoPoint::latitude).orElse(null))
+        .nullableDouble(point.map(GeoPoint::longitude).orElse(null))
+        .text(location.flatMap(Location::city).orElse(null))
+        .text(location.flatMap(Location::country).orElse(null))
+        .text(s.consent().wire())
+        .instant(now)
+        .instant(now);
+  }
+
+  private static <S extends SqlStatement<S>> S bind(
+      S statement, Subscriber subscriber, Instant now) {
+    var location = subscriber.location();
+    var point = location.flatMap(Location::point);
+    return statement
+        .bind("id", subscriber.id())
+        .bind("email", subscriber.email())
+        .bind("name", subscriber.name().orElse(null))
+        .bind("locale", subscriber.locale().toLanguageTag())
+        .bind("timeZone", subscriber.timeZone().getId())
+        .bind("latitude", point.map(GeoPoint::latitude).orElse(null))
+        .bind("longitude", point.map(GeoPoint::longitude).orElse(null))
+        .bind("city", location.flatMap(Location::city).orElse(null))
+        .bind("country", location.flatMap(Location::country).orElse(null))
+        .bind("consent", subscriber.consent().wire())
+        .bind("now", now);
+  }
+
+  private static Subscriber subscriber(ResultSet rs, StatementContext ctx) throws SQLException {
+    double latitude = rs.getDouble("latitude");
+    Optional<GeoPoint> point = rs.wasNull()
+        ? Optional.empty()
+        : Optional.of(new GeoPoint(latitude, rs.getDouble("longitude")));
+    Optional<String> city = Optional.ofNullable(rs.getString("city"));
+    Optional<String> country = Optional.ofNullable(rs.getString("country"));
+    Optional<Location> location = point.isEmpty() && city.isEmpty() && country.isEmpty()
+        ? Optional.empty()
+        : Optional.of(new Location(point, city, country));
+    return new Subscriber(
+        rs.getString("id"),
+        rs.getString("email"),
+        Optional.ofNullable(rs.getString("name")),
+        Locale.forLanguageTag(rs.getString("locale")),
+        ZoneId.of(rs.getString("time_zone")),
+        location,
+        Consent.ofWire(rs.getString("consent")).orElseThrow());
+  }
+}

@@ -1,0 +1,50 @@
+package dev.tidings.audience;
+
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+
+/** Addresses never to mail (suppressions), compared case-insensitively, whether or not a subscriber has them. */
+public final class SuppressionService {
+  /** Largest page {@link #list} returns. */
+  public static final int MAX_PAGE = PageLimit.MAX;
+
+  private final Jdbi jdbi;
+
+  /** The clock is not used yet: a suppression carries its own date, which the caller chooses. */
+  public SuppressionService(Jdbi jdbi, InstantSource clock) {
+    this.jdbi = jdbi;
+  }
+
+  /** Suppresses an address; when it already was, the existing suppression (its first reason and date) is kept and returned. */
+  public Suppression suppress(Suppression suppression) {
+    return jdbi.inTransaction(handle -> {
+      SuppressionTable.insertUnlessSuppressed(handle, suppression);
+      // Read back either way: the stored row is the answer (a new statement sees a concurrent
+      // insert that
+      // refused ours, under read committed).
+      return SuppressionTable.find(handle, suppression.email()).orElseThrow();
+    });
+  }
+
+  public Optional<Suppression> get(String email) {
+    return jdbi.withHandle(handle -> SuppressionTable.find(handle, email));
+  }
+
+  /** Whether mail to this address (compared case-insensitively) must not be sent. */
+  public boolean isSuppressed(String email) {
+    return jdbi.withHandle(handle -> SuppressionTable.exists(handle, email));
+  }
+
+  /** False when the address was not suppressed. */
+  public boolean unsuppress(String email) {
+    return jdbi.withHandle(handle -> SuppressionTable.delete(handle, email));
+  }
+
+  /** Suppressions ordered by lower-cased address, after the address {@code after} (keyset pagination). */
+  public List<Suppression> list(Optional<String> after, int limit) {
+    PageLimit.check(limit);
+    return jdbi.withHandle(handle -> SuppressionTable.page(handle, after, limit));
+  }
+}

@@ -1,0 +1,74 @@
+package dev.tidings.audience;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/**
+ * The SQL of the {@code suppressions} table (V1__catalog_audience_activity.sql): addresses keyed by
+ * {@code lower(email)}, so every lookup is one probe of that index. Statements run on the caller's handle, so
+ * the caller decides the transaction.
+ */
+final class SuppressionTable {
+  private static final String COLUMNS = "email, reason, created_at";
+
+  private SuppressionTable() {}
+
+  /** Inserts the suppression unless its address (in any case) is suppressed already. */
+  static void insertUnlessSuppressed(Handle handle, Suppression suppression) {
+    handle
+        .createUpdate("INSERT INTO suppressions (" + COLUMNS + ") VALUES (:email, :reason, :at)"
+            + " ON CONFLICT ((lower(email))) DO NOTHING")
+        .bind("email", suppression.email())
+        .bind("reason", suppression.reason().wire())
+        .bind("at", suppression.createdAt())
+        .execute();
+  }
+
+  static Optional<Suppression> find(Handle handle, String email) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM suppressions WHERE lower(email) = lower(:email)")
+        .bind("email", email)
+        .map(SuppressionTable::suppression)
+        .findOne();
+  }
+
+  static boolean exists(Handle handle, String email) {
+    return handle
+        .createQuery(
+            "SELECT EXISTS (SELECT 1 FROM suppressions WHERE lower(email) = lower(:email))")
+        .bind("email", email)
+        .mapTo(Boolean.class)
+        .one();
+  }
+
+  static boolean delete(Handle handle, String email) {
+    return handle
+            .createUpdate("DELETE FROM suppressions WHERE lower(email) = lower(:email)")
+            .bind("email", email)
+            .execute()
+        > 0;
+  }
+
+  /** Up to {@code limit} suppressions ordered by lower-cased address, after the address {@code after}. */
+  static List<Suppression> page(Handle handle, Optional<String> after, int limit) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM suppressions " + """
+            WHERE (:after::text IS NULL OR lower(email) > lower(:after))
+            ORDER BY lower(email) LIMIT :limit""")
+        .bind("after", after.orElse(null))
+        .bind("limit", limit)
+        .map(SuppressionTable::suppression)
+        .list();
+  }
+
+  private static Suppression suppression(ResultSet rs, StatementContext ctx) throws SQLException {
+    return new Suppression(
+        rs.getString("email"),
+        SuppressionReason.ofWire(rs.getString("reason")).orElseThrow(),
+        rs.getTimestamp("created_at").toInstant());
+  }
+}

@@ -1,0 +1,174 @@
+package dev.tidings.catalog;
+
+import dev.tidings.Json;
+import dev.tidings.WebUrl;
+import dev.tidings.imports.CopyRowWriter;
+import dev.tidings.imports.StringMaps;
+import java.io.IOException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Currency;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.SqlStatement;
+import org.jdbi.v3.core.statement.StatementContext;
+import tools.jackson.core.type.TypeReference;
+
+/**
+ * The SQL of the {@code products} table (V1__catalog_audience_activity.sql): its columns, how a row becomes a
+ * {@link Product} and back, and the upsert that single writes and bulk imports share. Statements run on the
+ * caller's handle, so the caller decides the transaction.
+ */
+final class ProductTable {
+  static final String NAME = "products";
+
+  /** The columns every write sets, in the order of {@link #copyRow}. */
+  static final String COLUMNS =
+      "id, title, brand, category, price, currency, image_url, landing_url, available,"
+          + " attributes, created_at, updated_at";
+
+  /**
+   * A chunk table's columns for a bulk import: the written columns without the table's constraints, so that
+   * every row arrives and the merge decides; attributes stay text until the merge casts them.
+   */
+  static final String CHUNK_COLUMNS = """
+      id text NOT NULL, title text NOT NULL, brand text, category text, price numeric NOT NULL,
+      currency text NOT NULL, image_url text NOT NULL, landing_url text NOT NULL, available boolean NOT NULL,
+      attributes text NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL""";
+
+  /** What a read returns; jsonb comes back as text for {@link #product}. */
+  private static final String READ_COLUMNS =
+      "id, title, brand, category, price, currency, image_url, landing_url, available,"
+          + " attributes::text AS attributes";
+
+  private static final String INSERT = "INSERT INTO products (" + COLUMNS + ") ";
+
+  private static final String VALUES =
+      "VALUES (:id, :title, :brand, :category, :price, :currency, :imageUrl, :landingUrl, :available,"
+          + " :attributes::jsonb, :now, :now) ";
+
+  /** An existing id keeps its created_at; everything else is replaced. */
+  private static final String REPLACE_ON_CONFLICT = """
+      ON CONFLICT (id) DO UPDATE SET title = excluded.title, brand = excluded.brand, category = excluded.category,
+             price = excluded.price, currency = excluded.currency, image_url = excluded.image_url,
+             landing_url = excluded.landing_url, available = excluded.available, attributes = excluded.attributes,
+             updated_at = excluded.updated_at""";
+
+  private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
+
+  private ProductTable() {}
+
+  /** Creates or replaces the product with this id. */
+  static void upsert(Handle handle, Product product, Instant now) {
+    bind(handle.createUpdate(INSERT + VALUES + REPLACE_ON_CONFLICT), product, now)
+        .execute();
+  }
+
+  /** Inserts the product unless its id exists, in one statement; empty when it existed. */
+  static Optional<Product> insertNew(Handle handle, Product product, Instant now) {
+    return bind(
+            handle.createQuery(
+                INSERT + VALUES + "ON CONFLICT (id) DO NOTHING RETURNING " + READ_COLUMNS),
+            product,
+            now)
+        .map(ProductTable::product)
+        .findOne();
+  }
+
+  static Optional<Product> find(Handle handle, String id) {
+    return handle
+        .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = :id")
+        .bind("id", id)
+        .map(ProductTable::product)
+        .findOne();
+  }
+
+  /** Up to {@code limit} products in id order after the id {@code after}. */
+  static List<Product> page(Handle handle, Optional<String> after, int limit) {
+    return handle
+        .createQuery("SELECT " + READ_COLUMNS
+            + " FROM products WHERE (:after::text IS NULL OR id > :after) ORDER BY id LIMIT :limit")
+        .bind("after", after.orElse(null))
+        .bind("limit", limit)
+        .map(ProductTable::product)
+        .list();
+  }
+
+  static boolean delete(Handle handle, String id) {
+    return handle
+            .createUpdate("DELETE FROM products WHERE id = :id")
+            .bind("id", id)
+            .execute()
+        > 0;
+  }
+
+  static long count(Handle handle) {
+    return handle.createQuery("SELECT count(*) FROM products").mapTo(Long.class).one();
+  }
+
+  /**
+   * Upserts the rows of a chunk table that have no problem. Chunks of fresh ids are the norm, so a chunk
+   * without repeated ids skips the sort that picks each id's last row.
+   */
+  static void mergeChunk(Handle handle, String chunkTable, boolean duplicateKeys, Instant now) {
+    String rows = duplicateKeys ? "DISTINCT ON (id)" : "";
+    String order = duplicateKeys ? "ORDER BY id, line DESC" : "";
+    handle
+        .createUpdate(INSERT + """
+            SELECT %s id, title, brand, category, price, currency, image_url, landing_url, available,
+                   attributes::jsonb, :now, :now
+              FROM %s WHERE problem IS NULL
+             %s
+            """.formatted(rows, chunkTable, order) + REPLACE_ON_CONFLICT)
+        .bind("now", now)
+        .execute();
+  }
+
+  /** One row as COPY text for {@link #COLUMNS}. */
+  static void copyRow(Product p, Instant now, CopyRowWriter out) throws IOException {
+    out.text(p.id())
+        .text(p.title())
+        .text(p.brand().orElse(null))
+        .text(p.category().orElse(null))
+        .decimal(p.price())
+        .text(p.currency().getCurrencyCode())
+        .text(p.imageUrl().toString())
+        .text(p.landingUrl().toString())
+        .bool(p.available())
+        .text(StringMaps.write(p.attributes()))
+        .instant(now)
+        .instant(now);
+  }
+
+  private static <S extends SqlStatement<S>> S bind(S statement, Product product, Instant now) {
+    return statement
+        .bind("id", product.id())
+        .bind("title", product.title())
+        .bind("brand", product.brand().orElse(null))
+        .bind("category", product.category().orElse(null))
+        .bind("price", product.price())
+        .bind("currency", product.currency().getCurrencyCode())
+        .bind("imageUrl", product.imageUrl().toString())
+        .bind("landingUrl", product.landingUrl().toString())
+        .bind("available", product.available())
+        .bind("attributes", StringMaps.write(product.attributes()))
+        .bind("now", now);
+  }
+
+  private static Product product(ResultSet rs, StatementContext ctx) throws SQLException {
+    return new Product(
+        rs.getString("id"),
+        rs.getString("title"),
+        Optional.ofNullable(rs.getString("brand")),
+        Optional.ofNullable(rs.getString("category")),
+        rs.getBigDecimal("price"),
+        Currency.getInstance(rs.getString("currency")),
+        new WebUrl(rs.getString("image_url")),
+        new WebUrl(rs.getString("landing_url")),
+        rs.getBoolean("available"),
+        Json.MAPPER.readValue(rs.getString("attributes"), STRING_MAP));
+  }
+}
