@@ -1,14 +1,19 @@
 package dev.tidings.activity;
 
+import dev.tidings.InvalidInputException;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
 import dev.tidings.imports.JsonRows;
+import dev.tidings.imports.RowReader;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
 import tools.jackson.databind.JsonNode;
@@ -16,47 +21,112 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Raw activity events in: stored as received, an event id seen before ignored (replays are normal).
- * Aggregation reads them from here; it is not part of the intake.
+ * Requests of events ({@link #record(List)}, {@link #recordJson}, {@link #recordLines}) are checked once and
+ * written with one statement per batch of {@link #batchEvents()}, all or nothing; files go through the bulk
+ * importer ({@link #importEvents}). Aggregation reads the events from here; it is not part of the intake.
  */
 public final class ActivityIntake {
+  /** Events per statement: large enough that a round trip is cheap per event, small enough to stay in a few MB. */
+  public static final int DEFAULT_BATCH_EVENTS = 5_000;
+
   private static final ImportKind<ActivityEvent> EVENTS =
       new ImportKind<>("events", EventRows.INSTANCE, new EventStaging());
 
   private final Jdbi jdbi;
   private final InstantSource clock;
   private final BulkImporter importer;
+  private final int batchEvents;
 
   public ActivityIntake(Jdbi jdbi, InstantSource clock) {
+    this(jdbi, clock, DEFAULT_BATCH_EVENTS);
+  }
+
+  /** {@code batchEvents}: events written per statement (tests use tiny batches to cross their boundaries). */
+  public ActivityIntake(Jdbi jdbi, InstantSource clock, int batchEvents) {
+    if (batchEvents < 1)
+      throw new IllegalArgumentException("batchEvents must be >= 1, got " + batchEvents);
     this.jdbi = jdbi;
     this.clock = clock;
     this.importer = new BulkImporter(jdbi, clock);
+    this.batchEvents = batchEvents;
+  }
+
+  public int batchEvents() {
+    return batchEvents;
   }
 
   /** Stores one event; false when its event id was seen before (nothing stored). */
   public boolean record(ActivityEvent event) {
-    return jdbi.withHandle(handle -> handle
-            .createUpdate("""
-            INSERT INTO activity_events (event_id, user_id, type, item_id, occurred_at, quantity, price, received_at)
-            VALUES (:eventId, :userId, :type, :itemId, :at, :quantity, :price, :now)
-            ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING""")
-            .bind("eventId", event.eventId().orElse(null))
-            .bind("userId", event.userId())
-            .bind("type", event.type().wire())
-            .bind("itemId", event.itemId())
-            .bind("at", event.timestamp())
-            .bind("quantity", event.quantity())
-            .bind("price", event.price().orElse(null))
-            .bind("now", clock.instant())
-            .execute())
-        > 0;
+    return record(List.of(event)).accepted() == 1;
+  }
+
+  /**
+   * Stores the events in one transaction, or none of them when that fails. An event whose id is in the table
+   * already, or earlier in {@code events}, is counted as a duplicate and not stored.
+   */
+  public IntakeResult record(List<ActivityEvent> events) {
+    try (var batches = batches()) {
+      events.forEach(batches::add);
+      return batches.commit();
+    }
+  }
+
+  /**
+   * The elements of a JSON array (an API body), each read as an event once and all stored as by {@link
+   * #record(List)}.
+   *
+   * @throws InvalidInputException naming every bad element by its position ("event 2: ..."); nothing is stored
+   */
+  public IntakeResult recordJson(JsonNode array) {
+    if (!array.isArray()) throw new InvalidInputException("expected a JSON array of events");
+    var bad = new BadEvents("event");
+    var events = new ArrayList<ActivityEvent>(array.size());
+    int position = 0;
+    for (JsonNode element : array) {
+      position++;
+      try {
+        events.add(fromJson(element));
+      } catch (InvalidInputException e) {
+        bad.add(position, String.join("; ", e.problems()));
+      }
+    }
+    bad.throwIfAny();
+    return record(events);
+  }
+
+  /**
+   * Events as JSON Lines (or CSV) read from a stream, each line checked once; stored batch by batch while the
+   * stream is read, in one transaction that commits only when every line was good.
+   *
+   * @throws InvalidInputException naming every bad line by its number ("line 3: ..."); nothing is stored
+   * @throws IOException when the stream fails; nothing is stored
+   */
+  public IntakeResult recordLines(InputStream in, Format format) throws IOException {
+    var bad = new BadEvents("line");
+    try (var rows = RowReader.of(in, format, EventRows.INSTANCE);
+        var batches = batches()) {
+      RowReader.Row<ActivityEvent> row;
+      while ((row = rows.next()) != null) {
+        switch (row) {
+          case RowReader.Valid<ActivityEvent> valid -> batches.add(valid.value());
+          case RowReader.Invalid<ActivityEvent> invalid -> {
+            bad.add(invalid.line(), invalid.problem());
+            batches.discard();
+          }
+        }
+      }
+      bad.throwIfAny();
+      return batches.commit();
+    }
+  }
+
+  private EventBatches batches() {
+    return new EventBatches(jdbi, clock.instant(), batchEvents);
   }
 
   /** Events stored so far (replays not counted). */
   public long count() {
-    return jdbi.withHandle(handle -> handle
-        .createQuery("SELECT count(*) FROM activity_events")
-        .mapTo(Long.class)
-        .one());
+    return jdbi.withHandle(EventTable::count);
   }
 
   public ImportReport importEvents(Path file, ImportOptions options) {

@@ -41,14 +41,20 @@ final class EventRows implements RowMapper<ActivityEvent> {
     return SCHEMA;
   }
 
+  /** 1 when not given; a quantity below 1 is left for the record to report, so it is reported once. */
+  private static int quantity(RowFields row, Problems problems) {
+    Long given = row.integer(QUANTITY, problems);
+    if (given == null) return 1;
+    if (given == given.intValue()) return given.intValue();
+    problems.add("quantity must be an integer >= 1, got " + given);
+    return 1;
+  }
+
   @Override
   public ActivityEvent map(RowFields row) {
     var problems = new Problems();
     var timestamp = row.instant(TIMESTAMP, problems);
-    Long quantity = row.integer(QUANTITY, problems);
-    if (quantity != null && (quantity < 1 || quantity > Integer.MAX_VALUE)) {
-      problems.add("quantity must be an integer >= 1, got " + quantity);
-    }
+    int quantity = quantity(row, problems);
     var price = row.decimal(PRICE, problems);
     String typeText = row.text(TYPE);
     EventType type = typeText == null ? null : EventType.ofWire(typeText).orElse(null);
@@ -63,7 +69,7 @@ final class EventRows implements RowMapper<ActivityEvent> {
         toValidate(type),
         toValidate(row.text(ITEM_ID)),
         toValidate(timestamp),
-        quantity == null ? 1 : quantity.intValue(),
+        quantity,
         Optional.ofNullable(price)));
   }
 }

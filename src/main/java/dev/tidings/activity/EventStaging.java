@@ -14,19 +14,17 @@ import org.jspecify.annotations.Nullable;
 final class EventStaging implements Staging<ActivityEvent> {
   @Override
   public String table() {
-    return "activity_events";
+    return EventTable.NAME;
   }
 
   @Override
   public String columns() {
-    return """
-        event_id text, user_id text NOT NULL, type text NOT NULL, item_id text NOT NULL,
-        occurred_at timestamptz NOT NULL, quantity integer NOT NULL, price numeric, received_at timestamptz NOT NULL""";
+    return EventTable.COLUMN_TYPES;
   }
 
   @Override
   public String copyColumns() {
-    return "event_id, user_id, type, item_id, occurred_at, quantity, price, received_at";
+    return EventTable.COLUMNS;
   }
 
   @Override
@@ -54,12 +52,6 @@ final class EventStaging implements Staging<ActivityEvent> {
         .createQuery("SELECT count(*) FROM " + table + " WHERE problem IS NULL")
         .mapTo(Long.class)
         .one();
-    int inserted = handle.createUpdate("""
-        INSERT INTO activity_events (event_id, user_id, type, item_id, occurred_at, quantity, price, received_at)
-        SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :now
-          FROM %s WHERE problem IS NULL
-         ORDER BY line
-        ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING""".formatted(table)).bind("now", now).execute();
-    return valid - inserted;
+    return valid - EventTable.insertStaged(handle, table, now);
   }
 }

@@ -21,6 +21,11 @@ public final class ThrowawayDatabase implements AutoCloseable {
   }
 
   public static ThrowawayDatabase open(Settings settings, Path workDirectory) {
+    return open(settings, workDirectory, 4);
+  }
+
+  /** {@code connections}: the embedded server's pool; a configured one keeps its own pool size. */
+  public static ThrowawayDatabase open(Settings settings, Path workDirectory, int connections) {
     String schema = "bench_"
         + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
     Database database;
@@ -29,7 +34,7 @@ public final class ThrowawayDatabase implements AutoCloseable {
       database = Database.connect(spec, () -> {});
     } else {
       var server = EmbeddedPostgresServer.start(workDirectory.resolve("pg"));
-      database = Database.connect(server.connectionSpec(4).withSchema(schema), server);
+      database = Database.connect(server.connectionSpec(connections).withSchema(schema), server);
     }
     try {
       database.migrate();

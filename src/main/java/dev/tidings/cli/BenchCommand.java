@@ -8,13 +8,14 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description =
         "Benchmarks: each prints its figures next to the seed's (or the floor's) approach, measured in the same run.",
-    subcommands = {ImportBenchCommand.class})
+    subcommands = {ImportBenchCommand.class, EventBenchCommand.class})
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a scenario is required: import");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "a scenario is required: import or events");
   }
 }

@@ -212,7 +212,8 @@ public final class BulkImporter {
     }
   }
 
-  private static boolean next(RowSource source, RowFields fields, long read) throws IOException {
+  /** Reads the next row; text that is not UTF-8 makes the file malformed (the row count says where). */
+  static boolean next(RowSource source, RowFields fields, long read) throws IOException {
     try {
       return source.next(fields);
     } catch (CharacterCodingException e) {

@@ -4,6 +4,7 @@ import io.helidon.webserver.http.ServerRequest;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 
 /** Request bodies with a size limit that holds whether or not the client sent a Content-Length. */
 public final class Bodies {
@@ -16,6 +17,28 @@ public final class Bodies {
       throw ApiProblem.tooLarge(maxBytes);
     }
     return new Limited(request.content().inputStream(), maxBytes);
+  }
+
+  /** Reads a body stream into a result. */
+  @FunctionalInterface
+  public interface Reader<T> {
+    T read(InputStream body) throws IOException;
+  }
+
+  /**
+   * Hands the body, limited to {@code maxBytes}, to {@code reader}: 413 when it is larger, however the reader
+   * came to stop (a parser may wrap the stream's failure in its own).
+   */
+  public static <T> T read(ServerRequest request, long maxBytes, Reader<T> reader) {
+    try (InputStream body = limited(request, maxBytes)) {
+      return reader.read(body);
+    } catch (IOException | RuntimeException e) {
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause instanceof BodyTooLargeException) throw ApiProblem.tooLarge(maxBytes);
+      }
+      if (e instanceof RuntimeException unchecked) throw unchecked;
+      throw new UncheckedIOException((IOException) e);
+    }
   }
 
   private static final class Limited extends FilterInputStream {

@@ -156,6 +156,16 @@ class CliTest {
   }
 
   @Test
+  void a_bench_needs_a_scenario_and_sensible_sizes() {
+    var none = run(embedded(), "bench");
+    assertThat(none.status()).isEqualTo(2);
+    assertThat(none.err()).contains("import or events");
+    var events = run(embedded(), "bench", "events", "--batch", "0");
+    assertThat(events.status()).isEqualTo(2);
+    assertThat(events.err()).contains("--batch must be at least 1");
+  }
+
+  @Test
   void import_reports_bad_rows_by_line_and_exits_1_then_0_for_a_clean_file() throws Exception {
     Path mixed = dataDir.resolve("mixed.csv");
     Files.writeString(mixed, """

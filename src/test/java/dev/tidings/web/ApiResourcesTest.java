@@ -139,6 +139,17 @@ class ApiResourcesTest {
     }
 
     @Test
+    void a_price_keeps_every_digit_through_the_api() {
+      // a JSON number, as most clients send a price
+      String body = PRODUCT.formatted("precise-1").replace("\"49.90\"", "12345678901234567.89");
+      assertThat(body).contains("\"price\":12345678901234567.89");
+      assertThat(api.postJson(PRODUCTS, body).status()).isEqualTo(201);
+      var read = api.get(PRODUCTS + "/precise-1");
+      // the raw text, not a parsed number: a double on either side would round the cents away
+      assertThat(read.body()).contains("\"price\":12345678901234567.89");
+    }
+
+    @Test
     void concurrent_creates_of_one_product_get_one_201_and_409_for_the_rest() {
       for (int round = 0; round < ROUNDS; round++) {
         String id = "race-" + round;
@@ -414,6 +425,72 @@ class ApiResourcesTest {
       var replay = api.post("/api/v1/events", "application/x-ndjson", lines);
       assertThat(replay.json().path("duplicates").asLong()).isEqualTo(2);
       assertThat(replay.json().path("accepted").asLong()).isZero();
+    }
+
+    private static String event(String eventId) {
+      return """
+          {"userId":"u3","type":"click","itemId":"p-4","timestamp":"2026-11-20T11:00:00Z","eventId":"%s"}""".formatted(eventId);
+    }
+
+    @Test
+    void an_event_id_repeated_in_a_request_or_replayed_later_is_a_duplicate_stored_once() {
+      long before = activity.count();
+      var first = api.postJson(
+          "/api/v1/events", "[%s,%s,%s]".formatted(event("ev-r1"), event("ev-r2"), event("ev-r1")));
+      assertThat(first.status()).isEqualTo(202);
+      assertThat(first.json().path("accepted").asLong()).isEqualTo(2);
+      assertThat(first.json().path("duplicates").asLong()).isEqualTo(1);
+
+      var later =
+          api.postJson("/api/v1/events", "[%s,%s]".formatted(event("ev-r2"), event("ev-r3")));
+      assertThat(later.json().path("accepted").asLong()).isEqualTo(1);
+      assertThat(later.json().path("duplicates").asLong()).isEqualTo(1);
+      assertThat(activity.count()).isEqualTo(before + 3);
+    }
+
+    @Test
+    void every_bad_event_is_named_by_its_position_and_none_is_stored() {
+      long before = activity.count();
+      var array = api.postJson(
+          "/api/v1/events",
+          "[%s,%s,%s,%s]"
+              .formatted(
+                  event("ev-p1"),
+                  event("ev-p2").replace("\"click\"", "\"wave\""),
+                  event("ev-p3"),
+                  event("ev-p4").replace("\"u3\"", "42")));
+      assertThat(array.status()).isEqualTo(422);
+      assertThat(array.detail())
+          .startsWith("event 2: type must be")
+          .contains("; event 4: userId must be a string, got a number")
+          .doesNotContain("event 1", "event 3");
+
+      String lines = event("ev-p5") + "\n\n" + event("ev-p6").replace("2026-11-20", "20.11.2026")
+          + "\n" + event("ev-p7") + "\n";
+      var jsonLines = api.post("/api/v1/events", "application/x-ndjson", lines);
+      assertThat(jsonLines.status()).isEqualTo(422);
+      assertThat(jsonLines.detail())
+          .startsWith("line 3: timestamp must be")
+          .doesNotContain("line 1");
+      assertThat(activity.count()).isEqualTo(before);
+    }
+
+    @Test
+    void json_lines_may_be_larger_than_a_json_body_up_to_the_import_limit() {
+      long before = activity.count();
+      var events = new java.util.ArrayList<String>();
+      for (int i = 0; events.size() * 110 < 16 * 1024; i++) events.add(event("ev-big-" + i));
+
+      var asArray = api.postJson("/api/v1/events", "[" + String.join(",", events) + "]");
+      assertThat(asArray.status()).isEqualTo(413);
+      var asLines = api.post("/api/v1/events", "application/x-ndjson", String.join("\n", events));
+      assertThat(asLines.status()).isEqualTo(202);
+      assertThat(asLines.json().path("accepted").asLong()).isEqualTo(events.size());
+
+      String tooMany = (event("ev-huge") + "\n").repeat((int) (MAX_IMPORT / 100));
+      assertThat(api.post("/api/v1/events", "application/x-ndjson", tooMany).status())
+          .isEqualTo(413);
+      assertThat(activity.count()).isEqualTo(before + events.size());
     }
 
     @Test

@@ -1,25 +1,27 @@
 package dev.tidings.web.activity;
 
-import dev.tidings.InvalidInputException;
-import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
+import dev.tidings.activity.IntakeResult;
 import dev.tidings.imports.Format;
-import dev.tidings.imports.ImportMode;
-import dev.tidings.imports.ImportOptions;
-import dev.tidings.imports.ImportReport;
-import dev.tidings.web.*;
+import dev.tidings.web.ApiProblem;
+import dev.tidings.web.Bodies;
+import dev.tidings.web.JsonBodies;
+import dev.tidings.web.RouteGroup;
 import io.helidon.webserver.http.HttpRouting;
-import io.helidon.webserver.http.ServerResponse;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.util.List;
+import io.helidon.webserver.http.ServerRequest;
 
 /**
- * {@code POST /api/v1/events}: activity events as a JSON array or JSON Lines. A request is one batch:
- * every event is valid and stored, or none is (422 naming each bad event by its position). An event id
- * seen before is counted as a duplicate, not stored twice.
+ * {@code POST /api/v1/events}: activity events as a JSON array (up to the JSON body limit) or JSON Lines (up
+ * to the import limit, written while they are read). A request is one batch: every event is valid and
+ * stored, or none is (422 naming each bad event by its position). An event id seen before is counted as a
+ * duplicate, not stored twice.
  */
 public final class ActivityRoutes implements RouteGroup {
+  /** JSON Lines under its several names; CSV too, as a bulk import of events would take it. */
+  private static final String[] LINE_TYPES = {
+    "application/x-ndjson", "application/jsonl", "application/x-jsonlines", "text/csv"
+  };
+
   private final ActivityIntake activity;
   private final long maxBodyBytes;
   private final long maxImportBytes;
@@ -33,41 +35,29 @@ public final class ActivityRoutes implements RouteGroup {
   @Override
   public void register(HttpRouting.Builder routing) {
     routing.post("/api/v1/events", (request, response) -> {
-      var type = request.headers().contentType();
-      if (type.isPresent() && JsonBodies.isJson(type.get())) {
-        var array = JsonBodies.read(request, maxBodyBytes);
-        if (!array.isArray())
-          throw ApiProblem.unprocessable(
-              "expected a JSON array of events (or JSON Lines with Content-Type application/x-ndjson)");
-        if (array.isEmpty()) throw ApiProblem.unprocessable("the array holds no events");
-        var lines = new ByteArrayOutputStream();
-        for (var event : array) {
-          lines.writeBytes(Json.MAPPER.writeValueAsBytes(event));
-          lines.write('\n');
-        }
-        var report = activity.importEvents(
-            new ByteArrayInputStream(lines.toByteArray()),
-            Format.JSON_LINES,
-            ImportOptions.defaults().withMode(ImportMode.ALL_OR_NOTHING));
-        answer(response, report, "event");
-        return;
-      }
-      answer(
-          response,
-          Imports.run(request, maxImportBytes, ImportMode.ALL_OR_NOTHING, activity::importEvents),
-          "line");
+      IntakeResult result = isJson(request) ? recordArray(request) : recordLines(request);
+      JsonBodies.write(response, 202, new Accepted(result.accepted(), result.duplicates()));
     });
   }
 
-  private static void answer(ServerResponse response, ImportReport report, String position) {
-    if (!report.committed()) {
-      var problems = report.errors().stream()
-          .map(error -> position + " " + error.line() + ": " + error.reason())
-          .toList();
-      throw new InvalidInputException(
-          problems.isEmpty() ? List.of(report.failure().orElse("invalid events")) : problems);
-    }
-    JsonBodies.write(response, 202, new Accepted(report.imported(), report.ignored()));
+  private static boolean isJson(ServerRequest request) {
+    var type = request.headers().contentType();
+    return type.isPresent() && JsonBodies.isJson(type.get());
+  }
+
+  private IntakeResult recordArray(ServerRequest request) {
+    var array = JsonBodies.read(request, maxBodyBytes);
+    if (!array.isArray())
+      throw ApiProblem.unprocessable(
+          "expected a JSON array of events (or JSON Lines with Content-Type application/x-ndjson)");
+    if (array.isEmpty()) throw ApiProblem.unprocessable("the array holds no events");
+    return activity.recordJson(array);
+  }
+
+  private IntakeResult recordLines(ServerRequest request) {
+    var type = JsonBodies.requireContentType(request, LINE_TYPES);
+    Format format = Format.ofContentType(type.mediaType().text());
+    return Bodies.read(request, maxImportBytes, body -> activity.recordLines(body, format));
   }
 
   record Accepted(long accepted, long duplicates) {}

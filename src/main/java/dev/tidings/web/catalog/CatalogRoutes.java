@@ -3,7 +3,8 @@ package dev.tidings.web.catalog;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
 import dev.tidings.catalog.ProductJson;
-import dev.tidings.web.*;
+import dev.tidings.web.Resource;
+import dev.tidings.web.RouteGroup;
 import io.helidon.webserver.http.HttpRouting;
 
 /** Products as a REST resource, with streaming bulk import. */

@@ -1,7 +1,8 @@
 package dev.tidings.web.sample;
 
 import dev.tidings.sample.SampleImages;
-import dev.tidings.web.*;
+import dev.tidings.web.ApiProblem;
+import dev.tidings.web.RouteGroup;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import java.util.regex.Pattern;

@@ -1,0 +1,97 @@
+package dev.tidings.activity;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The SQL of {@code activity_events} (V1__catalog_audience_activity.sql). Every way in stores an event the
+ * same way: an event id already in the table, or earlier in the same statement, is a replay and is skipped,
+ * so the first occurrence stays and the number of rows written tells the duplicates apart.
+ */
+final class EventTable {
+  static final String NAME = "activity_events";
+
+  /** The columns the intake writes; {@code seq} numbers them in the order they are inserted. */
+  static final String COLUMNS =
+      "event_id, user_id, type, item_id, occurred_at, quantity, price, received_at";
+
+  static final String COLUMN_TYPES = """
+      event_id text, user_id text NOT NULL, type text NOT NULL, item_id text NOT NULL,
+      occurred_at timestamptz NOT NULL, quantity integer NOT NULL, price numeric, received_at timestamptz NOT NULL""";
+
+  private static final String SKIP_REPLAYS =
+      "ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING";
+
+  /**
+   * One statement for any number of events: one array per column, so the statement text and its plan stay
+   * the same whatever the batch size. Rows are inserted in event id order (the first occurrence of an id
+   * first): concurrent requests of one batch each that share ids (a client's retry, overlapping producers)
+   * then wait on each other's ids in the same order, so they cannot deadlock.
+   */
+  private static final String INSERT_BATCH = """
+      INSERT INTO %s (%s)
+      SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :receivedAt
+        FROM unnest(:eventIds::text[], :userIds::text[], :types::text[], :itemIds::text[],
+                    :occurredAt::timestamptz[], :quantities::integer[], :prices::numeric[])
+             WITH ORDINALITY AS e (event_id, user_id, type, item_id, occurred_at, quantity, price, position)
+       ORDER BY event_id COLLATE "C", position
+      %s""".formatted(NAME, COLUMNS, SKIP_REPLAYS);
+
+  private EventTable() {}
+
+  /** Inserts {@code events} in one statement; returns how many were stored (the rest were replays). */
+  static int insert(Handle handle, List<ActivityEvent> events, Instant receivedAt) {
+    int size = events.size();
+    @Nullable String[] eventIds = new String[size];
+    var userIds = new String[size];
+    var types = new String[size];
+    var itemIds = new String[size];
+    var occurredAt = new String[size];
+    var quantities = new Integer[size];
+    @Nullable String[] prices = new String[size];
+    for (int i = 0; i < size; i++) {
+      ActivityEvent event = events.get(i);
+      eventIds[i] = event.eventId().orElse(null);
+      userIds[i] = event.userId();
+      types[i] = event.type().wire();
+      itemIds[i] = event.itemId();
+      occurredAt[i] = event.timestamp().toString();
+      quantities[i] = event.quantity();
+      prices[i] = event.price().map(BigDecimal::toPlainString).orElse(null);
+    }
+    return handle
+        .createUpdate(INSERT_BATCH)
+        .bindArray("eventIds", String.class, (Object[]) eventIds)
+        .bindArray("userIds", String.class, (Object[]) userIds)
+        .bindArray("types", String.class, (Object[]) types)
+        .bindArray("itemIds", String.class, (Object[]) itemIds)
+        .bindArray("occurredAt", String.class, (Object[]) occurredAt)
+        .bindArray("quantities", Integer.class, (Object[]) quantities)
+        .bindArray("prices", String.class, (Object[]) prices)
+        .bind("receivedAt", receivedAt)
+        .execute();
+  }
+
+  /**
+   * Appends the valid rows of an import's chunk table in line order, so the first occurrence of an id in
+   * the file stays; returns how many were stored.
+   */
+  static int insertStaged(Handle handle, String chunkTable, Instant receivedAt) {
+    return handle
+        .createUpdate("""
+            INSERT INTO %s (%s)
+            SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :receivedAt
+              FROM %s WHERE problem IS NULL
+             ORDER BY line
+            %s""".formatted(NAME, COLUMNS, chunkTable, SKIP_REPLAYS))
+        .bind("receivedAt", receivedAt)
+        .execute();
+  }
+
+  static long count(Handle handle) {
+    return handle.createQuery("SELECT count(*) FROM " + NAME).mapTo(Long.class).one();
+  }
+}
