@@ -15,10 +15,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -77,8 +75,8 @@ final class EventBenchCommand extends EnvironmentAware implements Callable<Integ
     ((LoggerContext) LoggerFactory.getILoggerFactory())
         .getLogger("tidings.access")
         .setLevel(Level.WARN);
-    Path work = Files.createTempDirectory("tidings-bench-events");
-    try {
+    try (var scratch = ScratchDirectory.create("tidings-bench-events")) {
+      Path work = scratch.path();
       EventIntakeBench.Result result;
       try (var throwaway = ThrowawayDatabase.open(settings, work, callers + 2)) {
         System.out.println("database: " + throwaway.database().describe());
@@ -94,8 +92,6 @@ final class EventBenchCommand extends EnvironmentAware implements Callable<Integ
         System.out.println("figures written to " + json);
       }
       return 0;
-    } finally {
-      deleteRecursively(work);
     }
   }
 
@@ -126,11 +122,5 @@ final class EventBenchCommand extends EnvironmentAware implements Callable<Integ
         progress.close();
       }
     };
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (var paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(path);
-    }
   }
 }

@@ -10,7 +10,6 @@ import dev.tidings.sample.SampleShopSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -48,8 +47,8 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
     if (rows < 1) throw new UsageException("--rows must be at least 1");
     var settings = settings();
     Logging.configure(settings.logFormat());
-    Path work = Files.createTempDirectory("tidings-bench-import");
-    try {
+    try (var scratch = ScratchDirectory.create("tidings-bench-import")) {
+      Path work = scratch.path();
       var spec = SampleShopSpec.of(seed, rows, rows);
       Path products = work.resolve("products.csv");
       Path subscribers = work.resolve("subscribers.csv");
@@ -76,8 +75,6 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
         System.out.println("figures written to " + json);
       }
       return 0;
-    } finally {
-      deleteRecursively(work);
     }
   }
 
@@ -88,12 +85,6 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
   private void generate(String kind, Path file, Writer writer) {
     try (var progress = Progress.of("generating " + kind, rows)) {
       writer.write(file, (ignoredKind, written, expected) -> progress.stepTo(written));
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (var paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(path);
     }
   }
 }

@@ -41,6 +41,7 @@ class ImportSurfaceTest {
             "RowError",
             "RowFields",
             "RowMapper",
+            "RowReader",
             "RowSchema",
             "Staging",
             "StringMaps");
