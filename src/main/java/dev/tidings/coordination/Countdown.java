@@ -34,7 +34,12 @@ public interface Countdown {
   /** Extends a live lease (the holder made progress). False when the lease was lost. */
   boolean renew(Lease lease, Duration leaseTtl);
 
-  /** Marks the lease's part done and counts down, once per part and only for its current holder. */
+  /**
+   * Marks the lease's part done and counts down, once per part and only for its current holder.
+   * Idempotent for that holder: a finish repeated with the same lease (a retry after a lost reply, a
+   * redelivered message) counts nothing and answers what the first one answered, so the caller that
+   * took the part to zero still learns that the job is done.
+   */
   Finish finish(Lease lease);
 
   /** Parts that were claimed and not finished whose lease has expired: candidates for takeover. */
@@ -50,7 +55,10 @@ public interface Countdown {
     /** The part is done; {@code remaining} parts are left (0: the whole job is done). */
     record Done(long remaining) implements Finish {}
 
-    /** Nothing counted down: the lease was taken over, the part was already done, or the countdown is gone. */
+    /**
+     * Nothing counted down: the lease was taken over, another lease finished the part, or the countdown
+     * is gone.
+     */
     record Refused(String reason) implements Finish {}
   }
 }

@@ -34,6 +34,7 @@ final class InProcessCountdown implements Countdown {
     final long[] fences;
     final @Nullable Instant[] leaseExpiries;
     final boolean[] done;
+    final long[] remainingWhenDone;
     volatile Instant forgetAt;
 
     Job(int parts, Duration retention, Instant now) {
@@ -43,6 +44,7 @@ final class InProcessCountdown implements Countdown {
       this.fences = new long[parts];
       this.leaseExpiries = new Instant[parts];
       this.done = new boolean[parts];
+      this.remainingWhenDone = new long[parts];
       this.forgetAt = now.plus(retention);
     }
 
@@ -132,7 +134,10 @@ final class InProcessCountdown implements Countdown {
       int part = lease.part();
       job.checkPart(part);
       if (job.done[part]) {
-        finish[0] = new Finish.Refused("part " + part + " is already done");
+        // a done part keeps its last fence, so a retry by its finisher gets the first answer again
+        finish[0] = job.fences[part] == lease.fence()
+            ? new Finish.Done(job.remainingWhenDone[part])
+            : new Finish.Refused("part " + part + " is already done");
       } else if (job.fences[part] != lease.fence()) {
         finish[0] = new Finish.Refused("lease on part " + part + " was taken over (fence "
             + lease.fence() + ", current " + job.fences[part] + ")");
@@ -140,6 +145,7 @@ final class InProcessCountdown implements Countdown {
         job.done[part] = true;
         job.leaseExpiries[part] = null;
         job.remaining--;
+        job.remainingWhenDone[part] = job.remaining;
         job.touched(now);
         finish[0] = new Finish.Done(job.remaining);
       }

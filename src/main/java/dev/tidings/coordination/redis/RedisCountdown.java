@@ -65,14 +65,18 @@ final class RedisCountdown implements Countdown {
       if not h[1] then return {0, 'countdown does not exist'} end
       local part = tonumber(ARGV[1])
       if part < 0 or part >= tonumber(h[1]) then return {-2, tonumber(h[1])} end
-      if redis.call('HEXISTS', KEYS[1], 'd:' .. part) == 1 then return {0, 'part ' .. part .. ' is already done'} end
       local fence = redis.call('HGET', KEYS[1], 'f:' .. part)
+      local done = redis.call('HGET', KEYS[1], 'd:' .. part)
+      if done then
+        if fence == ARGV[2] then return {1, tonumber(done)} end
+        return {0, 'part ' .. part .. ' is already done'}
+      end
       if fence ~= ARGV[2] then
         return {0, 'lease on part ' .. part .. ' was taken over (fence ' .. ARGV[2] .. ', current ' .. tostring(fence or 0) .. ')'}
       end
-      redis.call('HSET', KEYS[1], 'd:' .. part, 1)
-      redis.call('HDEL', KEYS[1], 'e:' .. part)
       local remaining = redis.call('HINCRBY', KEYS[1], 'remaining', -1)
+      redis.call('HSET', KEYS[1], 'd:' .. part, remaining)
+      redis.call('HDEL', KEYS[1], 'e:' .. part)
       redis.call('PEXPIRE', KEYS[1], h[2])
       return {1, remaining}
       """);
