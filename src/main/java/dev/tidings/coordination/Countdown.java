@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.UUID;
 
 /**
  * A countdown semaphore over the parts of one job (seed 05: a campaign's partitions). It starts at the
@@ -27,9 +28,18 @@ public interface Countdown {
 
   /**
    * Takes a lease on {@code part}: a part never claimed, or one whose lease expired. Empty when the
-   * part is done, is held by a live lease, or the countdown does not exist.
+   * part is done, is held by another holder's live lease, or the countdown does not exist.
+   *
+   * <p>Idempotent for {@code holder} (a token the caller keeps across its retries, such as the id of
+   * the message that carries the work): a claim repeated while the holder's lease is live answers the
+   * same lease, with its TTL extended, instead of refusing the caller its own part.
    */
-  Optional<Lease> claim(String name, int part, Duration leaseTtl);
+  Optional<Lease> claim(String name, int part, String holder, Duration leaseTtl);
+
+  /** A claim by a holder of its own, for a caller that never retries one. */
+  default Optional<Lease> claim(String name, int part, Duration leaseTtl) {
+    return claim(name, part, UUID.randomUUID().toString(), leaseTtl);
+  }
 
   /** Extends a live lease (the holder made progress). False when the lease was lost. */
   boolean renew(Lease lease, Duration leaseTtl);

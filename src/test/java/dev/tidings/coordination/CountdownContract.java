@@ -139,6 +139,22 @@ public abstract class CountdownContract {
   }
 
   @Test
+  void a_repeated_claim_by_its_holder_gets_its_own_lease_back() {
+    String name = uniqueName();
+    countdown.start(name, 1, RETENTION);
+    Lease first = countdown.claim(name, 0, "message-7", LEASE).orElseThrow();
+
+    assertThat(countdown.claim(name, 0, "message-7", LEASE))
+        .as("a retry after a lost reply")
+        .contains(first);
+    assertThat(countdown.claim(name, 0, "message-8", LEASE))
+        .as("another holder while the lease is live")
+        .isEmpty();
+    assertThat(countdown.finish(first)).isEqualTo(new Finish.Done(0));
+    assertThat(countdown.claim(name, 0, "message-7", LEASE)).as("a done part").isEmpty();
+  }
+
+  @Test
   void concurrent_finishes_count_down_exactly_once_per_part() {
     String name = uniqueName();
     int parts = 40;

@@ -35,6 +35,7 @@ final class InProcessCountdown implements Countdown {
     final @Nullable Instant[] leaseExpiries;
     final boolean[] done;
     final long[] remainingWhenDone;
+    final @Nullable String[] holders;
     volatile Instant forgetAt;
 
     Job(int parts, Duration retention, Instant now) {
@@ -45,6 +46,7 @@ final class InProcessCountdown implements Countdown {
       this.leaseExpiries = new Instant[parts];
       this.done = new boolean[parts];
       this.remainingWhenDone = new long[parts];
+      this.holders = new String[parts];
       this.forgetAt = now.plus(retention);
     }
 
@@ -86,8 +88,9 @@ final class InProcessCountdown implements Countdown {
   }
 
   @Override
-  public Optional<Lease> claim(String name, int part, Duration leaseTtl) {
+  public Optional<Lease> claim(String name, int part, String holder, Duration leaseTtl) {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(holder, "holder");
     requirePositive(leaseTtl, "leaseTtl");
     sweeper.maybeSweep(this::sweep);
     Instant now = clock.instant();
@@ -95,8 +98,13 @@ final class InProcessCountdown implements Countdown {
     jobs.computeIfPresent(name, (n, job) -> {
       if (job.forgotten(now)) return null;
       job.checkPart(part);
-      if (job.done[part] || job.leaseLive(part, now)) return job;
-      job.fences[part]++;
+      if (job.done[part]) return job;
+      if (job.leaseLive(part, now)) {
+        if (!holder.equals(job.holders[part])) return job;
+      } else {
+        job.fences[part]++;
+        job.holders[part] = holder;
+      }
       job.leaseExpiries[part] = now.plus(leaseTtl);
       job.touched(now);
       lease[0] = new Lease(name, part, job.fences[part]);

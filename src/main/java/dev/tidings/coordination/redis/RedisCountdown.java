@@ -39,8 +39,14 @@ final class RedisCountdown implements Countdown {
       if part < 0 or part >= tonumber(h[1]) then return {-2, tonumber(h[1])} end
       if redis.call('HEXISTS', KEYS[1], 'd:' .. part) == 1 then return {0} end
       local expiry = redis.call('HGET', KEYS[1], 'e:' .. part)
-      if expiry and tonumber(expiry) > now then return {0} end
-      local fence = redis.call('HINCRBY', KEYS[1], 'f:' .. part, 1)
+      local fence
+      if expiry and tonumber(expiry) > now then
+        if redis.call('HGET', KEYS[1], 'h:' .. part) ~= ARGV[3] then return {0} end
+        fence = tonumber(redis.call('HGET', KEYS[1], 'f:' .. part))
+      else
+        fence = redis.call('HINCRBY', KEYS[1], 'f:' .. part, 1)
+        redis.call('HSET', KEYS[1], 'h:' .. part, ARGV[3])
+      end
       redis.call('HSET', KEYS[1], 'e:' .. part, string.format('%.0f', now + tonumber(ARGV[2])))
       redis.call('PEXPIRE', KEYS[1], h[2])
       return {fence}
@@ -126,9 +132,10 @@ final class RedisCountdown implements Countdown {
   }
 
   @Override
-  public Optional<Lease> claim(String name, int part, Duration leaseTtl) {
+  public Optional<Lease> claim(String name, int part, String holder, Duration leaseTtl) {
     String key = key(name);
     requirePositive(leaseTtl, "leaseTtl");
+    Objects.requireNonNull(holder, "holder");
     List<Object> result = call(
         "claim part " + part + " of " + key,
         () -> CLAIM.run(
@@ -136,7 +143,8 @@ final class RedisCountdown implements Countdown {
             ScriptOutputType.MULTI,
             new String[] {key},
             Integer.toString(part),
-            Long.toString(leaseTtl.toMillis())));
+            Long.toString(leaseTtl.toMillis()),
+            holder));
     long code = (Long) result.getFirst();
     if (code == -2) throw outOfRange(part, (Long) result.get(1));
     return code > 0 ? Optional.of(new Lease(name, part, code)) : Optional.empty();
