@@ -65,7 +65,6 @@ public final class Node implements AutoCloseable {
         var running = Workers.start(infrastructure.workQueue(), groups);
         started.push(running);
         workers = running;
-        if (groups.isEmpty()) log.info("no capability registers queue consumers yet");
       }
       List<RouteGroup> routes = role.startsRoutes()
           ? capabilities.stream().flatMap(c -> c.routes().stream()).toList()

@@ -1,6 +1,7 @@
 package dev.tidings.audience;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.PageLimit;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;

@@ -1,5 +1,6 @@
 package dev.tidings.audience;
 
+import dev.tidings.PageLimit;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;

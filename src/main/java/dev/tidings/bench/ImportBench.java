@@ -4,6 +4,7 @@ import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
+import dev.tidings.imports.RowSchema;
 import dev.tidings.storage.Database;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
@@ -144,7 +145,7 @@ public final class ImportBench {
       if (line == null) throw new IOException(csv + " is empty");
       columns = Arrays.stream(line.split(","))
           .map(String::strip)
-          .map(ImportBench::snakeCase)
+          .map(RowSchema::snakeCase)
           .collect(Collectors.joining(", "));
     }
     try (Connection connection = database.dataSource().getConnection()) {
@@ -168,11 +169,6 @@ public final class ImportBench {
         }
       }
     }
-  }
-
-  /** {@code imageUrl} -> {@code image_url}: the import formats' names are the columns' names in camelCase. */
-  static String snakeCase(String camel) {
-    return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
   }
 
   private static InputStream open(Path file) throws IOException {

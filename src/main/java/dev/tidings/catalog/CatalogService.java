@@ -1,6 +1,6 @@
 package dev.tidings.catalog;
 
-import dev.tidings.InvalidInputException;
+import dev.tidings.PageLimit;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
@@ -16,7 +16,7 @@ import org.jdbi.v3.core.Jdbi;
 /** The product catalogue: single products by id, pages in id order, and bulk import. */
 public final class CatalogService {
   /** Largest page {@link #list} returns. */
-  public static final int MAX_PAGE = 1000;
+  public static final int MAX_PAGE = PageLimit.MAX;
 
   private static final ImportKind<Product> PRODUCTS =
       new ImportKind<>("products", ProductRows.INSTANCE, new ProductStaging());
@@ -53,8 +53,7 @@ public final class CatalogService {
 
   /** Up to {@code limit} products in id order, starting after the id {@code after} (keyset pagination). */
   public List<Product> list(Optional<String> after, int limit) {
-    if (limit < 1 || limit > MAX_PAGE)
-      throw new InvalidInputException("limit must be 1.." + MAX_PAGE + ", got " + limit);
+    PageLimit.check(limit);
     return jdbi.withHandle(handle -> ProductTable.page(handle, after, limit));
   }
 

@@ -37,7 +37,7 @@ public final class RowSchema {
   }
 
   /** {@code imageUrl} -> {@code image_url}; a name without capitals stays as it is. */
-  static String snakeCase(String camelCase) {
+  public static String snakeCase(String camelCase) {
     var snake = new StringBuilder(camelCase.length() + 4);
     for (int i = 0; i < camelCase.length(); i++) {
       char c = camelCase.charAt(i);

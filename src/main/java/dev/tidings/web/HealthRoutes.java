@@ -39,27 +39,16 @@ final class HealthRoutes implements RouteGroup {
    */
   Health check() {
     var results = new LinkedHashMap<String, DependencyState>();
-    var futures = new LinkedHashMap<DependencyCheck, CompletableFuture<Optional<String>>>();
+    var probes = new LinkedHashMap<DependencyCheck, Probe>();
     long start = System.nanoTime();
-    for (var check : checks) {
-      var future = new CompletableFuture<Optional<String>>();
-      Thread probe = Thread.ofVirtual().name("health-" + check.name()).start(() -> {
-        try {
-          future.complete(check.problem().get());
-        } catch (RuntimeException e) {
-          future.completeExceptionally(e);
-        }
-      });
-      future.whenComplete((problem, failure) -> probe.interrupt());
-      futures.put(check, future);
-    }
-    futures.forEach((check, future) -> {
+    for (var check : checks) probes.put(check, Probe.start(check));
+    probes.forEach((check, probe) -> {
       Optional<String> problem;
       try {
         long left = probeTimeoutMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        problem = future.get(Math.max(1, left), TimeUnit.MILLISECONDS);
+        problem = probe.answer().get(Math.max(1, left), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
-        future.cancel(true);
+        probe.thread().interrupt();
         problem = Optional.of("no answer within " + probeTimeoutMs + " ms");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -75,6 +64,21 @@ final class HealthRoutes implements RouteGroup {
     });
     boolean up = results.values().stream().allMatch(state -> state.status().equals("up"));
     return new Health(up ? "up" : "down", results);
+  }
+
+  /** One dependency's probe, running on a virtual thread of its own. */
+  private record Probe(Thread thread, CompletableFuture<Optional<String>> answer) {
+    static Probe start(DependencyCheck check) {
+      var answer = new CompletableFuture<Optional<String>>();
+      Thread thread = Thread.ofVirtual().name("health-" + check.name()).start(() -> {
+        try {
+          answer.complete(check.problem().get());
+        } catch (RuntimeException e) {
+          answer.completeExceptionally(e);
+        }
+      });
+      return new Probe(thread, answer);
+    }
   }
 
   @Override

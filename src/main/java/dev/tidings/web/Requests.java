@@ -1,12 +1,13 @@
 package dev.tidings.web;
 
+import dev.tidings.PageLimit;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Optional;
 
 /** Query and path parameters, checked at the edge with messages that say what is wrong. */
 public final class Requests {
   public static final int DEFAULT_LIMIT = 100;
-  public static final int MAX_LIMIT = 1000;
+  public static final int MAX_LIMIT = PageLimit.MAX;
 
   private Requests() {}
 

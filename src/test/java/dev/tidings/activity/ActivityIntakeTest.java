@@ -3,6 +3,7 @@ package dev.tidings.activity;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 
+/** Every test of {@link ActivityIntakeContract}, on the embedded PostgreSQL. */
 class ActivityIntakeTest extends ActivityIntakeContract {
   @Override
   protected Database openDatabase() {

@@ -3,6 +3,7 @@ package dev.tidings.catalog;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 
+/** Every test of {@link CatalogContract}, on the embedded PostgreSQL. */
 class CatalogServiceTest extends CatalogContract {
   @Override
   protected Database openDatabase() {

@@ -8,7 +8,10 @@ import dev.tidings.testing.TestDatabases;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The work-queue contract on PostgreSQL queue tables in the machine's real PostgreSQL (failsafe). */
+/**
+ * Every test of {@link WorkQueueContract} (where the assertions are) on PostgreSQL queue tables in the
+ * machine's real PostgreSQL (failsafe).
+ */
 class PostgresWorkQueueIT extends WorkQueueContract {
   private static Database database;
 
