@@ -21,10 +21,22 @@ public interface Countdown {
 
   /**
    * Creates countdown {@code name} over {@code parts} parts (numbered 0..parts-1) unless it already
-   * exists, so that many nodes may race to start the same job. Returns true if this call created it.
-   * The countdown and its leases are forgotten {@code retention} after the last change.
+   * exists, so that many nodes may race to start the same job. Returns true if this call created it,
+   * and again for a repeat by the same {@code starter} (a token the caller keeps across its retries,
+   * such as the id of the campaign run): a start whose reply was lost, or that the client re-sent
+   * after a reconnect, still tells its caller that it is the one that created the job, and changes
+   * nothing. The countdown and its leases are forgotten {@code retention} after the last change.
+   *
+   * <p>Fences never go back, even across a countdown that was forgotten (or whose backend lost it)
+   * and started again under the same name: a lease from the earlier run never matches a part of the
+   * later one.
    */
-  boolean start(String name, int parts, Duration retention);
+  boolean start(String name, int parts, String starter, Duration retention);
+
+  /** A start by a starter of its own, for a caller that never retries one. */
+  default boolean start(String name, int parts, Duration retention) {
+    return start(name, parts, UUID.randomUUID().toString(), retention);
+  }
 
   /**
    * Takes a lease on {@code part}: a part never claimed, or one whose lease expired. Empty when the
@@ -58,7 +70,10 @@ public interface Countdown {
   /** Parts not yet finished; empty when the countdown does not exist (never started or expired). */
   OptionalLong remaining(String name);
 
-  /** A worker's hold on one part. {@code fence} grows with every claim of the part. */
+  /**
+   * A worker's hold on one part. {@code fence} grows with every claim of the part, also across runs of
+   * the same countdown name.
+   */
   record Lease(String name, int part, long fence) {}
 
   sealed interface Finish {

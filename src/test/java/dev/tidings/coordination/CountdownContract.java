@@ -24,6 +24,13 @@ public abstract class CountdownContract {
 
   protected abstract void advance(Duration duration);
 
+  /**
+   * The backend loses every countdown at once, as Redis does on a restart without persistence, a
+   * process on a restart, or a database whose rows are deleted. Answers the countdown to go on with
+   * (a new instance where the old one died with its state).
+   */
+  protected abstract Countdown loseEverything();
+
   @BeforeEach
   void createImplementation() {
     countdown = create();
@@ -40,6 +47,55 @@ public abstract class CountdownContract {
     assertThat(countdown.start(name, 3, RETENTION)).isTrue();
     assertThat(countdown.start(name, 5, RETENTION)).isFalse();
     assertThat(countdown.remaining(name)).hasValue(3);
+  }
+
+  @Test
+  void a_repeated_start_by_its_starter_answers_created_again_and_changes_nothing() {
+    String name = uniqueName();
+    assertThat(countdown.start(name, 3, "run-1", RETENTION)).isTrue();
+    assertThat(countdown.finish(countdown.claim(name, 0, LEASE).orElseThrow()))
+        .isEqualTo(new Finish.Done(2));
+
+    assertThat(countdown.start(name, 3, "run-1", RETENTION))
+        .as("a retry after a lost reply, or a command the client re-sent")
+        .isTrue();
+    assertThat(countdown.start(name, 3, "run-2", RETENTION))
+        .as("another starter")
+        .isFalse();
+    assertThat(countdown.remaining(name)).as("not started over").hasValue(2);
+  }
+
+  @Test
+  void a_lease_from_a_lost_run_is_refused_when_the_countdown_starts_again() {
+    String name = uniqueName();
+    countdown.start(name, 2, RETENTION);
+    Lease first = countdown.claim(name, 0, "message-7", LEASE).orElseThrow();
+    advance(LEASE.plusMillis(200));
+    Lease stale = countdown.claim(name, 0, "message-7", LEASE).orElseThrow();
+    assertThat(stale.fence()).isGreaterThan(first.fence());
+
+    countdown = loseEverything();
+    advance(Duration.ofMillis(1)); // a restart takes time
+    assertThat(countdown.remaining(name)).isEmpty();
+    assertThat(countdown.start(name, 2, RETENTION)).isTrue();
+
+    assertThat(countdown.finish(stale))
+        .as("the part is not claimed in the new run")
+        .isInstanceOf(Finish.Refused.class);
+    Lease current = countdown.claim(name, 0, "message-7", LEASE).orElseThrow();
+
+    assertThat(current.fence())
+        .as("fences of a part grow across the loss, even for the same holder")
+        .isGreaterThan(stale.fence());
+    assertThat(countdown.renew(stale, LEASE)).isFalse();
+    assertThat(countdown.finish(stale))
+        .isInstanceOfSatisfying(
+            Finish.Refused.class, refused -> assertThat(refused.reason()).contains("taken over"));
+    assertThat(countdown.remaining(name)).hasValue(2);
+    assertThat(countdown.renew(current, LEASE)).isTrue();
+    assertThat(countdown.finish(current)).isEqualTo(new Finish.Done(1));
+    assertThat(countdown.finish(stale)).isInstanceOf(Finish.Refused.class);
+    assertThat(countdown.remaining(name)).hasValue(1);
   }
 
   @Test

@@ -15,6 +15,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@link Countdown} for one JVM. Every operation runs inside {@link ConcurrentHashMap#compute} for its
  * countdown, which makes it atomic and lets a sweep forget countdowns past their retention safely.
+ *
+ * <p>A new fence is at least the clock in microseconds: the state dies with the process, the clock
+ * does not, so a lease from before a restart (or from a forgotten run of the same name) can never
+ * match a part of a later run.
  */
 final class InProcessCountdown implements Countdown {
   private final InstantSource clock;
@@ -29,6 +33,7 @@ final class InProcessCountdown implements Countdown {
   /** One countdown; mutated only inside {@code compute} for its name. */
   private static final class Job {
     final int parts;
+    final String starter;
     final Duration retention;
     long remaining;
     final long[] fences;
@@ -38,8 +43,9 @@ final class InProcessCountdown implements Countdown {
     final @Nullable String[] holders;
     volatile Instant forgetAt;
 
-    Job(int parts, Duration retention, Instant now) {
+    Job(int parts, String starter, Duration retention, Instant now) {
       this.parts = parts;
+      this.starter = starter;
       this.retention = retention;
       this.remaining = parts;
       this.fences = new long[parts];
@@ -72,17 +78,21 @@ final class InProcessCountdown implements Countdown {
   }
 
   @Override
-  public boolean start(String name, int parts, Duration retention) {
+  public boolean start(String name, int parts, String starter, Duration retention) {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(starter, "starter");
     if (parts < 1) throw new IllegalArgumentException("parts must be at least 1 but was " + parts);
     requirePositive(retention, "retention");
     sweeper.maybeSweep(this::sweep);
     Instant now = clock.instant();
     boolean[] created = new boolean[1];
     jobs.compute(name, (n, job) -> {
-      if (job != null && !job.forgotten(now)) return job;
+      if (job != null && !job.forgotten(now)) {
+        created[0] = job.starter.equals(starter);
+        return job;
+      }
       created[0] = true;
-      return new Job(parts, retention, now);
+      return new Job(parts, starter, retention, now);
     });
     return created[0];
   }
@@ -102,7 +112,7 @@ final class InProcessCountdown implements Countdown {
       if (job.leaseLive(part, now)) {
         if (!holder.equals(job.holders[part])) return job;
       } else {
-        job.fences[part]++;
+        job.fences[part] = Math.max(job.fences[part] + 1, micros(now));
         job.holders[part] = holder;
       }
       job.leaseExpiries[part] = now.plus(leaseTtl);
@@ -188,6 +198,11 @@ final class InProcessCountdown implements Countdown {
       return job;
     });
     return remaining[0] < 0 ? OptionalLong.empty() : OptionalLong.of(remaining[0]);
+  }
+
+  private static long micros(Instant now) {
+    return Math.addExact(
+        Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
   }
 
   private void sweep(Instant now) {

@@ -14,9 +14,18 @@ import java.util.OptionalLong;
 
 /**
  * {@link Countdown} over one Redis hash per countdown: {@code parts}, {@code remaining}, {@code
- * retention} (ms), and per part {@code f:i} (fence), {@code e:i} (lease expiry, ms of Redis time) and
- * {@code d:i} (done). Every operation is one script; lease times come from {@code redis.call('TIME')},
- * so the nodes' clocks do not matter. Every change re-arms the hash's TTL to its retention.
+ * retention} (ms), {@code starter}, and per part {@code f:i} (fence), {@code h:i} (holder), {@code e:i}
+ * (lease expiry, ms of Redis time) and {@code d:i} (done, with the remainder it left). Every operation
+ * is one script; lease times come from {@code redis.call('TIME')}, so the nodes' clocks do not matter.
+ * Every change re-arms the hash's TTL to its retention.
+ *
+ * <p>The hash vanishes when its retention passes or Redis restarts without persistence, and the same
+ * name may then be started again. So a new fence is never just "last fence + 1" (that would start
+ * again at 1 and let a lease from the lost run finish a part of the new one): it is at least Redis'
+ * clock in microseconds, which no earlier claim can have reached.
+ *
+ * <p>Lettuce re-sends a command that was in flight when its connection dropped, so any script may run
+ * twice; each is safe to: see docs/decisions.md, "Countdown commands may run twice".
  */
 final class RedisCountdown implements Countdown {
   private static final String NOW = """
@@ -24,9 +33,14 @@ final class RedisCountdown implements Countdown {
       local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
       """;
 
+  /** 1 when created by this starter (now or before), 0 when someone else created it. */
   static final LuaScript START = new LuaScript("""
-      if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-      redis.call('HSET', KEYS[1], 'parts', ARGV[1], 'remaining', ARGV[1], 'retention', ARGV[2])
+      if redis.call('EXISTS', KEYS[1]) == 1 then
+        if redis.call('HGET', KEYS[1], 'starter') == ARGV[3] then return 1 end
+        return 0
+      end
+      redis.call('HSET', KEYS[1], 'parts', ARGV[1], 'remaining', ARGV[1], 'retention', ARGV[2],
+        'starter', ARGV[3])
       redis.call('PEXPIRE', KEYS[1], ARGV[2])
       return 1
       """);
@@ -44,8 +58,10 @@ final class RedisCountdown implements Countdown {
         if redis.call('HGET', KEYS[1], 'h:' .. part) ~= ARGV[3] then return {0} end
         fence = tonumber(redis.call('HGET', KEYS[1], 'f:' .. part))
       else
-        fence = redis.call('HINCRBY', KEYS[1], 'f:' .. part, 1)
-        redis.call('HSET', KEYS[1], 'h:' .. part, ARGV[3])
+        local micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
+        fence = math.max(tonumber(redis.call('HGET', KEYS[1], 'f:' .. part) or '0') + 1, micros)
+        redis.call('HSET', KEYS[1], 'f:' .. part, string.format('%.0f', fence),
+          'h:' .. part, ARGV[3])
       end
       redis.call('HSET', KEYS[1], 'e:' .. part, string.format('%.0f', now + tonumber(ARGV[2])))
       redis.call('PEXPIRE', KEYS[1], h[2])
@@ -116,8 +132,9 @@ final class RedisCountdown implements Countdown {
   }
 
   @Override
-  public boolean start(String name, int parts, Duration retention) {
+  public boolean start(String name, int parts, String starter, Duration retention) {
     String key = key(name);
+    Objects.requireNonNull(starter, "starter");
     if (parts < 1) throw new IllegalArgumentException("parts must be at least 1 but was " + parts);
     requirePositive(retention, "retention");
     Long created = call(
@@ -127,7 +144,8 @@ final class RedisCountdown implements Countdown {
             ScriptOutputType.INTEGER,
             new String[] {key},
             Integer.toString(parts),
-            Long.toString(retention.toMillis())));
+            Long.toString(retention.toMillis()),
+            starter));
     return created == 1;
   }
 

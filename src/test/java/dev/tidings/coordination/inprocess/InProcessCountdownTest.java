@@ -17,4 +17,9 @@ class InProcessCountdownTest extends CountdownContract {
   protected void advance(Duration duration) {
     clock.advance(duration);
   }
+
+  @Override
+  protected Countdown loseEverything() {
+    return InProcessCoordination.countdown(clock); // a restarted process: nothing but the clock
+  }
 }

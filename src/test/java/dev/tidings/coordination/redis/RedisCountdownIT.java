@@ -29,6 +29,12 @@ class RedisCountdownIT extends CountdownContract {
     RedisTestServer.sleepFor(duration);
   }
 
+  @Override
+  protected Countdown loseEverything() {
+    redis.deleteEveryKey(); // as a Redis restart without persistence does
+    return countdown;
+  }
+
   @AfterEach
   void cleanUp() {
     redis.close();

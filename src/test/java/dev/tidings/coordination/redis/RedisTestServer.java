@@ -64,6 +64,12 @@ final class RedisTestServer implements AutoCloseable {
     }
   }
 
+  /** Deletes every key under the prefix, as a restart of a Redis without persistence would. */
+  void deleteEveryKey() {
+    List<String> keys = keys();
+    if (!keys.isEmpty()) connection.sync().del(keys.toArray(String[]::new));
+  }
+
   @Override
   public void close() {
     try {
