@@ -65,6 +65,7 @@ class DependencyDirectionTest {
   private static final String[] ADAPTERS = {
     "dev.tidings.coordination.inprocess..",
     "dev.tidings.coordination.redis..",
+    "dev.tidings.coordination.postgres..",
     "dev.tidings.queue.postgres..",
     "dev.tidings.queue.rabbitmq..",
     "dev.tidings.mail.smtp..",
