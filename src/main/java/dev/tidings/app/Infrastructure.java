@@ -4,6 +4,7 @@ import dev.tidings.config.Secret;
 import dev.tidings.config.Settings;
 import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.coordination.redis.RedisCoordination;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.outbox.OutboxMailTransport;
@@ -132,20 +133,25 @@ public final class Infrastructure implements AutoCloseable {
     return database;
   }
 
-  /** Compute-once, countdowns and rate limits: one Redis shared by every node, else in this process. */
+  /**
+   * Compute-once and rate limits: one Redis shared by every node, else in this process. Countdowns:
+   * always in the database (embedded or configured), which opens it: a campaign's progress must
+   * survive restarts of Redis and of the nodes, and one operation per partition costs the database
+   * nothing that matters (docs/decisions.md).
+   */
   public synchronized Coordination coordination() {
     if (coordination == null) {
+      var countdown = new PostgresCountdown(database());
       var redisUrl = settings.redisUrl();
       if (redisUrl.isPresent()) {
         var redis = open(() -> RedisCoordination.connect(redisUrl.get()));
         checks.add(
             new DependencyCheck("redis", Settings.maskUserInfo(redisUrl.get()), redis::problem));
-        coordination =
-            new Coordination(redis.computeOnce(), redis.countdown(), redis.rateLimiter());
+        coordination = new Coordination(redis.computeOnce(), countdown, redis.rateLimiter());
       } else {
         coordination = new Coordination(
             InProcessCoordination.computeOnce(clock),
-            InProcessCoordination.countdown(clock),
+            countdown,
             InProcessCoordination.rateLimiter(clock));
       }
     }

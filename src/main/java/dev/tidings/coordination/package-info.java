@@ -4,9 +4,11 @@
  * 01), {@link dev.tidings.coordination.Countdown} (a countdown semaphore over leased parts, seed 05) and
  * {@link dev.tidings.coordination.RateLimiter} (a token bucket per key).
  *
- * <p>Each port has two implementations: {@code coordination.inprocess} for the single-node embedded
- * default, and {@code coordination.redis} for many nodes sharing one Redis. Both obey the same contract
- * suites ({@code *Contract} in the tests), which are the definition of each port's behaviour.
+ * <p>Each port has an implementation in {@code coordination.inprocess} (one node) and one in {@code
+ * coordination.redis} (many nodes sharing one Redis); {@code Countdown} also has {@code
+ * coordination.postgres}, the one a node uses, since a countdown must outlive restarts. All obey the
+ * same contract suites ({@code *Contract} in the tests), which are the definition of each port's
+ * behaviour.
  */
 @NullMarked
 package dev.tidings.coordination;

@@ -12,6 +12,7 @@ import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,9 @@ class EmbeddedNodeTest {
           .catalog()
           .put(ProductJson.fromJson(dev.tidings.Json.MAPPER.readTree("""
           {"id":"kept-1","title":"Kept","price":"1.00","currency":"EUR","imageUrl":"https://i.example/k.png","landingUrl":"https://s.example/k"}""")));
+      var countdown = infrastructure.coordination().countdown();
+      assertThat(countdown.start("kept-run", 3, "run-1", Duration.ofHours(1))).isTrue();
+      countdown.finish(countdown.claim("kept-run", 0, Duration.ofMinutes(1)).orElseThrow());
       infrastructure.workQueue().declare(QueueSpec.of("kept-queue"));
       infrastructure
           .workQueue()
@@ -56,6 +60,9 @@ class EmbeddedNodeTest {
       assertThat(infrastructure.apiKeyIsNew()).isFalse();
       assertThat(infrastructure.apiKey().value()).isEqualTo(apiKey);
       assertThat(node.capability(CatalogWiring.class).catalog().get("kept-1")).isPresent();
+      assertThat(infrastructure.coordination().countdown().remaining("kept-run"))
+          .as("a campaign's countdown survives the restart")
+          .hasValue(2);
       var received = new ArrayBlockingQueue<String>(1);
       try (var _ = infrastructure.workQueue().subscribe("kept-queue", 1, 1, delivery -> {
         received.add(new String(delivery.body(), UTF_8));

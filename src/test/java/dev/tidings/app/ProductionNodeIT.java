@@ -7,6 +7,7 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import dev.tidings.config.SettingsLoader;
 import dev.tidings.coordination.ComputeOnce;
+import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.mail.Address;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.mail.SendResult;
@@ -72,6 +73,10 @@ class ProductionNodeIT {
                 .computeOnce(key, timings, () -> "second")
                 .valueIfAny())
             .contains("first");
+
+        assertThat(node.coordination().countdown())
+            .as("countdowns stay in PostgreSQL even with Redis configured")
+            .isInstanceOf(PostgresCountdown.class);
 
         assertThat(node.workQueue()).isInstanceOf(RabbitWorkQueue.class);
         String queue = "production-node-" + UUID.randomUUID();
