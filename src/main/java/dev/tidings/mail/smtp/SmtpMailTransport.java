@@ -7,6 +7,7 @@ import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.mail.SendResult;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -18,17 +19,30 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Sends through an SMTP server with Angus Mail, keeping up to {@code poolSize} connections open and
  * reusing them (a TCP + TLS + AUTH handshake per message would cost more than the message). A pooled
- * connection that turns out dead before any data went out is replaced and the send retried once, so
- * a server restart costs no messages.
+ * connection that turns out dead, or that the server closes with a 421, before any data went out is
+ * replaced and the send retried once, so a server restart or an idle timeout costs no messages. A
+ * whole send is bounded by the send timeout, after which it is Deferred (nothing sent) or Unknown
+ * (the message data went out).
  */
 public final class SmtpMailTransport implements MailTransport {
   /** A connection idle this long is checked with NOOP before use; servers drop idle clients. */
   private static final Duration CHECK_IF_IDLE_FOR = Duration.ofSeconds(30);
+
+  /** "Service not available, closing transmission channel". */
+  private static final int SERVICE_CLOSING = 421;
+
+  /**
+   * How long an interrupted send gets to close its socket and say how far it got; a virtual thread
+   * blocked on a socket is woken at once, so this is only reached when it is stuck elsewhere (a DNS
+   * lookup).
+   */
+  private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
 
   private final SmtpSettings settings;
   private final InstantSource clock;
@@ -59,12 +73,15 @@ public final class SmtpMailTransport implements MailTransport {
   @Override
   public SendResult send(OutgoingEmail email) {
     if (closed) return new SendResult.Deferred(SmtpOutcomes.NO_REPLY, "SMTP transport is closed");
+    long deadline = System.nanoTime() + settings.sendTimeout().toNanos();
+    Duration wait = waitForConnection.compareTo(settings.sendTimeout()) < 0
+        ? waitForConnection
+        : settings.sendTimeout();
     try {
-      if (!permits.tryAcquire(waitForConnection.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!permits.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
         return new SendResult.Deferred(
             SmtpOutcomes.NO_REPLY,
-            "all " + settings.poolSize() + " SMTP connections stayed busy for "
-                + waitForConnection);
+            "all " + settings.poolSize() + " SMTP connections stayed busy for " + wait);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -73,31 +90,101 @@ public final class SmtpMailTransport implements MailTransport {
     }
     try {
       var message = MimeEmails.toMime(email, session, clock.instant());
-      TrackedSmtpConnection pooled = takeIdle();
-      if (pooled != null) {
-        SendResult first = sendOn(pooled, message, email);
-        // A pooled connection the server had already dropped: nothing was sent, so a retry is safe.
-        if (!(first instanceof SendResult.Deferred deferred
-            && deferred.code() == SmtpOutcomes.NO_REPLY)) return first;
-      }
-      TrackedSmtpConnection fresh;
-      try {
-        fresh = connect();
-      } catch (MessagingException e) {
-        return new SendResult.Deferred(
-            SmtpOutcomes.NO_REPLY,
-            "cannot connect to " + settings.describe() + ": " + SmtpOutcomes.describe(e));
-      }
-      return sendOn(fresh, message, email);
+      return withinSendTimeout(message, email, deadline);
     } finally {
       permits.release();
     }
   }
 
+  /**
+   * Runs the send on a virtual thread of its own and interrupts it at the deadline: a virtual thread
+   * interrupted in a socket operation has that socket closed, so the dialogue ends there whatever the
+   * server does, and the outcome says how far it got (Deferred before the end of the message data,
+   * Unknown after). Read and write timeouts bound one operation each; this bounds their sum.
+   */
+  private SendResult withinSendTimeout(MimeMessage message, OutgoingEmail email, long deadline) {
+    var gate = new SendGate();
+    var outcome = new AtomicReference<SendResult>();
+    Thread sender = Thread.ofVirtual().name("smtp-send-" + email.messageId()).start(() -> {
+      try {
+        outcome.set(sendRetryingOnce(message, email, gate));
+      } catch (RuntimeException e) {
+        outcome.set(
+            gate.entered()
+                ? new SendResult.Unknown(SmtpOutcomes.describe(e))
+                : new SendResult.Deferred(SmtpOutcomes.NO_REPLY, SmtpOutcomes.describe(e)));
+      }
+    });
+    try {
+      if (sender.join(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+        return Objects.requireNonNull(outcome.get(), "a finished send has an outcome");
+      }
+      sender.interrupt();
+      boolean mayHaveSent = gate.close();
+      if (sender.join(AFTER_INTERRUPT)) {
+        return timedOut(Objects.requireNonNull(outcome.get(), "a finished send has an outcome"));
+      }
+      return mayHaveSent
+          ? new SendResult.Unknown("no end to the send within the send timeout of "
+              + settings.sendTimeout() + " after the SMTP dialogue began")
+          : new SendResult.Deferred(
+              SmtpOutcomes.NO_REPLY,
+              "no SMTP connection within the send timeout of " + settings.sendTimeout());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      sender.interrupt();
+      gate.close();
+      return new SendResult.Unknown("interrupted while sending");
+    }
+  }
+
+  /** What the interrupted send answered, saying that the send timeout ended it. */
+  private SendResult timedOut(SendResult result) {
+    String why = "the send timeout of " + settings.sendTimeout() + " passed";
+    return switch (result) {
+      case SendResult.Deferred deferred
+      when deferred.code() == SmtpOutcomes.NO_REPLY ->
+        new SendResult.Deferred(SmtpOutcomes.NO_REPLY, why + ": " + deferred.reply());
+      case SendResult.Unknown unknown ->
+        new SendResult.Unknown(why + " after the message data was sent: " + unknown.reason());
+      default -> result; // the server answered (or took the message) just in time
+    };
+  }
+
+  private SendResult sendRetryingOnce(MimeMessage message, OutgoingEmail email, SendGate gate) {
+    TrackedSmtpConnection pooled = takeIdle();
+    if (pooled != null) {
+      SendResult first = sendOn(pooled, message, email, gate);
+      if (!serverHadClosed(first, pooled)) return first;
+    }
+    TrackedSmtpConnection fresh;
+    try {
+      fresh = connect();
+    } catch (MessagingException e) {
+      return new SendResult.Deferred(
+          SmtpOutcomes.NO_REPLY,
+          "cannot connect to " + settings.describe() + ": " + SmtpOutcomes.describe(e));
+    }
+    return sendOn(fresh, message, email, gate);
+  }
+
+  /**
+   * A pooled connection that had been dropped (no reply) or that the server is closing (421, which
+   * servers send to a client that sat idle too long) before the message data went out: the server
+   * took nothing, so the send is safe to try once more on a fresh connection.
+   */
+  private static boolean serverHadClosed(SendResult result, TrackedSmtpConnection connection) {
+    return result instanceof SendResult.Deferred deferred
+        && (deferred.code() == SmtpOutcomes.NO_REPLY || deferred.code() == SERVICE_CLOSING)
+        && !connection.endOfDataSent();
+  }
+
   private SendResult sendOn(
-      TrackedSmtpConnection connection,
-      jakarta.mail.internet.MimeMessage message,
-      OutgoingEmail email) {
+      TrackedSmtpConnection connection, MimeMessage message, OutgoingEmail email, SendGate gate) {
+    if (!gate.enter()) {
+      closeQuietly(connection);
+      return new SendResult.Deferred(SmtpOutcomes.NO_REPLY, "the send timed out before it began");
+    }
     connection.beginMessage();
     try {
       connection.sendMessage(message, message.getAllRecipients());
@@ -116,6 +203,32 @@ public final class SmtpMailTransport implements MailTransport {
       return connection.endOfDataSent()
           ? new SendResult.Unknown(SmtpOutcomes.describe(e))
           : new SendResult.Deferred(SmtpOutcomes.NO_REPLY, SmtpOutcomes.describe(e));
+    }
+  }
+
+  /**
+   * Whether a timed-out send may have put anything on the wire: the sending thread passes it before
+   * each SMTP transaction, the caller closes it at the deadline. Once closed, no transaction starts,
+   * so a sender that has not passed it can be answered Deferred even if it is still stuck connecting.
+   */
+  private static final class SendGate {
+    private boolean closed;
+    private boolean entered;
+
+    synchronized boolean enter() {
+      if (closed) return false;
+      entered = true;
+      return true;
+    }
+
+    synchronized boolean entered() {
+      return entered;
+    }
+
+    /** Closes the gate; true when a transaction had begun. */
+    synchronized boolean close() {
+      closed = true;
+      return entered;
     }
   }
 

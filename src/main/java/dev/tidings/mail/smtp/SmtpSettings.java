@@ -13,8 +13,10 @@ import java.util.Optional;
  * Where and how to reach the SMTP server, read from {@code TIDINGS_SMTP_URL}:
  * {@code smtp://[user[:password]@]host[:port][?option=value&...]} or {@code smtps://...} (TLS from the
  * first byte). Options: {@code starttls=true} (require STARTTLS), {@code pool=N} (connections kept
- * open), {@code connectTimeoutMs=N}, {@code readTimeoutMs=N}, {@code writeTimeoutMs=N}, {@code helo=name}.
- * An unknown option is an error, so a typo cannot silently turn TLS off.
+ * open), {@code connectTimeoutMs=N}, {@code readTimeoutMs=N}, {@code writeTimeoutMs=N} (each one
+ * socket operation), {@code sendTimeoutMs=N} (one whole send: waiting for a connection, connecting,
+ * a retry and the message data), {@code helo=name}. An unknown option is an error, so a typo cannot
+ * silently turn TLS off.
  */
 public record SmtpSettings(
     String host,
@@ -26,12 +28,14 @@ public record SmtpSettings(
     Duration connectTimeout,
     Duration readTimeout,
     Duration writeTimeout,
+    Duration sendTimeout,
     int poolSize,
     Optional<String> heloName) {
 
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(60);
   public static final int DEFAULT_POOL_SIZE = 4;
 
   public SmtpSettings {
@@ -46,7 +50,7 @@ public record SmtpSettings(
       throw new IllegalArgumentException("smtps:// is TLS already; starttls=true contradicts it");
     if (poolSize < 1 || poolSize > 64)
       throw new IllegalArgumentException("SMTP pool size must be 1..64, was " + poolSize);
-    for (var timeout : new Duration[] {connectTimeout, readTimeout, writeTimeout}) {
+    for (var timeout : new Duration[] {connectTimeout, readTimeout, writeTimeout, sendTimeout}) {
       if (timeout == null || timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException(
             "SMTP timeouts must be positive (0 would mean wait forever)");
@@ -80,7 +84,8 @@ public record SmtpSettings(
     int pool = DEFAULT_POOL_SIZE;
     Duration connect = DEFAULT_CONNECT_TIMEOUT,
         read = DEFAULT_READ_TIMEOUT,
-        write = DEFAULT_WRITE_TIMEOUT;
+        write = DEFAULT_WRITE_TIMEOUT,
+        send = DEFAULT_SEND_TIMEOUT;
     Optional<String> helo = Optional.empty();
     String query = url.getRawQuery();
     if (query != null && !query.isEmpty()) {
@@ -94,16 +99,17 @@ public record SmtpSettings(
           case "connectTimeoutMs" -> connect = Duration.ofMillis(parseInt(name, value));
           case "readTimeoutMs" -> read = Duration.ofMillis(parseInt(name, value));
           case "writeTimeoutMs" -> write = Duration.ofMillis(parseInt(name, value));
+          case "sendTimeoutMs" -> send = Duration.ofMillis(parseInt(name, value));
           case "helo" -> helo = Optional.of(value);
           default ->
-            throw new IllegalArgumentException(
-                "unknown SMTP URL option '" + name
-                    + "' (known: starttls, pool, connectTimeoutMs, readTimeoutMs, writeTimeoutMs, helo)");
+            throw new IllegalArgumentException("unknown SMTP URL option '" + name
+                + "' (known: starttls, pool, connectTimeoutMs, readTimeoutMs, writeTimeoutMs,"
+                + " sendTimeoutMs, helo)");
         }
       }
     }
     return new SmtpSettings(
-        host, port, implicitTls, startTls, user, password, connect, read, write, pool, helo);
+        host, port, implicitTls, startTls, user, password, connect, read, write, send, pool, helo);
   }
 
   /** The URL without its password, for logs and /health. */

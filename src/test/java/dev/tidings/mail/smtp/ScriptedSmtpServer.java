@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,6 +25,11 @@ final class ScriptedSmtpServer implements AutoCloseable {
   volatile boolean dropAtMailFrom;
   volatile boolean dropAtEndOfData;
   volatile boolean silentAtEndOfData;
+  /** After one message on a connection, answer the next command 421 and hang up: an idle timeout. */
+  volatile boolean closingOnReuse;
+  /** A slow server: every reply, the greeting included, comes this late. */
+  volatile Duration replyDelay = Duration.ZERO;
+
   final AtomicInteger accepted = new AtomicInteger();
   final AtomicInteger connections = new AtomicInteger();
 
@@ -71,9 +77,14 @@ final class ScriptedSmtpServer implements AutoCloseable {
       OutputStream out = client.getOutputStream();
       reply(out, "220 scripted ESMTP ready");
       String line;
+      boolean messageDone = false;
       while ((line = readLine(in)) != null) {
         String verb =
             line.length() >= 4 ? line.substring(0, 4).toUpperCase(java.util.Locale.ROOT) : line;
+        if (closingOnReuse && messageDone && !verb.equals("QUIT")) {
+          reply(out, "421 4.4.2 scripted closing an idle connection");
+          return;
+        }
         switch (verb) {
           case "EHLO", "HELO" -> reply(out, "250 scripted");
           case "MAIL" -> {
@@ -97,6 +108,7 @@ final class ScriptedSmtpServer implements AutoCloseable {
             String answer = endOfDataReply;
             if (answer.startsWith("250")) accepted.incrementAndGet();
             reply(out, answer);
+            messageDone = true;
           }
           case "RSET", "NOOP" -> reply(out, "250 2.0.0 ok");
           case "QUIT" -> {
@@ -113,7 +125,13 @@ final class ScriptedSmtpServer implements AutoCloseable {
     }
   }
 
-  private static void reply(OutputStream out, String line) throws IOException {
+  private void reply(OutputStream out, String line) throws IOException {
+    try {
+      Thread.sleep(replyDelay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
     out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
     out.flush();
   }

@@ -45,11 +45,19 @@ class SmtpFailureOutcomesTest {
   }
 
   private static SmtpMailTransport transportFor(int port) {
+    return transportFor(port, "connectTimeoutMs=1000&readTimeoutMs=1000&writeTimeoutMs=1000");
+  }
+
+  private static SmtpMailTransport transportFor(int port, String timeouts) {
     return SmtpMailTransport.fromUrl(
-        URI.create(
-            "smtp://127.0.0.1:" + port
-                + "?pool=2&connectTimeoutMs=1000&readTimeoutMs=1000&writeTimeoutMs=1000&helo=test.example"),
+        URI.create("smtp://127.0.0.1:" + port + "?pool=2&helo=test.example&" + timeouts),
         InstantSource.fixed(Instant.parse("2026-03-14T09:00:00Z")));
+  }
+
+  /** Replaces the transport for one test that needs other timeouts. */
+  private void useTimeouts(String timeouts) {
+    transport.close();
+    transport = transportFor(server.port(), timeouts);
   }
 
   private SendResult send() {
@@ -159,6 +167,71 @@ class SmtpFailureOutcomesTest {
 
     assertThat(send()).isEqualTo(new SendResult.Accepted("m-1", "250 2.0.0 queued as 42"));
     assertThat(server.accepted).hasValue(1);
+  }
+
+  @Test
+  void a_pooled_connection_the_server_closes_with_421_is_retried_once_on_a_fresh_one() {
+    server.closingOnReuse = true;
+    assertThat(send()).isInstanceOf(SendResult.Accepted.class); // leaves a pooled connection behind
+
+    assertThat(send())
+        .as("the 421 on the idle pooled connection is not the server refusing the message")
+        .isEqualTo(new SendResult.Accepted("m-1", "250 2.0.0 queued as 42"));
+    assertThat(server.accepted).hasValue(2);
+    assertThat(server.connections).hasValue(2);
+  }
+
+  @Test
+  void a_421_on_a_fresh_connection_is_deferred_without_a_retry() {
+    server.mailFromReply = "421 4.3.2 scripted shutting down";
+
+    assertThat(send())
+        .isInstanceOfSatisfying(
+            SendResult.Deferred.class, d -> assertThat(d.code()).isEqualTo(421));
+    assertThat(server.connections).hasValue(1);
+  }
+
+  @Test
+  void the_send_timeout_bounds_a_send_whose_every_reply_is_slow_but_within_the_read_timeout() {
+    useTimeouts("connectTimeoutMs=1000&readTimeoutMs=1000&writeTimeoutMs=1000&sendTimeoutMs=1000");
+    server.replyDelay = Duration.ofMillis(300); // greeting, EHLO, MAIL, RCPT, DATA...: about 2 s
+
+    long started = System.nanoTime();
+    SendResult result = send();
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+    assertThat(result).isInstanceOfSatisfying(SendResult.Deferred.class, deferred -> {
+      assertThat(deferred.code()).isEqualTo(SmtpOutcomes.NO_REPLY);
+      assertThat(deferred.reply()).contains("send timeout");
+    });
+    assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(1900));
+    assertThat(server.accepted).hasValue(0);
+  }
+
+  @Test
+  void a_send_timeout_after_the_message_data_is_unknown_long_before_the_read_timeout() {
+    useTimeouts("connectTimeoutMs=1000&readTimeoutMs=15000&writeTimeoutMs=1000&sendTimeoutMs=1000");
+    server.silentAtEndOfData = true;
+
+    long started = System.nanoTime();
+    SendResult result = send();
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+    assertThat(result)
+        .isInstanceOfSatisfying(
+            SendResult.Unknown.class,
+            unknown -> assertThat(unknown.reason()).contains("send timeout"));
+    assertThat(took).isLessThan(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void after_a_send_timeout_the_next_send_goes_through() {
+    useTimeouts("connectTimeoutMs=1000&readTimeoutMs=1000&writeTimeoutMs=1000&sendTimeoutMs=1000");
+    server.replyDelay = Duration.ofMillis(300);
+    assertThat(send()).isInstanceOf(SendResult.Deferred.class);
+
+    server.replyDelay = Duration.ZERO;
+    assertThat(send()).isEqualTo(new SendResult.Accepted("m-1", "250 2.0.0 queued as 42"));
   }
 
   @Test

@@ -32,12 +32,15 @@ class SmtpSettingsTest {
   void options_set_starttls_pool_and_timeouts() {
     var settings = SmtpSettings.fromUrl(
         URI.create(
-            "smtp://mail.example:587?starttls=true&pool=2&connectTimeoutMs=1500&readTimeoutMs=2500&writeTimeoutMs=3500&helo=out.shop.example"));
+            "smtp://mail.example:587?starttls=true&pool=2&connectTimeoutMs=1500&readTimeoutMs=2500&writeTimeoutMs=3500&sendTimeoutMs=4500&helo=out.shop.example"));
     assertThat(settings.startTls()).isTrue();
     assertThat(settings.poolSize()).isEqualTo(2);
     assertThat(settings.connectTimeout()).isEqualTo(Duration.ofMillis(1500));
     assertThat(settings.readTimeout()).isEqualTo(Duration.ofMillis(2500));
     assertThat(settings.writeTimeout()).isEqualTo(Duration.ofMillis(3500));
+    assertThat(settings.sendTimeout()).isEqualTo(Duration.ofMillis(4500));
+    assertThat(SmtpSettings.fromUrl(URI.create("smtp://mail.example")).sendTimeout())
+        .isEqualTo(SmtpSettings.DEFAULT_SEND_TIMEOUT);
     assertThat(settings.heloName()).hasValue("out.shop.example");
     assertThat(SmtpSettings.fromUrl(URI.create("smtp://mail.example")).startTls())
         .isFalse();
@@ -52,6 +55,8 @@ class SmtpSettingsTest {
         .isThrownBy(() -> SmtpSettings.fromUrl(URI.create("http://m.example")));
     assertThatIllegalArgumentException()
         .isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtp://m.example?readTimeoutMs=0")));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtp://m.example?sendTimeoutMs=0")));
     assertThatIllegalArgumentException()
         .isThrownBy(() -> SmtpSettings.fromUrl(URI.create("smtps://m.example?starttls=true")));
   }
