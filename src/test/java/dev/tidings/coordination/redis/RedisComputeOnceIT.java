@@ -31,7 +31,7 @@ class RedisComputeOnceIT extends ComputeOnceContract {
 
   @Override
   protected ComputeOnce create() {
-    redis = new RedisTestServer(4);
+    redis = new RedisTestServer();
     return redis.coordination.computeOnce();
   }
 

@@ -48,7 +48,7 @@ class RedisFaultIT {
   void startPrivateRedis() {
     server = PrivateRedis.start();
     redis = RedisCoordination.connect(
-        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT, 2));
+        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT));
   }
 
   @AfterEach

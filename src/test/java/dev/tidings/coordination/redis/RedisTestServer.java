@@ -23,11 +23,10 @@ final class RedisTestServer implements AutoCloseable {
       RedisClient.create(RealServers.redisUrl().toString());
   private final StatefulRedisConnection<String, String> connection = inspector.connect();
 
-  RedisTestServer(int blockingConnections) {
+  RedisTestServer() {
     coordination = RedisCoordination.connect(
         RealServers.redisUrl(),
-        new RedisCoordination.Options(
-            prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT, blockingConnections));
+        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT));
   }
 
   List<String> keys() {
