@@ -51,8 +51,8 @@ final class ComputeOnceBenchCommand extends EnvironmentAware implements Callable
 
   @Option(
       names = "--in-flight",
-      defaultValue = "200",
-      description = "keys being called at once (default ${DEFAULT-VALUE})")
+      defaultValue = "40",
+      description = "keys being called at once; times --waiters callers (default ${DEFAULT-VALUE})")
   int inFlight;
 
   @Option(
