@@ -10,12 +10,18 @@ import java.util.function.Supplier;
  * one email arrive at once, at any node, and exactly one of them may choose the products).
  *
  * <p>The first caller for a key wins a lock, computes, and publishes the value; every other caller
- * waits for the published value without polling. A winner that dies frees the lock after
- * {@code lockTtl}, and the next caller computes instead. Publishing is fenced: a winner whose lock
- * expired and was taken over has its write refused, and it returns the newer winner's value. Every
- * key this port writes carries a TTL.
+ * waits for the published value without polling. A winner whose compute throws frees the lock at once
+ * and wakes the waiters, so one of them computes instead; a winner that dies or hangs frees it after
+ * {@code lockTtl}. Publishing is fenced: a winner whose lock expired and was taken over has its write
+ * refused, and it returns the newer winner's value. Fences of a key only grow, also across the loss of
+ * the backend's state (a Redis restart). Every key this port writes carries a TTL.
  *
- * <p>Thread-safe; one instance serves a whole node.
+ * <p>{@code maxWait} bounds a non-winner's whole call, also when the backend hangs (a few ms of
+ * scheduling aside); a backend that fails says so with {@link CoordinationException}.
+ *
+ * <p>Thread-safe; one instance serves a whole node, and callers of the same key on one node share one
+ * exchange with the backend (the local callers of a local winner are {@link Outcome.Joined}). Calls block:
+ * Tidings makes them from virtual threads, so there is no asynchronous variant.
  */
 public interface ComputeOnce {
 

@@ -159,10 +159,13 @@ class CliTest {
   void a_bench_needs_a_scenario_and_sensible_sizes() {
     var none = run(embedded(), "bench");
     assertThat(none.status()).isEqualTo(2);
-    assertThat(none.err()).contains("import or events");
+    assertThat(none.err()).contains("import, events or compute-once");
     var events = run(embedded(), "bench", "events", "--batch", "0");
     assertThat(events.status()).isEqualTo(2);
     assertThat(events.err()).contains("--batch must be at least 1");
+    var computeOnce = run(embedded(), "bench", "compute-once", "--waiters", "0");
+    assertThat(computeOnce.status()).isEqualTo(2);
+    assertThat(computeOnce.err()).contains("--waiters must be at least 1");
   }
 
   @Test

@@ -2,80 +2,146 @@ package dev.tidings.coordination.redis;
 
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.coordination.CoordinationException;
-import io.lettuce.core.LMoveArgs;
+import dev.tidings.coordination.redis.Flight.End;
+import dev.tidings.coordination.redis.Flight.Grant;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link ComputeOnce} over Redis, improving seed 01: the lock is {@code SET lock fence NX PX} with a fence
- * from a per-key counter, the value is a one-element list that waiters read with {@code BLMOVE v v RIGHT
- * LEFT} (rotating it keeps its TTL), and publishing is a script that writes only while the lock still
- * holds the winner's fence. Every step that touches more than one key is one script, and every key gets
- * its TTL in the same script that creates it.
+ * {@link ComputeOnce} over Redis, improving seed 01.
  *
- * <p>Keys of one logical key share the hash tag {@code {key}}, so they live in one Cluster slot.
+ * <ul>
+ *   <li><b>One interaction per key per node.</b> Callers of one key on this node share a {@link Flight}:
+ *       one acquire, and if another node holds the lock, one wait. Redis sees the same few commands per
+ *       key whether five or five hundred callers ask on a node.
+ *   <li><b>Lock</b>: {@code SET lock "fence:token" NX PX lockTtl} inside the acquire script. The token is
+ *       the flight's, so a replayed acquire (Lettuce re-sends commands in flight when a connection drops)
+ *       gets its own grant back instead of finding "someone's" lock.
+ *   <li><b>Fences</b> come from the Redis server's clock in microseconds, never below the key's last fence
+ *       + 1: a lost counter (expired, or Redis restarted empty) cannot make them start again (see
+ *       docs/decisions.md).
+ *   <li><b>Publishing</b> is a script that writes the value only while the lock holds the winner's exact
+ *       lock value, and announces it, value included, on one pub/sub channel per key prefix. A
+ *       winner whose compute throws deletes its lock and announces that too, so a waiter takes over at once.
+ *   <li><b>Waiting</b> costs no connection: each node has one pub/sub connection whose notices end the
+ *       flight of the key they name. A waiting flight also ends when the lock it saw would expire (the
+ *       acquire reply says when), so a dead winner is taken over after {@code lockTtl} even if no notice
+ *       comes.
+ * </ul>
+ *
+ * <p>Keys of one logical key share the hash tag {@code {key}}, so they live in one Cluster slot; the
+ * channel is not a key.
  */
 final class RedisComputeOnce implements ComputeOnce {
-  /** Value present: {1, value}. Lock taken by us: {2, fence}. Lock held by another: {0}. */
+  /**
+   * KEYS: published, lock, fence. ARGV: lockTtl ms, fence counter TTL ms, token. Value there: {1, value}.
+   * Lock granted to this token (now or by an earlier run of the same acquire): {2, lock, pttl}. Lock
+   * held by another: {0, pttl}.
+   */
   static final LuaScript ACQUIRE = new LuaScript("""
-      local value = redis.call('LINDEX', KEYS[1], 0)
+      local value = redis.call('HGET', KEYS[1], 'v')
       if value then return {1, value} end
-      if redis.call('EXISTS', KEYS[2]) == 1 then return {0} end
-      local fence = redis.call('INCR', KEYS[3])
-      redis.call('PEXPIRE', KEYS[3], ARGV[2])
-      redis.call('SET', KEYS[2], fence, 'PX', ARGV[1])
-      return {2, fence}
+      local held = redis.call('GET', KEYS[2])
+      if held then
+        local colon = string.find(held, ':', 1, true)
+        if colon and string.sub(held, colon + 1) == ARGV[3] then
+          return {2, held, redis.call('PTTL', KEYS[2])}
+        end
+        return {0, redis.call('PTTL', KEYS[2])}
+      end
+      local t = redis.call('TIME')
+      local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+      local last = tonumber(redis.call('GET', KEYS[3]) or '0')
+      local fence = string.format('%.0f', math.max(now, last + 1))
+      redis.call('SET', KEYS[3], fence, 'PX', ARGV[2])
+      local lock = fence .. ':' .. ARGV[3]
+      redis.call('SET', KEYS[2], lock, 'PX', ARGV[1])
+      return {2, lock, tonumber(ARGV[1])}
       """);
 
-  /** 1 when the lock still held ARGV[1] and the value was written; 0 when fenced out. */
+  /**
+   * KEYS: published, lock. ARGV: lock value, value, valueTtl ms, channel, notice header. {1} written
+   * (or written already by this same lock: a replay); {0, value} fenced out, with the value that is
+   * there; {0} fenced out and no value.
+   */
   static final LuaScript PUBLISH = new LuaScript("""
-      if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+      if redis.call('HGET', KEYS[1], 'by') == ARGV[1] then return {1} end
+      if redis.call('GET', KEYS[2]) ~= ARGV[1] then
+        local value = redis.call('HGET', KEYS[1], 'v')
+        if value then return {0, value} end
+        return {0}
+      end
       redis.call('DEL', KEYS[1])
-      redis.call('RPUSH', KEYS[1], ARGV[2])
+      redis.call('HSET', KEYS[1], 'v', ARGV[2], 'by', ARGV[1])
       redis.call('PEXPIRE', KEYS[1], ARGV[3])
       redis.call('DEL', KEYS[2])
+      redis.call('PUBLISH', ARGV[4], ARGV[5] .. ARGV[2])
+      return {1}
+      """);
+
+  /** KEYS: lock. ARGV: lock value, channel, notice. Deletes the lock only if it still holds ARGV[1]. */
+  static final LuaScript RELEASE = new LuaScript("""
+      if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+      redis.call('DEL', KEYS[1])
+      redis.call('PUBLISH', ARGV[2], ARGV[3])
       return 1
       """);
 
-  /** Deletes the lock only if it still holds ARGV[1]. */
-  static final LuaScript RELEASE = new LuaScript("""
-      if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-      return 0
-      """);
+  private static final CoordinationException LEFT =
+      new CoordinationException("the leader of this flight left before the lock was granted");
 
-  private static final Duration MIN_BLOCK = Duration.ofMillis(10);
-
-  private final RedisCommands<String, String> redis;
-  private final BlockingConnections blocking;
+  private final RedisAsyncCommands<String, String> redis;
   private final String prefix;
+  private final String channel;
   private final Duration commandTimeout;
+  private final ConcurrentHashMap<String, Flight> flights = new ConcurrentHashMap<>();
+  private final String node = HexFormat.of().toHexDigits(new SecureRandom().nextLong());
+  private final AtomicLong flightNumbers = new AtomicLong();
 
   RedisComputeOnce(
-      RedisCommands<String, String> redis,
-      BlockingConnections blocking,
-      String prefix,
-      Duration commandTimeout) {
+      RedisAsyncCommands<String, String> redis, String prefix, Duration commandTimeout) {
     this.redis = redis;
-    this.blocking = blocking;
     this.prefix = prefix;
+    this.channel = channel(prefix);
     this.commandTimeout = commandTimeout;
   }
 
-  private record Keys(String value, String lock, String fence) {}
+  /** The pub/sub channel of every node sharing {@code prefix}. */
+  static String channel(String prefix) {
+    return prefix + "co:notices";
+  }
+
+  private record Keys(String published, String lock, String fence) {}
 
   private Keys keys(String key) {
     String base = prefix + "co:{" + key + "}:";
-    return new Keys(base + "value", base + "lock", base + "fence");
+    return new Keys(base + "published", base + "lock", base + "fence");
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Blocking by design: Tidings calls it from virtual threads (one per HTTP request), where a
+   * blocked caller costs no platform thread, so there is no asynchronous variant; it would only wrap
+   * this call in a thread.
+   */
   @Override
   public Outcome computeOnce(String key, Timings timings, Supplier<String> compute) {
     Objects.requireNonNull(key, "key");
@@ -86,103 +152,256 @@ final class RedisComputeOnce implements ComputeOnce {
     long deadline = started + timings.maxWait().toNanos();
     @Nullable String computed = null; // a refused winner keeps its value in case it wins the lock again
     while (true) {
-      List<Object> attempt = acquire(keys, timings);
-      long code = (Long) attempt.getFirst();
-      if (code == 1) return new Outcome.Joined((String) attempt.get(1));
-      if (code == 2) {
-        long fence = (Long) attempt.get(1);
-        String value = computed != null ? computed : computeAsWinner(keys, fence, compute);
-        if (publish(keys, fence, value, timings.valueTtl()))
-          return new Outcome.Computed(value, fence);
-        computed = value;
-        continue;
-      }
       long left = deadline - System.nanoTime();
-      if (left <= 0) return new Outcome.TimedOut(Duration.ofNanos(System.nanoTime() - started));
-      // waking at least once per lockTtl lets a waiter take over from a winner that died
-      Duration slice = Duration.ofNanos(Math.min(left, timings.lockTtl().toNanos()));
-      Optional<String> value = awaitValue(keys.value(), slice);
-      if (value.isPresent()) return new Outcome.Joined(value.get());
+      if (left <= 0) return timedOut(started);
+      Flight flight = new Flight(node + "." + flightNumbers.incrementAndGet());
+      Flight current = flights.putIfAbsent(key, flight);
+      if (current == null) {
+        start(key, keys, flight, timings);
+        Optional<Grant> grant = awaitWin(flight, left);
+        if (grant.isPresent()) {
+          String value = computed != null
+              ? computed
+              : computeAsWinner(key, keys, flight, grant.get(), compute);
+          Optional<Outcome> outcome = publish(key, keys, flight, grant.get(), value, timings);
+          if (outcome.isPresent()) return outcome.get();
+          computed = value;
+          continue;
+        }
+      } else {
+        flight = current;
+      }
+      End end = awaitEnd(flight, deadline);
+      switch (end) {
+        case End.Value value -> {
+          return new Outcome.Joined(value.value());
+        }
+        case End.Failed failed ->
+          throw new CoordinationException(
+              String.valueOf(failed.error().getMessage()), failed.error());
+        case End.Retry ignored -> {
+          if (deadline - System.nanoTime() <= 0) return timedOut(started);
+        }
+      }
     }
   }
 
-  private List<Object> acquire(Keys keys, Timings timings) {
-    // the fence counter outlives values and locks, so that fences keep growing while anyone may
-    // hold one
+  /** Sends the flight's acquire; its reply ends the flight, or offers the lock to the leader. */
+  private void start(String key, Keys keys, Flight flight, Timings timings) {
+    flight.end.whenComplete((end, error) -> flights.remove(key, flight));
+    // the fence counter outlives values and locks; fences do not depend on it surviving (see
+    // ACQUIRE)
     long counterTtl = 2 * timings.valueTtl().toMillis() + timings.lockTtl().toMillis();
-    return call(
-        "acquire the lock of " + keys.lock(),
-        () -> ACQUIRE.run(
-            redis,
-            ScriptOutputType.MULTI,
-            new String[] {keys.value(), keys.lock(), keys.fence()},
-            Long.toString(timings.lockTtl().toMillis()),
-            Long.toString(counterTtl)));
+    CompletableFuture<List<Object>> reply;
+    try {
+      reply = ACQUIRE.runAsync(
+          redis,
+          ScriptOutputType.MULTI,
+          new String[] {keys.published(), keys.lock(), keys.fence()},
+          Long.toString(timings.lockTtl().toMillis()),
+          Long.toString(counterTtl),
+          flight.token);
+    } catch (RuntimeException e) { // Lettuce refuses at once, e.g. while disconnected
+      reply = CompletableFuture.failedFuture(e);
+    }
+    reply.whenComplete((answer, error) -> {
+      if (error != null) {
+        flight.end.complete(new End.Failed(failure("acquire the lock of " + keys.lock(), error)));
+        return;
+      }
+      long code = (Long) answer.getFirst();
+      if (code == 1) {
+        flight.end.complete(new End.Value((String) answer.get(1)));
+      } else if (code == 2) {
+        String lock = (String) answer.get(1);
+        var grant = new Grant(lock, Long.parseLong(lock.substring(0, lock.indexOf(':'))));
+        // if the local winner hangs, the key's other local callers take over once its lock expires
+        flight.end.completeOnTimeout(Flight.RETRY, expiry(answer, timings), TimeUnit.MILLISECONDS);
+        if (!flight.win.complete(grant)) release(key, keys, grant);
+      } else {
+        flight.end.completeOnTimeout(Flight.RETRY, expiry(answer, timings), TimeUnit.MILLISECONDS);
+      }
+    });
   }
 
-  private String computeAsWinner(Keys keys, long fence, Supplier<String> compute) {
+  /** When the lock in the reply expires, in ms from now (a little after, so Redis has dropped it). */
+  private static long expiry(List<Object> answer, Timings timings) {
+    long pttl = (Long) answer.getLast();
+    return (pttl >= 0 ? pttl : timings.lockTtl().toMillis()) + 1;
+  }
+
+  /** The leader waits for its acquire; empty unless the lock was granted to it. */
+  private Optional<Grant> awaitWin(Flight flight, long nanos) {
     try {
-      return Objects.requireNonNull(compute.get(), "compute returned null for " + keys.value());
+      CompletableFuture.anyOf(flight.end, flight.win).get(nanos, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      // deadline passed, or the flight ended: decided below, atomically with the acquire's reply
+    } catch (InterruptedException e) {
+      leave(flight);
+      Thread.currentThread().interrupt();
+      throw new CoordinationException("interrupted while taking the lock", e);
+    }
+    if (leave(flight)) return Optional.empty();
+    return Optional.of(flight.win.join());
+  }
+
+  /** True when the leader left before a grant came; a grant coming later is released by {@link #start}. */
+  private static boolean leave(Flight flight) {
+    return flight.win.completeExceptionally(LEFT);
+  }
+
+  private static End awaitEnd(Flight flight, long deadline) {
+    try {
+      return flight.end.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      return Flight.RETRY; // the caller's deadline passed; the loop reports it
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CoordinationException("interrupted while waiting for a computed value", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("flights only ever end normally", e);
+    }
+  }
+
+  private static Outcome timedOut(long started) {
+    return new Outcome.TimedOut(Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  private String computeAsWinner(
+      String key, Keys keys, Flight flight, Grant grant, Supplier<String> compute) {
+    try {
+      return Objects.requireNonNull(compute.get(), "compute returned null for " + keys.published());
     } catch (RuntimeException | Error e) {
       try {
-        call(
-            "release " + keys.lock(),
-            () -> RELEASE.run(
-                redis, ScriptOutputType.INTEGER, new String[] {keys.lock()}, Long.toString(fence)));
+        await(release(key, keys, grant), "release " + keys.lock());
       } catch (CoordinationException releaseFailed) {
         e.addSuppressed(releaseFailed); // the lock expires by itself after lockTtl
       }
+      flight.end.complete(Flight.RETRY); // local callers try at once; other nodes get the notice
       throw e;
     }
   }
 
-  private boolean publish(Keys keys, long fence, String value, Duration valueTtl) {
-    Long written = call(
-        "publish " + keys.value(),
-        () -> PUBLISH.run(
-            redis,
-            ScriptOutputType.INTEGER,
-            new String[] {keys.value(), keys.lock()},
-            Long.toString(fence),
-            value,
-            Long.toString(valueTtl.toMillis())));
-    return written == 1;
+  /** Deletes the lock if it is still this grant's, and tells every node's waiters to try again. */
+  private CompletableFuture<Long> release(String key, Keys keys, Grant grant) {
+    try {
+      return RELEASE.runAsync(
+          redis,
+          ScriptOutputType.INTEGER,
+          new String[] {keys.lock()},
+          grant.lock(),
+          channel,
+          Notice.header(Notice.RELEASED, key));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
-  /** Blocks on a dedicated connection until the value list exists or {@code slice} passes. */
-  private Optional<String> awaitValue(String valueKey, Duration slice) {
-    Duration block = slice.compareTo(MIN_BLOCK) < 0 ? MIN_BLOCK : slice;
-    StatefulRedisConnection<String, String> connection;
+  /**
+   * Writes the value under the grant. The outcome for the winner, or empty when it was fenced out and
+   * no value is there yet (it tries again, keeping its value).
+   */
+  private Optional<Outcome> publish(
+      String key, Keys keys, Flight flight, Grant grant, String value, Timings timings) {
+    List<Object> answer;
     try {
-      Optional<StatefulRedisConnection<String, String>> borrowed = blocking.borrow(block);
-      if (borrowed.isEmpty()) return Optional.empty(); // all busy: the caller looks again
-      connection = borrowed.get();
+      CompletableFuture<List<Object>> reply = PUBLISH.runAsync(
+          redis,
+          ScriptOutputType.MULTI,
+          new String[] {keys.published(), keys.lock()},
+          grant.lock(),
+          value,
+          Long.toString(timings.valueTtl().toMillis()),
+          channel,
+          Notice.header(Notice.PUBLISHED, key));
+      answer = await(reply, "publish " + keys.published());
+    } catch (RuntimeException e) {
+      CoordinationException failure = failure("publish " + keys.published(), e);
+      flight.end.complete(new End.Failed(failure));
+      throw failure;
+    }
+    if ((Long) answer.getFirst() == 1) {
+      flight.end.complete(new End.Value(value));
+      return Optional.of(new Outcome.Computed(value, grant.fence()));
+    }
+    if (answer.size() > 1) {
+      String newer = (String) answer.get(1);
+      flight.end.complete(new End.Value(newer));
+      return Optional.of(new Outcome.Joined(newer));
+    }
+    flight.end.complete(Flight.RETRY);
+    return Optional.empty();
+  }
+
+  /** Waits for a command of a winner, which has no deadline of its own, up to the command timeout. */
+  private <T> T await(CompletableFuture<T> reply, String what) {
+    try {
+      // Lettuce times the command out itself; the margin only guards against it not doing so
+      return reply.get(
+          commandTimeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CoordinationException("interrupted while waiting for " + valueKey, e);
+      throw new CoordinationException("interrupted while waiting for Redis to " + what, e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw failure(what, e);
     }
-    boolean healthy = false;
-    try {
-      // the client must not give up before Redis answers the block
-      connection.setTimeout(block.plus(commandTimeout));
-      String value = connection
-          .sync()
-          .blmove(valueKey, valueKey, LMoveArgs.Builder.rightLeft(), block.toMillis() / 1000.0);
-      healthy = true;
-      return Optional.ofNullable(value);
-    } catch (RedisException e) {
-      throw new CoordinationException(
-          "Redis failed while waiting for " + valueKey + ": " + e.getMessage(), e);
-    } finally {
-      blocking.giveBack(connection, healthy);
-    }
+  }
+
+  /** Every failure of a Redis call as a {@link CoordinationException}, whatever Lettuce threw. */
+  private static CoordinationException failure(String what, Throwable error) {
+    Throwable cause = error;
+    while ((cause instanceof ExecutionException || cause instanceof CompletionException)
+        && cause.getCause() != null) cause = cause.getCause();
+    if (cause instanceof CoordinationException coordination) return coordination;
+    String reason = cause instanceof TimeoutException
+        ? "no answer in time"
+        : String.valueOf(cause.getMessage());
+    return new CoordinationException("Redis failed to " + what + ": " + reason, cause);
   }
 
   @Override
   public Optional<String> peek(String key) {
     Objects.requireNonNull(key, "key");
-    String valueKey = keys(key).value();
-    return Optional.ofNullable(call("read " + valueKey, () -> redis.lindex(valueKey, 0)));
+    String published = keys(key).published();
+    try {
+      return Optional.ofNullable(
+          await(redis.hget(published, "v").toCompletableFuture(), "read " + published));
+    } catch (RedisException e) {
+      throw failure("read " + published, e);
+    }
+  }
+
+  /**
+   * Dispatches this prefix's notices to the flights of this node. Runs on Lettuce's I/O thread: it
+   * only completes futures.
+   */
+  RedisPubSubAdapter<String, String> listener() {
+    return new RedisPubSubAdapter<>() {
+      private volatile boolean subscribedBefore; // reconnects may move to another I/O thread
+
+      @Override
+      public void message(String from, String message) {
+        if (!from.equals(channel)) return;
+        Notice.parse(message).ifPresent(notice -> {
+          Flight flight = flights.get(notice.key());
+          if (flight == null) return;
+          flight.end.complete(
+              switch (notice) {
+                case Notice.Published published -> new End.Value(published.value());
+                case Notice.Released released -> Flight.RETRY;
+              });
+        });
+      }
+
+      @Override
+      public void subscribed(String to, long count) {
+        if (!to.equals(channel)) return;
+        // After a reconnect, notices sent while the connection was down are lost: every flight
+        // looks again rather than wait for its lock to expire.
+        if (subscribedBefore) flights.values().forEach(flight -> flight.end.complete(Flight.RETRY));
+        subscribedBefore = true;
+      }
+    };
   }
 
   static <T> T call(String what, Supplier<T> command) {

@@ -9,9 +9,12 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -21,8 +24,12 @@ import java.util.Optional;
 /**
  * The coordination ports for many nodes sharing one Redis (standalone; the key layout is Cluster ready,
  * every logical key's Redis keys sharing one hash tag). Owns the Lettuce client, one shared connection
- * that all callers pipeline on, and a small pool of connections reserved for blocking waits. Close it on
- * shutdown.
+ * that all callers pipeline on, and one pub/sub connection on which compute-once waiters are woken. Close
+ * it on shutdown.
+ *
+ * <p>Every command has the command timeout, and a command issued while the connection is down fails at
+ * once instead of queueing for the reconnect; Lettuce still re-sends the commands that were in flight when
+ * a connection dropped, which every script here is safe against (docs/decisions.md).
  *
  * <pre>{@code
  * try (var redis = RedisCoordination.connect(URI.create("redis://127.0.0.1:6379"))) {
@@ -33,22 +40,20 @@ import java.util.Optional;
 public final class RedisCoordination implements AutoCloseable {
   private final RedisClient client;
   private final StatefulRedisConnection<String, String> shared;
-  private final BlockingConnections blocking;
+  private final StatefulRedisPubSubConnection<String, String> notices;
   private final ComputeOnce computeOnce;
   private final Countdown countdown;
   private final RateLimiter rateLimiter;
 
   /**
    * @param keyPrefix put before every key this coordinator writes; no braces, which would break the
-   *     hash tags
-   * @param commandTimeout how long a non-blocking command may take before it fails; blocking waits get
-   *     their block time on top
-   * @param blockingConnections how many waits may block at once on this node; further waiters queue
+   *     hash tags. Nodes share compute-once values and wake-ups only with nodes of the same prefix.
+   * @param commandTimeout how long a command may take before it fails; compute-once waiters give up
+   *     earlier when their own {@code maxWait} ends first
    */
-  public record Options(String keyPrefix, Duration commandTimeout, int blockingConnections) {
+  public record Options(String keyPrefix, Duration commandTimeout) {
     public static final String DEFAULT_KEY_PREFIX = "tidings:";
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(2);
-    public static final int DEFAULT_BLOCKING_CONNECTIONS = 8;
 
     public Options {
       Objects.requireNonNull(keyPrefix, "keyPrefix");
@@ -60,32 +65,28 @@ public final class RedisCoordination implements AutoCloseable {
       if (commandTimeout.toMillis() < 1)
         throw new IllegalArgumentException(
             "commandTimeout must be at least 1 ms but was " + commandTimeout);
-      if (blockingConnections < 1) {
-        throw new IllegalArgumentException(
-            "blockingConnections must be at least 1 but was " + blockingConnections);
-      }
     }
 
     public static Options defaults() {
-      return new Options(DEFAULT_KEY_PREFIX, DEFAULT_COMMAND_TIMEOUT, DEFAULT_BLOCKING_CONNECTIONS);
+      return new Options(DEFAULT_KEY_PREFIX, DEFAULT_COMMAND_TIMEOUT);
     }
 
     public Options withKeyPrefix(String keyPrefix) {
-      return new Options(keyPrefix, commandTimeout, blockingConnections);
+      return new Options(keyPrefix, commandTimeout);
     }
   }
 
   private RedisCoordination(
       RedisClient client,
       StatefulRedisConnection<String, String> shared,
-      BlockingConnections blocking,
+      StatefulRedisPubSubConnection<String, String> notices,
+      RedisComputeOnce computeOnce,
       Options options) {
     this.client = client;
     this.shared = shared;
-    this.blocking = blocking;
+    this.notices = notices;
     RedisCommands<String, String> redis = shared.sync();
-    this.computeOnce =
-        new RedisComputeOnce(redis, blocking, options.keyPrefix(), options.commandTimeout());
+    this.computeOnce = computeOnce;
     this.countdown = new RedisCountdown(redis, options.keyPrefix());
     this.rateLimiter = new RedisRateLimiter(redis, options.keyPrefix());
   }
@@ -96,25 +97,42 @@ public final class RedisCoordination implements AutoCloseable {
 
   /** Connects and loads the scripts; fails with {@link CoordinationException} when Redis is not there. */
   public static RedisCoordination connect(URI uri, Options options) {
+    return connect(uri, options, List.of());
+  }
+
+  /** As {@link #connect(URI, Options)}, with listeners that see every command sent (for tests). */
+  static RedisCoordination connect(URI uri, Options options, List<CommandListener> listeners) {
     Objects.requireNonNull(uri, "uri");
     Objects.requireNonNull(options, "options");
-    RedisURI redisUri = RedisURI.create(uri.toString());
-    redisUri.setTimeout(options.commandTimeout());
-    RedisClient client = RedisClient.create();
+    RedisURI redisUri;
+    RedisClient client;
+    try {
+      redisUri = RedisURI.create(uri.toString());
+      redisUri.setTimeout(options.commandTimeout());
+      client = RedisClient.create();
+    } catch (RuntimeException e) {
+      throw new CoordinationException("cannot use the Redis URL " + uri + ": " + e.getMessage(), e);
+    }
     client.setOptions(ClientOptions.builder()
         .socketOptions(
             SocketOptions.builder().connectTimeout(options.commandTimeout()).build())
+        .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
         .build());
+    listeners.forEach(client::addListener);
     try {
       StatefulRedisConnection<String, String> shared = client.connect(StringCodec.UTF8, redisUri);
       shared.setTimeout(options.commandTimeout());
       for (LuaScript script : scripts()) script.load(shared.sync());
-      return new RedisCoordination(
-          client,
-          shared,
-          new BlockingConnections(client, redisUri, options.blockingConnections()),
-          options);
-    } catch (RedisException e) {
+      var computeOnce =
+          new RedisComputeOnce(shared.async(), options.keyPrefix(), options.commandTimeout());
+      StatefulRedisPubSubConnection<String, String> notices =
+          client.connectPubSub(StringCodec.UTF8, redisUri);
+      notices.setTimeout(options.commandTimeout());
+      notices.addListener(computeOnce.listener());
+      notices.sync().subscribe(RedisComputeOnce.channel(options.keyPrefix()));
+      return new RedisCoordination(client, shared, notices, computeOnce, options);
+    } catch (RuntimeException e) { // RedisException, and whatever else the connect lets through
       client.shutdown();
       throw new CoordinationException(
           "cannot connect to Redis at " + redisUri.getHost() + ":" + redisUri.getPort() + ": "
@@ -162,7 +180,7 @@ public final class RedisCoordination implements AutoCloseable {
 
   @Override
   public void close() {
-    blocking.close();
+    notices.close();
     shared.close();
     client.shutdown();
   }

@@ -20,7 +20,7 @@ class RedisCountdownIT extends CountdownContract {
 
   @Override
   protected Countdown create() {
-    redis = new RedisTestServer(1);
+    redis = new RedisTestServer();
     return redis.coordination.countdown();
   }
 

@@ -4,14 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.coordination.ComputeOnce.Outcome;
 import dev.tidings.coordination.ComputeOnce.Timings;
 import dev.tidings.coordination.CoordinationException;
 import dev.tidings.coordination.RateLimiter.Limit;
 import dev.tidings.testing.PrivateRedis;
+import dev.tidings.testing.TcpProxy;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -21,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
@@ -37,6 +45,9 @@ class RedisFaultIT {
   /** What "fails fast" allows: the command timeout, a script reload and scheduling noise. */
   private static final Duration FAST = COMMAND_TIMEOUT.multipliedBy(3);
 
+  /** How far past its maxWait a call may return: scheduling on a loaded 2-core machine. */
+  private static final Duration MAX_WAIT_MARGIN = Duration.ofMillis(150);
+
   private static final Limit LIMIT = new Limit(100, 10);
 
   private final String prefix = "fault-" + UUID.randomUUID() + ":";
@@ -48,7 +59,7 @@ class RedisFaultIT {
   void startPrivateRedis() {
     server = PrivateRedis.start();
     redis = RedisCoordination.connect(
-        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT, 2));
+        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT));
   }
 
   @AfterEach
@@ -86,8 +97,7 @@ class RedisFaultIT {
   }
 
   @Test
-  void a_waiter_blocked_in_blmove_when_redis_dies_gets_an_error_or_times_out_within_its_bound()
-      throws Exception {
+  void a_waiter_when_redis_dies_gets_an_error_or_times_out_within_its_max_wait() throws Exception {
     String key = key();
     Duration maxWait = Duration.ofSeconds(2);
     Timings timings = timings(maxWait);
@@ -102,29 +112,29 @@ class RedisFaultIT {
     assertThat(computing.await(5, TimeUnit.SECONDS))
         .as("the winner started computing")
         .isTrue();
-    long started = System.nanoTime();
-    Future<Outcome> waiter = threads.submit(
-        () -> redis.computeOnce().computeOnce(key, timings, () -> "a second computation"));
-    try (RedisClient inspector = RedisClient.create(server.uri().toString());
-        StatefulRedisConnection<String, String> look = inspector.connect()) {
-      assertThat(poll(Duration.ofSeconds(5), () -> look.sync().clientList().contains("cmd=blmove")))
-          .as("the waiter blocks in BLMOVE")
-          .isTrue();
-    }
+    try (var otherNode = RedisCoordination.connect(
+        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT))) {
+      long started = System.nanoTime();
+      Future<Outcome> local = threads.submit(
+          () -> redis.computeOnce().computeOnce(key, timings, () -> "a second computation"));
+      Future<Outcome> remote = threads.submit(
+          () -> otherNode.computeOnce().computeOnce(key, timings, () -> "a third computation"));
+      Thread.sleep(200); // both wait: one behind the local winner, one on the lock in Redis
 
-    server.kill();
+      server.kill();
 
-    // The waiter's bound: its maxWait, plus the command timeout its blocking connection allows on
-    // top.
-    Duration bound = maxWait.plus(COMMAND_TIMEOUT).plus(Duration.ofSeconds(1));
-    assertTimeoutPreemptively(bound, () -> {
-      try {
-        assertThat(waiter.get()).isInstanceOf(Outcome.TimedOut.class);
-      } catch (ExecutionException e) {
-        assertThat(e.getCause()).isInstanceOf(CoordinationException.class);
+      Duration bound = maxWait.plus(MAX_WAIT_MARGIN);
+      for (Future<Outcome> waiter : List.of(local, remote)) {
+        assertTimeoutPreemptively(bound.plusSeconds(1), () -> {
+          try {
+            assertThat(waiter.get()).isInstanceOf(Outcome.TimedOut.class);
+          } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(CoordinationException.class);
+          }
+        });
       }
-    });
-    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(bound.plusSeconds(1));
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(bound);
+    }
 
     finish.countDown();
     assertTimeoutPreemptively(
@@ -132,6 +142,193 @@ class RedisFaultIT {
         () -> assertThatThrownBy(winner::get)
             .as("a winner that cannot publish must not report a value as computed")
             .hasCauseInstanceOf(CoordinationException.class));
+  }
+
+  @Test
+  void a_stale_winner_is_fenced_out_after_redis_restarted_empty() throws Exception {
+    String key = key();
+    Timings timings = timings(Duration.ofSeconds(10));
+    try (var nodeB = RedisCoordination.connect(
+        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT))) {
+      var aComputing = new CountDownLatch(1);
+      var aWakes = new CountDownLatch(1);
+      Future<Outcome> a = threads.submit(() -> redis.computeOnce().computeOnce(key, timings, () -> {
+        aComputing.countDown();
+        await(aWakes); // stalls across the restart
+        return "stale";
+      }));
+      assertThat(aComputing.await(5, TimeUnit.SECONDS)).isTrue();
+
+      server.kill();
+      server.restart(); // no persistence: the lock, the fence counter and the scripts are gone
+      assertThat(poll(
+              Duration.ofSeconds(20),
+              () -> redis.problem().isEmpty() && nodeB.problem().isEmpty()))
+          .as("both nodes reconnected")
+          .isTrue();
+
+      var bComputing = new CountDownLatch(1);
+      var bWakes = new CountDownLatch(1);
+      Future<Outcome> b = threads.submit(() -> nodeB.computeOnce().computeOnce(key, timings, () -> {
+        bComputing.countDown();
+        await(bWakes);
+        return "fresh";
+      }));
+      assertThat(bComputing.await(5, TimeUnit.SECONDS)).isTrue();
+      aWakes.countDown();
+      Thread.sleep(300); // A publishes, is refused, and waits for B
+      bWakes.countDown();
+
+      assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+        assertThat(b.get())
+            .isInstanceOfSatisfying(
+                Outcome.Computed.class,
+                computed -> assertThat(computed.value()).isEqualTo("fresh"));
+        assertThat(a.get()).isEqualTo(new Outcome.Joined("fresh"));
+      });
+      assertThat(redis.computeOnce().peek(key)).contains("fresh");
+    }
+  }
+
+  @Test
+  void while_redis_hangs_every_caller_returns_within_its_max_wait() throws Exception {
+    try (var proxy = TcpProxy.to("127.0.0.1", server.port());
+        var hung = RedisCoordination.connect(
+            URI.create("redis://127.0.0.1:" + proxy.port()),
+            new RedisCoordination.Options(prefix, Duration.ofSeconds(5)))) {
+      String key = key();
+      Duration maxWait = Duration.ofMillis(300);
+      var computing = new CountDownLatch(1);
+      var finish = new CountDownLatch(1);
+      Future<Outcome> winner =
+          threads.submit(() -> hung.computeOnce().computeOnce(key, timings(maxWait), () -> {
+            computing.countDown();
+            await(finish);
+            return "computed before the hang";
+          }));
+      assertThat(computing.await(5, TimeUnit.SECONDS)).isTrue();
+
+      proxy.freeze(); // connections stay open, nothing passes: a hung server or network path
+
+      List<Future<Duration>> callers = new ArrayList<>();
+      for (String k : List.of(key, key, key(), key())) { // waiters behind the winner, and leaders
+        callers.add(threads.submit(() -> {
+          long started = System.nanoTime();
+          Outcome outcome = hung.computeOnce().computeOnce(k, timings(maxWait), () -> "never");
+          assertThat(outcome).isInstanceOf(Outcome.TimedOut.class);
+          return Duration.ofNanos(System.nanoTime() - started);
+        }));
+      }
+      for (Future<Duration> caller : callers) {
+        assertThat(caller.get(5, TimeUnit.SECONDS))
+            .as(
+                "a call while Redis hangs, against its maxWait of %s and a 5 s command timeout",
+                maxWait)
+            .isLessThanOrEqualTo(maxWait.plus(MAX_WAIT_MARGIN));
+      }
+      finish.countDown();
+      proxy.unfreeze();
+      winner.get(15, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void connecting_to_a_redis_that_hangs_fails_with_a_coordination_exception() {
+    try (var proxy = TcpProxy.to("127.0.0.1", server.port())) {
+      proxy.freeze();
+      assertTimeoutPreemptively(
+          FAST.plusSeconds(1),
+          () -> assertThatThrownBy(() -> RedisCoordination.connect(
+                      URI.create("redis://127.0.0.1:" + proxy.port()),
+                      new RedisCoordination.Options(prefix, COMMAND_TIMEOUT))
+                  .close())
+              .isInstanceOf(CoordinationException.class));
+    }
+  }
+
+  /**
+   * Connections cut again and again under load (Lettuce reconnects, re-sends what was in flight, and
+   * refuses commands meanwhile). Callers may fail or time out, but none may get a wrong answer: every
+   * value returned for a key is the one published for it, and only its computer is told "Computed".
+   */
+  @Test
+  void network_blips_never_give_a_caller_a_wrong_answer() throws Exception {
+    try (var proxy = TcpProxy.to("127.0.0.1", server.port());
+        var nodeA = RedisCoordination.connect(
+            URI.create("redis://127.0.0.1:" + proxy.port()),
+            new RedisCoordination.Options(prefix, COMMAND_TIMEOUT));
+        var nodeB = RedisCoordination.connect(
+            URI.create("redis://127.0.0.1:" + proxy.port()),
+            new RedisCoordination.Options(prefix, COMMAND_TIMEOUT))) {
+      List<ComputeOnce> nodes = List.of(nodeA.computeOnce(), nodeB.computeOnce());
+      Timings timings =
+          new Timings(Duration.ofMillis(500), Duration.ofMinutes(5), Duration.ofSeconds(2));
+      var stop = new AtomicBoolean();
+      var cuts = new AtomicInteger();
+      var failures = new AtomicInteger();
+      Future<?> blips = threads.submit(() -> {
+        while (!stop.get()) {
+          Thread.sleep(150);
+          cuts.incrementAndGet();
+          proxy.cut();
+          Thread.sleep(30);
+          proxy.restore();
+        }
+        return null;
+      });
+      record Answer(String key, Outcome outcome) {}
+      List<Future<List<Answer>>> callers = new ArrayList<>();
+      long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+      for (int c = 0; c < 40; c++) {
+        int caller = c;
+        callers.add(threads.submit(() -> {
+          List<Answer> answers = new ArrayList<>();
+          // every caller walks the same keys at about the same pace, so each key is contended
+          for (int k = 0; System.nanoTime() < end; k++) {
+            String key = "blip-" + k;
+            try {
+              Outcome outcome = nodes
+                  .get(caller % 2)
+                  .computeOnce(key, timings, () -> key + " by " + UUID.randomUUID());
+              answers.add(new Answer(key, outcome));
+            } catch (CoordinationException e) {
+              failures.incrementAndGet(); // an allowed answer during a blip
+              Thread.sleep(5); // as a client backs off
+            }
+          }
+          return answers;
+        }));
+      }
+      List<Answer> answers = new ArrayList<>();
+      for (Future<List<Answer>> caller : callers) answers.addAll(caller.get(120, TimeUnit.SECONDS));
+      stop.set(true);
+      blips.get(5, TimeUnit.SECONDS);
+      System.out.printf(
+          "blips: %d cuts, %d answers, %d failed calls%n",
+          cuts.get(), answers.size(), failures.get());
+      assertThat(cuts).as("connections cut while the callers ran").hasValueGreaterThanOrEqualTo(5);
+      assertThat(failures).as("calls that met a cut").hasPositiveValue();
+
+      try (RedisClient inspector = RedisClient.create(server.uri().toString());
+          StatefulRedisConnection<String, String> look = inspector.connect()) {
+        Map<String, List<Outcome>> byKey = new HashMap<>();
+        for (Answer answer : answers)
+          byKey.computeIfAbsent(answer.key(), k -> new ArrayList<>()).add(answer.outcome());
+        assertThat(byKey).as("keys that got answers despite the blips").isNotEmpty();
+        for (var entry : byKey.entrySet()) {
+          String published =
+              look.sync().hget(prefix + "co:{" + entry.getKey() + "}:published", "v");
+          List<Outcome> outcomes = entry.getValue();
+          assertThat(outcomes.stream().flatMap(o -> o.valueIfAny().stream()).distinct())
+              .as("values returned for %s", entry.getKey())
+              .allSatisfy(value -> assertThat(value).isEqualTo(published));
+          assertThat(outcomes)
+              .as("callers told Computed for %s", entry.getKey())
+              .filteredOn(Outcome.Computed.class::isInstance)
+              .hasSizeLessThanOrEqualTo(1);
+        }
+      }
+    }
   }
 
   @Test

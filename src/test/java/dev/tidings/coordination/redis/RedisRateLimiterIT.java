@@ -18,7 +18,7 @@ class RedisRateLimiterIT extends RateLimiterContract {
 
   @Override
   protected RateLimiter create() {
-    redis = new RedisTestServer(1);
+    redis = new RedisTestServer();
     return redis.coordination.rateLimiter();
   }
 

@@ -8,9 +8,11 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.event.command.CommandListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A coordinator on the real local Redis under a key prefix of its own, plus a plain connection to look
@@ -23,11 +25,41 @@ final class RedisTestServer implements AutoCloseable {
       RedisClient.create(RealServers.redisUrl().toString());
   private final StatefulRedisConnection<String, String> connection = inspector.connect();
 
-  RedisTestServer(int blockingConnections) {
+  RedisTestServer() {
     coordination = RedisCoordination.connect(
         RealServers.redisUrl(),
-        new RedisCoordination.Options(
-            prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT, blockingConnections));
+        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT));
+  }
+
+  private final List<RedisCoordination> otherNodes = new ArrayList<>();
+
+  /**
+   * A second node on the same Redis and prefix, as another Tidings process would be; closed with this.
+   * {@code listeners} see every command it sends.
+   */
+  synchronized RedisCoordination anotherNode(CommandListener... listeners) {
+    var node = RedisCoordination.connect(
+        RealServers.redisUrl(),
+        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT),
+        List.of(listeners));
+    otherNodes.add(node);
+    return node;
+  }
+
+  /** The string at {@code key}, or null. */
+  @Nullable String get(String key) {
+    return connection.sync().get(key);
+  }
+
+  /** Deletes one key, as Redis does when it expires. */
+  void delete(String key) {
+    connection.sync().del(key);
+  }
+
+  /** Deletes every key under the prefix: what this prefix sees of a Redis restarted without persistence. */
+  void deleteAll() {
+    List<String> keys = keys();
+    if (!keys.isEmpty()) connection.sync().del(keys.toArray(String[]::new));
   }
 
   List<String> keys() {
@@ -73,9 +105,9 @@ final class RedisTestServer implements AutoCloseable {
   @Override
   public void close() {
     try {
-      List<String> keys = keys();
-      if (!keys.isEmpty()) connection.sync().del(keys.toArray(String[]::new));
+      deleteAll();
     } finally {
+      otherNodes.forEach(RedisCoordination::close);
       coordination.close();
       connection.close();
       inspector.shutdown();
