@@ -9,6 +9,7 @@ import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.impl.recovery.RecordedQueue;
 import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
+import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Disposition;
@@ -242,6 +243,12 @@ public final class RabbitWorkQueue implements WorkQueue {
         .priority(priority)
         .headers(headers)
         .build();
+  }
+
+  @Override
+  public Subscription subscribeBatches(
+      String queue, int consumers, int batchSize, BatchHandler handler) {
+    throw new UnsupportedOperationException("batch consumption is not implemented yet");
   }
 
   @Override
