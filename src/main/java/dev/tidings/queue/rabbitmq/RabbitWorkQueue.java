@@ -352,6 +352,11 @@ public final class RabbitWorkQueue implements WorkQueue {
     for (RabbitSubscription subscription : subscriptions) subscription.provokeChannelErrors();
   }
 
+  /** Test hook: the name the consuming connection gives the broker. */
+  String consumingConnectionName() {
+    return Objects.requireNonNullElse(consuming.getClientProvidedName(), "");
+  }
+
   /** Test hook: every queue and exchange this node declared for {@code queue}, for cleaning up. */
   List<String> declaredQueues(String queue) {
     QueueSpec spec = declared.get(queue);
