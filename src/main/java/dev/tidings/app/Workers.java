@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.queue.MessageHandler;
 import dev.tidings.queue.QueueSpec;
@@ -41,6 +42,16 @@ final class Workers implements AutoCloseable, ConsumerGroup.Consumers {
     subscriptions.push(queue.subscribe(spec.name(), consumers, prefetch, handler));
     queues.add(spec.name());
     log.info("consuming {} with {} consumers", spec.name(), consumers);
+  }
+
+  @Override
+  public synchronized void consumeBatches(
+      QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
+    queue.declare(spec);
+    subscriptions.push(queue.subscribeBatches(spec.name(), consumers, batchSize, handler));
+    queues.add(spec.name());
+    log.info(
+        "consuming {} in batches of up to {} with {} consumers", spec.name(), batchSize, consumers);
   }
 
   /** The queues consumed, in the order they were registered. */

@@ -1,11 +1,12 @@
 package dev.tidings.queue;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 
 /** A message to enqueue: an opaque body, a priority (higher first) and string headers. */
 @SuppressWarnings(
-    "ArrayRecordComponent") // an opaque body, not copied; compare bodies with Arrays.equals
+    "ArrayRecordComponent") // an opaque body, not copied; equality compares its content
 public record Message(byte[] body, int priority, Map<String, String> headers) {
   public Message {
     Objects.requireNonNull(body, "body");
@@ -18,5 +19,23 @@ public record Message(byte[] body, int priority, Map<String, String> headers) {
 
   public static Message of(byte[] body, int priority) {
     return new Message(body, priority, Map.of());
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Message that
+        && priority == that.priority
+        && Arrays.equals(body, that.body)
+        && headers.equals(that.headers);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(Arrays.hashCode(body), priority, headers);
+  }
+
+  @Override
+  public String toString() {
+    return "Message[" + body.length + " bytes, priority " + priority + ", headers " + headers + "]";
   }
 }

@@ -29,14 +29,26 @@ public interface WorkQueue extends AutoCloseable {
 
   /**
    * Starts {@code consumers} consumers, each holding at most {@code prefetch} unacknowledged messages,
-   * that hand each delivery to {@code handler} on a virtual thread. Higher priorities are delivered first.
+   * that hand each delivery to {@code handler} on a virtual thread. Higher priorities are delivered
+   * first, with the share {@link QueueSpec#oldestEvery()} keeps for the oldest message; a failed
+   * delivery comes back after the queue's {@link RetryPolicy} backoff.
    */
   Subscription subscribe(String queue, int consumers, int prefetch, MessageHandler handler);
+
+  /**
+   * Starts {@code consumers} consumers that each take up to {@code batchSize} messages at a time and
+   * hand them to {@code handler} in one call, on a virtual thread; the batch is whatever is waiting, up
+   * to that size (a consumer never waits to fill one). Settled together: the acknowledged messages of
+   * a batch are removed with one set-based operation. Priorities, fairness, retries, the handler's
+   * time limit ({@link QueueSpec#handlerTimeout()}, for the whole batch) and dead-lettering apply
+   * to each message as with {@link #subscribe}.
+   */
+  Subscription subscribeBatches(String queue, int consumers, int batchSize, BatchHandler handler);
 
   /** Messages waiting to be delivered (not counting those held by consumers). */
   long depth(String queue);
 
-  /** The newest dead letters of {@code queue}, at most {@code limit}. */
+  /** The newest dead letters of {@code queue}, newest first, at most {@code limit}, however many there are. */
   List<DeadLetter> deadLetters(String queue, int limit);
 
   /** Stops every subscription and releases connections; unacknowledged messages go back to their queue. */

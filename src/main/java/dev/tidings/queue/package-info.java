@@ -26,9 +26,9 @@
  *
  * <p>Implementations: {@code dev.tidings.queue.postgres.PostgresWorkQueue} (queue tables in the
  * embedded or an external PostgreSQL; leases with a visibility timeout, LISTEN/NOTIFY wake-ups) and
- * {@code dev.tidings.queue.rabbitmq.RabbitWorkQueue} (durable classic priority queues, publisher
- * confirms, manual acks). Headers whose names start with {@code x-tidings-} are reserved for their
- * bookkeeping.
+ * {@code dev.tidings.queue.rabbitmq.RabbitWorkQueue} (a durable classic queue per priority, delay
+ * queues for retry backoff, a dead-letter stream, publisher confirms, manual acks). Headers whose
+ * names start with {@code x-tidings-} are reserved for their bookkeeping.
  */
 @NullMarked
 package dev.tidings.queue;

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 public abstract class WorkQueueContract {
   private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final Duration HANDLER_TIMEOUT = Duration.ofSeconds(60);
 
   /** A new client of the shared backend, as another process would have; the suite closes it. */
   protected abstract WorkQueue openQueue();
@@ -83,15 +84,23 @@ public abstract class WorkQueueContract {
     return subscription;
   }
 
+  /** Strict priorities and immediate retries, so that ordering and counting tests are exact and fast. */
   private QueueSpec spec(int maxDeliveries) {
-    return new QueueSpec(name, QueueSpec.MAX_PRIORITY, maxDeliveries, visibilityTimeout());
+    return new QueueSpec(
+        name,
+        QueueSpec.MAX_PRIORITY,
+        maxDeliveries,
+        visibilityTimeout(),
+        HANDLER_TIMEOUT,
+        RetryPolicy.IMMEDIATE,
+        0);
   }
 
   private static Message text(String body, int priority) {
     return Message.of(body.getBytes(UTF_8), priority);
   }
 
-  private static String text(Delivery delivery) {
+  static String text(Delivery delivery) {
     return new String(delivery.body(), UTF_8);
   }
 
@@ -452,6 +461,262 @@ public abstract class WorkQueueContract {
     assertThat(failures).isEmpty();
     assertThat(returned).hasValue(publishers);
     awaitUntil("every message arrived", () -> queue.depth(name) == publishers);
+  }
+
+  @Test
+  void batches_hold_at_most_the_batch_size_and_every_message_is_handled_once() {
+    queue.declare(spec(3));
+    List<String> sent = IntStream.range(0, 95).mapToObj(i -> "b" + i).toList();
+    queue.publishAll(name, sent.stream().map(body -> text(body, 4)).toList());
+    Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+    List<Integer> sizes = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribeBatches(name, 2, 20, batch -> {
+      sizes.add(batch.size());
+      for (Delivery delivery : batch)
+        seen.computeIfAbsent(text(delivery), key -> new AtomicInteger()).incrementAndGet();
+      return BatchResult.ACK_ALL;
+    }));
+
+    awaitUntil("all handled", () -> seen.size() == sent.size());
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(seen.values()).allSatisfy(times -> assertThat(times).hasValue(1));
+    assertThat(sizes).allSatisfy(size -> assertThat(size).isBetween(1, 20));
+    assertThat(sizes)
+        .as("messages waiting are taken together")
+        .anySatisfy(size -> assertThat(size).isGreaterThan(1));
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+  }
+
+  @Test
+  void a_batch_settles_each_message_its_own_way() {
+    queue.declare(spec(3));
+    queue.publishAll(name, List.of(text("fine", 5), text("poison", 5), text("flaky", 5)));
+    List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribeBatches(name, 1, 10, batch -> {
+      deliveries.addAll(batch);
+      Map<String, Disposition> exceptions = new java.util.HashMap<>();
+      for (Delivery delivery : batch) {
+        switch (text(delivery)) {
+          case "poison" -> exceptions.put(delivery.messageId(), Disposition.reject("bad body"));
+          case "flaky" -> {
+            if (delivery.deliveryCount() == 1)
+              exceptions.put(delivery.messageId(), Disposition.retry("provider busy"));
+          }
+          default -> {}
+        }
+      }
+      return BatchResult.except(exceptions);
+    }));
+
+    awaitUntil(
+        "flaky handled twice",
+        () -> deliveries.stream().filter(d -> text(d).equals("flaky")).count() == 2);
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(deliveries)
+        .extracting(WorkQueueContract::text)
+        .containsOnly("fine", "poison", "flaky");
+    assertThat(deliveries.stream().filter(d -> text(d).equals("fine"))).hasSize(1);
+    assertThat(deliveries.stream().filter(d -> text(d).equals("poison"))).hasSize(1);
+    List<DeadLetter> dead = queue.deadLetters(name, 10);
+    assertThat(dead).singleElement().satisfies(letter -> {
+      assertThat(new String(letter.body(), UTF_8)).isEqualTo("poison");
+      assertThat(letter.reason()).contains("bad body");
+    });
+  }
+
+  @Test
+  void a_batch_handler_that_throws_retries_the_whole_batch() {
+    queue.declare(spec(3));
+    queue.publishAll(name, List.of(text("x", 5), text("y", 5)));
+    List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribeBatches(name, 1, 10, batch -> {
+      deliveries.addAll(batch);
+      if (batch.stream().anyMatch(delivery -> delivery.deliveryCount() == 1))
+        throw new IllegalStateException("database down");
+      return BatchResult.ACK_ALL;
+    }));
+
+    awaitUntil(
+        "both retried",
+        () -> deliveries.stream().filter(d -> d.deliveryCount() == 2).count() == 2);
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(deliveries).extracting(Delivery::deliveryCount).containsOnly(1, 2);
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+  }
+
+  @Test
+  void a_failed_message_waits_its_backoff_before_each_redelivery() {
+    var backoff = new RetryPolicy(Duration.ofMillis(400), 2, Duration.ofSeconds(5));
+    queue.declare(spec(3).withRetry(backoff));
+    queue.publish(name, text("smtp down", 3));
+    List<Long> deliveredAt = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      deliveredAt.add(System.nanoTime());
+      return Disposition.retry("421 try later");
+    }));
+
+    awaitUntil(
+        "dead-lettered after 3 deliveries", () -> !queue.deadLetters(name, 10).isEmpty());
+    assertThat(deliveredAt).hasSize(3);
+    long firstGap = TimeUnit.NANOSECONDS.toMillis(deliveredAt.get(1) - deliveredAt.get(0));
+    long secondGap = TimeUnit.NANOSECONDS.toMillis(deliveredAt.get(2) - deliveredAt.get(1));
+    assertThat(firstGap).as("wait after the first failure").isGreaterThanOrEqualTo(380);
+    assertThat(secondGap).as("wait after the second failure, doubled").isGreaterThanOrEqualTo(780);
+    assertThat(queue.deadLetters(name, 10).getFirst().deliveries()).isEqualTo(3);
+  }
+
+  @Test
+  void a_waiting_retry_does_not_hold_up_other_messages() throws Exception {
+    var backoff = new RetryPolicy(Duration.ofSeconds(3), 2, Duration.ofSeconds(10));
+    queue.declare(spec(3).withRetry(backoff));
+    queue.publish(name, text("failing", 9));
+    BlockingQueue<String> handled = new LinkedBlockingQueue<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      handled.add(text(delivery) + "#" + delivery.deliveryCount());
+      return text(delivery).equals("failing") ? Disposition.retry("later") : Disposition.ACK;
+    }));
+    assertThat(handled.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("failing#1");
+
+    queue.publish(name, text("next", 1));
+
+    assertThat(handled.poll(2, TimeUnit.SECONDS))
+        .as("a lower-priority message goes ahead while the failed one waits its backoff")
+        .isEqualTo("next#1");
+    assertThat(handled.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("failing#2");
+  }
+
+  @Test
+  void triggered_work_overtakes_bulk_work_without_starving_it() {
+    queue.declare(spec(3).withOldestEvery(4));
+    queue.publishAll(
+        name, IntStream.range(0, 20).mapToObj(i -> text("bulk" + i, 1)).toList());
+    queue.publishAll(
+        name, IntStream.range(0, 40).mapToObj(i -> text("trig" + i, 8)).toList());
+
+    List<String> first = consumeInOrder(20).subList(0, 20);
+
+    long bulk = first.stream().filter(body -> body.startsWith("bulk")).count();
+    assertThat(bulk)
+        .as("one in every 4 deliveries goes to the oldest message: %s", first)
+        .isBetween(4L, 6L);
+    assertThat(first.stream().filter(body -> body.startsWith("bulk")))
+        .as("the oldest first among the bulk work")
+        .containsExactly(
+            IntStream.range(0, (int) bulk).mapToObj(i -> "bulk" + i).toArray(String[]::new));
+    assertThat(first.stream().filter(body -> body.startsWith("trig")))
+        .as("triggered work in its own order")
+        .containsExactly(
+            IntStream.range(0, 20 - (int) bulk).mapToObj(i -> "trig" + i).toArray(String[]::new));
+  }
+
+  @Test
+  void a_handler_past_its_time_limit_is_interrupted_and_its_message_redelivered() throws Exception {
+    queue.declare(spec(3).withHandlerTimeout(Duration.ofMillis(600)));
+    queue.publish(name, text("hangs once", 5));
+    List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    AtomicBoolean interrupted = new AtomicBoolean();
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger mostRunning = new AtomicInteger();
+    subscribed(queue.subscribe(name, 2, 1, delivery -> {
+      deliveries.add(delivery);
+      mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+      try {
+        if (delivery.deliveryCount() == 1) {
+          try {
+            Thread.sleep(WAIT.toMillis());
+          } catch (InterruptedException e) {
+            interrupted.set(true);
+            throw e;
+          }
+        }
+        return Disposition.ACK;
+      } finally {
+        running.decrementAndGet();
+      }
+    }));
+
+    awaitUntil("redelivered after the time limit", () -> deliveries.size() == 2);
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(interrupted).as("the hung handler was interrupted").isTrue();
+    assertThat(deliveries.get(1).deliveryCount()).isEqualTo(2);
+    assertThat(mostRunning).as("never two handlers on one message").hasValue(1);
+    Thread.sleep(visibilityTimeout().toMillis() + 300);
+    assertThat(deliveries).hasSize(2);
+  }
+
+  @Test
+  void a_live_handler_slower_than_the_visibility_timeout_keeps_its_message() throws Exception {
+    queue.declare(spec(3));
+    queue.publish(name, text("slow but alive", 5));
+    List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 2, 1, delivery -> {
+      deliveries.add(delivery);
+      Thread.sleep(visibilityTimeout().toMillis() * 4);
+      return Disposition.ACK;
+    }));
+
+    awaitUntil("queue drained", () -> queue.depth(name) == 0 && !deliveries.isEmpty());
+    Thread.sleep(visibilityTimeout().toMillis() * 5);
+    assertThat(deliveries)
+        .as("delivered once, never taken from its live handler")
+        .hasSize(1);
+  }
+
+  @Test
+  void a_message_whose_consumer_keeps_crashing_is_dead_lettered_after_max_deliveries()
+      throws Exception {
+    queue.declare(spec(3));
+    queue.publish(name, text("kills its consumer", 5));
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      WorkQueue doomed = opened(openQueue());
+      BlockingQueue<Delivery> taken = new LinkedBlockingQueue<>();
+      doomed.subscribe(name, 1, 1, delivery -> {
+        taken.add(delivery);
+        releaseBlockedHandlers.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        return Disposition.ACK; // too late: the process is dead by then
+      });
+      Delivery delivery = taken.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(delivery).as("delivery %d", attempt).isNotNull();
+      assertThat(delivery.deliveryCount()).isEqualTo(attempt);
+      crash(doomed);
+    }
+
+    BlockingQueue<Delivery> afterwards = new LinkedBlockingQueue<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      afterwards.add(delivery);
+      return Disposition.ACK;
+    }));
+    awaitUntil("dead-lettered", () -> !queue.deadLetters(name, 10).isEmpty());
+    assertThat(afterwards.poll(visibilityTimeout().toMillis() + 500, TimeUnit.MILLISECONDS))
+        .as("a fourth delivery")
+        .isNull();
+    DeadLetter dead = queue.deadLetters(name, 10).getFirst();
+    assertThat(dead.deliveries()).isEqualTo(3);
+    assertThat(new String(dead.body(), UTF_8)).isEqualTo("kills its consumer");
+  }
+
+  record Receipt(String messageId, String status, long at) {}
+
+  @Test
+  void a_topic_carries_records_and_dead_letters_what_its_codec_cannot_read() {
+    var topic = new Topic<>(spec(3), Codec.json(Receipt.class));
+    queue.declare(topic.spec());
+    topic.publishAll(
+        queue, List.of(new Receipt("m-1", "delivered", 1L), new Receipt("m-2", "opened", 2L)), 4);
+    queue.publish(name, text("{not json", 4));
+    List<Receipt> received = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribeBatches(name, 1, 10, topic.batchHandler(batch -> {
+      batch.forEach(one -> received.add(one.value()));
+      return BatchResult.ACK_ALL;
+    })));
+
+    awaitUntil("records received", () -> received.size() == 2);
+    awaitUntil(
+        "the unreadable body dead-lettered", () -> !queue.deadLetters(name, 10).isEmpty());
+    assertThat(received)
+        .containsExactlyInAnyOrder(
+            new Receipt("m-1", "delivered", 1L), new Receipt("m-2", "opened", 2L));
+    assertThat(queue.deadLetters(name, 10).getFirst().reason()).contains("not a Receipt");
   }
 
   private List<String> consumeInOrder(int expected) {

@@ -1,5 +1,6 @@
 package dev.tidings.queue.postgres;
 
+import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.MessageHandler;
@@ -97,6 +98,12 @@ public final class PostgresWorkQueue implements WorkQueue {
     holder[0] = subscription;
     subscriptions.add(subscription);
     return subscription;
+  }
+
+  @Override
+  public Subscription subscribeBatches(
+      String queue, int consumers, int batchSize, BatchHandler handler) {
+    throw new UnsupportedOperationException("batch consumption is not implemented yet");
   }
 
   @Override

@@ -1,166 +1,231 @@
 package dev.tidings.queue.rabbitmq;
 
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.DefaultConsumer;
-import com.rabbitmq.client.Envelope;
+import dev.tidings.queue.BatchHandler;
+import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One channel per consumer, each with {@code basicQos(prefetch)} and manual acks; deliveries run on
- * virtual threads. Whatever a consumer has not acked when its channel or connection dies, the broker
- * requeues with the {@code redelivered} flag.
+ * Running consumers of one queue: a {@link LaneConsumer} each, handlers on virtual threads under the
+ * queue's time limit, then settlement: whatever a disposition needs published (a retry, a dead letter)
+ * is published and confirmed first, then the messages are acked together; if that publish fails, they
+ * go back to their queue instead.
  */
 final class RabbitSubscription implements Subscription {
   private static final Logger log = LoggerFactory.getLogger(RabbitSubscription.class);
 
-  /** What a settled delivery turns into: ack, or republish/dead-letter first and then ack. */
-  interface Settler {
-    void settle(Delivery delivery, AMQP.BasicProperties properties, Disposition disposition);
+  /** What the consumers hand their messages to: one at a time or in batches. */
+  sealed interface Work {
+    record One(MessageHandler handler) implements Work {}
+
+    record Batch(BatchHandler handler) implements Work {}
   }
 
-  private final String queue;
-  private final MessageHandler handler;
-  private final Settler settler;
+  /** What settling needs from the queue: the spec a message goes by, and confirmed publishing. */
+  interface Queue {
+    QueueSpec specOf(Inbound inbound);
+
+    void publish(List<ConfirmingPublisher.Outgoing> messages);
+  }
+
+  private final RabbitLayout layout;
+  private final Work work;
+  private final Queue queue;
+  private final Settlement settlement;
+  private final TimeLimit timeLimit;
   private final Runnable onClose;
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
-  private final List<ConsumerChannel> consumers = new ArrayList<>();
+  private final List<LaneConsumer> consumers = new ArrayList<>();
   private volatile boolean abandoned;
 
   RabbitSubscription(
       Connection connection,
-      String queue,
+      RabbitLayout layout,
       int consumers,
-      int prefetch,
-      MessageHandler handler,
-      Settler settler,
+      int lanePrefetch,
+      int capacity,
+      int oldestEvery,
+      Duration refillWait,
+      Work work,
+      Queue queue,
+      Settlement settlement,
+      TimeLimit timeLimit,
+      Runnable beforeReopen,
       Runnable onClose)
       throws IOException {
+    this.layout = layout;
+    this.work = work;
     this.queue = queue;
-    this.handler = handler;
-    this.settler = settler;
+    this.settlement = settlement;
+    this.timeLimit = timeLimit;
     this.onClose = onClose;
     try {
-      for (int i = 0; i < consumers; i++)
-        this.consumers.add(new ConsumerChannel(connection.createChannel(), prefetch));
+      for (int i = 0; i < consumers; i++) {
+        var consumer = new LaneConsumer(
+            connection,
+            layout,
+            lanePrefetch,
+            capacity,
+            work instanceof Work.Batch,
+            oldestEvery,
+            refillWait,
+            this::handOut,
+            beforeReopen);
+        this.consumers.add(consumer);
+        consumer.start();
+      }
     } catch (IOException | RuntimeException e) {
-      closeChannels();
+      this.consumers.forEach(LaneConsumer::close);
       throw e;
     }
   }
 
-  private final class ConsumerChannel extends DefaultConsumer {
-    private final ReentrantLock lock = new ReentrantLock(); // acks come from many handler threads
-    private final String tag;
-
-    ConsumerChannel(Channel channel, int prefetch) throws IOException {
-      super(channel);
-      channel.basicQos(prefetch, false);
-      this.tag = channel.basicConsume(queue, false, this);
+  private void handOut(LaneConsumer from, List<Inbound> taken) {
+    try {
+      switch (work) {
+        case Work.One one -> {
+          for (Inbound inbound : taken)
+            handlers.execute(() -> handleOne(from, inbound, one.handler()));
+        }
+        case Work.Batch batch -> handlers.execute(() -> handleBatch(from, taken, batch.handler()));
+      }
+    } catch (RejectedExecutionException closing) {
+      // Taken as the subscription closed: back to the queue unhandled.
+      from.settle(List.of(), taken);
     }
+  }
 
-    @Override
-    public void handleDelivery(
-        String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-      Delivery delivery = RabbitWorkQueue.delivery(envelope, properties, body);
-      try {
-        handlers.execute(() -> {
-          Disposition disposition;
-          try {
-            disposition = handler.handle(delivery);
-          } catch (Exception e) {
-            disposition = Disposition.retry("handler failed: " + e);
-          }
-          if (abandoned) return;
-          try {
-            settler.settle(delivery, properties, disposition);
-            ack(envelope.getDeliveryTag());
-          } catch (RuntimeException e) {
-            log.warn(
-                "cannot settle message {} of queue '{}'; returning it to the queue: {}",
-                delivery.messageId(),
-                queue,
-                e.toString());
-            requeue(envelope.getDeliveryTag());
-          }
-        });
-      } catch (RejectedExecutionException closing) {
-        // Arrived while closing: left unacked, the broker requeues it when the channel closes.
+  private void handleOne(LaneConsumer from, Inbound inbound, MessageHandler handler) {
+    QueueSpec spec = queue.specOf(inbound);
+    if (inbound.redelivered()) {
+      settle(
+          from,
+          List.of(inbound),
+          List.of(Optional.of(settlement.afterLostDelivery(spec, layout, inbound))));
+      return;
+    }
+    Delivery delivery = Settlement.delivery(inbound);
+    Disposition disposition;
+    try {
+      disposition = timeLimit.run(spec.handlerTimeout(), () -> handler.handle(delivery));
+    } catch (TimeLimit.Exceeded e) {
+      disposition = Disposition.retry(e.reason());
+    } catch (Exception e) {
+      disposition = Disposition.retry("handler failed: " + e);
+    }
+    if (abandoned) return;
+    settle(from, List.of(inbound), List.of(settlement.after(spec, layout, inbound, disposition)));
+  }
+
+  private void handleBatch(LaneConsumer from, List<Inbound> taken, BatchHandler handler) {
+    var settled = new ArrayList<Inbound>(taken.size());
+    var outgoing = new ArrayList<Optional<ConfirmingPublisher.Outgoing>>(taken.size());
+    var fresh = new ArrayList<Inbound>(taken.size());
+    for (Inbound inbound : taken) {
+      if (inbound.redelivered()) {
+        settled.add(inbound);
+        outgoing.add(
+            Optional.of(settlement.afterLostDelivery(queue.specOf(inbound), layout, inbound)));
+      } else {
+        fresh.add(inbound);
       }
     }
-
-    private void ack(long deliveryTag) {
-      withChannel(channel -> channel.basicAck(deliveryTag, false));
-    }
-
-    private void requeue(long deliveryTag) {
-      withChannel(channel -> channel.basicNack(deliveryTag, false, true));
-    }
-
-    private interface ChannelCall {
-      void run(Channel channel) throws IOException;
-    }
-
-    private void withChannel(ChannelCall call) {
-      lock.lock();
+    if (!fresh.isEmpty()) {
+      List<Delivery> deliveries = fresh.stream().map(Settlement::delivery).toList();
+      Function<Delivery, Disposition> dispositions;
       try {
-        call.run(getChannel());
-      } catch (IOException | RuntimeException e) {
-        // The channel is gone; the broker requeues what it had not acked.
-        log.warn("cannot settle on a channel of queue '{}': {}", queue, e.toString());
-      } finally {
-        lock.unlock();
+        BatchResult result = timeLimit.run(
+            queue.specOf(fresh.getFirst()).handlerTimeout(), () -> handler.handle(deliveries));
+        dispositions = result::dispositionOf;
+      } catch (TimeLimit.Exceeded e) {
+        dispositions = delivery -> Disposition.retry(e.reason());
+      } catch (Exception e) {
+        dispositions = delivery -> Disposition.retry("batch handler failed: " + e);
+      }
+      if (abandoned) return;
+      for (int i = 0; i < fresh.size(); i++) {
+        Inbound inbound = fresh.get(i);
+        settled.add(inbound);
+        outgoing.add(settlement.after(
+            queue.specOf(inbound), layout, inbound, dispositions.apply(deliveries.get(i))));
       }
     }
+    settle(from, settled, outgoing);
+  }
 
-    void cancel() {
-      withChannel(channel -> {
-        if (channel.isOpen()) channel.basicCancel(tag);
-      });
+  /** Publishes what must be published (one confirm round), then acks; on failure those go back to their queue. */
+  private void settle(
+      LaneConsumer from,
+      List<Inbound> inbound,
+      List<Optional<ConfirmingPublisher.Outgoing>> outgoing) {
+    var toPublish = new ArrayList<ConfirmingPublisher.Outgoing>();
+    outgoing.forEach(message -> message.ifPresent(toPublish::add));
+    if (toPublish.isEmpty()) {
+      from.settle(inbound, List.of());
+      return;
     }
-
-    void closeChannel() {
-      lock.lock();
-      try {
-        if (getChannel().isOpen()) getChannel().close();
-      } catch (IOException | TimeoutException | RuntimeException e) {
-        log.debug("closing a consumer channel of '{}': {}", queue, e.toString());
-      } finally {
-        lock.unlock();
-      }
+    try {
+      queue.publish(toPublish);
+      from.settle(inbound, List.of());
+    } catch (RuntimeException e) {
+      log.warn(
+          "cannot settle {} message(s) of queue '{}'; returning them to the queue: {}",
+          toPublish.size(),
+          layout.queue(),
+          e.toString());
+      var acked = new ArrayList<Inbound>();
+      var requeued = new ArrayList<Inbound>();
+      for (int i = 0; i < inbound.size(); i++)
+        (outgoing.get(i).isPresent() ? requeued : acked).add(inbound.get(i));
+      from.settle(acked, requeued);
     }
   }
 
   @Override
   public void close() {
-    consumers.forEach(ConsumerChannel::cancel);
+    consumers.forEach(LaneConsumer::stop);
     handlers.close(); // waits for handlers in progress, which settle and ack
-    closeChannels();
+    for (LaneConsumer consumer : consumers) {
+      List<Inbound> leftovers = consumer.leftovers();
+      if (leftovers.isEmpty()) continue;
+      // Received but never handled: back to their lane as they were, so that closing does not count
+      // a delivery against them (a requeue would mark them redelivered).
+      settle(
+          consumer,
+          leftovers,
+          leftovers.stream()
+              .map(inbound -> Optional.of(Settlement.putBack(layout, inbound)))
+              .toList());
+    }
+    consumers.forEach(LaneConsumer::close);
     onClose.run();
   }
 
   /** Test hook for a killed process: nothing in progress is settled; the connection's end requeues it. */
   void abandon() {
     abandoned = true;
+    consumers.forEach(LaneConsumer::halt);
     handlers.shutdown();
     onClose.run();
   }
 
-  private void closeChannels() {
-    consumers.forEach(ConsumerChannel::closeChannel);
+  /** Test hook, see {@link LaneConsumer#provokeChannelError()}. */
+  void provokeChannelErrors() throws IOException {
+    for (LaneConsumer consumer : consumers) consumer.provokeChannelError();
   }
 }

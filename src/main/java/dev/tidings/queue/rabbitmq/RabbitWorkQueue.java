@@ -4,14 +4,11 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.Envelope;
-import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.impl.recovery.RecordedQueue;
 import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
+import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.DeadLetter;
-import dev.tidings.queue.Delivery;
-import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.MessageHandler;
 import dev.tidings.queue.QueueSpec;
@@ -21,10 +18,9 @@ import dev.tidings.queue.UnknownQueueException;
 import dev.tidings.queue.WorkQueue;
 import java.io.IOException;
 import java.net.URI;
-import java.time.Instant;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,60 +28,81 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Work queues on RabbitMQ (3.10 and later): durable classic queues with {@code x-max-priority},
- * persistent messages, publisher confirms, manual acks and automatic connection recovery. Owns its
- * connection.
+ * Work queues on RabbitMQ (3.10 and later), laid out as {@link RabbitLayout} describes: a durable
+ * classic queue per priority, delay queues for retry backoff, a dead-letter stream. Persistent
+ * messages, publisher confirms with {@code mandatory}, manual acks, automatic connection recovery.
+ * Publishing and consuming use separate connections, so that a broker blocking publishers (a memory
+ * or disk alarm) does not stall the acks of consumers.
  *
- * <p>Classic queues have no delivery limit, so Tidings counts deliveries itself: a retry republishes
- * the message (confirmed) with {@code x-tidings-deliveries} raised, then acks the original; a broker
- * redelivery after a dead consumer adds one. A message that dies repeatedly with its consumers is
- * therefore counted once per republish, not once per crash. Retries are immediate (no backoff).
- * Dead letters go to the durable queue {@code <name>.dead}, the reason in {@code x-tidings-reason}.
+ * <p>Deliveries are counted by Tidings ({@link Settlement}). A retry publishes a copy (to its lane,
+ * or to the delay queue of its backoff) and then acks the original, both confirmed in that order, so a
+ * crash in between can only duplicate it.
  *
- * <p>A node that did not declare a queue can still use it; it then takes max deliveries from the
- * declaring publisher's stamp on each message (or the default).
+ * <p>A node that did not declare a queue can still use it: it finds the lanes by looking them up, and
+ * takes max deliveries and the retry policy from the declaring publisher's stamp on each message.
  */
 public final class RabbitWorkQueue implements WorkQueue {
-  private static final int DEAD_LETTER_SCAN_LIMIT = 10_000;
+  private static final Logger log = LoggerFactory.getLogger(RabbitWorkQueue.class);
+  /** How long a lane expected to deliver holds lower lanes back (see {@link LaneBuffer}). */
+  private static final Duration REFILL_WAIT = Duration.ofMillis(50);
 
-  private final Connection connection;
+  private final Connection publishing;
+  private final Connection consuming;
   private final ConfirmingPublisher publisher;
   private final InstantSource clock;
   private final String description;
+  private final Settlement settlement;
+  private final ScheduledExecutorService timer;
+  private final TimeLimit timeLimit;
   private final Map<String, QueueSpec> declared = new ConcurrentHashMap<>();
-  private final Set<String> existing = ConcurrentHashMap.newKeySet();
+  private final Map<String, RabbitLayout> layouts = new ConcurrentHashMap<>();
   private final Set<RabbitSubscription> subscriptions = ConcurrentHashMap.newKeySet();
 
   private RabbitWorkQueue(
-      Connection connection, RabbitQueueOptions options, InstantSource clock, String description)
+      Connection publishing,
+      Connection consuming,
+      RabbitQueueOptions options,
+      InstantSource clock,
+      String description)
       throws IOException {
-    this.connection = connection;
+    this.publishing = publishing;
+    this.consuming = consuming;
     this.clock = clock;
     this.description = description;
-    this.publisher = new ConfirmingPublisher(connection, options);
+    this.publisher = new ConfirmingPublisher(publishing, options);
+    this.settlement = new Settlement(clock);
+    this.timer = Executors.newSingleThreadScheduledExecutor(
+        Thread.ofPlatform().daemon().name("tidings-handler-time-limit").factory());
+    this.timeLimit = new TimeLimit(timer);
   }
 
   public static RabbitWorkQueue connect(URI amqpUri) {
     return connect(amqpUri, RabbitQueueOptions.defaults(), InstantSource.system());
   }
 
-  /** Connects to {@code amqpUri} ({@code amqp://user:password@host:port/vhost}); {@code clock} stamps dead letters. */
+  /** Connects to {@code amqpUri} ({@code amqp://user:password@host:port/vhost}); {@code clock} stamps messages and dead letters. */
   public static RabbitWorkQueue connect(
       URI amqpUri, RabbitQueueOptions options, InstantSource clock) {
     String description =
         amqpUri.getHost() + ":" + (amqpUri.getPort() < 0 ? 5672 : amqpUri.getPort());
     var factory = new ConnectionFactory();
+    Connection publishing = null;
+    Connection consuming = null;
     try {
       factory.setUri(amqpUri);
       factory.setAutomaticRecoveryEnabled(true);
       factory.setTopologyRecoveryEnabled(true);
       // Recovery re-registers consumers, but not queues: they are durable, so they outlive the
-      // connection,
-      // and they were declared on short-lived channels that are closed by the time the connection
-      // recovers, where redeclaring them fails (and logs an error per queue) on every recovery.
+      // connection, and they were declared on short-lived channels that are closed by the time the
+      // connection recovers, where redeclaring them fails (and logs an error per queue).
       factory.setTopologyRecoveryFilter(new TopologyRecoveryFilter() {
         @Override
         public boolean filterQueue(RecordedQueue queue) {
@@ -95,38 +112,63 @@ public final class RabbitWorkQueue implements WorkQueue {
       factory.setNetworkRecoveryInterval(1_000);
       factory.setRequestedHeartbeat(15);
       factory.setConnectionTimeout(5_000);
-      Connection connection = factory.newConnection("tidings");
-      try {
-        return new RabbitWorkQueue(connection, options, clock, description);
-      } catch (IOException | RuntimeException e) {
-        connection.abort();
-        throw e;
-      }
+      String id = UUID.randomUUID().toString().substring(0, 8);
+      publishing = factory.newConnection("tidings-publish-" + id);
+      consuming = factory.newConnection("tidings-consume-" + id);
+      return new RabbitWorkQueue(publishing, consuming, options, clock, description);
     } catch (Exception e) {
+      abortQuietly(publishing);
+      abortQuietly(consuming);
       throw new QueueUnavailableException(
           "cannot connect to RabbitMQ at " + description + ": " + e.getMessage(), e);
     }
   }
 
-  /** Empty when the connection is up; what is wrong otherwise (for /health). */
+  /** Empty when both connections are up; what is wrong otherwise (for /health). */
   public Optional<String> problem() {
-    if (connection.isOpen()) return Optional.empty();
-    ShutdownSignalException reason = connection.getCloseReason();
-    return Optional.of("RabbitMQ connection to " + description + " is closed"
-        + (reason == null ? "" : ": " + reason.getMessage()) + " (recovering automatically)");
+    for (Connection connection : List.of(publishing, consuming)) {
+      if (connection.isOpen()) continue;
+      ShutdownSignalException reason = connection.getCloseReason();
+      return Optional.of("RabbitMQ connection " + connection.getClientProvidedName() + " to "
+          + description + " is closed"
+          + (reason == null ? "" : ": " + reason.getMessage()) + " (recovering automatically)");
+    }
+    return Optional.empty();
   }
 
   @Override
   public void declare(QueueSpec spec) {
     withChannel(spec.name(), "declare queue '" + spec.name() + "'", channel -> {
-      Map<String, Object> arguments =
-          spec.maxPriority() > 0 ? Map.of("x-max-priority", spec.maxPriority()) : Map.of();
-      channel.queueDeclare(spec.name(), true, false, false, arguments);
-      channel.queueDeclare(spec.deadLetterName(), true, false, false, Map.of());
+      declareTopology(channel, spec);
       return null;
     });
     declared.put(spec.name(), spec);
-    existing.add(spec.name());
+    layouts.put(spec.name(), RabbitLayout.of(spec));
+  }
+
+  private static void declareTopology(Channel channel, QueueSpec spec) throws IOException {
+    var layout = RabbitLayout.of(spec);
+    for (int lane = 0; lane < layout.lanes(); lane++)
+      channel.queueDeclare(layout.lane(lane), true, false, false, Map.of());
+    channel.exchangeDeclare(layout.requeueExchange(), "headers", true);
+    for (int lane = 0; lane < layout.lanes(); lane++) {
+      channel.queueBind(
+          layout.lane(lane),
+          layout.requeueExchange(),
+          "",
+          Map.of("x-match", "all", TidingsHeaders.LANE, RabbitLayout.laneKey(lane)));
+    }
+    channel.queueDeclare(layout.deadLetters(), true, false, false, DeadLetterStream.ARGUMENTS);
+    for (Duration backoff : RabbitLayout.backoffs(spec)) {
+      channel.queueDeclare(
+          layout.delayQueue(backoff),
+          true,
+          false,
+          false,
+          Map.of(
+              "x-message-ttl", backoff.toMillis(),
+              "x-dead-letter-exchange", layout.requeueExchange()));
+    }
   }
 
   @Override
@@ -136,15 +178,19 @@ public final class RabbitWorkQueue implements WorkQueue {
 
   @Override
   public void publishAll(String queue, List<Message> messages) {
-    requireExisting(queue);
+    RabbitLayout layout = layout(queue);
     QueueSpec spec = declared.get(queue);
+    long publishedAt = TidingsHeaders.micros(clock.instant());
+    Map<String, Object> bookkeeping = spec == null
+        ? Map.of(TidingsHeaders.PUBLISHED, publishedAt)
+        : Map.of(
+            TidingsHeaders.PUBLISHED, publishedAt,
+            TidingsHeaders.MAX_DELIVERIES, spec.maxDeliveries(),
+            TidingsHeaders.RETRY, TidingsHeaders.retryStamp(spec.retry()));
     var outgoing = new ArrayList<ConfirmingPublisher.Outgoing>(messages.size());
     for (Message message : messages) {
-      var bookkeeping = spec == null
-          ? Map.<String, Object>of()
-          : Map.<String, Object>of(TidingsHeaders.MAX_DELIVERIES, spec.maxDeliveries());
       outgoing.add(new ConfirmingPublisher.Outgoing(
-          queue,
+          layout.lane(layout.laneOf(message.priority())),
           properties(
               UUID.randomUUID().toString(),
               message.priority(),
@@ -154,87 +200,7 @@ public final class RabbitWorkQueue implements WorkQueue {
     publisher.publish(outgoing);
   }
 
-  @Override
-  public Subscription subscribe(String queue, int consumers, int prefetch, MessageHandler handler) {
-    if (consumers < 1)
-      throw new IllegalArgumentException("consumers must be at least 1 but was " + consumers);
-    if (prefetch < 1)
-      throw new IllegalArgumentException("prefetch must be at least 1 but was " + prefetch);
-    Objects.requireNonNull(handler, "handler");
-    requireExisting(queue);
-    var holder = new RabbitSubscription[1];
-    RabbitSubscription subscription = withChannel(
-        queue,
-        "subscribe to '" + queue + "'",
-        _ -> new RabbitSubscription(
-            connection,
-            queue,
-            consumers,
-            prefetch,
-            handler,
-            (delivery, properties, disposition) -> settle(queue, delivery, properties, disposition),
-            () -> subscriptions.remove(holder[0])));
-    holder[0] = subscription;
-    subscriptions.add(subscription);
-    return subscription;
-  }
-
-  private void settle(
-      String queue, Delivery delivery, AMQP.BasicProperties properties, Disposition disposition) {
-    int maxDeliveries = Optional.ofNullable(declared.get(queue))
-        .map(QueueSpec::maxDeliveries)
-        .orElse(TidingsHeaders.integer(
-            properties.getHeaders(),
-            TidingsHeaders.MAX_DELIVERIES,
-            QueueSpec.DEFAULT_MAX_DELIVERIES));
-    switch (disposition) {
-      case Disposition.Ack ack -> {}
-      case Disposition.Reject reject -> deadLetter(queue, delivery, reject.reason());
-      case Disposition.Retry retry
-      when delivery.deliveryCount() >= maxDeliveries -> deadLetter(queue, delivery, retry.reason());
-      case Disposition.Retry retry -> {
-        var headers = TidingsHeaders.amqp(
-            delivery.headers(),
-            Map.of(
-                TidingsHeaders.DELIVERIES,
-                delivery.deliveryCount(),
-                TidingsHeaders.MAX_DELIVERIES,
-                maxDeliveries));
-        publisher.publish(List.of(new ConfirmingPublisher.Outgoing(
-            queue,
-            properties(delivery.messageId(), delivery.priority(), headers),
-            delivery.body())));
-      }
-    }
-  }
-
-  private void deadLetter(String queue, Delivery delivery, String reason) {
-    var headers = TidingsHeaders.amqp(
-        delivery.headers(),
-        Map.of(
-            TidingsHeaders.DELIVERIES, delivery.deliveryCount(),
-            TidingsHeaders.REASON, reason,
-            TidingsHeaders.DEAD_AT, micros(clock.instant())));
-    publisher.publish(List.of(new ConfirmingPublisher.Outgoing(
-        queue + ".dead",
-        properties(delivery.messageId(), delivery.priority(), headers),
-        delivery.body())));
-  }
-
-  static Delivery delivery(Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-    Map<String, Object> headers = properties.getHeaders();
-    int before = TidingsHeaders.integer(headers, TidingsHeaders.DELIVERIES, 0);
-    // The broker's redelivered flag means a consumer died holding it: one more delivery than
-    // recorded.
-    int count = before + 1 + (envelope.isRedeliver() ? 1 : 0);
-    String id = properties.getMessageId() == null
-        ? "tag-" + envelope.getDeliveryTag()
-        : properties.getMessageId();
-    int priority = properties.getPriority() == null ? 0 : properties.getPriority();
-    return new Delivery(id, body, priority, count, TidingsHeaders.user(headers));
-  }
-
-  private static AMQP.BasicProperties properties(
+  static AMQP.BasicProperties properties(
       String messageId, int priority, Map<String, Object> headers) {
     return new AMQP.BasicProperties.Builder()
         .deliveryMode(2) // persistent
@@ -245,74 +211,127 @@ public final class RabbitWorkQueue implements WorkQueue {
   }
 
   @Override
-  public long depth(String queue) {
-    return withChannel(queue, "measure '" + queue + "'", channel ->
-        (long) channel.queueDeclarePassive(queue).getMessageCount());
+  public Subscription subscribe(String queue, int consumers, int prefetch, MessageHandler handler) {
+    if (prefetch < 1)
+      throw new IllegalArgumentException("prefetch must be at least 1 but was " + prefetch);
+    Objects.requireNonNull(handler, "handler");
+    // Each lane may hold up to the prefetch, so that one busy lane can keep every handler busy; at
+    // most `prefetch` of them are being handled at a time.
+    return start(queue, consumers, prefetch, prefetch, new RabbitSubscription.Work.One(handler));
   }
 
-  /**
-   * Reads the dead-letter queue without consuming it: takes every message unacked, then closes the
-   * channel, which puts them all back. Meant for inspection of a few thousand at most; newest by the
-   * time they died ({@code x-tidings-dead-at}, microseconds).
-   */
+  @Override
+  public Subscription subscribeBatches(
+      String queue, int consumers, int batchSize, BatchHandler handler) {
+    if (batchSize < 1)
+      throw new IllegalArgumentException("batchSize must be at least 1 but was " + batchSize);
+    Objects.requireNonNull(handler, "handler");
+    return start(
+        queue, consumers, batchSize, batchSize, new RabbitSubscription.Work.Batch(handler));
+  }
+
+  private Subscription start(
+      String queue, int consumers, int lanePrefetch, int capacity, RabbitSubscription.Work work) {
+    if (consumers < 1)
+      throw new IllegalArgumentException("consumers must be at least 1 but was " + consumers);
+    RabbitLayout layout = layout(queue);
+    QueueSpec spec = declared.get(queue);
+    int oldestEvery = spec == null ? QueueSpec.DEFAULT_OLDEST_EVERY : spec.oldestEvery();
+    var holder = new RabbitSubscription[1];
+    RabbitSubscription subscription = withChannel(
+        queue,
+        "subscribe to '" + queue + "'",
+        unused -> new RabbitSubscription(
+            consuming,
+            layout,
+            consumers,
+            lanePrefetch,
+            capacity,
+            oldestEvery,
+            REFILL_WAIT,
+            work,
+            new RabbitSubscription.Queue() {
+              @Override
+              public QueueSpec specOf(Inbound inbound) {
+                QueueSpec declaredSpec = declared.get(queue);
+                return declaredSpec != null
+                    ? declaredSpec
+                    : TidingsHeaders.stampedSpec(
+                        queue, layout.maxPriority(), inbound.properties().getHeaders());
+              }
+
+              @Override
+              public void publish(List<ConfirmingPublisher.Outgoing> messages) {
+                publisher.publish(messages);
+              }
+            },
+            settlement,
+            timeLimit,
+            () -> redeclare(queue),
+            () -> subscriptions.remove(holder[0])));
+    holder[0] = subscription;
+    subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Before a consumer consumes again: a queue deleted behind Tidings' back is declared again, if this node knows its spec. */
+  private void redeclare(String queue) {
+    QueueSpec spec = declared.get(queue);
+    if (spec == null) return;
+    try {
+      declare(spec);
+    } catch (RuntimeException e) {
+      log.debug("cannot declare '{}' again yet: {}", queue, e.toString());
+    }
+  }
+
+  /** Messages waiting in the lanes, and those waiting out a retry backoff where this node knows the queue's delay queues. */
+  @Override
+  public long depth(String queue) {
+    RabbitLayout layout = layout(queue);
+    QueueSpec spec = declared.get(queue);
+    List<String> waiting = Stream.concat(
+            Stream.iterate(0, lane -> lane < layout.lanes(), lane -> lane + 1).map(layout::lane),
+            spec == null
+                ? Stream.<String>empty()
+                : RabbitLayout.backoffs(spec).stream().map(layout::delayQueue))
+        .toList();
+    return withChannel(queue, "measure '" + queue + "'", channel -> {
+      long depth = 0;
+      for (String name : waiting) depth += channel.queueDeclarePassive(name).getMessageCount();
+      return depth;
+    });
+  }
+
   @Override
   public List<DeadLetter> deadLetters(String queue, int limit) {
     if (limit < 1) throw new IllegalArgumentException("limit must be at least 1 but was " + limit);
-    requireExisting(queue);
-    List<DeadLetter> all = withChannel(queue, "read dead letters of '" + queue + "'", channel -> {
-      var letters = new ArrayList<DeadLetter>();
-      GetResponse response;
-      while (letters.size() < DEAD_LETTER_SCAN_LIMIT
-          && (response = channel.basicGet(queue + ".dead", false)) != null) {
-        letters.add(deadLetter(response));
-      }
-      return letters;
-    });
-    // Reading requeues, and requeued messages need not keep their place: order by the time of
-    // death.
-    return all.reversed().stream()
-        .sorted(Comparator.comparing(DeadLetter::deadAt).reversed())
-        .limit(limit)
-        .toList();
-  }
-
-  private static long micros(Instant instant) {
-    return Math.addExact(
-        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
-  }
-
-  private static Instant instantOfMicros(long micros) {
-    return Instant.ofEpochSecond(
-        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000);
-  }
-
-  private static DeadLetter deadLetter(GetResponse response) {
-    AMQP.BasicProperties properties = response.getProps();
-    Map<String, Object> headers = properties.getHeaders();
-    return new DeadLetter(
-        Objects.requireNonNullElse(properties.getMessageId(), ""),
-        response.getBody(),
-        properties.getPriority() == null ? 0 : properties.getPriority(),
-        TidingsHeaders.integer(headers, TidingsHeaders.DELIVERIES, 0),
-        TidingsHeaders.text(headers, TidingsHeaders.REASON, ""),
-        instantOfMicros(TidingsHeaders.number(headers, TidingsHeaders.DEAD_AT, 0)),
-        TidingsHeaders.user(headers));
+    RabbitLayout layout = layout(queue);
+    return withChannel(
+        queue,
+        "read dead letters of '" + queue + "'",
+        channel -> DeadLetterStream.newest(channel, layout.deadLetters(), limit));
   }
 
   @Override
   public void close() {
     for (RabbitSubscription subscription : List.copyOf(subscriptions)) subscription.close();
-    try {
-      if (connection.isOpen()) connection.close(5_000);
-    } catch (IOException | RuntimeException e) {
-      connection.abort();
+    for (Connection connection : List.of(publishing, consuming)) {
+      try {
+        if (connection.isOpen()) connection.close(5_000);
+      } catch (IOException | RuntimeException e) {
+        connection.abort();
+      }
     }
+    timer.shutdownNow();
   }
 
   /** Test hook: die as a killed process would, leaving unacked messages to the broker's requeue. */
   void abandon() {
     for (RabbitSubscription subscription : List.copyOf(subscriptions)) subscription.abandon();
-    connection.abort();
+    publishing.abort();
+    consuming.abort();
+    timer.shutdownNow();
   }
 
   /** Test hook: hold back the broker's publish confirms until {@link #resumeConfirms()}. */
@@ -328,10 +347,49 @@ public final class RabbitWorkQueue implements WorkQueue {
     return publisher.capacity();
   }
 
-  private void requireExisting(String queue) {
-    if (existing.contains(queue)) return;
-    withChannel(queue, "look up '" + queue + "'", channel -> channel.queueDeclarePassive(queue));
-    existing.add(queue);
+  /** Test hook: the broker closes every consumer channel of this queue's subscriptions with a channel error. */
+  void provokeConsumerChannelErrors() throws IOException {
+    for (RabbitSubscription subscription : subscriptions) subscription.provokeChannelErrors();
+  }
+
+  /** Test hook: the name the consuming connection gives the broker. */
+  String consumingConnectionName() {
+    return Objects.requireNonNullElse(consuming.getClientProvidedName(), "");
+  }
+
+  /** Test hook: every queue and exchange this node declared for {@code queue}, for cleaning up. */
+  List<String> declaredQueues(String queue) {
+    QueueSpec spec = declared.get(queue);
+    return spec == null ? List.of() : RabbitLayout.queueNames(spec);
+  }
+
+  /** The lanes of {@code queue}: from its spec when declared here, otherwise looked up once on the broker. */
+  private RabbitLayout layout(String queue) {
+    RabbitLayout known = layouts.get(queue);
+    if (known != null) return known;
+    withChannel(
+        queue,
+        "look up '" + queue + "'",
+        channel -> channel.queueDeclarePassive(RabbitLayout.laneName(queue, 0)));
+    int maxPriority = 0;
+    for (int lane = QueueSpec.MAX_PRIORITY; lane > 0; lane--) {
+      if (exists(RabbitLayout.laneName(queue, lane))) {
+        maxPriority = lane;
+        break;
+      }
+    }
+    var found = new RabbitLayout(queue, maxPriority);
+    layouts.putIfAbsent(queue, found);
+    return layouts.get(queue);
+  }
+
+  private boolean exists(String name) {
+    try {
+      withChannel(name, "look up '" + name + "'", channel -> channel.queueDeclarePassive(name));
+      return true;
+    } catch (UnknownQueueException e) {
+      return false;
+    }
   }
 
   private interface ChannelWork<T extends @Nullable Object> {
@@ -343,7 +401,7 @@ public final class RabbitWorkQueue implements WorkQueue {
       String queue, String what, ChannelWork<T> work) {
     Channel channel = null;
     try {
-      channel = connection.createChannel();
+      channel = consuming.createChannel();
       return work.run(channel);
     } catch (IOException | ShutdownSignalException e) {
       if (notFound(e)) throw new UnknownQueueException(queue);
@@ -358,12 +416,21 @@ public final class RabbitWorkQueue implements WorkQueue {
     }
   }
 
-  /** Abort, not close: the channel may be closed already, and unacked gets are requeued either way. */
+  /** Abort, not close: the channel may be closed already. */
   private static void abortQuietly(@Nullable Channel channel) {
     if (channel == null) return;
     try {
       channel.abort();
     } catch (IOException | RuntimeException ignored) {
+      // nothing left to release
+    }
+  }
+
+  private static void abortQuietly(@Nullable Connection connection) {
+    if (connection == null) return;
+    try {
+      connection.abort();
+    } catch (RuntimeException ignored) {
       // nothing left to release
     }
   }

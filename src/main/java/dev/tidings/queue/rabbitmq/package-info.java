@@ -1,4 +1,10 @@
-/** Work queues on RabbitMQ: durable priority queues, publisher confirms, manual acks. */
+/**
+ * Work queues on RabbitMQ: a durable classic queue per priority consumed through one channel per
+ * consumer that chooses locally (strict priorities with a share for the oldest message), delay queues
+ * for retry backoff, deliveries counted by Tidings, a dead-letter stream, mandatory confirmed
+ * publishes on a connection of their own. {@link dev.tidings.queue.rabbitmq.RabbitLayout} names the
+ * broker objects.
+ */
 @NullMarked
 package dev.tidings.queue.rabbitmq;
 

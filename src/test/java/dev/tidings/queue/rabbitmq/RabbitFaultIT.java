@@ -3,9 +3,6 @@ package dev.tidings.queue.rabbitmq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
@@ -271,18 +268,7 @@ class RabbitFaultIT {
 
   /** Straight to the broker, not through the proxy, so that cleaning up does not depend on the fault. */
   private void deleteQueues() {
-    var factory = new ConnectionFactory();
-    try {
-      factory.setUri(RealServers.amqpUrl());
-      try (Connection connection = factory.newConnection("tidings-fault-test-cleanup")) {
-        for (String name : new String[] {queueName, queueName + ".dead"}) {
-          try (Channel channel = connection.createChannel()) {
-            channel.queueDelete(name);
-          }
-        }
-      }
-    } catch (Exception e) {
-      System.err.println("could not delete test queue " + queueName + ": " + e);
-    }
+    RabbitWorkQueueIT.deleteAll(
+        queueName, new java.util.LinkedHashSet<>(RabbitLayout.queueNames(QueueSpec.of(queueName))));
   }
 }

@@ -8,6 +8,10 @@ import dev.tidings.queue.WorkQueueContract;
 import dev.tidings.testing.RealServers;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The work-queue contract on the machine's RabbitMQ (failsafe). Queues are deleted after each test. */
@@ -20,9 +24,14 @@ class RabbitWorkQueueIT extends WorkQueueContract {
     RealServers.requireRabbitMq();
   }
 
+  private final List<RabbitWorkQueue> opened = new ArrayList<>();
+
   @Override
   protected WorkQueue openQueue() {
-    return RabbitWorkQueue.connect(RealServers.amqpUrl(), SMALL_WINDOW, InstantSource.system());
+    var queue =
+        RabbitWorkQueue.connect(RealServers.amqpUrl(), SMALL_WINDOW, InstantSource.system());
+    opened.add(queue);
+    return queue;
   }
 
   @Override
@@ -44,14 +53,25 @@ class RabbitWorkQueueIT extends WorkQueueContract {
 
   @Override
   protected void deleteQueue(String name) {
+    Set<String> queues = new LinkedHashSet<>();
+    opened.forEach(queue -> queues.addAll(queue.declaredQueues(name)));
+    opened.clear();
+    deleteAll(name, queues);
+  }
+
+  /** Deletes {@code queues} and the requeue exchange of {@code name}, straight on the broker. */
+  static void deleteAll(String name, Set<String> queues) {
     var factory = new ConnectionFactory();
     try {
       factory.setUri(RealServers.amqpUrl());
       try (Connection connection = factory.newConnection("tidings-test-cleanup")) {
-        for (String queue : new String[] {name, name + ".dead"}) {
+        for (String queue : queues) {
           try (Channel channel = connection.createChannel()) {
             channel.queueDelete(queue);
           }
+        }
+        try (Channel channel = connection.createChannel()) {
+          channel.exchangeDelete(name + ".requeue");
         }
       }
     } catch (Exception e) {

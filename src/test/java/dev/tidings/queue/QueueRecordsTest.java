@@ -1,0 +1,69 @@
+package dev.tidings.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class QueueRecordsTest {
+  @Test
+  void records_with_bodies_compare_by_content() {
+    assertThat(new Message(new byte[] {1, 2}, 3, Map.of("k", "v")))
+        .isEqualTo(new Message(new byte[] {1, 2}, 3, Map.of("k", "v")))
+        .hasSameHashCodeAs(new Message(new byte[] {1, 2}, 3, Map.of("k", "v")))
+        .isNotEqualTo(new Message(new byte[] {1, 3}, 3, Map.of("k", "v")));
+    assertThat(new Delivery("id", new byte[] {7}, 1, 2, Map.of()))
+        .isEqualTo(new Delivery("id", new byte[] {7}, 1, 2, Map.of()))
+        .isNotEqualTo(new Delivery("id", new byte[] {8}, 1, 2, Map.of()));
+    Instant at = Instant.parse("2026-11-23T10:00:00Z");
+    assertThat(new DeadLetter("id", new byte[] {9}, 0, 3, "why", at, Map.of()))
+        .isEqualTo(new DeadLetter("id", new byte[] {9}, 0, 3, "why", at, Map.of()))
+        .isNotEqualTo(new DeadLetter("id", new byte[] {9, 9}, 0, 3, "why", at, Map.of()));
+  }
+
+  @Test
+  void backoff_grows_by_the_multiplier_up_to_its_cap() {
+    var policy = new RetryPolicy(Duration.ofSeconds(5), 4, Duration.ofMinutes(10));
+    assertThat(policy.backoffAfter(1)).isEqualTo(Duration.ofSeconds(5));
+    assertThat(policy.backoffAfter(2)).isEqualTo(Duration.ofSeconds(20));
+    assertThat(policy.backoffAfter(3)).isEqualTo(Duration.ofSeconds(80));
+    assertThat(policy.backoffAfter(5)).isEqualTo(Duration.ofMinutes(10));
+    assertThat(policy.backoffAfter(500)).isEqualTo(Duration.ofMinutes(10));
+    assertThat(RetryPolicy.IMMEDIATE.backoffAfter(3)).isEqualTo(Duration.ZERO);
+  }
+
+  @Test
+  void specs_refuse_what_no_queue_can_honour() {
+    assertThatThrownBy(() -> QueueSpec.of("q").withOldestEvery(1))
+        .hasMessageContaining("oldestEvery");
+    assertThatThrownBy(() -> new RetryPolicy(Duration.ofSeconds(5), 2, Duration.ofSeconds(1)))
+        .hasMessageContaining("maxBackoff");
+    assertThatThrownBy(() -> QueueSpec.of("q").withHandlerTimeout(Duration.ZERO))
+        .hasMessageContaining("handlerTimeout");
+  }
+
+  record Event(String id, int count) {}
+
+  @Test
+  void a_topic_rejects_a_body_its_codec_cannot_read_and_hands_on_the_rest() throws Exception {
+    var topic = new Topic<>(QueueSpec.of("events"), Codec.json(Event.class));
+    Delivery good = new Delivery("a", topic.message(new Event("e1", 2), 0).body(), 0, 1, Map.of());
+    Delivery bad =
+        new Delivery("b", "{".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, 1, Map.of());
+
+    BatchResult result = topic
+        .batchHandler(batch -> {
+          assertThat(batch).extracting(Topic.Received::value).containsExactly(new Event("e1", 2));
+          return BatchResult.ACK_ALL;
+        })
+        .handle(java.util.List.of(good, bad));
+
+    assertThat(result.dispositionOf(good)).isEqualTo(Disposition.ACK);
+    assertThat(result.dispositionOf(bad)).isInstanceOf(Disposition.Reject.class);
+    assertThat(topic.handler(received -> Disposition.ACK).handle(bad))
+        .isInstanceOf(Disposition.Reject.class);
+  }
+}
