@@ -137,7 +137,7 @@ class PostgresQueueFaultIT {
   void consumers_are_woken_by_notifications_again_after_a_restart() throws Exception {
     // Consumers poll only every minute: a message consumed within a second came by NOTIFY.
     var slowPoll = new PostgresQueueOptions(
-        Duration.ofMinutes(1), Duration.ofMillis(50), Duration.ofSeconds(1));
+        Duration.ofMinutes(1), PostgresQueueOptions.DEFAULT_NOTIFY_INTERVAL);
     PostgresWorkQueue consumerNode = queue(open(), slowPoll);
     consumerNode.declare(spec);
     PostgresWorkQueue publisherNode = queue(open(), slowPoll);
