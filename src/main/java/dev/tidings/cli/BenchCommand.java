@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description =
         "Benchmarks: each prints its figures next to the seed's (or the floor's) approach, measured in the same run.",
-    subcommands = {ImportBenchCommand.class, EventBenchCommand.class})
+    subcommands = {ImportBenchCommand.class, EventBenchCommand.class, QueueBenchCommand.class})
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -16,6 +16,6 @@ final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "a scenario is required: import or events");
+        spec.commandLine(), "a scenario is required: import, events or queue");
   }
 }
