@@ -80,6 +80,18 @@ final class MessageTable {
       RETURNING m.id, m.body, m.priority, m.deliveries, m.headers::text AS headers
       """;
 
+  /**
+   * Makes the claim walk the claim index in order and stop after its limit, whatever the statistics
+   * say. A queue table's contents swing from empty to millions of rows between two ANALYZEs, and a
+   * queue declared since the last one is unknown to them: the planner then expects a handful of
+   * waiting rows and chose to fetch every waiting row of the queue and sort them (30 ms for 100 of
+   * 40,000, against 2 ms in index order).
+   */
+  private static final String ORDERED_INDEX_WALK = """
+      SELECT set_config('enable_seqscan', 'off', true) AS seqscan,
+             set_config('enable_bitmapscan', 'off', true) AS bitmapscan
+      """;
+
   private final Jdbi jdbi;
 
   MessageTable(Jdbi jdbi) {
@@ -186,7 +198,8 @@ final class MessageTable {
   List<Claimed> claim(QueueSpec spec, int limit, int oldest) {
     UUID token = UUID.randomUUID();
     boolean mixed = oldest > 0 && spec.maxPriority() > 0;
-    List<Claimed> claimed = jdbi.withHandle(handle -> {
+    List<Claimed> claimed = jdbi.inTransaction(handle -> {
+      handle.createQuery(ORDERED_INDEX_WALK).mapToMap().one();
       var query = handle
           .createQuery(mixed ? CLAIM_WITH_OLDEST : CLAIM_BY_PRIORITY)
           .bind("token", token)
