@@ -104,7 +104,7 @@ class PostgresQueueTablesIT {
   }
 
   @Test
-  void renewing_a_lease_is_a_hot_update() {
+  void renewing_leases_is_mostly_hot() {
     var table = new MessageTable(database.jdbi());
     var spec = QueueSpec.of(queueName());
     table.declare(spec);
@@ -113,20 +113,34 @@ class PostgresQueueTablesIT {
     List<Claimed> claimed = table.claim(spec, 200, 0);
     assertThat(claimed).hasSize(200);
 
-    long[] counts = database.jdbi().inTransaction(handle -> {
+    // Every lease of the queue renewed in one transaction, right after the claim took the pages'
+    // spare room: the worst case. Between renewals, pruning gives the room back.
+    List<Long> hot = List.of(hotRenewals(spec), hotRenewals(spec), hotRenewals(spec));
+    assertThat(hot)
+        .as("HOT updates among 3 rounds of 200 renewals")
+        .allSatisfy(count -> assertThat(count).isGreaterThanOrEqualTo(100L));
+  }
+
+  /** Renews every lease of the queue in one transaction, as the lease keeper does; how many were HOT. */
+  private static long hotRenewals(QueueSpec spec) {
+    return database.jdbi().inTransaction(handle -> {
+      long before = hotSoFar(handle);
       int renewed = handle.createUpdate("""
               UPDATE work_queue_message SET visible_at = visible_at + interval '1 second'
                WHERE queue = :queue AND claim_token IS NOT NULL
               """).bind("queue", spec.name()).execute();
-      long hot = handle
-          .createQuery(
-              "SELECT pg_stat_get_xact_tuples_hot_updated(CAST('work_queue_message' AS regclass))")
-          .mapTo(Long.class)
-          .one();
-      return new long[] {renewed, hot};
+      assertThat(renewed).isEqualTo(200);
+      return hotSoFar(handle) - before;
     });
-    assertThat(counts[0]).isEqualTo(200);
-    assertThat(counts[1]).as("HOT updates among the 200 renewals").isEqualTo(200);
+  }
+
+  /** HOT updates of the message table this connection made and has not reported yet. */
+  private static long hotSoFar(org.jdbi.v3.core.Handle handle) {
+    return handle
+        .createQuery(
+            "SELECT pg_stat_get_xact_tuples_hot_updated(CAST('work_queue_message' AS regclass))")
+        .mapTo(Long.class)
+        .one();
   }
 
   @Test
