@@ -25,18 +25,25 @@ import org.jdbi.v3.core.Jdbi;
 final class MessageTable {
   static final String CHANNEL = "tidings_work_queue";
 
-  /** Leases the first {@code :limit} visible waiting messages by priority, then publish order. */
+  /**
+   * Leases the first {@code :limit} visible waiting messages by priority, then publish order. The rows
+   * are chosen and locked in a CTE, computed once: as a subquery of the UPDATE ({@code WHERE id IN
+   * (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED)}), a concurrent update makes PostgreSQL recheck the
+   * subquery, which can then lease more than {@code :limit} rows.
+   */
   static final String CLAIM_BY_PRIORITY = """
+      WITH chosen AS (
+        SELECT id FROM work_queue_message
+         WHERE queue = :queue AND claim_token IS NULL AND visible_at <= statement_timestamp()
+         ORDER BY priority DESC, id
+         LIMIT :limit
+         FOR UPDATE SKIP LOCKED)
       UPDATE work_queue_message m
          SET deliveries = m.deliveries + 1,
              claim_token = :token,
              visible_at = clock_timestamp() + :leaseMs * interval '1 millisecond'
-       WHERE m.id IN (SELECT id FROM work_queue_message
-                       WHERE queue = :queue AND claim_token IS NULL
-                         AND visible_at <= statement_timestamp()
-                       ORDER BY priority DESC, id
-                       LIMIT :limit
-                       FOR UPDATE SKIP LOCKED)
+        FROM chosen
+       WHERE m.id = chosen.id
       RETURNING m.id, m.body, m.priority, m.deliveries, m.headers::text AS headers
       """;
 
@@ -66,7 +73,7 @@ final class MessageTable {
          ORDER BY priority DESC, id
          LIMIT :limit
          FOR UPDATE SKIP LOCKED),
-      chosen AS (
+      chosen AS MATERIALIZED (
         SELECT id FROM oldest
         UNION ALL
         (SELECT id FROM first WHERE id NOT IN (SELECT id FROM oldest)
@@ -76,7 +83,8 @@ final class MessageTable {
          SET deliveries = m.deliveries + 1,
              claim_token = :token,
              visible_at = clock_timestamp() + :leaseMs * interval '1 millisecond'
-       WHERE m.id IN (SELECT id FROM chosen)
+        FROM chosen
+       WHERE m.id = chosen.id
       RETURNING m.id, m.body, m.priority, m.deliveries, m.headers::text AS headers
       """;
 
