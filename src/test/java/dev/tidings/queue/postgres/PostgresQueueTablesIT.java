@@ -104,6 +104,38 @@ class PostgresQueueTablesIT {
   }
 
   @Test
+  void concurrent_claims_never_lease_more_than_their_limit_nor_one_message_twice()
+      throws Exception {
+    var table = new MessageTable(database.jdbi());
+    var spec = QueueSpec.of(queueName()).withOldestEvery(3);
+    table.declare(spec);
+    int count = 3_000;
+    table.insert(
+        spec, IntStream.range(0, count).mapToObj(i -> message("c" + i, i % 10)).toList(), false);
+    Map<Long, Integer> leased = new ConcurrentHashMap<>();
+    List<Integer> oversized = new CopyOnWriteArrayList<>();
+    List<Thread> claimers = new ArrayList<>();
+    for (int c = 0; c < 8; c++) {
+      int limit = 1 + c % 3;
+      claimers.add(Thread.ofVirtual().start(() -> {
+        var share = new OldestShare(spec.oldestEvery());
+        while (true) {
+          List<Claimed> claimed = table.claim(spec, limit, share.oldestOf(limit));
+          if (claimed.isEmpty()) return;
+          share.took(claimed.size());
+          if (claimed.size() > limit) oversized.add(claimed.size());
+          for (Claimed message : claimed) leased.merge(message.id(), 1, Integer::sum);
+        }
+      }));
+    }
+    for (Thread claimer : claimers) claimer.join();
+
+    assertThat(oversized).as("claims that leased more than their limit").isEmpty();
+    assertThat(leased).hasSize(count);
+    assertThat(leased.values()).as("messages leased twice").containsOnly(1);
+  }
+
+  @Test
   void renewing_leases_is_mostly_hot() {
     var table = new MessageTable(database.jdbi());
     var spec = QueueSpec.of(queueName());
