@@ -8,7 +8,11 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description =
         "Benchmarks: each prints its figures next to the seed's (or the floor's) approach, measured in the same run.",
-    subcommands = {ImportBenchCommand.class, EventBenchCommand.class, ComputeOnceBenchCommand.class
+    subcommands = {
+      ImportBenchCommand.class,
+      EventBenchCommand.class,
+      ComputeOnceBenchCommand.class,
+      QueueBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
@@ -17,6 +21,6 @@ final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "a scenario is required: import, events or compute-once");
+        spec.commandLine(), "a scenario is required: import, events, compute-once or queue");
   }
 }

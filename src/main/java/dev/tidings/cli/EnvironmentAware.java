@@ -2,6 +2,7 @@ package dev.tidings.cli;
 
 import dev.tidings.config.Settings;
 import dev.tidings.config.SettingsLoader;
+import java.util.HashMap;
 import java.util.Map;
 
 /** A command that reads Tidings' settings from the environment it was started with (tests pass their own). */
@@ -12,7 +13,18 @@ abstract class EnvironmentAware {
     this.environment = Map.copyOf(given);
   }
 
+  final Map<String, String> environment() {
+    return environment;
+  }
+
   final Settings settings() {
     return SettingsLoader.load(environment);
+  }
+
+  /** The settings with {@code overrides} in place of (or beside) the environment's variables. */
+  final Settings settings(Map<String, String> overrides) {
+    var merged = new HashMap<>(environment);
+    merged.putAll(overrides);
+    return SettingsLoader.load(merged);
   }
 }

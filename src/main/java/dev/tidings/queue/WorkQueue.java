@@ -51,6 +51,13 @@ public interface WorkQueue extends AutoCloseable {
   /** The newest dead letters of {@code queue}, newest first, at most {@code limit}, however many there are. */
   List<DeadLetter> deadLetters(String queue, int limit);
 
+  /**
+   * Deletes {@code queue} with its waiting messages and dead letters, for operators and benchmarks;
+   * publishing to it is then an error until it is declared again. Stop its subscriptions first.
+   * Deleting a queue that does not exist does nothing.
+   */
+  void delete(String queue);
+
   /** Stops every subscription and releases connections; unacknowledged messages go back to their queue. */
   @Override
   void close();

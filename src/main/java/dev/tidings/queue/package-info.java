@@ -22,10 +22,20 @@
  *       given up on become {@link dev.tidings.queue.DeadLetter}s with the reason.
  *   <li>Each consumer holds at most {@code prefetch} unsettled messages; closing a
  *       {@link dev.tidings.queue.Subscription} waits for the handlers in progress and settles them.
+ *   <li>A batch consumer ({@code subscribeBatches}) gets whatever is waiting, up to its batch size, in
+ *       one call; every message is acknowledged except those its
+ *       {@link dev.tidings.queue.BatchResult} names, and an exception retries the whole batch.
+ *   <li>A failed delivery waits its {@link dev.tidings.queue.RetryPolicy} backoff before the next one,
+ *       without holding up other messages. A handler still running after
+ *       {@link dev.tidings.queue.QueueSpec#handlerTimeout()} is interrupted and its delivery counts as
+ *       failed; a live handler within its limit keeps its messages however long it takes.
+ *   <li>Of every {@link dev.tidings.queue.QueueSpec#oldestEvery()} deliveries a consumer takes, one goes
+ *       to the oldest waiting message whatever its priority, so bulk work is never starved.
  * </ul>
  *
  * <p>Implementations: {@code dev.tidings.queue.postgres.PostgresWorkQueue} (queue tables in the
- * embedded or an external PostgreSQL; leases with a visibility timeout, LISTEN/NOTIFY wake-ups) and
+ * embedded or an external PostgreSQL; leases with a visibility timeout, set-based claims and
+ * settlements, debounced LISTEN/NOTIFY wake-ups) and
  * {@code dev.tidings.queue.rabbitmq.RabbitWorkQueue} (a durable classic queue per priority, delay
  * queues for retry backoff, a dead-letter stream, publisher confirms, manual acks). Headers whose
  * names start with {@code x-tidings-} are reserved for their bookkeeping.

@@ -719,6 +719,21 @@ public abstract class WorkQueueContract {
     assertThat(queue.deadLetters(name, 10).getFirst().reason()).contains("not a Receipt");
   }
 
+  @Test
+  void a_deleted_queue_takes_its_messages_and_dead_letters_with_it() {
+    queue.declare(spec(3));
+    queue.publishAll(name, List.of(text("a", 1), text("b", 2)));
+
+    queue.delete(name);
+    queue.delete(name);
+
+    assertThatThrownBy(() -> queue.publish(name, text("after", 1)))
+        .isInstanceOf(UnknownQueueException.class);
+    queue.declare(spec(3));
+    assertThat(queue.depth(name)).isZero();
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+  }
+
   private List<String> consumeInOrder(int expected) {
     List<String> order = new CopyOnWriteArrayList<>();
     subscribed(queue.subscribe(name, 1, 1, delivery -> {

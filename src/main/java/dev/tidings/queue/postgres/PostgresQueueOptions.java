@@ -4,43 +4,40 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Tuning of {@link PostgresWorkQueue}.
+ * Tuning of {@link PostgresWorkQueue}. How long a failed message waits is the queue's own
+ * {@link dev.tidings.queue.QueueSpec#retry()}.
  *
- * @param pollInterval how long an idle consumer waits for a NOTIFY before looking at the table anyway
+ * @param pollInterval how long an idle consumer waits for a wake-up before looking at the table anyway
  *     (covers lost notifications, expired leases and retries whose backoff has passed)
- * @param retryBackoff delay before a retried message is visible again, doubled per delivery
- * @param maxRetryBackoff upper bound of that delay
+ * @param notifyInterval the most often this node sends a NOTIFY for one queue: publishes within it
+ *     share one, sent after they committed. Every notifying commit takes one lock of the whole
+ *     cluster, so one NOTIFY per publish serialises publishers. {@link Duration#ZERO} sends one in
+ *     every publish's own transaction.
  */
-public record PostgresQueueOptions(
-    Duration pollInterval, Duration retryBackoff, Duration maxRetryBackoff) {
+public record PostgresQueueOptions(Duration pollInterval, Duration notifyInterval) {
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
-  public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofSeconds(1);
-  public static final Duration DEFAULT_MAX_RETRY_BACKOFF = Duration.ofMinutes(1);
+  public static final Duration DEFAULT_NOTIFY_INTERVAL = Duration.ofMillis(5);
 
   public PostgresQueueOptions {
     Objects.requireNonNull(pollInterval, "pollInterval");
-    Objects.requireNonNull(retryBackoff, "retryBackoff");
-    Objects.requireNonNull(maxRetryBackoff, "maxRetryBackoff");
+    Objects.requireNonNull(notifyInterval, "notifyInterval");
     if (pollInterval.toMillis() < 1)
       throw new IllegalArgumentException(
           "pollInterval must be at least 1 ms but was " + pollInterval);
-    if (retryBackoff.isNegative())
+    if (notifyInterval.isNegative())
       throw new IllegalArgumentException(
-          "retryBackoff must not be negative but was " + retryBackoff);
-    if (maxRetryBackoff.compareTo(retryBackoff) < 0) {
-      throw new IllegalArgumentException(
-          "maxRetryBackoff " + maxRetryBackoff + " is below retryBackoff " + retryBackoff);
+          "notifyInterval must not be negative but was " + notifyInterval);
+    if (notifyInterval.compareTo(pollInterval) > 0) {
+      throw new IllegalArgumentException("notifyInterval " + notifyInterval
+          + " is longer than pollInterval " + pollInterval + ": consumers would poll first");
     }
   }
 
   public static PostgresQueueOptions defaults() {
-    return new PostgresQueueOptions(
-        DEFAULT_POLL_INTERVAL, DEFAULT_RETRY_BACKOFF, DEFAULT_MAX_RETRY_BACKOFF);
+    return new PostgresQueueOptions(DEFAULT_POLL_INTERVAL, DEFAULT_NOTIFY_INTERVAL);
   }
 
-  Duration backoffAfter(int deliveries) {
-    int doublings = Math.clamp(deliveries - 1, 0, 20);
-    Duration delay = retryBackoff.multipliedBy(1L << doublings);
-    return delay.compareTo(maxRetryBackoff) > 0 ? maxRetryBackoff : delay;
+  public PostgresQueueOptions withNotifyInterval(Duration interval) {
+    return new PostgresQueueOptions(pollInterval, interval);
   }
 }

@@ -3,13 +3,9 @@ package dev.tidings.queue.postgres;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.MessageHandler;
 import dev.tidings.queue.QueueSpec;
-import dev.tidings.queue.Subscription;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -18,12 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code consumers} claim loops on virtual threads. Each loop holds at most {@code prefetch} leased
- * messages (a semaphore of that many permits, returned when a message is settled) and runs every
- * handler on a virtual thread of its own. While handlers run, their leases are renewed every third of
- * the visibility timeout, so a slow handler keeps its message and only a dead process loses it.
+ * {@code consumers} claim loops on virtual threads, one message per handler call. Each loop holds at
+ * most {@code prefetch} leased messages (a semaphore of that many permits, returned when a message is
+ * settled), claims as many as it has room for in one statement, and runs every handler on a virtual
+ * thread of its own under the queue's time limit. Results are settled in groups by a {@link Settler}.
  */
-final class PostgresSubscription implements Subscription {
+final class PostgresSubscription implements ConsumerSubscription {
   private static final Logger log = LoggerFactory.getLogger(PostgresSubscription.class);
 
   private static final long CHECK_STOPPED_MILLIS = 100;
@@ -37,9 +33,9 @@ final class PostgresSubscription implements Subscription {
   private final Runnable onClose;
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
   private final List<Thread> loops = new ArrayList<>();
-  private final Map<Long, Claimed> held = new ConcurrentHashMap<>();
-  private final Thread renewer;
-  private final CountDownLatch stopRenewing = new CountDownLatch(1);
+  private final Leases leases;
+  private final Settler settler;
+  private final TimeLimit timeLimit;
   private volatile boolean running = true;
   private volatile boolean abandoned;
 
@@ -59,38 +55,18 @@ final class PostgresSubscription implements Subscription {
     this.prefetch = prefetch;
     this.handler = handler;
     this.onClose = onClose;
+    this.leases = new Leases(table, wakeups, spec);
+    this.settler = new Settler(table, spec);
+    this.timeLimit = new TimeLimit("tidings-queue-" + spec.name() + "-time-limit");
     for (int i = 0; i < consumers; i++) {
       loops.add(
           Thread.ofVirtual().name("tidings-queue-" + spec.name() + "-" + i).start(this::claimLoop));
-    }
-    renewer =
-        Thread.ofVirtual().name("tidings-queue-" + spec.name() + "-renew").start(this::renewLoop);
-  }
-
-  private void renewLoop() {
-    Duration every = spec.visibilityTimeout().dividedBy(3);
-    while (true) {
-      try {
-        // A latch rather than an interrupt: interrupting a virtual thread in socket I/O closes the
-        // socket.
-        if (stopRenewing.await(every.toMillis(), TimeUnit.MILLISECONDS)) return;
-      } catch (InterruptedException e) {
-        return;
-      }
-      try {
-        table.renew(spec, List.copyOf(held.values()));
-      } catch (RuntimeException e) {
-        log.warn(
-            "cannot renew {} lease(s) on queue '{}'; they may be redelivered: {}",
-            held.size(),
-            spec.name(),
-            e.toString());
-      }
     }
   }
 
   private void claimLoop() {
     var permits = new Semaphore(prefetch);
+    var oldestShare = new OldestShare(spec.oldestEvery());
     while (running) {
       try {
         if (!permits.tryAcquire(CHECK_STOPPED_MILLIS, TimeUnit.MILLISECONDS)) continue;
@@ -100,114 +76,67 @@ final class PostgresSubscription implements Subscription {
       }
       int wanted = 1 + permits.drainPermits();
       long seen = wakeups.generation(spec.name());
-      List<Claimed> claimed = claimOrEmpty(wanted);
+      List<Claimed> claimed =
+          Claims.claimOrEmpty(table, spec, wanted, oldestShare.oldestOf(wanted), options);
+      oldestShare.took(claimed.size());
       permits.release(wanted - claimed.size());
+      leases.hold(claimed);
       for (Claimed message : claimed) {
-        held.put(message.id(), message);
-        handlers.execute(() -> {
-          try {
-            handle(message);
-          } finally {
-            held.remove(message.id());
-            permits.release();
-          }
-        });
+        handlers.execute(() -> handle(message, permits::release));
       }
       if (claimed.isEmpty() && running && !wakeups.await(spec.name(), seen, options.pollInterval()))
         return;
     }
   }
 
-  private List<Claimed> claimOrEmpty(int wanted) {
-    try {
-      return table.claim(spec, wanted);
-    } catch (RuntimeException e) {
-      log.warn(
-          "cannot claim from queue '{}', retrying in {}: {}",
-          spec.name(),
-          options.pollInterval(),
-          e.toString());
-      return List.of();
-    }
-  }
-
-  private void handle(Claimed message) {
+  private void handle(Claimed message, Runnable settled) {
+    Runnable done = () -> {
+      leases.drop(message);
+      settled.run();
+    };
     if (message.deliveries() > spec.maxDeliveries()) {
-      // Only consumers that died holding it could push it past the limit: do not feed it to a
-      // third.
-      settle(
-          message,
-          new Disposition.Reject("lease expired " + (message.deliveries() - 1)
-              + " times (max deliveries " + spec.maxDeliveries() + ")"));
+      // Claimed past the limit (left by an older version, or the limit was lowered since): do not
+      // feed it to yet another handler.
+      finish(message, Claims.pastMaxDeliveries(message, spec), done);
       return;
     }
-    Disposition disposition;
-    try {
-      disposition = handler.handle(message.toDelivery());
-    } catch (Exception e) {
-      disposition = Disposition.retry("handler failed: " + e);
-    }
-    settle(message, disposition);
+    Disposition disposition = switch (timeLimit.run(
+        spec.handlerTimeout(),
+        () -> leases.drop(message),
+        () -> handler.handle(message.toDelivery()))) {
+      case TimeLimit.Outcome.Returned<Disposition> returned -> returned.value();
+      case TimeLimit.Outcome.Threw<Disposition> threw ->
+        Disposition.retry("handler failed: " + threw.exception());
+      case TimeLimit.Outcome.TimedOut<Disposition> timedOut -> Claims.timedOut(timedOut.limit());
+    };
+    finish(message, disposition, done);
   }
 
-  private void settle(Claimed message, Disposition disposition) {
+  private void finish(Claimed message, Disposition disposition, Runnable done) {
     if (abandoned) return;
-    try {
-      boolean stillOurs = switch (disposition) {
-        case Disposition.Ack ack -> table.delete(message);
-        case Disposition.Reject reject -> table.deadLetter(message, reject.reason());
-        case Disposition.Retry retry
-        when message.deliveries() >= spec.maxDeliveries() ->
-          table.deadLetter(message, retry.reason());
-        case Disposition.Retry retry ->
-          table.release(message, options.backoffAfter(message.deliveries()));
-      };
-      if (!stillOurs) {
-        log.warn(
-            "message {} of queue '{}' was leased to another consumer before its handler finished "
-                + "(visibility timeout {}); its result {} is dropped",
-            message.id(),
-            spec.name(),
-            spec.visibilityTimeout(),
-            disposition);
-      }
-    } catch (RuntimeException e) {
-      log.warn(
-          "cannot settle message {} of queue '{}'; it is redelivered after its lease ends: {}",
-          message.id(),
-          spec.name(),
-          e.toString());
-    }
+    settler.settle(message, disposition, done);
   }
 
   @Override
   public void close() {
     stopLoops();
-    handlers.close(); // waits for handlers in progress; they settle their messages
-    stopRenewing.countDown();
-    awaitRenewer(); // no renew may still run once close returns (the caller may close the pool
-    // next)
+    handlers.close(); // waits for handlers in progress; they hand their results to the settler
+    settler.close(); // settles them
+    leases.close(); // no statement may still run once close returns (the pool may close next)
+    timeLimit.close();
     onClose.run();
   }
 
   /** Test hook: behave like a killed process. Handlers still running never settle; their leases simply run out. */
-  void abandon() {
+  @Override
+  public void abandon() {
     abandoned = true;
-    stopRenewing.countDown();
+    leases.abandon();
     stopLoops();
     handlers.shutdown();
+    settler.close();
+    timeLimit.close();
     onClose.run();
-  }
-
-  private void awaitRenewer() {
-    Duration bound =
-        Duration.ofSeconds(15); // it stops after its renew in progress, one statement at most
-    try {
-      if (!renewer.join(bound))
-        log.warn("lease renewer {} did not stop within {}", renewer.getName(), bound);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private void stopLoops() {

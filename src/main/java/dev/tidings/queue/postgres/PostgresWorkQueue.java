@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.jdbi.v3.core.JdbiException;
 import org.jspecify.annotations.Nullable;
 
@@ -21,11 +23,15 @@ import org.jspecify.annotations.Nullable;
  * Work queues in PostgreSQL tables: the embedded default (a single node loses nothing on a crash),
  * equally usable on an external server shared by many nodes.
  *
- * <p>Consumers lease messages with {@code FOR UPDATE SKIP LOCKED}; a lease lasts the queue's
- * visibility timeout and is renewed while the handler runs, so a message whose consumer died is
- * delivered again once its timeout passes. Idle consumers sleep until a NOTIFY from a publish (or a
- * poll interval) wakes them. A consumer that loses its lease anyway (a pause longer than the
- * timeout) cannot settle: its ack is refused by the claim token and the message's new holder decides.
+ * <p>Consumers lease messages with {@code FOR UPDATE SKIP LOCKED}, as many as they have room for in
+ * one statement; a lease lasts the queue's visibility timeout and is renewed while the handler runs
+ * within its time limit, so a message whose consumer died (or whose handler hangs) is delivered again
+ * once its lease ends, and that delivery counts towards the queue's max deliveries. Results are
+ * settled in sets: one statement deletes, retries and dead-letters a whole batch. Idle consumers sleep
+ * until a NOTIFY (at most one per queue per {@link PostgresQueueOptions#notifyInterval()} from each
+ * node) or a poll interval wakes them. A consumer that loses its lease anyway (a pause longer than
+ * the timeout) cannot settle: its ack is refused by the claim token and the message's new holder
+ * decides.
  *
  * <p>Does not own the {@link Database}: closing this queue leaves the pool open.
  */
@@ -35,8 +41,9 @@ public final class PostgresWorkQueue implements WorkQueue {
   private final PostgresQueueOptions options;
   private final Wakeups wakeups = new Wakeups();
   private final NotificationListener listener;
+  private final @Nullable Notifier notifier;
   private final ConcurrentHashMap<String, QueueSpec> specs = new ConcurrentHashMap<>();
-  private final Set<PostgresSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+  private final Set<ConsumerSubscription> subscriptions = ConcurrentHashMap.newKeySet();
 
   public PostgresWorkQueue(Database database) {
     this(database, PostgresQueueOptions.defaults());
@@ -49,6 +56,8 @@ public final class PostgresWorkQueue implements WorkQueue {
     this.listener =
         new NotificationListener(database.dataSource(), wakeups, options.pollInterval());
     listener.start();
+    this.notifier =
+        options.notifyInterval().isZero() ? null : new Notifier(table, options.notifyInterval());
   }
 
   @Override
@@ -71,9 +80,10 @@ public final class PostgresWorkQueue implements WorkQueue {
     if (messages.isEmpty()) return;
     unavailableOnFailure(
         "publish " + messages.size() + " message(s) to queue '" + queue + "'", () -> {
-          table.insert(spec, messages);
+          table.insert(spec, messages, notifier == null);
           return null;
         });
+    if (notifier != null) notifier.published(queue);
     wakeups.wake(queue); // consumers in this process need not wait for the NOTIFY round trip
   }
 
@@ -85,25 +95,42 @@ public final class PostgresWorkQueue implements WorkQueue {
       throw new IllegalArgumentException("prefetch must be at least 1 but was " + prefetch);
     Objects.requireNonNull(handler, "handler");
     QueueSpec spec = spec(queue);
-    var holder = new PostgresSubscription[1];
-    var subscription = new PostgresSubscription(
-        table,
-        wakeups,
-        options,
-        spec,
-        consumers,
-        prefetch,
-        handler,
-        () -> subscriptions.remove(holder[0]));
-    holder[0] = subscription;
-    subscriptions.add(subscription);
-    return subscription;
+    return tracked(onClose -> new PostgresSubscription(
+        table, wakeups, options, spec, consumers, prefetch, handler, onClose));
   }
 
   @Override
   public Subscription subscribeBatches(
       String queue, int consumers, int batchSize, BatchHandler handler) {
-    throw new UnsupportedOperationException("batch consumption is not implemented yet");
+    if (consumers < 1)
+      throw new IllegalArgumentException("consumers must be at least 1 but was " + consumers);
+    if (batchSize < 1)
+      throw new IllegalArgumentException("batchSize must be at least 1 but was " + batchSize);
+    Objects.requireNonNull(handler, "handler");
+    QueueSpec spec = spec(queue);
+    return tracked(onClose -> new PostgresBatchSubscription(
+        table, wakeups, options, spec, consumers, batchSize, handler, onClose));
+  }
+
+  /** Starts a subscription that this queue closes with itself until it is closed on its own. */
+  private Subscription tracked(Function<Runnable, ConsumerSubscription> start) {
+    var holder = new AtomicReference<@Nullable ConsumerSubscription>();
+    ConsumerSubscription subscription = start.apply(() -> {
+      ConsumerSubscription started = holder.get();
+      if (started != null) subscriptions.remove(started);
+    });
+    holder.set(subscription);
+    subscriptions.add(subscription);
+    return subscription;
+  }
+
+  @Override
+  public void delete(String queue) {
+    unavailableOnFailure("delete queue '" + queue + "'", () -> {
+      table.delete(queue);
+      return null;
+    });
+    specs.remove(queue);
   }
 
   @Override
@@ -122,13 +149,15 @@ public final class PostgresWorkQueue implements WorkQueue {
 
   @Override
   public void close() {
-    for (PostgresSubscription subscription : List.copyOf(subscriptions)) subscription.close();
+    for (ConsumerSubscription subscription : List.copyOf(subscriptions)) subscription.close();
+    if (notifier != null) notifier.close();
     listener.close();
   }
 
   /** Test hook: stop as a killed process would, leaving every message in progress leased until its timeout. */
   void abandon() {
-    for (PostgresSubscription subscription : List.copyOf(subscriptions)) subscription.abandon();
+    for (ConsumerSubscription subscription : List.copyOf(subscriptions)) subscription.abandon();
+    if (notifier != null) notifier.close();
     listener.close();
   }
 

@@ -13,6 +13,7 @@ import dev.tidings.queue.Message;
 import dev.tidings.queue.MessageHandler;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
+import dev.tidings.queue.RetryPolicy;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.UnknownQueueException;
 import dev.tidings.queue.WorkQueue;
@@ -355,6 +356,25 @@ public final class RabbitWorkQueue implements WorkQueue {
   /** Test hook: the name the consuming connection gives the broker. */
   String consumingConnectionName() {
     return Objects.requireNonNullElse(consuming.getClientProvidedName(), "");
+  }
+
+  @Override
+  public void delete(String queue) {
+    QueueSpec spec = declared.get(queue);
+    // a node that did not declare the queue knows neither its priorities nor its backoffs: it
+    // deletes every lane there could be (deleting a missing queue is harmless) and no delay queue
+    List<String> names = spec != null
+        ? RabbitLayout.queueNames(spec)
+        : RabbitLayout.queueNames(
+            new QueueSpec(queue, QueueSpec.MAX_PRIORITY, 1, Duration.ofSeconds(1))
+                .withRetry(RetryPolicy.IMMEDIATE));
+    withChannel(queue, "delete '" + queue + "'", channel -> {
+      for (String name : names) channel.queueDelete(name);
+      channel.exchangeDelete(new RabbitLayout(queue, 0).requeueExchange());
+      return null;
+    });
+    declared.remove(queue);
+    layouts.remove(queue);
   }
 
   /** Test hook: every queue and exchange this node declared for {@code queue}, for cleaning up. */

@@ -84,14 +84,14 @@ class PostgresQueueFaultIT {
     Set<String> consumed = ConcurrentHashMap.newKeySet();
     var held = new CountDownLatch(1);
     var crashed = new CountDownLatch(1);
-    // The consumer holds what it got before the crash across it: those acks fail, their leases run
-    // out,
-    // and the messages must come back. Only deliveries after the crash count as consumed.
+    // The consumer holds what it got before the crash across it and acks it afterwards. Such an ack
+    // either fails (the lease runs out and the message must come back) or, settled once the
+    // database is back, removes it: both count as consumed, and the queue must end up empty, so a
+    // message whose ack failed but that never came back is caught by the depth.
     toClose.add(queue.subscribe(spec.name(), 1, 3, delivery -> {
       if (crashed.getCount() > 0) {
         held.countDown();
         crashed.await(30, TimeUnit.SECONDS);
-        return Disposition.ACK;
       }
       consumed.add(id(delivery));
       return Disposition.ACK;
@@ -129,6 +129,9 @@ class PostgresQueueFaultIT {
       assertThat(poll(Duration.ofSeconds(20), () -> consumed.containsAll(published)))
           .as("every publish that returned is delivered; missing: %s", missing(published, consumed))
           .isTrue();
+      assertThat(poll(Duration.ofSeconds(10), () -> queue.depth(spec.name()) == 0))
+          .as("nothing is left behind: every ack that failed brought its message back")
+          .isTrue();
     });
     assertThat(consumed).doesNotContain("during");
   }
@@ -137,7 +140,7 @@ class PostgresQueueFaultIT {
   void consumers_are_woken_by_notifications_again_after_a_restart() throws Exception {
     // Consumers poll only every minute: a message consumed within a second came by NOTIFY.
     var slowPoll = new PostgresQueueOptions(
-        Duration.ofMinutes(1), Duration.ofMillis(50), Duration.ofSeconds(1));
+        Duration.ofMinutes(1), PostgresQueueOptions.DEFAULT_NOTIFY_INTERVAL);
     PostgresWorkQueue consumerNode = queue(open(), slowPoll);
     consumerNode.declare(spec);
     PostgresWorkQueue publisherNode = queue(open(), slowPoll);

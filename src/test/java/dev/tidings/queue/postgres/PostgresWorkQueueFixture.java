@@ -9,7 +9,7 @@ import java.time.Duration;
 /** What the PostgreSQL runs of the contract share, whichever server they run on. */
 final class PostgresWorkQueueFixture {
   static final PostgresQueueOptions FAST = new PostgresQueueOptions(
-      Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(1));
+      Duration.ofMillis(200), PostgresQueueOptions.DEFAULT_NOTIFY_INTERVAL);
 
   private PostgresWorkQueueFixture() {}
 

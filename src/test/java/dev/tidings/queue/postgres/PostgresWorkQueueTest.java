@@ -53,7 +53,7 @@ class PostgresWorkQueueTest extends WorkQueueContract {
   void an_idle_consumer_is_woken_by_notify_long_before_its_poll_interval() throws Exception {
     String queueName = "wq-notify-" + UUID.randomUUID().toString().substring(0, 8);
     var slowPolling = new PostgresQueueOptions(
-        Duration.ofSeconds(60), Duration.ofMillis(50), Duration.ofSeconds(1));
+        Duration.ofSeconds(60), PostgresQueueOptions.DEFAULT_NOTIFY_INTERVAL);
     try (var consumerNode = new PostgresWorkQueue(database, slowPolling);
         var producerNode = new PostgresWorkQueue(database, slowPolling)) {
       consumerNode.declare(QueueSpec.of(queueName));
