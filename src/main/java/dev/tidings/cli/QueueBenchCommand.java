@@ -2,18 +2,15 @@ package dev.tidings.cli;
 
 import dev.tidings.app.Logging;
 import dev.tidings.app.ThrowawayDatabase;
+import dev.tidings.app.ThrowawayQueues;
 import dev.tidings.bench.QueueBench;
 import dev.tidings.config.Settings;
 import dev.tidings.queue.WorkQueue;
-import dev.tidings.queue.postgres.PostgresQueueOptions;
-import dev.tidings.queue.postgres.PostgresWorkQueue;
-import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
 import dev.tidings.storage.Database;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -138,15 +135,14 @@ final class QueueBenchCommand extends EnvironmentAware implements Callable<Integ
 
       @Override
       public WorkQueue open() {
-        return new PostgresWorkQueue(database);
+        return ThrowawayQueues.queueTables(database);
       }
 
       @Override
       public Optional<QueueBench.Baseline> baseline() {
-        var everyPublish = PostgresQueueOptions.defaults().withNotifyInterval(Duration.ZERO);
         return Optional.of(new QueueBench.Baseline(
             "NOTIFY per publish, as before",
-            backend -> new PostgresWorkQueue(database, everyPublish)));
+            backend -> ThrowawayQueues.queueTablesNotifyingEveryPublish(database)));
       }
     };
   }
@@ -160,7 +156,7 @@ final class QueueBenchCommand extends EnvironmentAware implements Callable<Integ
 
       @Override
       public WorkQueue open() {
-        return RabbitWorkQueue.connect(amqpUrl);
+        return ThrowawayQueues.rabbitMq(amqpUrl);
       }
     };
   }
