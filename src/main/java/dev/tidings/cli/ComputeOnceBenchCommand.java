@@ -25,11 +25,12 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Compute-once calls/s and p50/p99 call time, in-process and on Redis against the BLMOVE baseline.",
-      "Several callers per key over many keys, as the open-time slots of one e-mail arrive together:",
-      "(a) the in-process adapter, (b) the previous",
-      "Redis approach (every waiter blocks in BLMOVE on one of 8 blocking connections per node) as the",
-      "baseline, (c) the Redis adapter (one flight per key per node, pub/sub wake-ups). Redis runs simulate",
-      "--nodes nodes in this process; they are skipped with a notice when Redis is not reachable."
+      "Several callers per key over many keys, as the open-time slots of one e-mail arrive together:"
+          + " (a) the in-process adapter, (b) the previous Redis approach (every waiter blocks in BLMOVE"
+          + " on one of 8 blocking connections per node) as the baseline, (c) the Redis adapter (one"
+          + " flight per key per node, pub/sub wake-ups).",
+      "Redis runs simulate --nodes nodes in this process; they are skipped with a notice when Redis is"
+          + " not reachable."
     })
 final class ComputeOnceBenchCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(
@@ -156,7 +157,7 @@ final class ComputeOnceBenchCommand extends EnvironmentAware implements Callable
   }
 
   private static ComputeOnceBench.Tracker progress(String task, long total) {
-    var progress = Progress.of(task, total);
+    var progress = Progress.of(task, total, "calls");
     return new ComputeOnceBench.Tracker() {
       @Override
       public void stepTo(long done) {

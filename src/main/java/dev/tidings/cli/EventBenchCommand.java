@@ -110,7 +110,7 @@ final class EventBenchCommand extends EnvironmentAware implements Callable<Integ
   }
 
   private static EventIntakeBench.Tracker progress(String task, long total) {
-    var progress = Progress.of(task, total);
+    var progress = Progress.of(task, total, "events");
     return new EventIntakeBench.Tracker() {
       @Override
       public void stepTo(long done) {

@@ -17,17 +17,20 @@ final class Progress implements AutoCloseable {
   private static final long PLAIN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
   private final @Nullable ProgressBar bar;
   private final String task;
+  private final String unit;
   private final long total;
   private final @Nullable PrintStream plain;
   private long lastPlain = System.nanoTime();
   private long current;
 
-  private Progress(String task, long total) {
+  private Progress(String task, long total, String unit) {
     this.task = task;
+    this.unit = unit;
     this.total = total;
     if (onTerminal()) {
       this.bar = new ProgressBarBuilder()
           .setTaskName(task)
+          .setUnit(" " + unit, 1)
           .setInitialMax(total > 0 ? total : -1)
           .setStyle(ProgressBarStyle.ASCII)
           .setUpdateIntervalMillis(250)
@@ -48,9 +51,14 @@ final class Progress implements AutoCloseable {
     return console != null && console.isTerminal();
   }
 
-  /** {@code total} <= 0 when unknown. */
+  /** {@code total} <= 0 when unknown; counts rows. */
   static Progress of(String task, long total) {
-    return new Progress(task, total);
+    return new Progress(task, total, "rows");
+  }
+
+  /** Counts {@code unit} (plural: "messages", "calls"). */
+  static Progress of(String task, long total, String unit) {
+    return new Progress(task, total, unit);
   }
 
   synchronized void stepTo(long done) {
@@ -59,7 +67,7 @@ final class Progress implements AutoCloseable {
       bar.stepTo(done);
     } else if (plain != null && System.nanoTime() - lastPlain > PLAIN_EVERY_NANOS) {
       lastPlain = System.nanoTime();
-      plain.println(task + ": " + done + (total > 0 ? " of " + total : "") + " rows");
+      plain.println(task + ": " + done + (total > 0 ? " of " + total : "") + " " + unit);
     }
   }
 

@@ -23,11 +23,12 @@ import picocli.CommandLine.Option;
     name = "queue",
     mixinStandardHelpOptions = true,
     description = {
-      "Work queues: messages/s published (one per call, and in batches) and consumed (one message per",
-      "handler call, and in batches), and publish through consume, through the WorkQueue port, on queue",
-      "tables in PostgreSQL and on RabbitMQ. Queue tables also publish the way they did before (a NOTIFY",
-      "in every publish's transaction). Uses --database-url, else TIDINGS_DB_URL (in a schema of its own,",
-      "dropped afterwards), else a fresh embedded PostgreSQL."
+      "Work queues: messages/s published (one per call, and in batches), consumed (one message per"
+          + " handler call, and in batches) and publish through consume, through the WorkQueue port, on"
+          + " queue tables in PostgreSQL and on RabbitMQ.",
+      "Queue tables also publish the way they did before (a NOTIFY in every publish's transaction).",
+      "Uses --database-url, else TIDINGS_DB_URL (in a schema of its own, dropped afterwards), else a"
+          + " fresh embedded PostgreSQL."
     })
 final class QueueBenchCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(
@@ -175,7 +176,7 @@ final class QueueBenchCommand extends EnvironmentAware implements Callable<Integ
   }
 
   private QueueBench.Tracker progress(String task) {
-    var progress = Progress.of(task, messages);
+    var progress = Progress.of(task, messages, "messages");
     return new QueueBench.Tracker() {
       @Override
       public void stepTo(long done) {
