@@ -67,14 +67,6 @@ public final class ComputeOnceBench {
       long failed,
       long wrongKeys) {}
 
-  /** Progress of a run: told how many calls are done, closed at the end. */
-  public interface Tracker extends AutoCloseable {
-    void stepTo(long done);
-
-    @Override
-    void close();
-  }
-
   /** The previous Redis compute-once (BLMOVE per waiter), {@code nodes} instances under {@code prefix}. */
   public static Baseline blmoveBaseline(URI redisUrl, int nodes, String prefix) {
     List<BlmoveComputeOnce> opened = new ArrayList<>();

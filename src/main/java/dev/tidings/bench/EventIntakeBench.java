@@ -88,13 +88,6 @@ public final class EventIntakeBench {
     Tracker start(String task, long total);
   }
 
-  public interface Tracker extends AutoCloseable {
-    void stepTo(long done);
-
-    @Override
-    void close();
-  }
-
   private static final int WARM_UP_BATCHES = 20;
   private static final Instant WEEK_END = Instant.parse("2026-11-23T00:00:00Z");
   private static final EventType[] TYPES = {

@@ -74,14 +74,6 @@ public final class QueueBench {
   public record Phase(
       String backend, String name, long messages, double seconds, Optional<Double> perSecond) {}
 
-  /** Shows how far a phase got. */
-  public interface Tracker extends AutoCloseable {
-    void stepTo(long done);
-
-    @Override
-    void close();
-  }
-
   private final Options options;
   private final Function<String, Tracker> progress;
   private final PrintStream out;

@@ -6,6 +6,7 @@ import dev.tidings.app.ThrowawayCoordination;
 import dev.tidings.bench.ComputeOnceBench;
 import dev.tidings.bench.ComputeOnceBench.Run;
 import dev.tidings.bench.ComputeOnceBench.Subject;
+import dev.tidings.bench.Tracker;
 import dev.tidings.coordination.CoordinationException;
 import java.io.IOException;
 import java.net.URI;
@@ -156,18 +157,7 @@ final class ComputeOnceBenchCommand extends EnvironmentAware implements Callable
     return run;
   }
 
-  private static ComputeOnceBench.Tracker progress(String task, long total) {
-    var progress = Progress.of(task, total, "calls");
-    return new ComputeOnceBench.Tracker() {
-      @Override
-      public void stepTo(long done) {
-        progress.stepTo(done);
-      }
-
-      @Override
-      public void close() {
-        progress.close();
-      }
-    };
+  private static Tracker progress(String task, long total) {
+    return Progress.of(task, total, "calls");
   }
 }

@@ -7,6 +7,7 @@ import dev.tidings.activity.ActivityIntake;
 import dev.tidings.app.Logging;
 import dev.tidings.app.ThrowawayDatabase;
 import dev.tidings.bench.EventIntakeBench;
+import dev.tidings.bench.Tracker;
 import dev.tidings.config.Secret;
 import dev.tidings.config.Settings;
 import dev.tidings.web.HttpServer;
@@ -109,18 +110,7 @@ final class EventBenchCommand extends EnvironmentAware implements Callable<Integ
         server::close);
   }
 
-  private static EventIntakeBench.Tracker progress(String task, long total) {
-    var progress = Progress.of(task, total, "events");
-    return new EventIntakeBench.Tracker() {
-      @Override
-      public void stepTo(long done) {
-        progress.stepTo(done);
-      }
-
-      @Override
-      public void close() {
-        progress.close();
-      }
-    };
+  private static Tracker progress(String task, long total) {
+    return Progress.of(task, total, "events");
   }
 }

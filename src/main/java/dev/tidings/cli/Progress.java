@@ -1,5 +1,6 @@
 package dev.tidings.cli;
 
+import dev.tidings.bench.Tracker;
 import java.io.Console;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * Progress of long CLI work on standard error: a live bar on a terminal, a plain line every few
  * seconds otherwise (CI logs, pipes), so neither drowns the output nor stays silent for minutes.
  */
-final class Progress implements AutoCloseable {
+final class Progress implements Tracker {
   private static final long PLAIN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
   private final @Nullable ProgressBar bar;
   private final String task;
@@ -61,7 +62,8 @@ final class Progress implements AutoCloseable {
     return new Progress(task, total, unit);
   }
 
-  synchronized void stepTo(long done) {
+  @Override
+  public synchronized void stepTo(long done) {
     current = done;
     if (bar != null) {
       bar.stepTo(done);

@@ -4,6 +4,7 @@ import dev.tidings.app.Logging;
 import dev.tidings.app.ThrowawayDatabase;
 import dev.tidings.app.ThrowawayQueues;
 import dev.tidings.bench.QueueBench;
+import dev.tidings.bench.Tracker;
 import dev.tidings.config.Settings;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.storage.Database;
@@ -175,18 +176,7 @@ final class QueueBenchCommand extends EnvironmentAware implements Callable<Integ
     return uri.getPort() < 0 ? 5672 : uri.getPort();
   }
 
-  private QueueBench.Tracker progress(String task) {
-    var progress = Progress.of(task, messages, "messages");
-    return new QueueBench.Tracker() {
-      @Override
-      public void stepTo(long done) {
-        progress.stepTo(done);
-      }
-
-      @Override
-      public void close() {
-        progress.close();
-      }
-    };
+  private Tracker progress(String task) {
+    return Progress.of(task, messages, "messages");
   }
 }

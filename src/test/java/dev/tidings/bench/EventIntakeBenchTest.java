@@ -60,7 +60,7 @@ class EventIntakeBenchTest {
                 KEY,
                 server::close);
           },
-          (task, total) -> new EventIntakeBench.Tracker() {
+          (task, total) -> new Tracker() {
             @Override
             public void stepTo(long done) {}
 
