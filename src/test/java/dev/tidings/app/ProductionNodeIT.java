@@ -88,6 +88,8 @@ class ProductionNodeIT {
           return Disposition.ACK;
         })) {
           assertThat(received.poll(20, TimeUnit.SECONDS)).isEqualTo("over rabbitmq");
+        } finally {
+          node.workQueue().delete(queue);
         }
 
         assertThat(node.mail()).isInstanceOf(SmtpMailTransport.class);
