@@ -1,0 +1,72 @@
+package dev.tidings.message;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.config.Secret;
+import dev.tidings.message.TokenCodec.Reason;
+import dev.tidings.message.TokenCodec.Verdict;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class TokenCodecTest {
+  private final TokenCodec codec = TokenCodec.of(new Secret("current-secret-0123456789"));
+  private final Instant now = Instant.parse("2026-11-23T17:31:00Z");
+
+  @Test
+  void a_usual_email_token_is_well_under_sixty_characters() {
+    var numeric = new MessageToken(new MessageId(1_234, 56_789, "1234567"), now);
+    var textual = new MessageToken(new MessageId(1_234, 56_789, "cust-2026-000123-ab"), now);
+
+    assertThat(codec.encode(numeric)).hasSizeLessThanOrEqualTo(40);
+    assertThat(codec.encode(textual)).hasSizeLessThanOrEqualTo(60);
+  }
+
+  @Test
+  void the_issue_time_is_kept_to_the_minute() {
+    var token =
+        new MessageToken(new MessageId(1, 2, "s-1"), Instant.parse("2026-11-23T17:31:42.5Z"));
+
+    assertThat(codec.decode(codec.encode(token)))
+        .isEqualTo(new Verdict.Valid(
+            new MessageToken(new MessageId(1, 2, "s-1"), Instant.parse("2026-11-23T17:31:00Z"))));
+  }
+
+  @Test
+  void a_zero_padded_id_keeps_its_zeros() {
+    var token = new MessageToken(new MessageId(1, 2, "000123"), now);
+
+    assertThat(codec.decode(codec.encode(token))).isEqualTo(new Verdict.Valid(token));
+  }
+
+  @Test
+  void refusals_say_why() {
+    String token = codec.encode(new MessageToken(new MessageId(7, 8, "42"), now));
+    var retired = TokenCodec.of(new Secret("a-secret-nobody-uses-here"));
+
+    assertThat(codec.decode("")).isEqualTo(new Verdict.Refused(Reason.MALFORMED));
+    assertThat(codec.decode("not a token!")).isEqualTo(new Verdict.Refused(Reason.MALFORMED));
+    assertThat(codec.decode(token + "A")).isInstanceOf(Verdict.Refused.class);
+    assertThat(codec.decode(token.substring(0, token.length() - 1)))
+        .isInstanceOf(Verdict.Refused.class);
+    assertThat(retired.decode(token))
+        .isIn(new Verdict.Refused(Reason.UNKNOWN_KEY), new Verdict.Refused(Reason.FORGED));
+  }
+
+  @Test
+  void a_secret_too_short_to_sign_is_a_configuration_error() {
+    assertThatThrownBy(() -> TokenCodec.of(new Secret("long-enough-secret-123, short")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 16 characters")
+        .hasMessageContaining("commas");
+  }
+
+  @Test
+  void ids_and_times_out_of_range_are_refused_when_written() {
+    assertThatThrownBy(() -> new MessageId(-1, 0, "s")).hasMessageContaining("campaignId");
+    assertThatThrownBy(() -> new MessageId(1, 0, "has space")).hasMessageContaining("subscriberId");
+    assertThatThrownBy(
+            () -> new MessageToken(new MessageId(1, 1, "s"), Instant.parse("2023-12-31T23:59:00Z")))
+        .hasMessageContaining("issuedAt");
+  }
+}
