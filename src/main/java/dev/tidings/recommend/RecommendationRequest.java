@@ -1,0 +1,35 @@
+package dev.tidings.recommend;
+
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * @param subscriberId whom the products are for
+ * @param k how many, 1..{@link #MAX_K}
+ * @param exclude product ids never to return (shown in the subscriber's recent emails, say)
+ * @param campaignId the campaign asking, when one is
+ * @param locale the subscriber's locale
+ * @param deadline when the caller needs the answer; an implementation answers with what it has by then
+ */
+public record RecommendationRequest(
+    String subscriberId,
+    int k,
+    Set<String> exclude,
+    Optional<Long> campaignId,
+    Locale locale,
+    Instant deadline) {
+  public static final int MAX_K = 12;
+
+  public RecommendationRequest {
+    Objects.requireNonNull(subscriberId, "subscriberId");
+    Objects.requireNonNull(campaignId, "campaignId");
+    Objects.requireNonNull(locale, "locale");
+    Objects.requireNonNull(deadline, "deadline");
+    exclude = Set.copyOf(exclude);
+    if (k < 1 || k > MAX_K)
+      throw new IllegalArgumentException("k must be within 1.." + MAX_K + " but was " + k);
+  }
+}
