@@ -17,7 +17,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Writes and checks the tokens in email URLs: the {@link MessageToken}'s bytes (a version, the id of the
- * key that signed it, the message id, the minute of issue), then 96 bits of HMAC-SHA256 over them, in
+ * key that signed it, the message id, the minute of issue, the number of slots), then 96 bits of HMAC-SHA256 over them, in
  * base64url. A token for a numeric subscriber id is about 40 characters.
  *
  * <p>{@code TIDINGS_SECRET} may hold several secrets separated by commas: the first signs, every one
@@ -83,6 +83,7 @@ public final class TokenCodec {
     out.oneByte(signer.id());
     token.message().write(out);
     out.varint(Duration.between(EPOCH, token.issuedAt()).toMinutes());
+    out.oneByte(token.slots());
     byte[] body = out.toByteArray();
     byte[] signed = Arrays.copyOf(body, body.length + MAC_BYTES);
     System.arraycopy(signer.mac(body), 0, signed, body.length, MAC_BYTES);
@@ -120,8 +121,10 @@ public final class TokenCodec {
       in.oneByte(); // key id
       MessageId message = MessageId.read(in);
       long minutes = in.varint();
+      int slots = in.oneByte();
       if (!in.atEnd()) return refused(Reason.MALFORMED);
-      return new Verdict.Valid(new MessageToken(message, EPOCH.plus(Duration.ofMinutes(minutes))));
+      return new Verdict.Valid(
+          new MessageToken(message, EPOCH.plus(Duration.ofMinutes(minutes)), slots));
     } catch (IllegalArgumentException | ArithmeticException e) {
       return refused(Reason.MALFORMED); // signed by us, yet unreadable: a token of a later version
     }

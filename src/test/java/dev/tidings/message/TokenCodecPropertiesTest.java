@@ -37,9 +37,10 @@ class TokenCodecPropertiesTest {
             Arbitraries.longs().between(0, Long.MAX_VALUE),
             Arbitraries.longs().between(0, Long.MAX_VALUE),
             subscriberIds,
-            issued)
-        .as((campaign, run, subscriber, at) ->
-            new MessageToken(new MessageId(campaign, run, subscriber), at));
+            issued,
+            Arbitraries.integers().between(0, MessageToken.MAX_SLOTS))
+        .as((campaign, run, subscriber, at, slots) ->
+            new MessageToken(new MessageId(campaign, run, subscriber), at, slots));
   }
 
   @Property

@@ -15,8 +15,8 @@ class TokenCodecTest {
 
   @Test
   void a_usual_email_token_is_well_under_sixty_characters() {
-    var numeric = new MessageToken(new MessageId(1_234, 56_789, "1234567"), now);
-    var textual = new MessageToken(new MessageId(1_234, 56_789, "cust-2026-000123-ab"), now);
+    var numeric = new MessageToken(new MessageId(1_234, 56_789, "1234567"), now, 5);
+    var textual = new MessageToken(new MessageId(1_234, 56_789, "cust-2026-000123-ab"), now, 5);
 
     assertThat(codec.encode(numeric)).hasSizeLessThanOrEqualTo(40);
     assertThat(codec.encode(textual)).hasSizeLessThanOrEqualTo(60);
@@ -25,23 +25,23 @@ class TokenCodecTest {
   @Test
   void the_issue_time_is_kept_to_the_minute() {
     var token =
-        new MessageToken(new MessageId(1, 2, "s-1"), Instant.parse("2026-11-23T17:31:42.5Z"));
+        new MessageToken(new MessageId(1, 2, "s-1"), Instant.parse("2026-11-23T17:31:42.5Z"), 5);
 
     assertThat(codec.decode(codec.encode(token)))
-        .isEqualTo(new Verdict.Valid(
-            new MessageToken(new MessageId(1, 2, "s-1"), Instant.parse("2026-11-23T17:31:00Z"))));
+        .isEqualTo(new Verdict.Valid(new MessageToken(
+            new MessageId(1, 2, "s-1"), Instant.parse("2026-11-23T17:31:00Z"), 5)));
   }
 
   @Test
   void a_zero_padded_id_keeps_its_zeros() {
-    var token = new MessageToken(new MessageId(1, 2, "000123"), now);
+    var token = new MessageToken(new MessageId(1, 2, "000123"), now, 5);
 
     assertThat(codec.decode(codec.encode(token))).isEqualTo(new Verdict.Valid(token));
   }
 
   @Test
   void refusals_say_why() {
-    String token = codec.encode(new MessageToken(new MessageId(7, 8, "42"), now));
+    String token = codec.encode(new MessageToken(new MessageId(7, 8, "42"), now, 5));
     var retired = TokenCodec.of(new Secret("a-secret-nobody-uses-here"));
 
     assertThat(codec.decode("")).isEqualTo(new Verdict.Refused(Reason.MALFORMED));
@@ -65,8 +65,8 @@ class TokenCodecTest {
   void ids_and_times_out_of_range_are_refused_when_written() {
     assertThatThrownBy(() -> new MessageId(-1, 0, "s")).hasMessageContaining("campaignId");
     assertThatThrownBy(() -> new MessageId(1, 0, "has space")).hasMessageContaining("subscriberId");
-    assertThatThrownBy(
-            () -> new MessageToken(new MessageId(1, 1, "s"), Instant.parse("2023-12-31T23:59:00Z")))
+    assertThatThrownBy(() ->
+            new MessageToken(new MessageId(1, 1, "s"), Instant.parse("2023-12-31T23:59:00Z"), 5))
         .hasMessageContaining("issuedAt");
   }
 }
