@@ -21,6 +21,7 @@ public record Settings(
     Optional<URI> smtpUrl,
     Path dataDir,
     URI publicUrl,
+    Optional<URI> shopUrl,
     Optional<Secret> secret,
     Optional<Secret> apiKey,
     int port,
@@ -71,6 +72,7 @@ public record Settings(
         smtpUrl.map(Settings::maskUserInfo).orElse(".eml files in " + outboxDir()));
     view.put("TIDINGS_DATA_DIR", dataDir.toString());
     view.put("TIDINGS_PUBLIC_URL", publicUrl.toString());
+    view.put("TIDINGS_SHOP_URL", shopHome().toString());
     view.put("TIDINGS_SECRET", secret.isPresent() ? "<masked>" : "generated in the data dir");
     view.put("TIDINGS_API_KEY", apiKey.isPresent() ? "<masked>" : "generated in the data dir");
     view.put("TIDINGS_PORT", Integer.toString(port));
@@ -86,5 +88,10 @@ public record Settings(
     String text = url.toString();
     return text.replaceAll("(//[^:/@]+):[^@/]*@", "$1:<masked>@")
         .replaceAll("(?i)(password=)[^&]*", "$1<masked>");
+  }
+
+  /** Where a click that names no product of ours lands: the shop's home, else Tidings' own URL. */
+  public URI shopHome() {
+    return shopUrl.orElse(publicUrl);
   }
 }

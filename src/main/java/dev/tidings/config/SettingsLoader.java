@@ -35,6 +35,7 @@ public final class SettingsLoader {
       "TIDINGS_SMTP_URL",
       "TIDINGS_DATA_DIR",
       "TIDINGS_PUBLIC_URL",
+      "TIDINGS_SHOP_URL",
       "TIDINGS_SECRET",
       "TIDINGS_API_KEY",
       "TIDINGS_PORT",
@@ -101,6 +102,7 @@ public final class SettingsLoader {
             .normalize(),
         uri("TIDINGS_PUBLIC_URL", Set.of("http", "https"))
             .orElse(URI.create(Settings.DEFAULT_PUBLIC_URL)),
+        uri("TIDINGS_SHOP_URL", Set.of("http", "https")),
         secret("TIDINGS_SECRET", 16),
         secret("TIDINGS_API_KEY", 16),
         integer("TIDINGS_PORT", Settings.DEFAULT_PORT, 0, 65535),

@@ -1,0 +1,171 @@
+package dev.tidings.opentime;
+
+import dev.tidings.coordination.ComputeOnce;
+import dev.tidings.coordination.ComputeOnce.Outcome;
+import dev.tidings.coordination.ComputeOnce.Timings;
+import dev.tidings.coordination.CoordinationException;
+import dev.tidings.message.MessageToken;
+import dev.tidings.recommend.RecommendationRequest;
+import dev.tidings.recommend.Recommender;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Chooses an email's slot products once for the whole cluster (seed 01, done atomically by the
+ * {@link ComputeOnce} port) and keeps them for good. In order: this node's near cache; the
+ * coordinator, whose one winner takes the list kept in the database if there is one and otherwise asks
+ * the {@link Recommender}, excluding what the subscriber's recent emails showed; and when the
+ * coordinator is slow or down, the same computation here without the lock (a fallback, counted).
+ * Lists are kept in the database in batches, off the request path.
+ */
+public final class SlotChooser implements AutoCloseable {
+  /** Recent emails whose products the next email does not repeat. */
+  private static final int RECENT_EMAILS = 5;
+
+  private final ComputeOnce computeOnce;
+  private final Recommender recommender;
+  private final SlotTable table;
+  private final SlotRecorder recorder;
+  private final Options options;
+  private final InstantSource clock;
+  private final Map<String, ChosenSlots> nearCache;
+  private final Counter fallbacks;
+  private final Counter computed;
+
+  /**
+   * @param timings the coordinator's lock, list TTL and wait; the wait shorter than the HTTP deadline
+   * @param nearCacheEmails lists this node keeps in memory
+   */
+  public record Options(Timings timings, int nearCacheEmails, Duration recommendDeadline) {
+    public static Options defaults() {
+      return new Options(
+          new Timings(Duration.ofSeconds(2), Duration.ofMinutes(10), Duration.ofMillis(1_500)),
+          50_000,
+          Duration.ofMillis(800));
+    }
+  }
+
+  public SlotChooser(
+      ComputeOnce computeOnce,
+      Recommender recommender,
+      Jdbi jdbi,
+      InstantSource clock,
+      MeterRegistry metrics,
+      Options options) {
+    this.computeOnce = computeOnce;
+    this.recommender = recommender;
+    this.table = new SlotTable(jdbi);
+    this.recorder = new SlotRecorder(table, 100_000, Duration.ofMillis(50));
+    this.options = options;
+    this.clock = clock;
+    this.nearCache = new LinkedHashMap<>(1_024, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, ChosenSlots> eldest) {
+        return size() > options.nearCacheEmails();
+      }
+    };
+    this.fallbacks = Counter.builder("tidings_opentime_fallbacks")
+        .description("slot lists chosen without the coordinator (slow or down)")
+        .register(metrics);
+    this.computed = Counter.builder("tidings_opentime_computed")
+        .description("slot lists computed on this node")
+        .register(metrics);
+  }
+
+  /** The email's list; never throws for a coordinator that is slow or down. */
+  public ChosenSlots choose(MessageToken token) {
+    String key = token.message().text();
+    Optional<ChosenSlots> near = nearCached(key);
+    if (near.isPresent()) return near.get().how(ChosenSlots.How.NEAR_CACHE);
+    ChosenSlots chosen;
+    try {
+      Outcome outcome = computeOnce.computeOnce("slots:" + key, options.timings(), () -> {
+        ChosenSlots fresh = compute(token);
+        return fresh.encode() + ";" + fresh.how().name();
+      });
+      chosen = switch (outcome) {
+        case Outcome.Computed c -> {
+          ChosenSlots list = decode(token, c.value(), true);
+          if (list.how() == ChosenSlots.How.COMPUTED) {
+            computed.increment();
+            recorder.keep(list);
+          }
+          yield list;
+        }
+        case Outcome.Joined j -> decode(token, j.value(), false);
+        case Outcome.TimedOut t -> fallback(token);
+      };
+    } catch (CoordinationException e) {
+      chosen = fallback(token);
+    }
+    remember(key, chosen);
+    return chosen;
+  }
+
+  /** The list kept for an email, for support: never computes. */
+  public Optional<ChosenSlots> kept(MessageToken token) {
+    Optional<ChosenSlots> near = nearCached(token.message().text());
+    return near.isPresent() ? near : table.find(token.message());
+  }
+
+  /** Waits until every list handed to the database so far is written. */
+  public void flush() throws InterruptedException {
+    recorder.flush();
+  }
+
+  private ChosenSlots fallback(MessageToken token) {
+    fallbacks.increment();
+    ChosenSlots list = compute(token);
+    if (list.how() == ChosenSlots.How.COMPUTED) recorder.keep(list);
+    return list.how(ChosenSlots.How.FALLBACK);
+  }
+
+  private ChosenSlots compute(MessageToken token) {
+    Optional<ChosenSlots> stored = table.find(token.message());
+    if (stored.isPresent()) return stored.get();
+    Set<String> shown = table.recentlyShown(token.message().subscriberId(), RECENT_EMAILS);
+    var request = new RecommendationRequest(
+        token.message().subscriberId(),
+        Math.max(1, token.slots()),
+        shown,
+        Optional.of(token.message().campaignId()),
+        Locale.ROOT,
+        clock.instant().plus(options.recommendDeadline()));
+    var products = recommender.recommend(request).productIds();
+    return new ChosenSlots(token.message(), products, clock.instant(), ChosenSlots.How.COMPUTED);
+  }
+
+  /** The value is the list, then how its computer got it: a list taken from the database stays STORED. */
+  private static ChosenSlots decode(MessageToken token, String value, boolean here) {
+    int split = value.lastIndexOf(';');
+    ChosenSlots.How origin = ChosenSlots.How.valueOf(value.substring(split + 1));
+    ChosenSlots list = ChosenSlots.decode(token.message(), value.substring(0, split), origin);
+    if (here) return list;
+    return list.how(ChosenSlots.How.JOINED);
+  }
+
+  private Optional<ChosenSlots> nearCached(String key) {
+    synchronized (nearCache) {
+      return Optional.ofNullable(nearCache.get(key));
+    }
+  }
+
+  private void remember(String key, ChosenSlots list) {
+    synchronized (nearCache) {
+      nearCache.putIfAbsent(key, list);
+    }
+  }
+
+  @Override
+  public void close() {
+    recorder.close();
+  }
+}

@@ -1,0 +1,77 @@
+package dev.tidings.opentime;
+
+import dev.tidings.message.MessageId;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+
+/** The kept slot lists, table {@code message_slots}. */
+final class SlotTable {
+  private final Jdbi jdbi;
+
+  SlotTable(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  /** Keeps every list whose email has none yet, in one statement; the first list of an email wins. */
+  void keepAll(List<ChosenSlots> lists) {
+    if (lists.isEmpty()) return;
+    jdbi.useHandle(handle -> handle
+        .createUpdate("""
+            INSERT INTO message_slots (message_id, subscriber_id, campaign_id, product_ids, chosen_at)
+            SELECT m, s, c, string_to_array(p, ','), to_timestamp(t / 1000.0)
+              FROM unnest(:messages, :subscribers, :campaigns, :products, :times) AS x(m, s, c, p, t)
+            ON CONFLICT (message_id) DO NOTHING
+            """)
+        .bindArray(
+            "messages",
+            String.class,
+            lists.stream().map(l -> l.message().text()).toList())
+        .bindArray(
+            "subscribers",
+            String.class,
+            lists.stream().map(l -> l.message().subscriberId()).toList())
+        .bindArray(
+            "campaigns",
+            Long.class,
+            lists.stream().map(l -> l.message().campaignId()).toList())
+        .bindArray(
+            "products",
+            String.class,
+            lists.stream().map(l -> String.join(",", l.productIds())).toList())
+        .bindArray(
+            "times",
+            Long.class,
+            lists.stream().map(l -> l.chosenAt().toEpochMilli()).toList())
+        .execute());
+  }
+
+  Optional<ChosenSlots> find(MessageId message) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT product_ids, chosen_at FROM message_slots WHERE message_id = :id")
+        .bind("id", message.text())
+        .map((rs, ctx) -> new ChosenSlots(
+            message,
+            Arrays.asList((String[]) rs.getArray("product_ids").getArray()),
+            rs.getTimestamp("chosen_at").toInstant(),
+            ChosenSlots.How.STORED))
+        .findOne());
+  }
+
+  /** Products the subscriber's last {@code emails} emails showed. */
+  Set<String> recentlyShown(String subscriberId, int emails) {
+    return jdbi.withHandle(handle -> new LinkedHashSet<>(handle
+        .createQuery("""
+            SELECT DISTINCT unnest(product_ids) FROM (
+              SELECT product_ids FROM message_slots WHERE subscriber_id = :subscriber
+               ORDER BY chosen_at DESC LIMIT :emails) recent
+            """)
+        .bind("subscriber", subscriberId)
+        .bind("emails", emails)
+        .mapTo(String.class)
+        .list()));
+  }
+}

@@ -1,0 +1,156 @@
+package dev.tidings.web.opentime;
+
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Product;
+import dev.tidings.message.MessageToken;
+import dev.tidings.message.TokenCodec;
+import dev.tidings.opentime.ChosenSlots;
+import dev.tidings.opentime.Engagement;
+import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.opentime.SlotChooser;
+import dev.tidings.web.ApiProblem;
+import dev.tidings.web.RouteGroup;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.net.URI;
+import java.time.InstantSource;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The URLs in emails (CONTRACT.md): {@code /p/{token}} the open pixel, {@code /c/{token}/{slot}} a
+ * slot's link. Mail clients, their proxies and link scanners fetch them, cache what they get and
+ * retry what fails, so they never answer an error: a token that is garbled, tampered with, signed by
+ * a retired key or names no product gets the neutral answer (the pixel; a redirect to the shop's
+ * home) and changes nothing. {@code HEAD} answers the same without recording anything.
+ */
+public final class OpenTimeRoutes implements RouteGroup {
+  /** A transparent 1x1 GIF. */
+  static final byte[] PIXEL =
+      Base64.getDecoder().decode("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7");
+
+  private final TokenCodec tokens;
+  private final SlotChooser slots;
+  private final CatalogService catalog;
+  private final EngagementRecorder engagements;
+  private final URI shopHome;
+  private final InstantSource clock;
+
+  public OpenTimeRoutes(
+      TokenCodec tokens,
+      SlotChooser slots,
+      CatalogService catalog,
+      EngagementRecorder engagements,
+      URI shopHome,
+      InstantSource clock) {
+    this.tokens = tokens;
+    this.slots = slots;
+    this.catalog = catalog;
+    this.engagements = engagements;
+    this.shopHome = shopHome;
+    this.clock = clock;
+  }
+
+  @Override
+  public void register(HttpRouting.Builder routing) {
+    routing.route(Method.GET, "/p/{token}", (request, response) -> pixel(request, response, true));
+    routing.route(
+        Method.HEAD, "/p/{token}", (request, response) -> pixel(request, response, false));
+    routing.route(
+        Method.GET, "/c/{token}/{slot}", (request, response) -> click(request, response, true));
+    routing.route(
+        Method.HEAD, "/c/{token}/{slot}", (request, response) -> click(request, response, false));
+    routing.get("/api/v1/messages/{token}/slots", this::keptSlots);
+  }
+
+  private void pixel(ServerRequest request, ServerResponse response, boolean record) {
+    Optional<MessageToken> token = token(request);
+    if (record)
+      token.ifPresent(valid -> engagements.record(engagement(
+          request, valid, Engagement.Kind.OPEN_PIXEL, Optional.empty(), Optional.empty())));
+    response.header(HeaderNames.CONTENT_TYPE, "image/gif");
+    response.header(HeaderNames.CACHE_CONTROL, "no-store, private");
+    response.send(PIXEL);
+  }
+
+  private void click(ServerRequest request, ServerResponse response, boolean record) {
+    Optional<MessageToken> token = token(request);
+    Optional<Integer> slot = slot(request, token);
+    URI target = shopHome;
+    if (token.isPresent() && slot.isPresent()) {
+      // a click before any image (images blocked) chooses the list itself, the same way
+      ChosenSlots chosen = slots.choose(token.get());
+      Optional<String> productId = chosen.productAt(slot.get());
+      Optional<Product> product = productId.flatMap(catalog::get);
+      if (product.isPresent()) target = URI.create(product.get().landingUrl().toString());
+      if (record)
+        engagements.record(
+            engagement(request, token.get(), Engagement.Kind.SLOT_CLICK, slot, productId));
+    }
+    response.status(Status.FOUND_302);
+    response.header(HeaderNames.LOCATION, target.toString());
+    response.header(HeaderNames.CACHE_CONTROL, "no-store, private");
+    response.send();
+  }
+
+  private void keptSlots(ServerRequest request, ServerResponse response) {
+    MessageToken token =
+        token(request).orElseThrow(() -> ApiProblem.notFound("not a valid message token"));
+    ChosenSlots kept = slots
+        .kept(token)
+        .orElseThrow(() -> ApiProblem.notFound(
+            "no products were chosen yet for message " + token.message().text()));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("messageId", token.message().text());
+    body.put("subscriberId", token.message().subscriberId());
+    body.put("campaignId", token.message().campaignId());
+    body.put("slots", token.slots());
+    body.put("productIds", List.copyOf(kept.productIds()));
+    body.put("chosenAt", kept.chosenAt().toString());
+    body.put("how", kept.how().name().toLowerCase(java.util.Locale.ROOT));
+    response.header(HeaderNames.CONTENT_TYPE, "application/json");
+    response.send(dev.tidings.Json.MAPPER.writeValueAsBytes(body));
+  }
+
+  private Optional<MessageToken> token(ServerRequest request) {
+    String text = request.path().pathParameters().get("token");
+    return tokens.decode(text) instanceof TokenCodec.Verdict.Valid valid
+        ? Optional.of(valid.token())
+        : Optional.empty();
+  }
+
+  /** The slot the path names, if it is one of the token's. */
+  private static Optional<Integer> slot(ServerRequest request, Optional<MessageToken> token) {
+    String text = request.path().pathParameters().get("slot");
+    if (token.isEmpty() || text.isEmpty() || text.length() > 2) return Optional.empty();
+    for (int i = 0; i < text.length(); i++)
+      if (!Character.isDigit(text.charAt(i))) return Optional.empty();
+    int slot = Integer.parseInt(text);
+    return slot < token.get().slots() ? Optional.of(slot) : Optional.empty();
+  }
+
+  private Engagement engagement(
+      ServerRequest request,
+      MessageToken token,
+      Engagement.Kind kind,
+      Optional<Integer> slot,
+      Optional<String> productId) {
+    return new Engagement(
+        token.message().text(),
+        token.message().subscriberId(),
+        token.message().campaignId(),
+        kind,
+        slot,
+        productId,
+        clock.instant(),
+        Requesters.userAgent(request),
+        Requesters.source(request));
+  }
+}
