@@ -29,7 +29,7 @@ final class CardRenderer {
   static final int PICTURE_HEIGHT = 500;
 
   private static final int PADDING = 36;
-  private static final int TEXT_WIDTH = WIDTH - 2 * PADDING;
+  static final int TEXT_WIDTH = WIDTH - 2 * PADDING;
   private static final Color INK = new Color(0x111827);
   private static final Color MUTED = new Color(0x6B7280);
   private static final Color HAIRLINE = new Color(0xE5E7EB);
