@@ -1,0 +1,209 @@
+package dev.tidings.opentime.card;
+
+import dev.tidings.WebUrl;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.MemoryCacheImageInputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Product pictures, fetched once and kept already cropped to the card's picture area: in memory (a
+ * bounded count) and on disk (one PNG per URL hash). A URL that failed is left alone for a while, so
+ * a broken shop image is not fetched again for every card that shows it.
+ */
+final class ProductImages {
+  private static final Logger log = LoggerFactory.getLogger(ProductImages.class);
+  private static final Set<String> FORMATS = Set.of("png", "jpeg", "gif");
+  // A small compressed file can claim a huge canvas; refuse before decoding (about 100 MB of
+  // pixels).
+  private static final long MAX_PIXELS = 25_000_000L;
+  private static final int MAX_REMEMBERED_FAILURES = 10_000;
+
+  private final Path directory;
+  private final ProductCards.Options options;
+  private final int width;
+  private final int height;
+  private final HttpClient http;
+  private final BoundedLru<String, BufferedImage> memory;
+  private final ConcurrentHashMap<String, Long> failedUntil = new ConcurrentHashMap<>();
+  private final SingleFlight<String, Optional<BufferedImage>> flights = new SingleFlight<>();
+  private final AtomicInteger fetches = new AtomicInteger();
+
+  ProductImages(Path directory, ProductCards.Options options, int width, int height) {
+    this.directory = directory;
+    this.options = options;
+    this.width = width;
+    this.height = height;
+    this.http = HttpClient.newBuilder()
+        .connectTimeout(options.fetchTimeout())
+        .followRedirects(HttpClient.Redirect.NORMAL)
+        .build();
+    this.memory = new BoundedLru<>(options.imagesInMemory(), image -> 1);
+  }
+
+  /** The picture cropped to the card's picture area, or empty when it cannot be had right now. */
+  Optional<BufferedImage> picture(WebUrl url) {
+    var key = url.value();
+    var cached = memory.get(key);
+    if (cached.isPresent()) return cached;
+    if (recentlyFailed(key)) return Optional.empty();
+    return flights.run(key, () -> load(key));
+  }
+
+  /** How many times a picture was requested over the network: for tests. */
+  int fetches() {
+    return fetches.get();
+  }
+
+  private Optional<BufferedImage> load(String url) {
+    var cached = memory.get(url);
+    if (cached.isPresent()) return cached;
+    var file = directory.resolve(fileName(url));
+    var fromDisk = readDisk(file);
+    if (fromDisk.isPresent()) {
+      memory.put(url, fromDisk.get());
+      return fromDisk;
+    }
+    try {
+      var picture = Covers.crop(decode(fetch(url)), width, height);
+      memory.put(url, picture);
+      writeDisk(file, picture);
+      return Optional.of(picture);
+    } catch (IOException | RuntimeException e) {
+      log.info("product image {} unavailable: {}", url, e.toString());
+      rememberFailure(url);
+      return Optional.empty();
+    }
+  }
+
+  private boolean recentlyFailed(String url) {
+    var until = failedUntil.get(url);
+    if (until == null) return false;
+    if (System.nanoTime() - until < 0) return true;
+    failedUntil.remove(url, until);
+    return false;
+  }
+
+  private void rememberFailure(String url) {
+    // A flood of distinct broken URLs must not grow this without bound; forgetting early is
+    // harmless.
+    if (failedUntil.size() >= MAX_REMEMBERED_FAILURES) failedUntil.clear();
+    failedUntil.put(url, System.nanoTime() + options.failureMemory().toNanos());
+  }
+
+  /**
+   * The whole fetch, connection to last byte, runs on its own virtual thread under one deadline: the
+   * client's own timeouts cover the connection and the headers but not a body that trickles in.
+   */
+  private byte[] fetch(String url) throws IOException {
+    var uri = URI.create(url);
+    var scheme = uri.getScheme();
+    if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme))
+      throw new IOException("not an http(s) URL");
+    fetches.incrementAndGet();
+    var task = new FutureTask<>(() -> download(uri));
+    Thread.ofVirtual().name("product-image-fetch").start(task);
+    try {
+      return task.get(options.fetchTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      task.cancel(true);
+      throw new IOException("no complete answer within " + options.fetchTimeout(), e);
+    } catch (InterruptedException e) {
+      task.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) throw io;
+      throw new IOException(e.getCause());
+    }
+  }
+
+  private byte[] download(URI uri) throws IOException, InterruptedException {
+    var request = HttpRequest.newBuilder(uri)
+        .timeout(options.fetchTimeout())
+        .header("Accept", "image/png,image/jpeg,image/gif")
+        .GET()
+        .build();
+    var response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream body = response.body()) {
+      if (response.statusCode() != 200) throw new IOException("status " + response.statusCode());
+      var declared = response.headers().firstValueAsLong("Content-Length");
+      if (declared.isPresent() && declared.getAsLong() > options.maxImageBytes())
+        throw new IOException("larger than " + options.maxImageBytes() + " bytes");
+      var bytes = body.readNBytes(Math.toIntExact(options.maxImageBytes() + 1));
+      if (bytes.length > options.maxImageBytes())
+        throw new IOException("larger than " + options.maxImageBytes() + " bytes");
+      return bytes;
+    }
+  }
+
+  static BufferedImage decode(byte[] bytes) throws IOException {
+    try (var input = new MemoryCacheImageInputStream(new ByteArrayInputStream(bytes))) {
+      var readers = ImageIO.getImageReaders(input);
+      while (readers.hasNext()) {
+        ImageReader reader = readers.next();
+        try {
+          if (!FORMATS.contains(reader.getFormatName().toLowerCase(java.util.Locale.ROOT)))
+            continue;
+          reader.setInput(input, true, true);
+          long pixels = (long) reader.getWidth(0) * reader.getHeight(0);
+          if (pixels > MAX_PIXELS) throw new IOException("image of " + pixels + " pixels");
+          return reader.read(0);
+        } finally {
+          reader.dispose();
+        }
+      }
+      throw new IOException("not a PNG, JPEG or GIF image");
+    }
+  }
+
+  private Optional<BufferedImage> readDisk(Path file) {
+    if (!Files.isRegularFile(file)) return Optional.empty();
+    try {
+      var image = decode(Files.readAllBytes(file));
+      if (image.getWidth() == width && image.getHeight() == height) return Optional.of(image);
+    } catch (IOException e) {
+      log.warn("ignoring unreadable cached image {}: {}", file, e.toString());
+    }
+    return Optional.empty();
+  }
+
+  private void writeDisk(Path file, BufferedImage picture) {
+    try {
+      var png = new ByteArrayOutputStream();
+      ImageIO.write(picture, "png", png);
+      DiskFiles.writeAtomically(file, png.toByteArray());
+    } catch (IOException | UncheckedIOException e) {
+      log.warn("could not cache image at {}: {}", file, e.toString());
+    }
+  }
+
+  private String fileName(String url) {
+    // The size is part of the name: a different card layout must not pick up old crops.
+    var hash = Card.sha256((width + "x" + height + " " + url).getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(hash) + ".png";
+  }
+}
