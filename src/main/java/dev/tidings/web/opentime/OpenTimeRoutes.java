@@ -1,6 +1,5 @@
 package dev.tidings.web.opentime;
 
-import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
 import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
@@ -8,6 +7,8 @@ import dev.tidings.opentime.ChosenSlots;
 import dev.tidings.opentime.Engagement;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.opentime.SlotChooser;
+import dev.tidings.opentime.SlotImages;
+import dev.tidings.opentime.card.Card;
 import dev.tidings.web.ApiProblem;
 import dev.tidings.web.RouteGroup;
 import io.helidon.http.HeaderNames;
@@ -25,11 +26,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The URLs in emails (CONTRACT.md): {@code /p/{token}} the open pixel, {@code /c/{token}/{slot}} a
- * slot's link. Mail clients, their proxies and link scanners fetch them, cache what they get and
+ * The URLs in emails (CONTRACT.md): {@code /o/{token}/{slot}} a slot's product card,
+ * {@code /c/{token}/{slot}} a slot's link, {@code /p/{token}} the open pixel. Mail clients, their proxies and link scanners fetch them, cache what they get and
  * retry what fails, so they never answer an error: a token that is garbled, tampered with, signed by
  * a retired key or names no product gets the neutral answer (the pixel; a redirect to the shop's
- * home) and changes nothing. {@code HEAD} answers the same without recording anything.
+ * home, the neutral card) and changes nothing. {@code HEAD} answers the same without recording anything.
  */
 public final class OpenTimeRoutes implements RouteGroup {
   /** A transparent 1x1 GIF. */
@@ -38,7 +39,7 @@ public final class OpenTimeRoutes implements RouteGroup {
 
   private final TokenCodec tokens;
   private final SlotChooser slots;
-  private final CatalogService catalog;
+  private final SlotImages images;
   private final EngagementRecorder engagements;
   private final URI shopHome;
   private final InstantSource clock;
@@ -46,13 +47,13 @@ public final class OpenTimeRoutes implements RouteGroup {
   public OpenTimeRoutes(
       TokenCodec tokens,
       SlotChooser slots,
-      CatalogService catalog,
+      SlotImages images,
       EngagementRecorder engagements,
       URI shopHome,
       InstantSource clock) {
     this.tokens = tokens;
     this.slots = slots;
-    this.catalog = catalog;
+    this.images = images;
     this.engagements = engagements;
     this.shopHome = shopHome;
     this.clock = clock;
@@ -60,6 +61,10 @@ public final class OpenTimeRoutes implements RouteGroup {
 
   @Override
   public void register(HttpRouting.Builder routing) {
+    routing.route(
+        Method.GET, "/o/{token}/{slot}", (request, response) -> image(request, response, true));
+    routing.route(
+        Method.HEAD, "/o/{token}/{slot}", (request, response) -> image(request, response, false));
     routing.route(Method.GET, "/p/{token}", (request, response) -> pixel(request, response, true));
     routing.route(
         Method.HEAD, "/p/{token}", (request, response) -> pixel(request, response, false));
@@ -68,6 +73,41 @@ public final class OpenTimeRoutes implements RouteGroup {
     routing.route(
         Method.HEAD, "/c/{token}/{slot}", (request, response) -> click(request, response, false));
     routing.get("/api/v1/messages/{token}/slots", this::keptSlots);
+  }
+
+  private void image(ServerRequest request, ServerResponse response, boolean record) {
+    Optional<MessageToken> token = token(request);
+    Optional<Integer> slot = slot(request, token);
+    Card card;
+    if (token.isPresent() && slot.isPresent()) {
+      SlotImages.Shown shown = images.slot(token.get(), slot.get());
+      card = shown.card();
+      if (record)
+        engagements.record(
+            engagement(request, token.get(), Engagement.Kind.SLOT_IMAGE, slot, shown.productId()));
+    } else {
+      card = images.generic();
+    }
+    boolean unchanged = request
+        .headers()
+        .first(HeaderNames.IF_NONE_MATCH)
+        .map(card.etag()::equals)
+        .orElse(false);
+    response.header(HeaderNames.ETAG, card.etag());
+    // the email shows these products for good: proxies may keep the card as long as they like
+    response.header(HeaderNames.CACHE_CONTROL, "public, max-age=604800");
+    if (unchanged) {
+      response.status(Status.NOT_MODIFIED_304);
+      response.send();
+      return;
+    }
+    response.header(HeaderNames.CONTENT_TYPE, "image/png");
+    if (request.prologue().method() == Method.HEAD) {
+      response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(card.png().length));
+      response.send();
+    } else {
+      response.send(card.png());
+    }
   }
 
   private void pixel(ServerRequest request, ServerResponse response, boolean record) {
@@ -86,13 +126,11 @@ public final class OpenTimeRoutes implements RouteGroup {
     URI target = shopHome;
     if (token.isPresent() && slot.isPresent()) {
       // a click before any image (images blocked) chooses the list itself, the same way
-      ChosenSlots chosen = slots.choose(token.get());
-      Optional<String> productId = chosen.productAt(slot.get());
-      Optional<Product> product = productId.flatMap(catalog::get);
+      Optional<Product> product = images.product(token.get(), slot.get());
       if (product.isPresent()) target = URI.create(product.get().landingUrl().toString());
       if (record)
-        engagements.record(
-            engagement(request, token.get(), Engagement.Kind.SLOT_CLICK, slot, productId));
+        engagements.record(engagement(
+            request, token.get(), Engagement.Kind.SLOT_CLICK, slot, product.map(Product::id)));
     }
     response.status(Status.FOUND_302);
     response.header(HeaderNames.LOCATION, target.toString());

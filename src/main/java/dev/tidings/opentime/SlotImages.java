@@ -1,0 +1,58 @@
+package dev.tidings.opentime;
+
+import dev.tidings.audience.Subscriber;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Product;
+import dev.tidings.message.MessageToken;
+import dev.tidings.opentime.card.Card;
+import dev.tidings.opentime.card.ProductCards;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What the email-facing routes serve for a slot: the card of the product the email's list has in that
+ * position, priced in the subscriber's locale; the neutral card when the slot is beyond the list or
+ * the product is gone. Products and locales are looked up once a minute at most per node.
+ */
+public final class SlotImages {
+  private final SlotChooser chooser;
+  private final ProductCards cards;
+  private final RecentLookups<String, Product> products;
+  private final RecentLookups<String, Locale> locales;
+
+  public SlotImages(
+      SlotChooser chooser,
+      ProductCards cards,
+      CatalogService catalog,
+      SubscriberService subscribers) {
+    this.chooser = chooser;
+    this.cards = cards;
+    this.products = new RecentLookups<>(catalog::get, Duration.ofMinutes(1), 100_000);
+    this.locales = new RecentLookups<>(
+        id -> subscribers.get(id).map(Subscriber::locale), Duration.ofMinutes(1), 100_000);
+  }
+
+  /** What a slot shows, and which product that is (empty for the neutral card). */
+  public record Shown(Card card, Optional<String> productId) {}
+
+  public Shown slot(MessageToken token, int slot) {
+    if (slot < 0 || slot >= token.slots()) return new Shown(cards.generic(), Optional.empty());
+    Optional<String> productId = chooser.choose(token).productAt(slot);
+    Optional<Product> product = productId.flatMap(products::get);
+    if (product.isEmpty()) return new Shown(cards.generic(), Optional.empty());
+    Locale locale = locales.get(token.message().subscriberId()).orElse(Locale.ENGLISH);
+    return new Shown(cards.card(product.get(), locale), productId);
+  }
+
+  public Card generic() {
+    return cards.generic();
+  }
+
+  /** The product behind a slot's link, choosing the list if no image was fetched yet. */
+  public Optional<Product> product(MessageToken token, int slot) {
+    if (slot < 0 || slot >= token.slots()) return Optional.empty();
+    return chooser.choose(token).productAt(slot).flatMap(products::get);
+  }
+}
