@@ -15,10 +15,14 @@ import java.util.Set;
 /**
  * What one subscriber's recent events say they like: an affinity per brand and per category (the sum of
  * their events' weights, each halved for every half-life of age, so last week counts more than last
- * quarter) and the products they bought, which are never offered again.
+ * quarter) and the products they bought, which are never offered again. A brand or category with less
+ * than a tenth of the favourite's affinity is dropped: a stray view long ago should not push its brand
+ * ahead of the best sellers.
  */
 record TasteProfile(
     Map<String, Double> brands, Map<String, Double> categories, Set<String> bought) {
+  private static final double MIN_SHARE_OF_FAVOURITE = 0.1;
+
   static final TasteProfile NONE = new TasteProfile(Map.of(), Map.of(), Set.of());
 
   static TasteProfile of(
@@ -40,7 +44,17 @@ record TasteProfile(
       product.brand().ifPresent(b -> brands.merge(b, weight, Double::sum));
       product.category().ifPresent(c -> categories.merge(c, weight, Double::sum));
     }
-    return new TasteProfile(Map.copyOf(brands), Map.copyOf(categories), Set.copyOf(bought));
+    return new TasteProfile(strong(brands), strong(categories), Set.copyOf(bought));
+  }
+
+  private static Map<String, Double> strong(Map<String, Double> affinities) {
+    double favourite =
+        affinities.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    var strong = new HashMap<String, Double>();
+    affinities.forEach((key, affinity) -> {
+      if (affinity >= MIN_SHARE_OF_FAVOURITE * favourite) strong.put(key, affinity);
+    });
+    return Map.copyOf(strong);
   }
 
   boolean isEmpty() {
