@@ -230,6 +230,28 @@ public abstract class RecommenderContract {
   }
 
   @Test
+  void a_blocked_history_query_answers_from_popularity_within_the_query_time() {
+    shop();
+    var recommender = recommender();
+    recommender.refresh();
+    try (var blocker = database.jdbi().open()) {
+      blocker.begin();
+      blocker.execute("LOCK TABLE activity_events IN ACCESS EXCLUSIVE MODE");
+      long started = System.nanoTime();
+      Recommendations got = recommender.recommend(ask("s1", 4, Set.of()));
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+      blocker.rollback();
+
+      assertThat(got.productIds()).containsExactly("C1", "B1", "B2", "C2");
+      assertThat(recommender.popularityOnlyAnswers()).isEqualTo(1);
+      Duration bound = AffinityPopularityRecommender.Options.defaults().maxQueryTime();
+      assertThat(took).isBetween(bound.minusMillis(20), bound.plusMillis(500));
+    }
+    // once the table is free again the subscriber's taste is back
+    assertThat(recommender.recommend(ask("s1", 4, Set.of())).productIds()).startsWith("A4", "A2");
+  }
+
+  @Test
   void the_same_inputs_give_the_same_list() {
     shop();
     // many products nobody touched: their order is decided by id alone
