@@ -1,6 +1,7 @@
 package dev.tidings.activity;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
@@ -89,6 +90,42 @@ final class EventTable {
             %s""".formatted(NAME, COLUMNS, chunkTable, SKIP_REPLAYS))
         .bind("receivedAt", receivedAt)
         .execute();
+  }
+
+  private static final String TASTE_TYPES = "('view', 'click', 'add_to_cart', 'purchase')";
+
+  /** Must run in a transaction: the timeout is set for it alone. */
+  static List<ActivityHistory.PastEvent> recentOfUser(
+      Handle handle, String userId, Instant since, int limit, Duration timeout) {
+    long millis = Math.max(1, timeout.toMillis());
+    handle.execute("SET LOCAL statement_timeout = " + millis);
+    return handle
+        .createQuery("SELECT item_id, type, occurred_at FROM " + NAME
+            + " WHERE user_id = :userId AND occurred_at >= :since AND type IN " + TASTE_TYPES
+            + " ORDER BY occurred_at DESC LIMIT :limit")
+        .bind("userId", userId)
+        .bind("since", since)
+        .bind("limit", limit)
+        .map((rs, ctx) -> new ActivityHistory.PastEvent(
+            rs.getString("item_id"),
+            type(rs.getString("type")),
+            rs.getTimestamp("occurred_at").toInstant()))
+        .list();
+  }
+
+  static List<ActivityHistory.ItemCount> countsSince(Handle handle, Instant since) {
+    return handle
+        .createQuery("SELECT item_id, type, count(*) AS events FROM " + NAME
+            + " WHERE occurred_at >= :since AND type IN " + TASTE_TYPES + " GROUP BY item_id, type")
+        .bind("since", since)
+        .map((rs, ctx) -> new ActivityHistory.ItemCount(
+            rs.getString("item_id"), type(rs.getString("type")), rs.getLong("events")))
+        .list();
+  }
+
+  private static EventType type(String wire) {
+    return EventType.ofWire(wire)
+        .orElseThrow(() -> new IllegalStateException("unknown event type in the table: " + wire));
   }
 
   static long count(Handle handle) {

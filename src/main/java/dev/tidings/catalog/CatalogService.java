@@ -57,6 +57,14 @@ public final class CatalogService {
     return jdbi.withHandle(handle -> ProductTable.page(handle, after, limit));
   }
 
+  /**
+   * The traits of every product, available or not, for a periodic in-memory index (recommendations); one
+   * scan of the table, so not for the request path.
+   */
+  public List<ProductTraits> allTraits() {
+    return jdbi.inTransaction(ProductTable::traits);
+  }
+
   /** True when a product was deleted, false when there was none with this id. */
   public boolean delete(String id) {
     return jdbi.withHandle(handle -> ProductTable.delete(handle, id));

@@ -97,6 +97,19 @@ final class ProductTable {
         .list();
   }
 
+  /** Every product's traits, streamed row by row so a large catalogue never sits in the driver twice. */
+  static List<ProductTraits> traits(Handle handle) {
+    return handle
+        .createQuery("SELECT id, brand, category, available FROM products")
+        .setFetchSize(10_000)
+        .map((rs, ctx) -> new ProductTraits(
+            rs.getString("id"),
+            Optional.ofNullable(rs.getString("brand")),
+            Optional.ofNullable(rs.getString("category")),
+            rs.getBoolean("available")))
+        .list();
+  }
+
   static boolean delete(Handle handle, String id) {
     return handle
             .createUpdate("DELETE FROM products WHERE id = :id")

@@ -1,0 +1,40 @@
+package dev.tidings.activity;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Reads of stored activity for the capabilities that learn from it (recommendations): one user's recent
+ * events, and how often each item was acted on lately. Only the types that say something about taste are
+ * read: views, clicks, adds to cart and purchases.
+ */
+public final class ActivityHistory {
+  private final Jdbi jdbi;
+
+  public ActivityHistory(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  /** One past event of a user: what they did to which item, and when. */
+  public record PastEvent(String itemId, EventType type, Instant occurredAt) {}
+
+  /** How many events of one type an item got in a window. */
+  public record ItemCount(String itemId, EventType type, long events) {}
+
+  /**
+   * The user's view, click, add-to-cart and purchase events since {@code since}, newest first, at most
+   * {@code limit}; one probe of the {@code (user_id, occurred_at)} index. A statement that runs longer than
+   * {@code timeout} is cancelled by PostgreSQL and fails, so a slow database costs the caller a bounded time.
+   */
+  public List<PastEvent> recentEvents(String userId, Instant since, int limit, Duration timeout) {
+    return jdbi.inTransaction(
+        handle -> EventTable.recentOfUser(handle, userId, since, limit, timeout));
+  }
+
+  /** Events per item and type since {@code since}: a scan of the window, meant for a periodic background job. */
+  public List<ItemCount> countsSince(Instant since) {
+    return jdbi.withHandle(handle -> EventTable.countsSince(handle, since));
+  }
+}
