@@ -11,6 +11,7 @@ final class Capabilities {
         new SampleShopWiring(),
         new CatalogWiring(infrastructure),
         new AudienceWiring(infrastructure),
-        new ActivityWiring(infrastructure));
+        new ActivityWiring(infrastructure),
+        new OpenTimeWiring(infrastructure));
   }
 }

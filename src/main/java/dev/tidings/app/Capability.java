@@ -9,7 +9,7 @@ import java.util.List;
  * capability's wiring builds its services from the {@link Infrastructure} it needs, when first asked,
  * so a command that uses one capability opens only that capability's servers.
  */
-public interface Capability {
+public interface Capability extends AutoCloseable {
   default List<RouteGroup> routes() {
     return List.of();
   }
@@ -17,4 +17,8 @@ public interface Capability {
   default List<ConsumerGroup> consumers() {
     return List.of();
   }
+
+  /** Releases what the capability's services hold (buffers they flush, threads they run). */
+  @Override
+  default void close() {}
 }

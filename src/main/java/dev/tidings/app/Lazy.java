@@ -25,4 +25,9 @@ final class Lazy<T> implements Supplier<T> {
     }
     return built;
   }
+
+  /** The value if it was built, for closing only what was opened. */
+  synchronized java.util.Optional<T> ifBuilt() {
+    return java.util.Optional.ofNullable(value);
+  }
 }

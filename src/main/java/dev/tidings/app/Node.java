@@ -104,6 +104,13 @@ public final class Node implements AutoCloseable {
         log.warn("stopping {} failed", next, e);
       }
     }
+    for (Capability capability : capabilities.reversed()) {
+      try {
+        capability.close();
+      } catch (RuntimeException e) {
+        log.warn("closing {} failed", capability, e);
+      }
+    }
     infrastructure.close();
   }
 }

@@ -1,0 +1,100 @@
+package dev.tidings.app;
+
+import dev.tidings.activity.ActivityHistory;
+import dev.tidings.activity.ActivityIntake;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.message.TokenCodec;
+import dev.tidings.opentime.EngagementActivity;
+import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.opentime.SlotChooser;
+import dev.tidings.opentime.SlotImages;
+import dev.tidings.opentime.card.ProductCards;
+import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.recommend.AffinityPopularityRecommender;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.opentime.OpenTimeRoutes;
+import java.util.List;
+
+/**
+ * Open-time slots: the email-facing routes over the node's coordinator (compute-once), database
+ * (kept lists, the recommender's history), work queue (engagements) and card cache under the data
+ * directory.
+ */
+public final class OpenTimeWiring implements Capability {
+  private static final int ENGAGEMENT_BUFFER = 100_000;
+  private static final int ENGAGEMENT_BATCH = 500;
+
+  private final Infrastructure infrastructure;
+  private final Lazy<TokenCodec> tokens;
+  private final Lazy<SlotChooser> chooser;
+  private final Lazy<SlotImages> images;
+  private final Lazy<EngagementRecorder> engagements;
+
+  OpenTimeWiring(Infrastructure infrastructure) {
+    this.infrastructure = infrastructure;
+    this.tokens = Lazy.of(() -> TokenCodec.of(infrastructure.secret()));
+    this.chooser = Lazy.of(() -> {
+      var jdbi = infrastructure.database().jdbi();
+      var recommender = new AffinityPopularityRecommender(
+          new CatalogService(jdbi, infrastructure.clock()),
+          new ActivityHistory(jdbi),
+          infrastructure.clock(),
+          AffinityPopularityRecommender.Options.defaults());
+      return new SlotChooser(
+          infrastructure.coordination().computeOnce(),
+          recommender,
+          jdbi,
+          infrastructure.clock(),
+          infrastructure.metrics(),
+          SlotChooser.Options.defaults());
+    });
+    this.images = Lazy.of(() -> {
+      var jdbi = infrastructure.database().jdbi();
+      return new SlotImages(
+          chooser.get(),
+          new ProductCards(
+              infrastructure.settings().dataDir().resolve("cards"),
+              ProductCards.Options.defaults()),
+          new CatalogService(jdbi, infrastructure.clock()),
+          new SubscriberService(jdbi, infrastructure.clock()));
+    });
+    this.engagements =
+        Lazy.of(() -> new EngagementRecorder(infrastructure.workQueue(), ENGAGEMENT_BUFFER));
+  }
+
+  public TokenCodec tokens() {
+    return tokens.get();
+  }
+
+  public SlotChooser chooser() {
+    return chooser.get();
+  }
+
+  @Override
+  public List<RouteGroup> routes() {
+    return List.of(new OpenTimeRoutes(
+        tokens.get(),
+        chooser.get(),
+        images.get(),
+        engagements.get(),
+        infrastructure.settings().shopHome(),
+        infrastructure.clock()));
+  }
+
+  @Override
+  public List<ConsumerGroup> consumers() {
+    return List.of(consumers -> consumers.consumeBatches(
+        EngagementRecorder.TOPIC,
+        1,
+        ENGAGEMENT_BATCH,
+        new EngagementActivity(
+            new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()))));
+  }
+
+  @Override
+  public void close() {
+    engagements.ifBuilt().ifPresent(EngagementRecorder::close);
+    chooser.ifBuilt().ifPresent(SlotChooser::close);
+  }
+}
