@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.config.SettingsLoader;
+import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
@@ -84,7 +85,9 @@ class NodeRolesTest {
   void a_worker_runs_the_consumers_and_health_but_no_routes() throws Exception {
     try (var node = node()) {
       node.start(Role.WORKER, 0);
-      assertThat(node.consumedQueues()).containsExactly(queue);
+      assertThat(node.consumedQueues())
+          .as("every capability's consumers, this test's among them")
+          .containsExactly(EngagementRecorder.TOPIC.name(), queue);
       publish(node, "to the worker");
       assertThat(consumed.poll(20, TimeUnit.SECONDS)).isEqualTo("to the worker");
       assertThat(status(node, "/health")).isEqualTo(200);
