@@ -106,8 +106,7 @@ public final class SlotChooser implements AutoCloseable {
     } catch (CoordinationException e) {
       chosen = fallback(token);
     }
-    remember(key, chosen);
-    return chosen;
+    return remember(key, chosen);
   }
 
   /** The list kept for an email, for support: never computes. */
@@ -131,7 +130,7 @@ public final class SlotChooser implements AutoCloseable {
   private ChosenSlots compute(MessageToken token) {
     Optional<ChosenSlots> stored = table.find(token.message());
     if (stored.isPresent()) return stored.get();
-    Set<String> shown = table.recentlyShown(token.message().subscriberId(), RECENT_EMAILS);
+    Set<String> shown = table.recentlyShown(token.message(), RECENT_EMAILS);
     var request = new RecommendationRequest(
         token.message().subscriberId(),
         Math.max(1, token.slots()),
@@ -158,9 +157,15 @@ public final class SlotChooser implements AutoCloseable {
     }
   }
 
-  private void remember(String key, ChosenSlots list) {
+  /**
+   * Keeps the list in the near cache unless a request on this node got there first, and returns the
+   * list to serve: the first one, so two requests on one node never serve two lists (concurrent
+   * fallbacks each compute).
+   */
+  private ChosenSlots remember(String key, ChosenSlots list) {
     synchronized (nearCache) {
-      nearCache.putIfAbsent(key, list);
+      ChosenSlots first = nearCache.putIfAbsent(key, list);
+      return first == null ? list : first.how(list.how());
     }
   }
 

@@ -61,15 +61,20 @@ final class SlotTable {
         .findOne());
   }
 
-  /** Products the subscriber's last {@code emails} emails showed. */
-  Set<String> recentlyShown(String subscriberId, int emails) {
+  /**
+   * Products the subscriber's last {@code emails} emails other than {@code current} showed. The email
+   * being chosen is left out: its own list, kept meanwhile by another node, must not exclude itself.
+   */
+  Set<String> recentlyShown(MessageId current, int emails) {
     return jdbi.withHandle(handle -> new LinkedHashSet<>(handle
         .createQuery("""
             SELECT DISTINCT unnest(product_ids) FROM (
-              SELECT product_ids FROM message_slots WHERE subscriber_id = :subscriber
+              SELECT product_ids FROM message_slots
+               WHERE subscriber_id = :subscriber AND message_id <> :current
                ORDER BY chosen_at DESC LIMIT :emails) recent
             """)
-        .bind("subscriber", subscriberId)
+        .bind("subscriber", current.subscriberId())
+        .bind("current", current.text())
         .bind("emails", emails)
         .mapTo(String.class)
         .list()));
