@@ -30,6 +30,8 @@ public final class EngagementRecorder implements AutoCloseable {
   private final WorkQueue queue;
   private final BlockingQueue<Engagement> pending;
   private final AtomicLong lost = new AtomicLong();
+  private final AtomicLong handedOver = new AtomicLong();
+  private final AtomicLong settled = new AtomicLong();
   private final Thread publisher;
   private volatile boolean running = true;
 
@@ -41,7 +43,14 @@ public final class EngagementRecorder implements AutoCloseable {
   }
 
   public void record(Engagement engagement) {
-    if (!pending.offer(engagement)) lost.incrementAndGet();
+    if (pending.offer(engagement)) handedOver.incrementAndGet();
+    else lost.incrementAndGet();
+  }
+
+  /** Waits until everything recorded so far is published (or given up on). */
+  public void flush() throws InterruptedException {
+    long target = handedOver.get();
+    while (settled.get() < target) Thread.sleep(2);
   }
 
   public long lost() {
@@ -62,6 +71,7 @@ public final class EngagementRecorder implements AutoCloseable {
           lost.addAndGet(batch.size());
           log.warn("could not queue {} engagement(s): {}", batch.size(), e.toString());
         }
+        settled.addAndGet(batch.size());
         batch.clear();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -284,7 +284,14 @@ class OpenTimeRoutesTest {
         .isEqualTo(401);
   }
 
+  /** Engagements in the queue once everything recorded so far has been published. */
   private static long engagementsQueued() {
+    try {
+      engagements.flush();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
     return queue.depth(EngagementRecorder.TOPIC.name());
   }
 }
