@@ -177,6 +177,13 @@ final class OpenBurstBenchCommand extends EnvironmentAware implements Callable<I
         run.heapUsedBytesPerNode().stream()
             .map(bytes -> Long.toString(bytes >> 20))
             .collect(Collectors.joining("/")));
+    System.out.printf(
+        Locale.ROOT,
+        "%-8s re-opened (lists and cards cached): %,9.0f slot req/s  p50 %6.2f ms  p99 %6.2f ms%n",
+        run.strategy(),
+        run.reopenRequestsPerSecond(),
+        run.reopenP50Millis(),
+        run.reopenP99Millis());
   }
 
   private static Path runningJar() {
