@@ -204,11 +204,12 @@ public final class Infrastructure implements AutoCloseable {
     return List.copyOf(checks);
   }
 
-  private interface Opening<T extends AutoCloseable> {
+  interface Opening<T extends AutoCloseable> {
     T open();
   }
 
-  private synchronized <T extends AutoCloseable> T open(Opening<T> opening) {
+  /** Opens a resource that closes with this node's servers, newest first. */
+  synchronized <T extends AutoCloseable> T open(Opening<T> opening) {
     T resource = opening.open();
     opened.push(resource);
     return resource;

@@ -42,7 +42,7 @@ public final class OpenTimeWiring implements Capability {
           infrastructure.clock(),
           AffinityPopularityRecommender.Options.defaults());
       return new SlotChooser(
-          infrastructure.coordination().computeOnce(),
+          OpenTimeComputeOnce.chosen(infrastructure),
           recommender,
           jdbi,
           infrastructure.clock(),

@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
       ImportBenchCommand.class,
       EventBenchCommand.class,
       ComputeOnceBenchCommand.class,
-      QueueBenchCommand.class
+      QueueBenchCommand.class,
+      OpenBurstBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
@@ -21,6 +22,7 @@ final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "a scenario is required: import, events, compute-once or queue");
+        spec.commandLine(),
+        "a scenario is required: import, events, compute-once, queue or open-burst");
   }
 }

@@ -28,7 +28,8 @@ public record Settings(
     long maxBodyBytes,
     long maxImportBytes,
     Duration shutdownGrace,
-    LogFormat logFormat) {
+    LogFormat logFormat,
+    OpenTimeStrategy openTimeStrategy) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -42,6 +43,15 @@ public record Settings(
     AUTO,
     JSON,
     TEXT
+  }
+
+  /**
+   * How the open-time slots are computed once: {@code TIDINGS} with the node's coordination (Redis or
+   * in-process); {@code SEED} with seed 01's literal Redis commands, a benchmark baseline only.
+   */
+  public enum OpenTimeStrategy {
+    TIDINGS,
+    SEED
   }
 
   public boolean embeddedDatabase() {
@@ -80,6 +90,8 @@ public record Settings(
     view.put("TIDINGS_MAX_IMPORT_BYTES", Long.toString(maxImportBytes));
     view.put("TIDINGS_SHUTDOWN_GRACE", shutdownGrace.toString());
     view.put("TIDINGS_LOG_FORMAT", logFormat.name().toLowerCase(java.util.Locale.ROOT));
+    view.put(
+        "TIDINGS_OPENTIME_STRATEGY", openTimeStrategy.name().toLowerCase(java.util.Locale.ROOT));
     return view;
   }
 

@@ -43,6 +43,7 @@ public final class SettingsLoader {
       "TIDINGS_MAX_IMPORT_BYTES",
       "TIDINGS_SHUTDOWN_GRACE",
       "TIDINGS_LOG_FORMAT",
+      "TIDINGS_OPENTIME_STRATEGY",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -89,12 +90,13 @@ public final class SettingsLoader {
   }
 
   private Settings build() {
+    var redisUrl = uri("TIDINGS_REDIS_URL", Set.of("redis", "rediss"));
     var settings = new Settings(
         jdbcUrl("TIDINGS_DB_URL"),
         text("TIDINGS_DB_USER"),
         text("TIDINGS_DB_PASSWORD").map(Secret::new),
         integer("TIDINGS_DB_POOL_SIZE", Settings.DEFAULT_DB_POOL_SIZE, 1, 500),
-        uri("TIDINGS_REDIS_URL", Set.of("redis", "rediss")),
+        redisUrl,
         uri("TIDINGS_AMQP_URL", Set.of("amqp", "amqps")),
         uri("TIDINGS_SMTP_URL", Set.of("smtp", "smtps")),
         Path.of(text("TIDINGS_DATA_DIR").orElse(Settings.DEFAULT_DATA_DIR))
@@ -109,7 +111,8 @@ public final class SettingsLoader {
         longValue("TIDINGS_MAX_BODY_BYTES", Settings.DEFAULT_MAX_BODY_BYTES),
         longValue("TIDINGS_MAX_IMPORT_BYTES", Settings.DEFAULT_MAX_IMPORT_BYTES),
         duration("TIDINGS_SHUTDOWN_GRACE", Settings.DEFAULT_SHUTDOWN_GRACE),
-        logFormat());
+        logFormat(),
+        openTimeStrategy(redisUrl.isPresent()));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -215,6 +218,26 @@ public final class SettingsLoader {
           }
         })
         .orElse(fallback);
+  }
+
+  private Settings.OpenTimeStrategy openTimeStrategy(boolean redisConfigured) {
+    var strategy = text("TIDINGS_OPENTIME_STRATEGY")
+        .map(raw -> {
+          try {
+            return Settings.OpenTimeStrategy.valueOf(raw.toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            problems.add("TIDINGS_OPENTIME_STRATEGY: expected tidings or seed but was " + raw);
+            return Settings.OpenTimeStrategy.TIDINGS;
+          }
+        })
+        .orElse(Settings.OpenTimeStrategy.TIDINGS);
+    if (strategy == Settings.OpenTimeStrategy.SEED
+        && !redisConfigured
+        && text("TIDINGS_REDIS_URL").isEmpty()) {
+      problems.add("TIDINGS_OPENTIME_STRATEGY: seed (the benchmark baseline) needs Redis:"
+          + " set TIDINGS_REDIS_URL");
+    }
+    return strategy;
   }
 
   private Settings.LogFormat logFormat() {

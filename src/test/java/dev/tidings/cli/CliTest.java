@@ -159,13 +159,32 @@ class CliTest {
   void a_bench_needs_a_scenario_and_sensible_sizes() {
     var none = run(embedded(), "bench");
     assertThat(none.status()).isEqualTo(2);
-    assertThat(none.err()).contains("import, events, compute-once or queue");
+    assertThat(none.err()).contains("import, events, compute-once, queue or open-burst");
     var events = run(embedded(), "bench", "events", "--batch", "0");
     assertThat(events.status()).isEqualTo(2);
     assertThat(events.err()).contains("--batch must be at least 1");
     var computeOnce = run(embedded(), "bench", "compute-once", "--waiters", "0");
     assertThat(computeOnce.status()).isEqualTo(2);
     assertThat(computeOnce.err()).contains("--waiters must be at least 1");
+  }
+
+  @Test
+  void open_burst_refuses_bad_options_before_starting_anything() {
+    for (String slots : new String[] {"0", "13"}) {
+      var run = run(embedded(), "bench", "open-burst", "--slots", slots);
+      assertThat(run.status()).isEqualTo(2);
+      assertThat(run.err()).contains("--slots must be between 1 and 12 but was " + slots);
+    }
+    var strategy = run(embedded(), "bench", "open-burst", "--strategy", "fastest");
+    assertThat(strategy.status()).isEqualTo(2);
+    assertThat(strategy.err()).contains("--strategy must be tidings, seed or both but was fastest");
+    var emails = run(embedded(), "bench", "open-burst", "--emails", "0");
+    assertThat(emails.status()).isEqualTo(2);
+    assertThat(emails.err()).contains("--emails must be at least 1");
+    var noJar = run(
+        embedded(), "bench", "open-burst", "--jar", dataDir.resolve("none.jar").toString());
+    assertThat(noJar.status()).isEqualTo(2);
+    assertThat(noJar.err()).contains("none.jar is not there");
   }
 
   @Test

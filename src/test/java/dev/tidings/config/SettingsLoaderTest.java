@@ -67,6 +67,28 @@ class SettingsLoaderTest {
   }
 
   @Test
+  void the_open_time_strategy_is_tidings_unless_seed_is_chosen_with_redis() {
+    assertThat(SettingsLoader.load(Map.of()).openTimeStrategy())
+        .isEqualTo(Settings.OpenTimeStrategy.TIDINGS);
+    assertThat(SettingsLoader.load(Map.of(
+                "TIDINGS_OPENTIME_STRATEGY", "seed", "TIDINGS_REDIS_URL", "redis://127.0.0.1:6379"))
+            .openTimeStrategy())
+        .isEqualTo(Settings.OpenTimeStrategy.SEED);
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_OPENTIME_STRATEGY", "seed")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .containsExactly("TIDINGS_OPENTIME_STRATEGY: seed (the benchmark baseline) needs"
+                    + " Redis: set TIDINGS_REDIS_URL"));
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_OPENTIME_STRATEGY", "fast")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .containsExactly(
+                    "TIDINGS_OPENTIME_STRATEGY: expected tidings or seed but was fast"));
+  }
+
+  @Test
   void secrets_never_show_in_descriptions_or_messages() {
     var settings = SettingsLoader.load(Map.of(
         "TIDINGS_API_KEY", "my-very-secret-api-key",
