@@ -24,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The URLs in emails (CONTRACT.md): {@code /o/{token}/{slot}} a slot's product card,
@@ -33,6 +35,7 @@ import java.util.Optional;
  * home, the neutral card) and changes nothing. {@code HEAD} answers the same without recording anything.
  */
 public final class OpenTimeRoutes implements RouteGroup {
+  private static final Logger log = LoggerFactory.getLogger(OpenTimeRoutes.class);
   /** A transparent 1x1 GIF. */
   static final byte[] PIXEL =
       Base64.getDecoder().decode("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7");
@@ -80,7 +83,7 @@ public final class OpenTimeRoutes implements RouteGroup {
     Optional<Integer> slot = slot(request, token);
     Card card;
     if (token.isPresent() && slot.isPresent()) {
-      SlotImages.Shown shown = images.slot(token.get(), slot.get());
+      SlotImages.Shown shown = shownOrNeutral(token.get(), slot.get());
       card = shown.card();
       if (record)
         engagements.record(
@@ -126,7 +129,7 @@ public final class OpenTimeRoutes implements RouteGroup {
     URI target = shopHome;
     if (token.isPresent() && slot.isPresent()) {
       // a click before any image (images blocked) chooses the list itself, the same way
-      Optional<Product> product = images.product(token.get(), slot.get());
+      Optional<Product> product = productOrNone(token.get(), slot.get());
       if (product.isPresent()) target = URI.create(product.get().landingUrl().toString());
       if (record)
         engagements.record(engagement(
@@ -155,6 +158,30 @@ public final class OpenTimeRoutes implements RouteGroup {
     body.put("how", kept.how().name().toLowerCase(java.util.Locale.ROOT));
     response.header(HeaderNames.CONTENT_TYPE, "application/json");
     response.send(dev.tidings.Json.MAPPER.writeValueAsBytes(body));
+  }
+
+  /**
+   * A proxy caches an error for good, so a failure behind a slot (the database down while a product
+   * or the kept list is read) is served as the neutral card, logged, and tried again next time.
+   */
+  private SlotImages.Shown shownOrNeutral(MessageToken token, int slot) {
+    try {
+      return images.slot(token, slot);
+    } catch (RuntimeException e) {
+      log.warn(
+          "slot {} of message {} served neutral: {}", slot, token.message().text(), e.toString());
+      return new SlotImages.Shown(images.generic(), Optional.empty());
+    }
+  }
+
+  private Optional<Product> productOrNone(MessageToken token, int slot) {
+    try {
+      return images.product(token, slot);
+    } catch (RuntimeException e) {
+      log.warn(
+          "link {} of message {} sent to the shop: {}", slot, token.message().text(), e.toString());
+      return Optional.empty();
+    }
   }
 
   private Optional<MessageToken> token(ServerRequest request) {

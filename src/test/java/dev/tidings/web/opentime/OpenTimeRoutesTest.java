@@ -93,6 +93,8 @@ class OpenTimeRoutesTest {
           Map.of()));
     }
     Recommender shuffled = request -> {
+      if (request.subscriberId().equals("broken"))
+        throw new IllegalStateException("the recommender's database is down");
       recommendations.incrementAndGet();
       List<String> order = new ArrayList<>(ids);
       Collections.shuffle(order, new java.util.Random(request.subscriberId().hashCode()));
@@ -273,6 +275,20 @@ class OpenTimeRoutesTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (engagementsQueued() < before + 3 && System.nanoTime() < deadline) Thread.sleep(20);
     assertThat(engagementsQueued()).isEqualTo(before + 3);
+  }
+
+  @Test
+  void a_failure_behind_a_slot_is_served_as_the_neutral_answer_not_an_error() {
+    String token = token("broken", 3);
+    byte[] generic = get("/o/garbage/0").body();
+
+    var image = get("/o/" + token + "/1");
+    var click = get("/c/" + token + "/1");
+
+    assertThat(image.statusCode()).isEqualTo(200);
+    assertThat(image.body()).isEqualTo(generic);
+    assertThat(click.statusCode()).isEqualTo(302);
+    assertThat(click.headers().firstValue("Location")).contains(SHOP.toString());
   }
 
   @Test
