@@ -15,8 +15,6 @@ import dev.tidings.recommend.AffinityPopularityRecommender;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Open-time slots: the email-facing routes over the node's coordinator (compute-once), database
@@ -24,7 +22,6 @@ import org.slf4j.LoggerFactory;
  * directory.
  */
 public final class OpenTimeWiring implements Capability {
-  private static final Logger log = LoggerFactory.getLogger(OpenTimeWiring.class);
   private static final int ENGAGEMENT_BUFFER = 100_000;
   private static final int ENGAGEMENT_BATCH = 500;
 
@@ -44,14 +41,6 @@ public final class OpenTimeWiring implements Capability {
           new ActivityHistory(jdbi),
           infrastructure.clock(),
           AffinityPopularityRecommender.Options.defaults());
-      // built ahead, so that the first email opened does not wait for popularity and the catalogue
-      Thread.ofVirtual().name("tidings-recommender-warm-up").start(() -> {
-        try {
-          recommender.refresh();
-        } catch (RuntimeException e) {
-          log.warn("recommender warm-up failed; the first request builds it: {}", e.toString());
-        }
-      });
       return new SlotChooser(
           OpenTimeComputeOnce.chosen(infrastructure),
           recommender,
