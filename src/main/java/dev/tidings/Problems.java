@@ -103,7 +103,7 @@ public final class Problems {
   }
 
   /** 1-64 chars of [A-Za-z0-9._:-], checked by hand: a regex match per row was a visible cost of imports. */
-  private static boolean isId(String value) {
+  public static boolean isId(String value) {
     int length = value.length();
     if (length < 1 || length > 64) return false;
     for (int i = 0; i < length; i++) {

@@ -2,6 +2,8 @@ package dev.tidings.message;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
+import dev.tidings.Problems;
+
 /**
  * Subscriber ids inside tokens. Ids that are plain decimal numbers (most shops' customer numbers) are
  * written as a varint, the rest as their ASCII characters, so that a token stays short.
@@ -14,19 +16,7 @@ final class SubscriberIds {
   private SubscriberIds() {}
 
   static boolean valid(String id) {
-    if (id.isEmpty() || id.length() > MAX_LENGTH) return false;
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      boolean allowed = (c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || c == '.'
-          || c == '_'
-          || c == ':'
-          || c == '-';
-      if (!allowed) return false;
-    }
-    return true;
+    return Problems.isId(id);
   }
 
   static void write(String id, TokenBytes.Writer out) {

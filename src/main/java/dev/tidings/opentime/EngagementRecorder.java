@@ -4,15 +4,6 @@ import dev.tidings.queue.Codec;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Topic;
 import dev.tidings.queue.WorkQueue;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Hands engagements to the queue without making a mail client wait for it: requests drop them into a
@@ -24,69 +15,31 @@ public final class EngagementRecorder implements AutoCloseable {
   public static final Topic<Engagement> TOPIC =
       new Topic<>(QueueSpec.of("opentime.engagement"), Codec.json(Engagement.class));
 
-  private static final Logger log = LoggerFactory.getLogger(EngagementRecorder.class);
   private static final int MAX_BATCH = 500;
 
-  private final WorkQueue queue;
-  private final BlockingQueue<Engagement> pending;
-  private final AtomicLong lost = new AtomicLong();
-  private final AtomicLong handedOver = new AtomicLong();
-  private final AtomicLong settled = new AtomicLong();
-  private final Thread publisher;
-  private volatile boolean running = true;
+  private final BatchingBuffer<Engagement> buffer;
 
   public EngagementRecorder(WorkQueue queue, int capacity) {
-    this.queue = queue;
-    this.pending = new ArrayBlockingQueue<>(capacity);
     queue.declare(TOPIC.spec());
-    this.publisher = Thread.ofVirtual().name("tidings-opentime-engagements").start(this::publish);
+    this.buffer = new BatchingBuffer<>(
+        "engagements", capacity, MAX_BATCH, batch -> TOPIC.publishAll(queue, batch, 1));
   }
 
   public void record(Engagement engagement) {
-    if (pending.offer(engagement)) handedOver.incrementAndGet();
-    else lost.incrementAndGet();
+    buffer.add(engagement);
+  }
+
+  public long lost() {
+    return buffer.lost();
   }
 
   /** Waits until everything recorded so far is published (or given up on). */
   public void flush() throws InterruptedException {
-    long target = handedOver.get();
-    while (settled.get() < target) Thread.sleep(2);
-  }
-
-  public long lost() {
-    return lost.get();
-  }
-
-  private void publish() {
-    List<Engagement> batch = new ArrayList<>(MAX_BATCH);
-    while (running || !pending.isEmpty()) {
-      try {
-        Engagement first = pending.poll(50, TimeUnit.MILLISECONDS);
-        if (first == null) continue;
-        batch.add(first);
-        pending.drainTo(batch, MAX_BATCH - 1);
-        try {
-          TOPIC.publishAll(queue, batch, 1);
-        } catch (RuntimeException e) {
-          lost.addAndGet(batch.size());
-          log.warn("could not queue {} engagement(s): {}", batch.size(), e.toString());
-        }
-        settled.addAndGet(batch.size());
-        batch.clear();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    buffer.flush();
   }
 
   @Override
   public void close() {
-    running = false;
-    try {
-      publisher.join(Duration.ofSeconds(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    buffer.close();
   }
 }

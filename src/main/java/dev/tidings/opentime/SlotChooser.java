@@ -33,7 +33,9 @@ public final class SlotChooser implements AutoCloseable {
   private final ComputeOnce computeOnce;
   private final Recommender recommender;
   private final SlotTable table;
-  private final SlotRecorder recorder;
+  /** Keeps chosen lists in the database in batches, off the request path. */
+  private final BatchingBuffer<ChosenSlots> recorder;
+
   private final Options options;
   private final InstantSource clock;
   private final Map<String, ChosenSlots> nearCache;
@@ -63,7 +65,7 @@ public final class SlotChooser implements AutoCloseable {
     this.computeOnce = computeOnce;
     this.recommender = recommender;
     this.table = new SlotTable(jdbi);
-    this.recorder = new SlotRecorder(table, 100_000, Duration.ofMillis(50));
+    this.recorder = new BatchingBuffer<>("chosen slot lists", 100_000, 1_000, table::keepAll);
     this.options = options;
     this.clock = clock;
     this.nearCache = new LinkedHashMap<>(1_024, 0.75f, true) {
@@ -96,7 +98,7 @@ public final class SlotChooser implements AutoCloseable {
           ChosenSlots list = decode(token, c.value(), true);
           if (list.how() == ChosenSlots.How.COMPUTED) {
             computed.increment();
-            recorder.keep(list);
+            recorder.add(list);
           }
           yield list;
         }
@@ -123,7 +125,7 @@ public final class SlotChooser implements AutoCloseable {
   private ChosenSlots fallback(MessageToken token) {
     fallbacks.increment();
     ChosenSlots list = compute(token);
-    if (list.how() == ChosenSlots.How.COMPUTED) recorder.keep(list);
+    if (list.how() == ChosenSlots.How.COMPUTED) recorder.add(list);
     return list.how(ChosenSlots.How.FALLBACK);
   }
 

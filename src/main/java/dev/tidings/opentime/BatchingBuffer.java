@@ -7,37 +7,39 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps chosen lists in the database off the request path: requests hand lists over, one virtual
- * thread writes whatever has gathered in one statement. A list that could not be kept (a full buffer,
- * a failed write) is counted; the coordinator still holds it for its TTL, and the email's next
- * request after that chooses again.
+ * Takes writes off the request path: requests hand items over without waiting, and one virtual thread
+ * passes whatever has gathered (up to {@code maxBatch}) to {@code write} in one call. An item that
+ * cannot be written (a full buffer, a failed write) is counted as lost, never a request's failure.
  */
-final class SlotRecorder implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(SlotRecorder.class);
-  private static final int MAX_BATCH = 1_000;
+final class BatchingBuffer<T> implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(BatchingBuffer.class);
 
-  private final SlotTable table;
-  private final BlockingQueue<ChosenSlots> pending;
-  private final Duration linger;
+  private final String what;
+  private final Consumer<List<T>> write;
+  private final int maxBatch;
+  private final BlockingQueue<T> pending;
   private final AtomicLong lost = new AtomicLong();
   private final AtomicLong handedOver = new AtomicLong();
   private final AtomicLong settled = new AtomicLong();
   private final Thread writer;
   private volatile boolean running = true;
 
-  SlotRecorder(SlotTable table, int capacity, Duration linger) {
-    this.table = table;
+  /** {@code what} names the items in logs and the thread ("chosen slot lists", "engagements"). */
+  BatchingBuffer(String what, int capacity, int maxBatch, Consumer<List<T>> write) {
+    this.what = what;
+    this.write = write;
+    this.maxBatch = maxBatch;
     this.pending = new ArrayBlockingQueue<>(capacity);
-    this.linger = linger;
-    this.writer = Thread.ofVirtual().name("tidings-opentime-slot-recorder").start(this::write);
+    this.writer = Thread.ofVirtual().name("tidings-" + what.replace(' ', '-')).start(this::drain);
   }
 
-  void keep(ChosenSlots list) {
-    if (pending.offer(list)) handedOver.incrementAndGet();
+  void add(T item) {
+    if (pending.offer(item)) handedOver.incrementAndGet();
     else lost.incrementAndGet();
   }
 
@@ -51,19 +53,19 @@ final class SlotRecorder implements AutoCloseable {
     while (settled.get() < target) Thread.sleep(2);
   }
 
-  private void write() {
-    List<ChosenSlots> batch = new ArrayList<>(MAX_BATCH);
+  private void drain() {
+    List<T> batch = new ArrayList<>(maxBatch);
     while (running || !pending.isEmpty()) {
       try {
-        ChosenSlots first = pending.poll(linger.toMillis(), TimeUnit.MILLISECONDS);
+        T first = pending.poll(50, TimeUnit.MILLISECONDS);
         if (first == null) continue;
         batch.add(first);
-        pending.drainTo(batch, MAX_BATCH - 1);
+        pending.drainTo(batch, maxBatch - 1);
         try {
-          table.keepAll(batch);
+          write.accept(batch);
         } catch (RuntimeException e) {
           lost.addAndGet(batch.size());
-          log.warn("could not keep {} chosen slot list(s): {}", batch.size(), e.toString());
+          log.warn("could not write {} {}: {}", batch.size(), what, e.toString());
         }
         settled.addAndGet(batch.size());
         batch.clear();
