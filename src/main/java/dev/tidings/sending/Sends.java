@@ -1,0 +1,30 @@
+package dev.tidings.sending;
+
+import java.util.Iterator;
+import java.util.Optional;
+
+/**
+ * The send pipeline's port. {@link #start} plans a run on this node and hands its partitions to the
+ * workers (any node running the worker role); the rest can be called from any node. Thread-safe.
+ */
+public interface Sends {
+
+  /**
+   * Snapshots {@code recipients} (subscriber ids, each once) into the run's ledger and partitions and
+   * queues them. Idempotent per (campaignId, runId): starting a run that exists changes nothing.
+   */
+  SendProgress start(SendJob job, Iterator<String> recipients);
+
+  /** One subscriber, now, ahead of bulk partitions (a welcome, a price drop). */
+  void trigger(SendJob job, String subscriberId);
+
+  Optional<SendProgress> progress(long campaignId, long runId);
+
+  /** Workers stop taking this run's recipients; what is in flight finishes. */
+  void pause(long campaignId, long runId);
+
+  void resume(long campaignId, long runId);
+
+  /** No further email of this run is sent; the unsent recipients count as skipped. */
+  void cancel(long campaignId, long runId);
+}
