@@ -1,4 +1,4 @@
-package dev.tidings.sending;
+package dev.tidings.campaign.send;
 
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.message.MessageId;

@@ -1,4 +1,4 @@
-package dev.tidings.sending;
+package dev.tidings.campaign.send;
 
 /** Where a run is; COMPLETED* only when sent + failed + unknown + skipped = planned. */
 public enum SendState {

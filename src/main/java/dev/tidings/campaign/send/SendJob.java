@@ -1,4 +1,4 @@
-package dev.tidings.sending;
+package dev.tidings.campaign.send;
 
 /**
  * One run of one campaign: what the pipeline needs to plan, order and pace it. {@code priority} is the

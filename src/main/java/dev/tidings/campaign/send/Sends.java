@@ -1,4 +1,4 @@
-package dev.tidings.sending;
+package dev.tidings.campaign.send;
 
 import java.util.Iterator;
 import java.util.Optional;

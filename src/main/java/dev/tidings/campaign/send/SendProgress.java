@@ -1,4 +1,4 @@
-package dev.tidings.sending;
+package dev.tidings.campaign.send;
 
 import java.time.Instant;
 import java.util.Optional;
