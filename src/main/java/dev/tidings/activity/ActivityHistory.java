@@ -2,7 +2,9 @@ package dev.tidings.activity;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -31,6 +33,18 @@ public final class ActivityHistory {
   public List<PastEvent> recentEvents(String userId, Instant since, int limit, Duration timeout) {
     return jdbi.inTransaction(
         handle -> EventTable.recentOfUser(handle, userId, since, limit, timeout));
+  }
+
+  /**
+   * {@link #recentEvents} of many users in one statement (a lookup of each user's index range): what
+   * the recommender reads for the emails being chosen at the same moment. Users without events are
+   * left out of the answer.
+   */
+  public Map<String, List<PastEvent>> recentEventsOfUsers(
+      Collection<String> userIds, Instant since, int limit, Duration timeout) {
+    if (userIds.isEmpty()) return Map.of();
+    return jdbi.inTransaction(
+        handle -> EventTable.recentOfUsers(handle, userIds, since, limit, timeout));
   }
 
   /** Events per item and type since {@code since}: a scan of the window, meant for a periodic background job. */

@@ -3,7 +3,11 @@ package dev.tidings.activity;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jspecify.annotations.Nullable;
 
@@ -111,6 +115,32 @@ final class EventTable {
             type(rs.getString("type")),
             rs.getTimestamp("occurred_at").toInstant()))
         .list();
+  }
+
+  static Map<String, List<ActivityHistory.PastEvent>> recentOfUsers(
+      Handle handle, Collection<String> userIds, Instant since, int limit, Duration timeout) {
+    long millis = Math.max(1, timeout.toMillis());
+    handle.execute("SET LOCAL statement_timeout = " + millis);
+    Map<String, List<ActivityHistory.PastEvent>> found = new HashMap<>();
+    handle
+        .createQuery("SELECT u.user_id, e.item_id, e.type, e.occurred_at"
+            + " FROM unnest(:users) AS u(user_id) CROSS JOIN LATERAL ("
+            + " SELECT item_id, type, occurred_at FROM " + NAME
+            + " WHERE user_id = u.user_id AND occurred_at >= :since AND type IN " + TASTE_TYPES
+            + " ORDER BY occurred_at DESC LIMIT :limit) e"
+            + " ORDER BY u.user_id, e.occurred_at DESC")
+        .bindArray("users", String.class, userIds)
+        .bind("since", since)
+        .bind("limit", limit)
+        .map((rs, ctx) -> Map.entry(
+            rs.getString("user_id"),
+            new ActivityHistory.PastEvent(
+                rs.getString("item_id"),
+                type(rs.getString("type")),
+                rs.getTimestamp("occurred_at").toInstant())))
+        .forEach(row ->
+            found.computeIfAbsent(row.getKey(), user -> new ArrayList<>()).add(row.getValue()));
+    return found;
   }
 
   static List<ActivityHistory.ItemCount> countsSince(Handle handle, Instant since) {

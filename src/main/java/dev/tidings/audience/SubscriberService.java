@@ -10,7 +10,10 @@ import dev.tidings.imports.ImportReport;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -63,6 +66,12 @@ public final class SubscriberService {
 
   public Optional<Subscriber> get(String id) {
     return jdbi.withHandle(handle -> SubscriberTable.find(handle, id));
+  }
+
+  /** The locales of the subscribers among {@code ids} that exist, in one query. */
+  public Map<String, Locale> locales(Collection<String> ids) {
+    if (ids.isEmpty()) return Map.of();
+    return jdbi.withHandle(handle -> SubscriberTable.locales(handle, ids));
   }
 
   /** The subscriber with this email, compared case-insensitively. */

@@ -6,8 +6,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.SqlStatement;
@@ -102,6 +105,17 @@ final class SubscriberTable {
         .bind("id", id)
         .map(SubscriberTable::subscriber)
         .findOne();
+  }
+
+  static Map<String, Locale> locales(Handle handle, Collection<String> ids) {
+    Map<String, Locale> found = new HashMap<>();
+    handle
+        .createQuery("SELECT id, locale FROM subscribers WHERE id = ANY(:ids)")
+        .bindArray("ids", String.class, ids)
+        .map((rs, ctx) ->
+            Map.entry(rs.getString("id"), Locale.forLanguageTag(rs.getString("locale"))))
+        .forEach(entry -> found.put(entry.getKey(), entry.getValue()));
+    return found;
   }
 
   static Optional<Subscriber> findByEmail(Handle handle, String email) {

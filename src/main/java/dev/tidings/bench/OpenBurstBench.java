@@ -26,24 +26,22 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The open-time slots as mail clients load them, end to end: {@code nodes} Tidings processes ({@code
  * java -jar tidings.jar serve}) on one Redis and one PostgreSQL, a catalogue and an audience loaded
  * through the API, then every email's {@code slots} image requests fired at once, in random order and
- * round robin over the nodes, from an HTTP client on virtual threads in this process ({@code
- * emailsInFlight} emails at a time). Each strategy gets nodes of its own ({@code
+ * round robin over the nodes, from keep-alive connections on virtual threads in this process
+ * ({@code emailsInFlight} emails at a time). Each strategy gets nodes of its own ({@code
  * TIDINGS_OPENTIME_STRATEGY}) and emails no run has seen (a campaign of its own). Computations and
  * fallbacks are the nodes' own counters ({@code /metrics}) over the measured emails; a duplicate is an
  * email whose cards were not {@code slots} distinct cards (ETags) all answered 200.
@@ -171,7 +169,7 @@ public final class OpenBurstBench {
       load(http, nodes.getFirst(), options, closedPort);
       var codec = TokenCodec.of(new Secret(SECRET));
       long campaign = System.currentTimeMillis() / 1000;
-      var burst = new Burst(http, threads, nodes, options, codec);
+      var burst = new Burst(threads, nodes, options, codec);
       if (options.warmupEmails() > 0) {
         try (Tracker warmup = progress.apply(
             strategy.setting() + " warm-up", (long) options.warmupEmails() * options.slots())) {
@@ -349,26 +347,25 @@ public final class OpenBurstBench {
   private static final class Burst {
     record Result(long[] latencies, double seconds, long duplicates, long failed) {}
 
-    private final HttpClient http;
     private final ExecutorService threads;
     private final List<NodeProcess> nodes;
     private final Options options;
     private final TokenCodec codec;
-    private final AtomicLong nextNode = new AtomicLong();
 
-    Burst(
-        HttpClient http,
-        ExecutorService threads,
-        List<NodeProcess> nodes,
-        Options options,
-        TokenCodec codec) {
-      this.http = http;
+    Burst(ExecutorService threads, List<NodeProcess> nodes, Options options, TokenCodec codec) {
       this.threads = threads;
       this.nodes = nodes;
       this.options = options;
       this.codec = codec;
     }
 
+    /**
+     * {@code emailsInFlight} lanes, each with one keep-alive connection per slot (round robin over the
+     * nodes): a lane writes all k requests of its email, in random slot order, then reads the k
+     * answers. A slot's latency runs from its own write until its answer is read, and answers are read
+     * in the order they were asked for, so a slot answered before an earlier-asked slow one is
+     * reported as late as that one: the latencies are upper bounds.
+     */
     Result fire(long campaign, long runId, int emails, Tracker tracker) {
       int k = options.slots();
       Instant issued = Instant.now();
@@ -380,61 +377,95 @@ public final class OpenBurstBench {
       LongAdder duplicates = new LongAdder();
       LongAdder failed = new LongAdder();
       LongAdder done = new LongAdder();
-      Semaphore inFlight = new Semaphore(options.emailsInFlight());
-      var random = new Random(runId);
+      AtomicInteger next = new AtomicInteger();
+      int lanes = Math.min(options.emailsInFlight(), emails);
+      List<Future<?>> running = new ArrayList<>(lanes);
       long started = System.nanoTime();
-      List<CompletableFuture<Void>> all = new ArrayList<>(emails);
-      for (int e = 0; e < emails; e++) {
-        try {
-          inFlight.acquire();
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted", interrupted);
-        }
-        int email = e;
-        int[] order = shuffled(k, random);
-        String[] etags = new String[k];
-        int[] statuses = new int[k];
-        var slots = new CompletableFuture<?>[k];
-        for (int j = 0; j < k; j++) {
-          int slot = order[j];
-          NodeProcess node = nodes.get((int) (nextNode.getAndIncrement() % nodes.size()));
-          var request = HttpRequest.newBuilder(
-                  node.base.resolve("/o/" + tokens[email] + "/" + slot))
-              .timeout(REQUEST_TIMEOUT)
-              .build();
-          long sent = System.nanoTime();
-          slots[j] = http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-              .handle((response, problem) -> {
-                latencies[email * k + slot] = System.nanoTime() - sent;
-                if (response != null) {
-                  statuses[slot] = response.statusCode();
-                  etags[slot] = response.headers().firstValue("etag").orElse("");
-                }
-                return null;
-              });
-        }
-        all.add(CompletableFuture.allOf(slots).handle((ignored, problem) -> {
-          Set<String> distinct = new HashSet<>();
-          boolean allOk = true;
-          for (int slot = 0; slot < k; slot++) {
-            if (statuses[slot] != 200) {
-              failed.increment();
-              allOk = false;
-            }
-            @Nullable String etag = etags[slot];
-            if (etag != null && !etag.isEmpty()) distinct.add(etag);
-          }
-          if (!allOk || distinct.size() != k) duplicates.increment();
-          done.add(k);
-          tracker.stepTo(done.sum());
-          inFlight.release();
+      for (int lane = 0; lane < lanes; lane++) {
+        int laneIndex = lane;
+        running.add(threads.submit(() -> {
+          runLane(laneIndex, runId, tokens, latencies, next, duplicates, failed, done, tracker);
           return null;
         }));
       }
-      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
+      for (Future<?> lane : running) {
+        try {
+          lane.get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+          throw new IllegalStateException("a load lane failed: " + e.getCause(), e.getCause());
+        }
+      }
       double seconds = (System.nanoTime() - started) / 1e9;
       return new Result(latencies, seconds, duplicates.sum(), failed.sum());
+    }
+
+    private void runLane(
+        int lane,
+        long runId,
+        String[] tokens,
+        long[] latencies,
+        AtomicInteger next,
+        LongAdder duplicates,
+        LongAdder failed,
+        LongAdder done,
+        Tracker tracker)
+        throws IOException {
+      int k = options.slots();
+      var connections = new KeepAliveConnection[k];
+      try {
+        for (int j = 0; j < k; j++) {
+          NodeProcess node = nodes.get((lane * k + j) % nodes.size());
+          connections[j] =
+              new KeepAliveConnection("127.0.0.1", node.port, (int) REQUEST_TIMEOUT.toMillis());
+        }
+        var random = new Random(runId * 1_000_003L + lane);
+        long[] sent = new long[k];
+        var etags = new HashSet<String>();
+        for (int email = next.getAndIncrement();
+            email < tokens.length;
+            email = next.getAndIncrement()) {
+          int[] order = shuffled(k, random);
+          boolean[] broken = new boolean[k];
+          for (int j = 0; j < k; j++) {
+            sent[j] = System.nanoTime();
+            try {
+              connections[j].send("/o/" + tokens[email] + "/" + order[j]);
+            } catch (IOException e) {
+              broken[j] = true;
+            }
+          }
+          etags.clear();
+          boolean allOk = true;
+          for (int j = 0; j < k; j++) {
+            int slot = order[j];
+            if (!broken[j]) {
+              try {
+                KeepAliveConnection.Answer answer = connections[j].read();
+                latencies[email * k + slot] = System.nanoTime() - sent[j];
+                if (answer.status() == 200) {
+                  if (!answer.etag().isEmpty()) etags.add(answer.etag());
+                  continue;
+                }
+              } catch (IOException | RuntimeException e) {
+                broken[j] = true;
+              }
+            }
+            latencies[email * k + slot] = System.nanoTime() - sent[j];
+            failed.increment();
+            allOk = false;
+            if (broken[j]) connections[j].reconnect();
+          }
+          if (!allOk || etags.size() != k) duplicates.increment();
+          done.add(k);
+          tracker.stepTo(done.sum());
+        }
+      } finally {
+        for (KeepAliveConnection connection : connections)
+          if (connection != null) connection.close();
+      }
     }
 
     private static int[] shuffled(int k, Random random) {

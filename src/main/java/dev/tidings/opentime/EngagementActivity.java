@@ -19,7 +19,7 @@ import java.util.Optional;
  * no product and are often machines; the delivery capability reads those. A redelivered batch counts
  * nothing twice: each click's event id is derived from the click itself.
  */
-public final class EngagementActivity implements Topic.BatchOf<Engagement> {
+public final class EngagementActivity implements Topic.BatchOf<Engagements> {
   private final ActivityIntake intake;
 
   public EngagementActivity(ActivityIntake intake) {
@@ -27,9 +27,9 @@ public final class EngagementActivity implements Topic.BatchOf<Engagement> {
   }
 
   @Override
-  public BatchResult handle(List<Topic.Received<Engagement>> batch) {
+  public BatchResult handle(List<Topic.Received<Engagements>> batch) {
     List<ActivityEvent> clicks = batch.stream()
-        .map(Topic.Received::value)
+        .flatMap(received -> received.value().items().stream())
         .filter(engagement -> engagement.kind() == Engagement.Kind.SLOT_CLICK)
         .flatMap(engagement -> engagement.productId().stream()
             .map(product -> new ActivityEvent(

@@ -8,12 +8,12 @@ import dev.tidings.queue.WorkQueue;
 /**
  * Hands engagements to the queue without making a mail client wait for it: requests drop them into a
  * bounded buffer and one virtual thread publishes whatever has gathered, many per queue message
- * round. A full buffer or a queue that is down loses engagements, counted, never a request.
+ * round, in one queue message. A full buffer or a queue that is down loses engagements, counted, never a request.
  */
 public final class EngagementRecorder implements AutoCloseable {
   /** Where engagements go; the delivery capability consumes them. */
-  public static final Topic<Engagement> TOPIC =
-      new Topic<>(QueueSpec.of("opentime.engagement"), Codec.json(Engagement.class));
+  public static final Topic<Engagements> TOPIC =
+      new Topic<>(QueueSpec.of("opentime.engagement"), Codec.json(Engagements.class));
 
   private static final int MAX_BATCH = 500;
 
@@ -22,7 +22,10 @@ public final class EngagementRecorder implements AutoCloseable {
   public EngagementRecorder(WorkQueue queue, int capacity) {
     queue.declare(TOPIC.spec());
     this.buffer = new BatchingBuffer<>(
-        "engagements", capacity, MAX_BATCH, batch -> TOPIC.publishAll(queue, batch, 1));
+        "engagements",
+        capacity,
+        MAX_BATCH,
+        batch -> TOPIC.publish(queue, new Engagements(batch), 1));
   }
 
   public void record(Engagement engagement) {

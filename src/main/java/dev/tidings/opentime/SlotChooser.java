@@ -4,9 +4,11 @@ import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.coordination.ComputeOnce.Outcome;
 import dev.tidings.coordination.ComputeOnce.Timings;
 import dev.tidings.coordination.CoordinationException;
+import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommender;
+import dev.tidings.storage.BatchedLookup;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -33,6 +35,8 @@ public final class SlotChooser implements AutoCloseable {
   private final ComputeOnce computeOnce;
   private final Recommender recommender;
   private final SlotTable table;
+  /** The pasts of emails chosen at the same moment, read in one query. */
+  private final BatchedLookup<MessageId, SlotTable.Past> pasts;
   /** Keeps chosen lists in the database in batches, off the request path. */
   private final BatchingBuffer<ChosenSlots> recorder;
 
@@ -65,6 +69,8 @@ public final class SlotChooser implements AutoCloseable {
     this.computeOnce = computeOnce;
     this.recommender = recommender;
     this.table = new SlotTable(jdbi);
+    this.pasts = new BatchedLookup<>(
+        "email pasts", messages -> table.pasts(messages, RECENT_EMAILS), 128, 2);
     this.recorder = new BatchingBuffer<>("chosen slot lists", 100_000, 1_000, table::keepAll);
     this.options = options;
     this.clock = clock;
@@ -130,9 +136,12 @@ public final class SlotChooser implements AutoCloseable {
   }
 
   private ChosenSlots compute(MessageToken token) {
-    Optional<ChosenSlots> stored = table.find(token.message());
-    if (stored.isPresent()) return stored.get();
-    Set<String> shown = table.recentlyShown(token.message(), RECENT_EMAILS);
+    SlotTable.Past past = pasts
+        .get(token.message())
+        .orElseThrow(
+            () -> new IllegalStateException("no answer for " + token.message().text()));
+    if (past.kept().isPresent()) return past.kept().get();
+    Set<String> shown = past.recentlyShown();
     var request = new RecommendationRequest(
         token.message().subscriberId(),
         Math.max(1, token.slots()),

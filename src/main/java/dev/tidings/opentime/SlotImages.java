@@ -1,12 +1,12 @@
 package dev.tidings.opentime;
 
-import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
 import dev.tidings.message.MessageToken;
 import dev.tidings.opentime.card.Card;
 import dev.tidings.opentime.card.ProductCards;
+import dev.tidings.storage.BatchedLookup;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -30,8 +30,10 @@ public final class SlotImages {
     this.chooser = chooser;
     this.cards = cards;
     this.products = new RecentLookups<>(catalog::get, Duration.ofMinutes(1), 100_000);
-    this.locales = new RecentLookups<>(
-        id -> subscribers.get(id).map(Subscriber::locale), Duration.ofMinutes(1), 100_000);
+    // the locales of the new emails opened at the same moment are read in one query
+    var batched =
+        new BatchedLookup<String, Locale>("subscriber locales", subscribers::locales, 256, 2);
+    this.locales = new RecentLookups<>(batched::get, Duration.ofMinutes(1), 100_000);
   }
 
   /** What a slot shows, and which product that is (empty for the neutral card). */

@@ -1,9 +1,13 @@
 package dev.tidings.opentime;
 
 import dev.tidings.message.MessageId;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
@@ -59,6 +63,63 @@ final class SlotTable {
             rs.getTimestamp("chosen_at").toInstant(),
             ChosenSlots.How.STORED))
         .findOne());
+  }
+
+  /**
+   * What choosing an email's list needs from the table: the list kept for it, if any; otherwise what
+   * the subscriber's last emails showed.
+   */
+  record Past(Optional<ChosenSlots> kept, Set<String> recentlyShown) {}
+
+  /**
+   * The {@link Past} of many emails in one statement: the emails whose lists are chosen at the same
+   * moment. The email being chosen is left out of its subscriber's recent ones: its own list, kept
+   * meanwhile by another node, must not exclude itself.
+   */
+  Map<MessageId, Past> pasts(Set<MessageId> messages, int emails) {
+    if (messages.isEmpty()) return Map.of();
+    Map<String, MessageId> byText = new HashMap<>();
+    List<String> texts = new ArrayList<>(messages.size());
+    List<String> subscribers = new ArrayList<>(messages.size());
+    for (MessageId message : messages) {
+      byText.put(message.text(), message);
+      texts.add(message.text());
+      subscribers.add(message.subscriberId());
+    }
+    Map<MessageId, Past> found = new HashMap<>();
+    jdbi.useHandle(handle -> handle
+        .createQuery("""
+            SELECT x.m, kept.product_ids AS kept_ids, kept.chosen_at,
+                   CASE WHEN kept.message_id IS NULL THEN ARRAY(
+                     SELECT DISTINCT unnest(recent.product_ids) FROM (
+                       SELECT product_ids FROM message_slots
+                        WHERE subscriber_id = x.s AND message_id <> x.m
+                        ORDER BY chosen_at DESC LIMIT :emails) recent) END AS shown
+              FROM unnest(:messages, :subscribers) AS x(m, s)
+              LEFT JOIN message_slots kept ON kept.message_id = x.m
+            """)
+        .bindArray("messages", String.class, texts)
+        .bindArray("subscribers", String.class, subscribers)
+        .bind("emails", emails)
+        .map((rs, ctx) -> {
+          MessageId message = Objects.requireNonNull(byText.get(rs.getString("m")));
+          java.sql.Array kept = rs.getArray("kept_ids");
+          if (kept != null)
+            return Map.entry(
+                message,
+                new Past(
+                    Optional.of(new ChosenSlots(
+                        message,
+                        Arrays.asList((String[]) kept.getArray()),
+                        rs.getTimestamp("chosen_at").toInstant(),
+                        ChosenSlots.How.STORED)),
+                    Set.of()));
+          return Map.entry(
+              message, new Past(Optional.empty(), new LinkedHashSet<>(Arrays.asList((String[])
+                  rs.getArray("shown").getArray()))));
+        })
+        .forEach(row -> found.put(row.getKey(), row.getValue())));
+    return found;
   }
 
   /**

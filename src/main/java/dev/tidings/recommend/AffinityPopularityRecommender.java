@@ -3,6 +3,7 @@ package dev.tidings.recommend;
 import dev.tidings.activity.ActivityHistory;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.recommend.Selection.Candidate;
+import dev.tidings.storage.BatchedLookup;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -95,8 +96,10 @@ public final class AffinityPopularityRecommender implements Recommender {
     }
   }
 
-  private final ActivityHistory history;
   private final InstantSource clock;
+  /** The histories of subscribers whose emails are chosen at the same moment, read in one query. */
+  private final BatchedLookup<String, List<ActivityHistory.PastEvent>> histories;
+
   private final Options options;
   private final SnapshotCache snapshots;
   private final ExecutorService queries = Executors.newVirtualThreadPerTaskExecutor();
@@ -104,8 +107,16 @@ public final class AffinityPopularityRecommender implements Recommender {
 
   public AffinityPopularityRecommender(
       CatalogService catalog, ActivityHistory history, InstantSource clock, Options options) {
-    this.history = history;
     this.clock = clock;
+    this.histories = new BatchedLookup<>(
+        "subscriber history",
+        subscribers -> history.recentEventsOfUsers(
+            subscribers,
+            clock.instant().minus(options.historyWindow()),
+            options.maxHistoryEvents(),
+            options.maxQueryTime()),
+        128,
+        2);
     this.options = options;
     this.snapshots = new SnapshotCache(
         () -> {
@@ -163,11 +174,8 @@ public final class AffinityPopularityRecommender implements Recommender {
       return TasteProfile.NONE;
     }
     Duration budget = left.compareTo(options.maxQueryTime()) < 0 ? left : options.maxQueryTime();
-    Future<List<ActivityHistory.PastEvent>> events = queries.submit(() -> history.recentEvents(
-        request.subscriberId(),
-        now.minus(options.historyWindow()),
-        options.maxHistoryEvents(),
-        budget));
+    Future<List<ActivityHistory.PastEvent>> events =
+        queries.submit(() -> histories.get(request.subscriberId()).orElse(List.of()));
     try {
       return TasteProfile.of(
           events.get(budget.toNanos(), TimeUnit.NANOSECONDS), catalog, now, options.halfLife());

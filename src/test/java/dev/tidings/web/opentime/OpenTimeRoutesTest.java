@@ -11,10 +11,12 @@ import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
+import dev.tidings.opentime.Engagement;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.opentime.SlotChooser;
 import dev.tidings.opentime.SlotImages;
 import dev.tidings.opentime.card.ProductCards;
+import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.recommend.Recommendations;
@@ -42,6 +44,7 @@ import java.util.Currency;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,6 +64,9 @@ class OpenTimeRoutesTest {
   private static final AtomicInteger recommendations = new AtomicInteger();
   private static Database database;
   private static WorkQueue queue;
+  /** Every engagement the routes handed to the queue, as a consumer receives them. */
+  private static final List<Engagement> queued = new CopyOnWriteArrayList<>();
+
   private static SlotChooser chooser;
   private static EngagementRecorder engagements;
   private static HttpServer server;
@@ -120,6 +126,11 @@ class OpenTimeRoutesTest {
         new SubscriberService(database.jdbi(), clock));
     queue = new PostgresWorkQueue(database);
     engagements = new EngagementRecorder(queue, 10_000);
+    queue.subscribeBatches(
+        EngagementRecorder.TOPIC.name(), 1, 100, EngagementRecorder.TOPIC.batchHandler(batch -> {
+          batch.forEach(received -> queued.addAll(received.value().items()));
+          return BatchResult.ACK_ALL;
+        }));
     tokens = TokenCodec.of(new Secret("open-time-test-secret-0123"));
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
@@ -300,7 +311,7 @@ class OpenTimeRoutesTest {
         .isEqualTo(401);
   }
 
-  /** Engagements in the queue once everything recorded so far has been published. */
+  /** Engagements received from the queue so far, once everything recorded has been published. */
   private static long engagementsQueued() {
     try {
       engagements.flush();
@@ -308,6 +319,9 @@ class OpenTimeRoutesTest {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-    return queue.depth(EngagementRecorder.TOPIC.name());
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (queue.depth(EngagementRecorder.TOPIC.name()) > 0 && System.nanoTime() < deadline)
+      Thread.onSpinWait();
+    return queued.size();
   }
 }
