@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * others can take them.
  *
  * <p>Popularity and the catalogue are held in memory and rebuilt in the background every {@link
- * Options#refreshEvery()} while in use, so a request costs one indexed query of the subscriber's recent
- * events. That query is bounded by the request's deadline and {@link Options#maxQueryTime()}; when the
+ * Options#refreshEvery()} while in use, so a request costs one indexed read of the subscriber's recent
+ * events, shared in one query with the other subscribers asked for at the same moment. That query is bounded by the request's deadline and {@link Options#maxQueryTime()}; when the
  * deadline is too near, or the query fails or is late, the answer is popularity alone (counted by {@link
  * #popularityOnlyAnswers()}) rather than an error.
  */
