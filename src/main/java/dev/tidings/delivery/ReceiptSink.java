@@ -1,0 +1,18 @@
+package dev.tidings.delivery;
+
+import java.util.List;
+
+/**
+ * Where the edges hand receipts: when {@link #accept} returns, the receipts are durably queued
+ * (RabbitMQ publisher confirms, or the queue table's commit), so a webhook may answer 2xx. When they
+ * cannot be queued now (the queue is unreachable and the bounded batcher is full) it throws {@link
+ * dev.tidings.queue.QueueUnavailableException}: the webhook answers 503 with {@code Retry-After} and
+ * the provider retries. Thread-safe.
+ */
+public interface ReceiptSink {
+
+  void accept(List<Receipt> receipts);
+
+  /** Events a provider sent that map to no status: kept apart and counted, never a failed batch. */
+  void unknown(ReceiptSource source, String eventType, String rawEvent);
+}
