@@ -8,7 +8,7 @@ import java.util.Optional;
  * only moves to a status of higher priority (seed 02's version number). The main line is QUEUED <
  * IN_GATEWAY < SENT < DELIVERED < OPENED < CLICKED; the failure branches sit where they end a message's
  * story: DEFERRED is a temporary failure before it was accepted (a later SENT or DELIVERED replaces
- * it), BOUNCED and DROPPED end it instead of DELIVERED, COMPLAINED and UNSUBSCRIBED come after the
+ * it), DROPPED (the provider would not send what it accepted) and BOUNCED end it instead of DELIVERED, COMPLAINED and UNSUBSCRIBED come after the
  * reader saw it and outrank every engagement. docs/architecture.md draws the lattice.
  */
 public enum DeliveryStatus {
@@ -16,7 +16,7 @@ public enum DeliveryStatus {
   IN_GATEWAY(20, Optional.of(QUEUED)),
   DEFERRED(25, Optional.of(IN_GATEWAY)),
   SENT(30, Optional.of(IN_GATEWAY)),
-  DROPPED(35, Optional.of(IN_GATEWAY)),
+  DROPPED(35, Optional.of(SENT)),
   BOUNCED(40, Optional.of(SENT)),
   DELIVERED(50, Optional.of(SENT)),
   OPENED(60, Optional.of(DELIVERED)),
