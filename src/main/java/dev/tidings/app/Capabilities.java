@@ -12,6 +12,7 @@ final class Capabilities {
         new CatalogWiring(infrastructure),
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
-        new OpenTimeWiring(infrastructure));
+        new OpenTimeWiring(infrastructure),
+        new DeliveryWiring(infrastructure));
   }
 }

@@ -3,6 +3,7 @@ package dev.tidings.audience;
 import dev.tidings.PageLimit;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
@@ -27,6 +28,25 @@ public final class SuppressionService {
       // refused ours, under read committed).
       return SuppressionTable.find(handle, suppression.email()).orElseThrow();
     });
+  }
+
+  /**
+   * Suppresses the addresses of subscribers at once, inside the caller's transaction ({@code handle}):
+   * the delivery capability does it in the same transaction that records a bounce, complaint or
+   * unsubscribe, so no receipt is applied without its suppression. Returns how many addresses were new.
+   */
+  public static int suppressSubscribers(
+      org.jdbi.v3.core.Handle handle,
+      Map<String, SuppressionReason> bySubscriber,
+      java.time.Instant at) {
+    if (bySubscriber.isEmpty()) return 0;
+    List<String> ids = new java.util.ArrayList<>(bySubscriber.size());
+    List<String> reasons = new java.util.ArrayList<>(bySubscriber.size());
+    bySubscriber.forEach((id, reason) -> {
+      ids.add(id);
+      reasons.add(reason.wire());
+    });
+    return SuppressionTable.insertForSubscribers(handle, ids, reasons, at);
   }
 
   public Optional<Suppression> get(String email) {

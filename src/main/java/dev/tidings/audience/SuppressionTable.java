@@ -28,6 +28,20 @@ final class SuppressionTable {
         .execute();
   }
 
+  /** Suppresses the addresses of these subscribers, each for its reason; unknown ids are skipped. */
+  static int insertForSubscribers(
+      Handle handle, List<String> subscriberIds, List<String> reasons, java.time.Instant at) {
+    return handle
+        .createUpdate("INSERT INTO suppressions (" + COLUMNS + ")"
+            + " SELECT s.email, x.reason, :at FROM unnest(:ids, :reasons) AS x(id, reason)"
+            + " JOIN subscribers s ON s.id = x.id"
+            + " ON CONFLICT ((lower(email))) DO NOTHING")
+        .bindArray("ids", String.class, subscriberIds)
+        .bindArray("reasons", String.class, reasons)
+        .bind("at", at)
+        .execute();
+  }
+
   static Optional<Suppression> find(Handle handle, String email) {
     return handle
         .createQuery("SELECT " + COLUMNS + " FROM suppressions WHERE lower(email) = lower(:email)")

@@ -11,9 +11,13 @@ import dev.tidings.queue.WorkQueue;
  * round, in one queue message. A full buffer or a queue that is down loses engagements, counted, never a request.
  */
 public final class EngagementRecorder implements AutoCloseable {
-  /** Where engagements go; the delivery capability consumes them. */
+  /** Where engagements go for activity (slot clicks feed the recommenders). */
   public static final Topic<Engagements> TOPIC =
       new Topic<>(QueueSpec.of("opentime.engagement"), Codec.json(Engagements.class));
+
+  /** The same engagements for the delivery capability (opens and clicks as receipts). */
+  public static final Topic<Engagements> RECEIPTS_TOPIC =
+      new Topic<>(QueueSpec.of("opentime.engagement.receipts"), Codec.json(Engagements.class));
 
   private static final int MAX_BATCH = 500;
 

@@ -1,0 +1,71 @@
+package dev.tidings.app;
+
+import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.delivery.EngagementReceipts;
+import dev.tidings.delivery.ReceiptConsumer;
+import dev.tidings.delivery.ReceiptQueue;
+import dev.tidings.delivery.ReceiptSink;
+import dev.tidings.delivery.ReceiptStore;
+import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.delivery.DeliveryRoutes;
+import java.util.List;
+
+/**
+ * Delivery receipts: the sink the edges hand receipts to (the work queue), the consumers that apply
+ * them (receipts from the queue, opens and clicks from the open-time capability) and the statistics
+ * routes.
+ */
+public final class DeliveryWiring implements Capability {
+  /** Queue messages applied in one transaction; each holds up to a thousand receipts. */
+  private static final int MESSAGES_PER_TRANSACTION = 8;
+
+  private static final int ENGAGEMENT_MESSAGES_PER_TRANSACTION = 4;
+  private static final int CONSUMERS = 2;
+
+  private final Infrastructure infrastructure;
+  private final Lazy<ReceiptStore> store;
+  private final Lazy<ReceiptQueue> sink;
+
+  DeliveryWiring(Infrastructure infrastructure) {
+    this.infrastructure = infrastructure;
+    this.store =
+        Lazy.of(() -> new ReceiptStore(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.sink = Lazy.of(() -> new ReceiptQueue(infrastructure.workQueue()));
+  }
+
+  /** Where webhooks, the sender and unsubscribes hand receipts. */
+  public ReceiptSink sink() {
+    return sink.get();
+  }
+
+  public ReceiptStore store() {
+    return store.get();
+  }
+
+  @Override
+  public List<RouteGroup> routes() {
+    return List.of(new DeliveryRoutes(
+        new DeliveryStats(infrastructure.database().jdbi()), infrastructure.clock()));
+  }
+
+  @Override
+  public List<ConsumerGroup> consumers() {
+    return List.of(consumers -> {
+      consumers.consumeBatches(
+          ReceiptQueue.TOPIC,
+          CONSUMERS,
+          MESSAGES_PER_TRANSACTION,
+          new ReceiptConsumer(store.get()));
+      consumers.consumeBatches(
+          EngagementRecorder.RECEIPTS_TOPIC,
+          1,
+          ENGAGEMENT_MESSAGES_PER_TRANSACTION,
+          new EngagementReceipts(store.get()));
+    });
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,128 @@
+package dev.tidings.delivery;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jdbi.v3.core.Jdbi;
+
+/** Reads what {@link ReceiptStore} wrote: a campaign's figures, one message's history. */
+public final class DeliveryStats {
+  private final Jdbi jdbi;
+
+  public DeliveryStats(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  public CampaignStats campaign(long campaignId, Instant minutesSince) {
+    return jdbi.withHandle(handle -> {
+      Map<FunnelStep, Long> funnel = new EnumMap<>(FunnelStep.class);
+      handle
+          .createQuery("SELECT step, sum(count) AS n FROM campaign_funnel"
+              + " WHERE campaign_id = :id GROUP BY step")
+          .bind("id", campaignId)
+          .map((rs, ctx) -> Map.entry(rs.getInt("step"), rs.getLong("n")))
+          .forEach(row ->
+              FunnelStep.ofCode(row.getKey()).ifPresent(step -> funnel.put(step, row.getValue())));
+      Map<DeliveryStatus, Long> current = new EnumMap<>(DeliveryStatus.class);
+      handle
+          .createQuery("SELECT status, count(*) AS n FROM message_status"
+              + " WHERE campaign_id = :id GROUP BY status")
+          .bind("id", campaignId)
+          .map((rs, ctx) -> Map.entry(rs.getInt("status"), rs.getLong("n")))
+          .forEach(row -> FunnelStep.ofCode(row.getKey())
+              .flatMap(FunnelStep::status)
+              .ifPresent(status -> current.put(status, row.getValue())));
+      Map<Integer, Long> slots = new TreeMap<>();
+      handle
+          .createQuery("SELECT slot, count(*) AS n FROM slot_clicks"
+              + " WHERE campaign_id = :id GROUP BY slot")
+          .bind("id", campaignId)
+          .map((rs, ctx) -> Map.entry(rs.getInt("slot"), rs.getLong("n")))
+          .forEach(row -> slots.put(row.getKey(), row.getValue()));
+      Map<Instant, Map<FunnelStep, Long>> byMinute = new TreeMap<>();
+      handle
+          .createQuery("SELECT minute, step, sum(count) AS n FROM campaign_funnel_minutes"
+              + " WHERE campaign_id = :id AND minute >= :since GROUP BY minute, step")
+          .bind("id", campaignId)
+          .bind("since", minutesSince)
+          .map((rs, ctx) -> new MinuteRow(
+              rs.getTimestamp("minute").toInstant(), rs.getInt("step"), rs.getLong("n")))
+          .forEach(row -> FunnelStep.ofCode(row.step())
+              .ifPresent(step -> byMinute
+                  .computeIfAbsent(row.minute(), m -> new EnumMap<>(FunnelStep.class))
+                  .put(step, row.count())));
+      List<CampaignStats.Minute> minutes = new ArrayList<>();
+      byMinute.forEach((minute, steps) -> minutes.add(new CampaignStats.Minute(minute, steps)));
+      return new CampaignStats(campaignId, funnel, current, rates(funnel), slots, minutes);
+    });
+  }
+
+  /**
+   * Seed 02's headline KPIs (contact: sent of queued; delivery: delivered of sent) and the engagement
+   * rates, each of the step it follows from; a rate over nothing is 0.
+   */
+  static Map<String, Double> rates(Map<FunnelStep, Long> funnel) {
+    Map<String, Double> rates = new LinkedHashMap<>();
+    rates.put("contact", ratio(funnel, FunnelStep.SENT, FunnelStep.QUEUED));
+    rates.put("delivery", ratio(funnel, FunnelStep.DELIVERED, FunnelStep.SENT));
+    rates.put("open", ratio(funnel, FunnelStep.OPENED, FunnelStep.DELIVERED));
+    rates.put("humanOpen", ratio(funnel, FunnelStep.HUMAN_OPENED, FunnelStep.DELIVERED));
+    rates.put("click", ratio(funnel, FunnelStep.CLICKED, FunnelStep.DELIVERED));
+    rates.put("humanClick", ratio(funnel, FunnelStep.HUMAN_CLICKED, FunnelStep.DELIVERED));
+    rates.put("clickToOpen", ratio(funnel, FunnelStep.CLICKED, FunnelStep.OPENED));
+    rates.put("humanClickToOpen", ratio(funnel, FunnelStep.HUMAN_CLICKED, FunnelStep.HUMAN_OPENED));
+    rates.put("bounce", ratio(funnel, FunnelStep.BOUNCED, FunnelStep.SENT));
+    rates.put("complaint", ratio(funnel, FunnelStep.COMPLAINED, FunnelStep.DELIVERED));
+    rates.put("unsubscribe", ratio(funnel, FunnelStep.UNSUBSCRIBED, FunnelStep.DELIVERED));
+    return rates;
+  }
+
+  private static double ratio(Map<FunnelStep, Long> funnel, FunnelStep part, FunnelStep whole) {
+    long of = funnel.getOrDefault(whole, 0L);
+    return of == 0 ? 0 : (double) funnel.getOrDefault(part, 0L) / of;
+  }
+
+  /** One message's current status and the first time it reached each step. */
+  public record MessageHistory(
+      String messageId, DeliveryStatus status, Instant statusAt, List<Step> steps) {
+    public record Step(FunnelStep step, Instant at, String source, Optional<String> reason) {}
+  }
+
+  public Optional<MessageHistory> message(String messageId) {
+    return jdbi.withHandle(handle -> {
+      var status = handle
+          .createQuery("SELECT status, status_at FROM message_status WHERE message_id = :id")
+          .bind("id", messageId)
+          .map((rs, ctx) ->
+              Map.entry(rs.getInt("status"), rs.getTimestamp("status_at").toInstant()))
+          .findOne();
+      if (status.isEmpty()) return Optional.<MessageHistory>empty();
+      List<MessageHistory.Step> steps = new ArrayList<>();
+      handle
+          .createQuery("SELECT step, first_at, source, reason FROM message_steps"
+              + " WHERE message_id = :id ORDER BY first_at, step")
+          .bind("id", messageId)
+          .map((rs, ctx) -> new StepRead(
+              rs.getInt("step"),
+              rs.getTimestamp("first_at").toInstant(),
+              rs.getString("source"),
+              Optional.ofNullable(rs.getString("reason"))))
+          .forEach(row -> FunnelStep.ofCode(row.code())
+              .ifPresent(step ->
+                  steps.add(new MessageHistory.Step(step, row.at(), row.source(), row.reason()))));
+      DeliveryStatus current = FunnelStep.ofCode(status.get().getKey())
+          .flatMap(FunnelStep::status)
+          .orElseThrow(() -> new IllegalStateException("unknown status code in message_status"));
+      return Optional.of(new MessageHistory(messageId, current, status.get().getValue(), steps));
+    });
+  }
+
+  private record MinuteRow(Instant minute, int step, long count) {}
+
+  private record StepRead(int code, Instant at, String source, Optional<String> reason) {}
+}

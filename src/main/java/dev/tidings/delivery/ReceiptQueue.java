@@ -1,0 +1,47 @@
+package dev.tidings.delivery;
+
+import dev.tidings.queue.Codec;
+import dev.tidings.queue.QueueSpec;
+import dev.tidings.queue.Topic;
+import dev.tidings.queue.WorkQueue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@link ReceiptSink} of the edges: a request's receipts go to the queue in messages of up to
+ * {@value #RECEIPTS_PER_MESSAGE}, published before {@link #accept} returns, so a webhook answers 2xx
+ * only for receipts the queue holds. Nothing is buffered in memory: when the queue cannot take them,
+ * the caller gets the queue's exception and answers 503, and the provider retries.
+ */
+public final class ReceiptQueue implements ReceiptSink {
+  public static final Topic<ReceiptBatch> TOPIC =
+      new Topic<>(QueueSpec.of("delivery.receipts"), Codec.json(ReceiptBatch.class));
+  static final int RECEIPTS_PER_MESSAGE = 1_000;
+  private static final int PRIORITY = 1;
+
+  private final WorkQueue queue;
+
+  public ReceiptQueue(WorkQueue queue) {
+    this.queue = queue;
+    queue.declare(TOPIC.spec());
+  }
+
+  @Override
+  public void accept(List<Receipt> receipts) {
+    if (receipts.isEmpty()) return;
+    List<ReceiptBatch> batches = new ArrayList<>();
+    for (int from = 0; from < receipts.size(); from += RECEIPTS_PER_MESSAGE)
+      batches.add(new ReceiptBatch(
+          receipts.subList(from, Math.min(receipts.size(), from + RECEIPTS_PER_MESSAGE)),
+          List.of()));
+    TOPIC.publishAll(queue, batches, PRIORITY);
+  }
+
+  @Override
+  public void unknown(ReceiptSource source, String eventType, String rawEvent) {
+    TOPIC.publish(
+        queue,
+        new ReceiptBatch(List.of(), List.of(new ReceiptStore.Unknown(source, eventType, rawEvent))),
+        PRIORITY);
+  }
+}
