@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -41,6 +42,8 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class ReceiptStore {
   private static final int SHARDS = 16;
+  /** The first key of the advisory locks on messages (the second is the id's hash). */
+  private static final int LOCK_SPACE = 9_001;
   /** Times travel as epoch milliseconds in {@code t}. */
   private static final String TIME_T = "to_timestamp(t / 1000.0)";
 
@@ -77,8 +80,21 @@ public final class ReceiptStore {
       ids.put(receipt.messageId(), id.get());
       readable.add(receipt);
     }
+    // A receipt that finds its message unknown is parked, and a send record unparks what waits for
+    // its message. Both decisions are taken under the message's lock, so that a receipt parked
+    // while
+    // its send record is applied by another consumer is seen by it, never left behind.
+    Set<String> known = new HashSet<>(known(handle, ids.keySet()));
+    Set<String> undecided = new TreeSet<>();
+    for (Receipt receipt : readable)
+      if (receipt.source() == ReceiptSource.SMTP || !known.contains(receipt.messageId()))
+        undecided.add(receipt.messageId());
+    if (!undecided.isEmpty()) {
+      lockMessages(handle, undecided);
+      known.addAll(known(handle, undecided));
+    }
     Set<String> newlyKnown = makeKnown(handle, readable, ids);
-    Set<String> known = known(handle, ids.keySet());
+    known.addAll(newlyKnown);
     List<Receipt> applicable = new ArrayList<>(readable.size());
     List<Receipt> toPark = new ArrayList<>();
     for (Receipt receipt : readable)
@@ -123,6 +139,16 @@ public final class ReceiptStore {
         .bindArray("times", Long.class, millis(times))
         .mapTo(String.class)
         .list());
+  }
+
+  /** Transaction-scoped advisory locks on the messages, taken in one order by every consumer. */
+  private static void lockMessages(Handle handle, Set<String> sortedMessages) {
+    handle
+        .createQuery("SELECT count(pg_advisory_xact_lock(" + LOCK_SPACE + ", hashtext(m)))"
+            + " FROM (SELECT m FROM unnest(:ids) AS x(m) ORDER BY m) ordered")
+        .bindArray("ids", String.class, List.copyOf(sortedMessages))
+        .mapTo(Long.class)
+        .one();
   }
 
   private static Set<String> known(Handle handle, Set<String> messages) {

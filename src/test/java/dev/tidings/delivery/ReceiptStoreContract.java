@@ -1,0 +1,294 @@
+package dev.tidings.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidings.audience.Consent;
+import dev.tidings.audience.Subscriber;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionService;
+import dev.tidings.message.MessageId;
+import dev.tidings.storage.Database;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/** What applying receipts must do on every database behind {@link ReceiptStore}. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(120)
+public abstract class ReceiptStoreContract {
+  private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+  private static final String PERSON =
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) Safari/605.1.15";
+  private static final String APPLE_PREFETCH = "Mozilla/5.0";
+  private static final AtomicLong CAMPAIGNS =
+      new AtomicLong(System.currentTimeMillis() % 1_000_000);
+
+  private Database database;
+  private ReceiptStore store;
+  private DeliveryStats stats;
+
+  protected abstract Database openDatabase();
+
+  @BeforeAll
+  void open() {
+    database = openDatabase();
+    store = new ReceiptStore(database.jdbi(), InstantSource.fixed(T0));
+    stats = new DeliveryStats(database.jdbi());
+  }
+
+  @AfterAll
+  void close() {
+    database.close();
+  }
+
+  private static long campaign() {
+    return CAMPAIGNS.incrementAndGet() * 1_000;
+  }
+
+  private static String message(long campaign, String subscriber) {
+    return new MessageId(campaign, 1, subscriber).text();
+  }
+
+  private static Receipt receipt(
+      String message, DeliveryStatus status, Instant at, ReceiptSource source) {
+    return Receipt.of(message, status, at, source);
+  }
+
+  private static Receipt engagement(
+      String message, DeliveryStatus status, Instant at, String agent, Optional<Integer> slot) {
+    return new Receipt(
+        message,
+        status,
+        at,
+        status == DeliveryStatus.CLICKED ? ReceiptSource.CLICK : ReceiptSource.PIXEL,
+        Optional.empty(),
+        Optional.of(agent),
+        Optional.of("public"),
+        false,
+        Optional.empty(),
+        slot);
+  }
+
+  private void apply(Receipt... receipts) {
+    store.apply(List.of(receipts), List.of());
+  }
+
+  @Test
+  void random_receipts_repeated_and_shuffled_on_four_consumers_give_the_oracles_funnel()
+      throws Exception {
+    long campaign = campaign();
+    var random = new Random(campaign);
+    List<Receipt> receipts = new ArrayList<>();
+    Map<String, DeliveryStatus> finalStatus = new HashMap<>();
+    Map<FunnelStep, Long> funnel = new EnumMap<>(FunnelStep.class);
+    Map<Integer, Long> slotClicks = new HashMap<>();
+    for (int i = 0; i < 600; i++) {
+      String message = message(campaign, "s" + i);
+      Instant sent = T0.plusSeconds(i);
+      List<Receipt> story = new ArrayList<>();
+      story.add(receipt(message, DeliveryStatus.SENT, sent, ReceiptSource.SMTP));
+      double fate = random.nextDouble();
+      boolean human = random.nextBoolean();
+      String agent = human ? PERSON : APPLE_PREFETCH;
+      if (fate < 0.03) {
+        story.add(receipt(message, DeliveryStatus.BOUNCED, sent.plusSeconds(5), ReceiptSource.API));
+      } else if (fate < 0.75) {
+        story.add(
+            receipt(message, DeliveryStatus.DELIVERED, sent.plusSeconds(3), ReceiptSource.API));
+        if (fate < 0.30) {
+          story.add(engagement(
+              message, DeliveryStatus.OPENED, sent.plusSeconds(600), agent, Optional.empty()));
+          if (fate < 0.15) {
+            int slot = random.nextInt(6);
+            story.add(engagement(
+                message, DeliveryStatus.CLICKED, sent.plusSeconds(700), PERSON, Optional.of(slot)));
+            slotClicks.merge(slot, 1L, Long::sum);
+          }
+        }
+        if (fate > 0.72)
+          story.add(receipt(
+              message, DeliveryStatus.COMPLAINED, sent.plusSeconds(900), ReceiptSource.API));
+      }
+      // the oracle: every status a message got, with what it implies, once per message
+      var steps = new java.util.HashSet<FunnelStep>();
+      DeliveryStatus highest = DeliveryStatus.QUEUED;
+      for (Receipt r : story) {
+        boolean person = r.userAgent().map(PERSON::equals).orElse(false);
+        steps.addAll(FunnelStep.implied(r.status(), person));
+        if (r.status().priority() > highest.priority()) highest = r.status();
+      }
+      steps.forEach(step -> funnel.merge(step, 1L, Long::sum));
+      finalStatus.put(message, highest);
+      for (Receipt r : story)
+        for (int copies = 1 + random.nextInt(3); copies > 0; copies--) receipts.add(r);
+    }
+    Collections.shuffle(receipts, random);
+    List<List<Receipt>> batches = new ArrayList<>();
+    for (int from = 0; from < receipts.size(); from += 40)
+      batches.add(receipts.subList(from, Math.min(receipts.size(), from + 40)));
+    var next = new java.util.concurrent.atomic.AtomicInteger();
+    try (var consumers = Executors.newFixedThreadPool(4)) {
+      List<Future<?>> running = new ArrayList<>();
+      for (int c = 0; c < 4; c++)
+        running.add(consumers.submit(() -> {
+          for (int b = next.getAndIncrement(); b < batches.size(); b = next.getAndIncrement())
+            applyRetryingDeadlocks(batches.get(b));
+          return null;
+        }));
+      for (Future<?> consumer : running) consumer.get();
+    }
+
+    CampaignStats figures = stats.campaign(campaign, T0.minusSeconds(3_600));
+    for (FunnelStep step : FunnelStep.values())
+      assertThat(figures.count(step))
+          .as("funnel %s", step)
+          .isEqualTo(funnel.getOrDefault(step, 0L));
+    assertThat(figures.slotClicks()).isEqualTo(slotClicks);
+    Map<DeliveryStatus, Long> current = new EnumMap<>(DeliveryStatus.class);
+    finalStatus.values().forEach(status -> current.merge(status, 1L, Long::sum));
+    assertThat(figures.current()).isEqualTo(current);
+    for (var expected : finalStatus.entrySet())
+      assertThat(stats.message(expected.getKey()).orElseThrow().status())
+          .as("status of %s", expected.getKey())
+          .isEqualTo(expected.getValue());
+    long perMinute = figures.minutes().stream()
+        .mapToLong(minute -> minute.steps().getOrDefault(FunnelStep.SENT, 0L))
+        .sum();
+    assertThat(perMinute).isEqualTo(funnel.get(FunnelStep.SENT));
+  }
+
+  /** A consumer whose transaction lost a deadlock gets its batch again, as the queue redelivers it. */
+  private void applyRetryingDeadlocks(List<Receipt> batch) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        store.apply(batch, List.of());
+        return;
+      } catch (RuntimeException e) {
+        if (attempt >= 5
+            || !String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("deadlock"))
+          throw e;
+      }
+    }
+  }
+
+  @Test
+  void a_status_only_moves_forward_and_a_repeated_receipt_counts_once() {
+    long campaign = campaign();
+    String message = message(campaign, "forward");
+    apply(receipt(message, DeliveryStatus.SENT, T0, ReceiptSource.SMTP));
+    apply(engagement(message, DeliveryStatus.CLICKED, T0.plusSeconds(60), PERSON, Optional.of(2)));
+    apply(receipt(message, DeliveryStatus.DELIVERED, T0.plusSeconds(2), ReceiptSource.API));
+    apply(engagement(message, DeliveryStatus.CLICKED, T0.plusSeconds(90), PERSON, Optional.of(2)));
+
+    assertThat(stats.message(message).orElseThrow().status()).isEqualTo(DeliveryStatus.CLICKED);
+    CampaignStats figures = stats.campaign(campaign, T0.minusSeconds(60));
+    assertThat(figures.count(FunnelStep.DELIVERED)).isEqualTo(1);
+    assertThat(figures.count(FunnelStep.OPENED)).isEqualTo(1);
+    assertThat(figures.count(FunnelStep.CLICKED)).isEqualTo(1);
+    assertThat(figures.count(FunnelStep.HUMAN_CLICKED)).isEqualTo(1);
+    assertThat(figures.slotClicks()).containsExactly(Map.entry(2, 1L));
+    assertThat(figures.rates().get("click")).isEqualTo(1.0);
+  }
+
+  @Test
+  void a_receipt_that_overtakes_its_send_record_is_parked_then_applied() {
+    long campaign = campaign();
+    String message = message(campaign, "early");
+    var parked = store.apply(
+        List.of(receipt(message, DeliveryStatus.DELIVERED, T0.plusSeconds(1), ReceiptSource.API)),
+        List.of());
+    assertThat(parked.parked()).isEqualTo(1);
+    assertThat(stats.message(message)).isEmpty();
+    assertThat(stats.campaign(campaign, T0).count(FunnelStep.DELIVERED)).isZero();
+
+    var sent = store.apply(
+        List.of(receipt(message, DeliveryStatus.SENT, T0, ReceiptSource.SMTP)), List.of());
+    assertThat(sent.unparked()).isEqualTo(1);
+    assertThat(stats.message(message).orElseThrow().status()).isEqualTo(DeliveryStatus.DELIVERED);
+    assertThat(stats.campaign(campaign, T0).count(FunnelStep.DELIVERED)).isEqualTo(1);
+  }
+
+  @Test
+  void machine_opens_and_scanner_clicks_are_counted_apart_from_people() {
+    long campaign = campaign();
+    String prefetched = message(campaign, "mpp");
+    String scanned = message(campaign, "scanned");
+    apply(
+        receipt(prefetched, DeliveryStatus.SENT, T0, ReceiptSource.SMTP),
+        receipt(scanned, DeliveryStatus.SENT, T0, ReceiptSource.SMTP));
+    apply(
+        engagement(
+            prefetched,
+            DeliveryStatus.OPENED,
+            T0.plusSeconds(30),
+            APPLE_PREFETCH,
+            Optional.empty()),
+        // a scanner at delivery: a browser-like agent, two seconds after the send
+        engagement(scanned, DeliveryStatus.CLICKED, T0.plusSeconds(2), PERSON, Optional.of(0)));
+
+    CampaignStats figures = stats.campaign(campaign, T0.minusSeconds(60));
+    assertThat(figures.count(FunnelStep.OPENED)).isEqualTo(2);
+    assertThat(figures.count(FunnelStep.CLICKED)).isEqualTo(1);
+    assertThat(figures.count(FunnelStep.HUMAN_OPENED)).isZero();
+    assertThat(figures.count(FunnelStep.HUMAN_CLICKED)).isZero();
+    assertThat(figures.slotClicks()).isEmpty();
+  }
+
+  @Test
+  void bounces_complaints_and_unsubscribes_suppress_the_address_in_the_same_transaction() {
+    long campaign = campaign();
+    var subscribers = new SubscriberService(database.jdbi(), InstantSource.fixed(T0));
+    var suppressions = new SuppressionService(database.jdbi(), InstantSource.fixed(T0));
+    String id = "bouncer-" + campaign;
+    subscribers.create(new Subscriber(
+        id,
+        id + "@example.com",
+        Optional.empty(),
+        Locale.ENGLISH,
+        java.time.ZoneId.of("UTC"),
+        Optional.empty(),
+        Consent.SUBSCRIBED));
+    String message = message(campaign, id);
+    apply(receipt(message, DeliveryStatus.SENT, T0, ReceiptSource.SMTP));
+    assertThat(suppressions.isSuppressed(id + "@example.com")).isFalse();
+
+    apply(receipt(message, DeliveryStatus.BOUNCED, T0.plusSeconds(4), ReceiptSource.API));
+
+    assertThat(suppressions.get(id + "@example.com").orElseThrow().reason().wire())
+        .isEqualTo("bounce");
+  }
+
+  @Test
+  void unknown_provider_events_are_counted_and_undecodable_ids_skipped() {
+    var applied = store.apply(
+        List.of(receipt("not a message id", DeliveryStatus.SENT, T0, ReceiptSource.API)),
+        List.of(
+            new ReceiptStore.Unknown(ReceiptSource.SENDGRID, "group_resubscribe", "{}"),
+            new ReceiptStore.Unknown(ReceiptSource.SENDGRID, "group_resubscribe", "{\"a\":1}")));
+    assertThat(applied.undecodable()).isEqualTo(1);
+    long count = database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT count FROM unknown_receipts WHERE source = 'SENDGRID'"
+                + " AND event_type = 'group_resubscribe'")
+            .mapTo(Long.class)
+            .one());
+    assertThat(count).isGreaterThanOrEqualTo(2);
+  }
+}
