@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
 
 /**
  * The campaign capability's {@link dev.tidings.campaign.send.Composer}: at send time it reads the
@@ -28,12 +29,13 @@ public final class CampaignEmails implements BatchComposer {
   private final CampaignRenderer renderer;
 
   public CampaignEmails(
-      CampaignService campaignService,
+      Jdbi jdbi,
       SubscriberService subscribers,
       SuppressionService suppressions,
       CampaignRenderer renderer,
       InstantSource clock) {
-    this.campaigns = new CompiledCampaigns(campaignService::get, clock);
+    this.campaigns = new CompiledCampaigns(
+        id -> jdbi.withHandle(handle -> CampaignTable.find(handle, id)), clock);
     this.subscribers = subscribers;
     this.suppressions = suppressions;
     this.renderer = renderer;

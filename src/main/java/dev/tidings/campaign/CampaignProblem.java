@@ -11,10 +11,17 @@ public final class CampaignProblem extends TidingsException {
   }
 
   private final Kind kind;
+  private final String detail;
 
   CampaignProblem(Kind kind, String message) {
     super(message);
     this.kind = kind;
+    this.detail = message;
+  }
+
+  /** What is wrong, for the person who asked. */
+  public String detail() {
+    return detail;
   }
 
   static CampaignProblem notFound(long id) {
