@@ -48,9 +48,8 @@ final class CampaignTable {
   /** Newest first: campaigns with an id below {@code before} (keyset pagination). */
   static List<Campaign> page(Handle handle, Optional<Long> before, int limit) {
     return handle
-        .createQuery("SELECT " + COLUMNS + """
-             FROM campaigns WHERE (:before::bigint IS NULL OR id < :before)
-             ORDER BY id DESC LIMIT :limit""")
+        .createQuery("SELECT " + COLUMNS + " FROM campaigns"
+            + " WHERE (:before::bigint IS NULL OR id < :before) ORDER BY id DESC LIMIT :limit")
         .bind("before", before.orElse(null))
         .bind("limit", limit)
         .map(CampaignTable::campaign)
