@@ -89,6 +89,8 @@ public final class CampaignService {
    * is started again under the same run id, which the pipeline treats as the same run.
    */
   public SendProgress send(long id) {
+    // without a pipeline the claim would leave a RUNNING campaign that nothing sends
+    if (sends instanceof UnwiredSends) throw UnwiredSends.missing();
     Campaign claimed = jdbi.withHandle(
             handle -> CampaignTable.claimForSend(handle, id, clock.instant()))
         .orElseGet(() -> {

@@ -11,7 +11,7 @@ import java.util.Optional;
  * starting a run is refused with a message that says why, and no run is ever known.
  */
 public final class UnwiredSends implements Sends {
-  private static CampaignProblem missing() {
+  static CampaignProblem missing() {
     return new CampaignProblem(
         CampaignProblem.Kind.UNAVAILABLE,
         "this node has no send pipeline wired in, so it cannot send");
