@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import dev.tidings.campaign.UnwiredSends;
 import java.util.List;
 
 /** Every capability a node runs, in the order their routes are registered: a new one is added here. */
@@ -13,6 +14,8 @@ final class Capabilities {
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
         new OpenTimeWiring(infrastructure),
-        new DeliveryWiring(infrastructure));
+        new DeliveryWiring(infrastructure),
+        // The send pipeline is plugged in here: replace UnwiredSends with the engine's factory.
+        new CampaignWiring(infrastructure, (infra, composer) -> new UnwiredSends()));
   }
 }

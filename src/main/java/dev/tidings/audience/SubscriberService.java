@@ -74,6 +74,15 @@ public final class SubscriberService {
     return jdbi.withHandle(handle -> SubscriberTable.locales(handle, ids));
   }
 
+  /** The subscribers among {@code ids} that exist, by id, read in one query (a sending worker's batch). */
+  public java.util.Map<String, Subscriber> getAll(java.util.Collection<String> ids) {
+    if (ids.isEmpty()) return java.util.Map.of();
+    var found = jdbi.withHandle(handle -> SubscriberTable.findAll(handle, ids));
+    var byId = new java.util.HashMap<String, Subscriber>(found.size() * 2);
+    for (Subscriber subscriber : found) byId.put(subscriber.id(), subscriber);
+    return byId;
+  }
+
   /** The subscriber with this email, compared case-insensitively. */
   public Optional<Subscriber> findByEmail(String email) {
     return jdbi.withHandle(handle -> SubscriberTable.findByEmail(handle, email));

@@ -118,6 +118,15 @@ final class SubscriberTable {
     return found;
   }
 
+  /** The subscribers among {@code ids} that exist, in one query. */
+  static List<Subscriber> findAll(Handle handle, java.util.Collection<String> ids) {
+    return handle
+        .createQuery("SELECT " + READ_COLUMNS + " FROM subscribers WHERE id = ANY(:ids)")
+        .bind("ids", ids.toArray(String[]::new))
+        .map(SubscriberTable::subscriber)
+        .list();
+  }
+
   static Optional<Subscriber> findByEmail(Handle handle, String email) {
     return handle
         .createQuery(

@@ -58,6 +58,15 @@ public final class SuppressionService {
     return jdbi.withHandle(handle -> SuppressionTable.exists(handle, email));
   }
 
+  /** Which of {@code emails} must not be mailed, lower-cased, read in one query (a sending worker's batch). */
+  public java.util.Set<String> suppressedAmong(java.util.Collection<String> emails) {
+    if (emails.isEmpty()) return java.util.Set.of();
+    var lower =
+        emails.stream().map(email -> email.toLowerCase(java.util.Locale.ROOT)).toList();
+    return java.util.Set.copyOf(
+        jdbi.withHandle(handle -> SuppressionTable.suppressedAmong(handle, lower)));
+  }
+
   /** False when the address was not suppressed. */
   public boolean unsuppress(String email) {
     return jdbi.withHandle(handle -> SuppressionTable.delete(handle, email));

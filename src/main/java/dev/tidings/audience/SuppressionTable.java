@@ -59,6 +59,15 @@ final class SuppressionTable {
         .one();
   }
 
+  /** Which of {@code lowerCaseEmails} are suppressed, lower-cased, in one query. */
+  static List<String> suppressedAmong(Handle handle, java.util.Collection<String> lowerCaseEmails) {
+    return handle
+        .createQuery("SELECT lower(email) FROM suppressions WHERE lower(email) = ANY(:emails)")
+        .bind("emails", lowerCaseEmails.toArray(String[]::new))
+        .mapTo(String.class)
+        .list();
+  }
+
   static boolean delete(Handle handle, String email) {
     return handle
             .createUpdate("DELETE FROM suppressions WHERE lower(email) = lower(:email)")

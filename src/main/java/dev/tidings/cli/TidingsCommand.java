@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       WorkerCommand.class,
       ImportCommand.class,
+      CampaignCommand.class,
       BenchCommand.class,
       MigrateCommand.class,
       CommandLine.HelpCommand.class

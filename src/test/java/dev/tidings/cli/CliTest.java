@@ -159,7 +159,7 @@ class CliTest {
   void a_bench_needs_a_scenario_and_sensible_sizes() {
     var none = run(embedded(), "bench");
     assertThat(none.status()).isEqualTo(2);
-    assertThat(none.err()).contains("import, events, compute-once, queue or open-burst");
+    assertThat(none.err()).contains("import, events, compute-once, queue, open-burst or render");
     var events = run(embedded(), "bench", "events", "--batch", "0");
     assertThat(events.status()).isEqualTo(2);
     assertThat(events.err()).contains("--batch must be at least 1");

@@ -54,6 +54,12 @@ final class ApiClient {
     return post(path, "application/json", body);
   }
 
+  Answer patchJson(String path, String body) {
+    return send(request(path)
+        .header("Content-Type", "application/json")
+        .method("PATCH", HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   Answer putJson(String path, String body) {
     return put(path, "application/json", body);
   }

@@ -7,13 +7,20 @@ import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
+import dev.tidings.campaign.AudienceQuery;
+import dev.tidings.campaign.CampaignEmails;
+import dev.tidings.campaign.CampaignRenderer;
+import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.RecordingSends;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.coordination.Race;
+import dev.tidings.message.TokenCodec;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.audience.AudienceRoutes;
+import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.catalog.CatalogRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -70,7 +77,23 @@ class ApiResourcesTest {
                 clock,
                 8 * 1024,
                 MAX_IMPORT),
-            new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT)));
+            new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
+            new CampaignRoutes(
+                new CampaignService(
+                    database.jdbi(),
+                    new RecordingSends(),
+                    new AudienceQuery(database.jdbi(), clock),
+                    clock),
+                new CampaignEmails(
+                    database.jdbi(),
+                    new SubscriberService(database.jdbi(), clock),
+                    new SuppressionService(database.jdbi(), clock),
+                    new CampaignRenderer(
+                        java.net.URI.create("http://localhost:8080"),
+                        TokenCodec.of(new Secret("resources-test-secret-0123456789")),
+                        clock),
+                    clock),
+                8 * 1024)));
     api = new ApiClient(server.port(), KEY);
   }
 

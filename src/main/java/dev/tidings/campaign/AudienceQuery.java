@@ -1,0 +1,169 @@
+package dev.tidings.campaign;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The subscriber ids of an audience, in id order, read in keyset pages of {@link #PAGE} ids: each page
+ * is one short query, so no connection or cursor is held between pages and the audience is never in
+ * memory as a whole. Only subscribers with consent {@code subscribed} whose address is not suppressed
+ * are in any audience.
+ *
+ * <p>A segment is one SQL statement: each condition becomes a predicate on the subscriber row (bound
+ * parameters only, never spliced text), all joined by AND, so PostgreSQL plans the whole segment at once:
+ * <ul>
+ *   <li>field: {@code subscribers.country/city/time_zone}, case-insensitive;
+ *   <li>locale: {@code subscribers.locale}, the whole tag or its language;
+ *   <li>near: {@code subscribers.latitude/longitude}, haversine distance on a 6,371 km sphere;
+ *   <li>follows: a row in {@code follows};
+ *   <li>opened / notOpened campaign X: a row in {@code message_slots} for (subscriber, X) (written when
+ *       the email's images were first shown) or an {@code activity_events} row of type {@code open} whose
+ *       item is X;
+ *   <li>clicked within N days: an {@code activity_events} row of type {@code email_click} since then.
+ * </ul>
+ */
+public final class AudienceQuery {
+  public static final int PAGE = 1000;
+
+  private final Jdbi jdbi;
+  private final InstantSource clock;
+
+  public AudienceQuery(Jdbi jdbi, InstantSource clock) {
+    this.jdbi = jdbi;
+    this.clock = clock;
+  }
+
+  /** Lazily pages through the audience; the time of "within N days" is fixed when this is called. */
+  public Iterator<String> ids(Audience audience) {
+    Sql sql = sql(audience, clock.instant());
+    return new Pages(sql);
+  }
+
+  /** Counts the audience now (one query; for previews and the CLI). */
+  public long count(Audience audience) {
+    Sql sql = sql(audience, clock.instant());
+    return jdbi.withHandle(handle -> {
+      var query = handle.createQuery("SELECT count(*) FROM subscribers s WHERE " + sql.where());
+      sql.binds().forEach(query::bind);
+      return query.mapTo(Long.class).one();
+    });
+  }
+
+  List<String> page(Sql sql, Optional<String> after, int limit) {
+    return jdbi.withHandle(handle -> {
+      var query = handle.createQuery("SELECT s.id FROM subscribers s WHERE " + sql.where()
+          + " AND (:after::text IS NULL OR s.id > :after) ORDER BY s.id LIMIT :limit");
+      sql.binds().forEach(query::bind);
+      return query
+          .bind("after", after.orElse(null))
+          .bind("limit", limit)
+          .mapTo(String.class)
+          .list();
+    });
+  }
+
+  record Sql(String where, Map<String, Object> binds) {}
+
+  static Sql sql(Audience audience, Instant now) {
+    List<String> predicates = new ArrayList<>();
+    predicates.add("s.consent = 'subscribed'");
+    predicates.add(
+        "NOT EXISTS (SELECT 1 FROM suppressions x WHERE lower(x.email) = lower(s.email))");
+    Map<String, Object> binds = new TreeMap<>();
+    if (audience instanceof Audience.Segment segment) {
+      int n = 0;
+      for (Condition condition : segment.conditions()) {
+        String p = "c" + n++ + "_";
+        predicates.add(predicate(condition, p, binds, now));
+      }
+    }
+    return new Sql(String.join(" AND ", predicates), binds);
+  }
+
+  private static String predicate(
+      Condition condition, String p, Map<String, Object> binds, Instant now) {
+    return switch (condition) {
+      case Condition.FieldIn in -> {
+        binds.put(
+            p + "values",
+            in.values().stream()
+                .map(v -> v.toLowerCase(java.util.Locale.ROOT))
+                .toArray(String[]::new));
+        yield "lower(s." + in.field().column() + ") = ANY(:" + p + "values)";
+      }
+      case Condition.LocaleIn in -> {
+        binds.put(p + "locales", in.locales().toArray(String[]::new));
+        yield "(lower(s.locale) = ANY(:" + p
+            + "locales) OR split_part(lower(s.locale), '-', 1) = ANY(:" + p + "locales))";
+      }
+      case Condition.Near near -> {
+        binds.put(p + "lat", near.latitude());
+        binds.put(p + "lon", near.longitude());
+        binds.put(p + "km", near.radiusKm());
+        yield ("(s.latitude IS NOT NULL AND 2 * 6371 * asin(least(1, sqrt("
+                + "power(sin(radians(s.latitude - :%1$slat) / 2), 2)"
+                + " + cos(radians(:%1$slat)) * cos(radians(s.latitude))"
+                + " * power(sin(radians(s.longitude - :%1$slon) / 2), 2)))) <= :%1$skm)")
+            .formatted(p);
+      }
+      case Condition.Follows follows -> {
+        binds.put(p + "type", follows.targetType().wire());
+        binds.put(p + "id", follows.targetId());
+        yield "EXISTS (SELECT 1 FROM follows f WHERE f.subscriber_id = s.id AND f.target_type = :"
+            + p + "type AND f.target_id = :" + p + "id)";
+      }
+      case Condition.OpenedCampaign opened -> {
+        binds.put(p + "campaign", opened.campaignId());
+        binds.put(p + "item", Long.toString(opened.campaignId()));
+        String exists = "(EXISTS (SELECT 1 FROM message_slots m WHERE m.subscriber_id = s.id"
+            + " AND m.campaign_id = :" + p + "campaign) OR EXISTS (SELECT 1 FROM activity_events e"
+            + " WHERE e.user_id = s.id AND e.type = 'open' AND e.item_id = :" + p + "item))";
+        yield opened.opened() ? exists : "NOT " + exists;
+      }
+      case Condition.ClickedWithin clicked -> {
+        binds.put(p + "since", now.minus(Duration.ofDays(clicked.days())));
+        yield "EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = s.id"
+            + " AND e.type = 'email_click' AND e.occurred_at >= :" + p + "since)";
+      }
+    };
+  }
+
+  /** Fetches the next page when the current one is used up; stops at the first short page. */
+  private final class Pages implements Iterator<String> {
+    private final Sql sql;
+    private List<String> page = List.of();
+    private int position;
+    private Optional<String> after = Optional.empty();
+    private boolean last;
+
+    Pages(Sql sql) {
+      this.sql = sql;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (position < page.size()) return true;
+      if (last) return false;
+      page = page(sql, after, PAGE);
+      position = 0;
+      last = page.size() < PAGE;
+      if (!page.isEmpty()) after = Optional.of(page.getLast());
+      return !page.isEmpty();
+    }
+
+    @Override
+    public String next() {
+      if (!hasNext()) throw new NoSuchElementException();
+      return page.get(position++);
+    }
+  }
+}

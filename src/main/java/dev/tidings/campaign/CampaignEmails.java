@@ -1,0 +1,118 @@
+package dev.tidings.campaign;
+
+import dev.tidings.audience.Consent;
+import dev.tidings.audience.Subscriber;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionService;
+import dev.tidings.campaign.send.SendJob;
+import dev.tidings.mail.OutgoingEmail;
+import dev.tidings.message.MessageId;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The campaign capability's {@link dev.tidings.campaign.send.Composer}: at send time it reads the
+ * subscriber as they are then, skips whoever must not be mailed (gone, not consenting, suppressed, or
+ * data that would break a header) and renders the rest. {@link #composeAll} reads a whole batch's
+ * subscribers and suppressions in one query each. Thread-safe.
+ */
+public final class CampaignEmails implements BatchComposer {
+  private final CompiledCampaigns campaigns;
+  private final SubscriberService subscribers;
+  private final SuppressionService suppressions;
+  private final CampaignRenderer renderer;
+
+  public CampaignEmails(
+      Jdbi jdbi,
+      SubscriberService subscribers,
+      SuppressionService suppressions,
+      CampaignRenderer renderer,
+      InstantSource clock) {
+    this.campaigns = new CompiledCampaigns(
+        id -> jdbi.withHandle(handle -> CampaignTable.find(handle, id)), clock);
+    this.subscribers = subscribers;
+    this.suppressions = suppressions;
+    this.renderer = renderer;
+  }
+
+  @Override
+  public Composed compose(SendJob job, MessageId message) {
+    return composeAll(job, List.of(message)).getFirst();
+  }
+
+  @Override
+  public List<Composed> composeAll(SendJob job, List<MessageId> messages) {
+    var entry = campaigns.get(job.campaignId());
+    if (entry.isEmpty()) {
+      Composed gone = new Composed.Skip("campaign " + job.campaignId() + " no longer exists");
+      return messages.stream().map(message -> gone).toList();
+    }
+    Map<String, Subscriber> found = subscribers.getAll(
+        messages.stream().map(MessageId::subscriberId).distinct().toList());
+    Set<String> suppressed = suppressions.suppressedAmong(
+        found.values().stream().map(Subscriber::email).toList());
+    List<Composed> out = new ArrayList<>(messages.size());
+    for (MessageId message : messages) {
+      Subscriber subscriber = found.get(message.subscriberId());
+      out.add(compose(entry.get(), subscriber, suppressed, message));
+    }
+    return out;
+  }
+
+  /** An email for one subscriber with real tokens, whether or not it would be sent, and why not. */
+  public record Preview(Optional<OutgoingEmail> email, Optional<String> skipped) {}
+
+  public Optional<Preview> preview(Campaign campaign, String subscriberId) {
+    Optional<Subscriber> subscriber = subscribers.get(subscriberId);
+    if (subscriber.isEmpty()) return Optional.empty();
+    var entry = campaigns.of(campaign);
+    var message = new MessageId(campaign.id(), campaign.runId().orElse(0L), subscriberId);
+    Optional<String> skip =
+        skipReason(subscriber.get(), suppressions.isSuppressed(subscriber.get().email()));
+    return Optional.of(
+        switch (render(entry, subscriber.get(), message)) {
+          case CampaignRenderer.Result.Written written ->
+            new Preview(Optional.of(written.email()), skip);
+          case CampaignRenderer.Result.Refused refused ->
+            new Preview(Optional.empty(), Optional.of(refused.reason()));
+        });
+  }
+
+  private Composed compose(
+      CompiledCampaigns.Entry entry,
+      @org.jspecify.annotations.Nullable Subscriber subscriber,
+      Set<String> suppressed,
+      MessageId message) {
+    if (subscriber == null)
+      return new Composed.Skip("subscriber " + message.subscriberId() + " no longer exists");
+    Optional<String> skip =
+        skipReason(subscriber, suppressed.contains(subscriber.email().toLowerCase(Locale.ROOT)));
+    if (skip.isPresent()) return new Composed.Skip(skip.get());
+    return switch (render(entry, subscriber, message)) {
+      case CampaignRenderer.Result.Written written -> new Composed.Email(written.email());
+      case CampaignRenderer.Result.Refused refused -> new Composed.Skip(refused.reason());
+    };
+  }
+
+  private CampaignRenderer.Result render(
+      CompiledCampaigns.Entry entry, Subscriber subscriber, MessageId message) {
+    Campaign campaign = entry.campaign();
+    return renderer.render(
+        campaign.id(), campaign.definition(), entry.templates(), subscriber, message);
+  }
+
+  private static Optional<String> skipReason(Subscriber subscriber, boolean suppressed) {
+    if (subscriber.consent() != Consent.SUBSCRIBED)
+      return Optional.of("subscriber " + subscriber.id() + " has consent "
+          + subscriber.consent().wire());
+    if (suppressed)
+      return Optional.of("the address of subscriber " + subscriber.id() + " is suppressed");
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,410 @@
+package dev.tidings.campaign;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
+import dev.tidings.Problems;
+import dev.tidings.audience.TargetType;
+import dev.tidings.mail.Address;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A campaign definition as JSON, the one format of the API, the CLI's files and the stored row: read
+ * with every problem reported at once ({@link InvalidInputException}, a 422), written back the same way.
+ */
+public final class CampaignJson {
+  public static final int DEFAULT_PRIORITY = 4;
+  public static final double DEFAULT_RATE = 100;
+
+  private static final Set<String> FIELDS = Set.of(
+      "name",
+      "from",
+      "replyTo",
+      "subject",
+      "html",
+      "text",
+      "audience",
+      "slots",
+      "priority",
+      "ratePerSecond",
+      "scheduledAt");
+  /** What {@link #toJson(Campaign)} adds: a body read back from GET may be sent again as it is. */
+  private static final Set<String> READ_ONLY =
+      Set.of("id", "state", "version", "runId", "createdAt", "updatedAt", "progress");
+
+  private static final int MAX_CONDITIONS = 20;
+  private static final int MAX_VALUES = 1000;
+  private static final int MAX_DAYS = 3650;
+
+  private CampaignJson() {}
+
+  /** Reads a whole definition; absent optional fields take their defaults. */
+  public static CampaignDefinition fromJson(JsonNode node) {
+    if (!(node instanceof ObjectNode object))
+      throw new InvalidInputException("a campaign must be a JSON object");
+    var problems = new Problems();
+    object.propertyNames().forEach(field -> {
+      if (!FIELDS.contains(field) && !READ_ONLY.contains(field))
+        problems.add("unknown field '" + field + "'; a campaign has "
+            + FIELDS.stream().sorted().collect(Collectors.joining(", ")));
+    });
+    String name = text(problems, object, "name", CampaignDefinition.MAX_NAME, true);
+    Address from = address(problems, object.get("from"), "from", true);
+    Address replyTo = address(problems, object.get("replyTo"), "replyTo", false);
+    String subject = text(problems, object, "subject", CampaignDefinition.MAX_SUBJECT, true);
+    if (subject != null && (subject.indexOf('\r') >= 0 || subject.indexOf('\n') >= 0))
+      problems.add("subject must not contain a line break (header injection)");
+    String html = text(problems, object, "html", Json.MAX_STRING_CHARS, true);
+    String text = text(problems, object, "text", Json.MAX_STRING_CHARS, true);
+    Audience audience = audience(problems, object.get("audience"));
+    int slots = whole(problems, object, "slots", 0, 0, dev.tidings.message.MessageToken.MAX_SLOTS);
+    int priority =
+        whole(problems, object, "priority", DEFAULT_PRIORITY, 0, CampaignDefinition.MAX_PRIORITY);
+    double rate = rate(problems, object.get("ratePerSecond"));
+    Optional<Instant> scheduledAt = instant(problems, object.get("scheduledAt"), "scheduledAt");
+    problems.throwIfAny();
+    // every required value is present once no problem was found
+    return new CampaignDefinition(
+        Problems.toValidate(name),
+        Problems.toValidate(from),
+        Optional.ofNullable(replyTo),
+        Problems.toValidate(subject),
+        Problems.toValidate(html),
+        Problems.toValidate(text),
+        audience,
+        slots,
+        priority,
+        rate,
+        scheduledAt);
+  }
+
+  /** The definition's fields (what {@link #fromJson} reads back). */
+  public static ObjectNode toJson(CampaignDefinition definition) {
+    ObjectNode out = Json.MAPPER.createObjectNode();
+    out.put("name", definition.name());
+    out.set("from", address(definition.from()));
+    definition.replyTo().ifPresent(replyTo -> out.set("replyTo", address(replyTo)));
+    out.put("subject", definition.subject());
+    out.put("html", definition.html());
+    out.put("text", definition.text());
+    out.set("audience", Json.MAPPER.valueToTree(audience(definition.audience())));
+    out.put("slots", definition.slots());
+    out.put("priority", definition.priority());
+    out.put("ratePerSecond", definition.ratePerSecond());
+    definition.scheduledAt().ifPresent(at -> out.put("scheduledAt", at.toString()));
+    return out;
+  }
+
+  /** A stored campaign: its id, state and version, then its definition. */
+  public static ObjectNode toJson(Campaign campaign) {
+    ObjectNode out = Json.MAPPER.createObjectNode();
+    out.put("id", campaign.id());
+    out.put("state", campaign.state().name());
+    out.put("version", campaign.version());
+    campaign.runId().ifPresent(run -> out.put("runId", run));
+    out.put("createdAt", campaign.createdAt().toString());
+    out.put("updatedAt", campaign.updatedAt().toString());
+    out.setAll(toJson(campaign.definition()));
+    return out;
+  }
+
+  /** {@code patch}'s fields in place of {@code current}'s ({@code null} removes an optional field). */
+  public static CampaignDefinition merge(CampaignDefinition current, JsonNode patch) {
+    if (!(patch instanceof ObjectNode changes))
+      throw new InvalidInputException("a campaign patch must be a JSON object");
+    ObjectNode merged = toJson(current);
+    changes.properties().forEach(entry -> {
+      if (entry.getValue().isNull()) merged.remove(entry.getKey());
+      else merged.set(entry.getKey(), entry.getValue());
+    });
+    return fromJson(merged);
+  }
+
+  private static ObjectNode address(Address address) {
+    ObjectNode out = Json.MAPPER.createObjectNode();
+    out.put("email", address.email());
+    address.name().ifPresent(name -> out.put("name", name));
+    return out;
+  }
+
+  private static Map<String, Object> audience(Audience audience) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    switch (audience) {
+      case Audience.All all -> out.put("type", "all");
+      case Audience.Segment segment -> {
+        out.put("type", "segment");
+        out.put(
+            "conditions",
+            segment.conditions().stream().map(CampaignJson::condition).toList());
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, Object> condition(Condition condition) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    switch (condition) {
+      case Condition.FieldIn in -> {
+        out.put("type", "field");
+        out.put("field", in.field().wire());
+        out.put("values", in.values());
+      }
+      case Condition.LocaleIn in -> {
+        out.put("type", "locale");
+        out.put("locales", in.locales());
+      }
+      case Condition.Near near -> {
+        out.put("type", "near");
+        out.put("latitude", near.latitude());
+        out.put("longitude", near.longitude());
+        out.put("radiusKm", near.radiusKm());
+      }
+      case Condition.Follows follows -> {
+        out.put("type", "follows");
+        out.put("targetType", follows.targetType().wire());
+        out.put("targetId", follows.targetId());
+      }
+      case Condition.OpenedCampaign opened -> {
+        out.put("type", opened.opened() ? "opened" : "notOpened");
+        out.put("campaignId", opened.campaignId());
+      }
+      case Condition.ClickedWithin clicked -> {
+        out.put("type", "clicked");
+        out.put("withinDays", clicked.days());
+      }
+    }
+    return out;
+  }
+
+  private static Audience audience(Problems problems, @Nullable JsonNode node) {
+    if (node == null || node.isNull()) return new Audience.All();
+    if (!node.isObject()) {
+      problems.add("audience must be an object such as {\"type\":\"all\"}");
+      return new Audience.All();
+    }
+    String type = node.path("type").asString("");
+    switch (type) {
+      case "all" -> {
+        return new Audience.All();
+      }
+      case "segment" -> {
+        JsonNode conditions = node.get("conditions");
+        if (conditions == null || !conditions.isArray()) {
+          problems.add("audience.conditions must be an array of conditions");
+          return new Audience.All();
+        }
+        if (conditions.size() > MAX_CONDITIONS)
+          problems.add("a segment has at most " + MAX_CONDITIONS + " conditions");
+        List<Condition> read = new ArrayList<>();
+        for (int i = 0; i < conditions.size(); i++) {
+          Condition one = condition(problems, conditions.get(i), "audience.conditions[" + i + "]");
+          if (one != null) read.add(one);
+        }
+        return new Audience.Segment(read);
+      }
+      default -> {
+        problems.add("audience.type must be 'all' or 'segment' but was '" + type + "'"
+            + " (lists are segments over subscriber fields here)");
+        return new Audience.All();
+      }
+    }
+  }
+
+  private static @Nullable Condition condition(Problems problems, JsonNode node, String where) {
+    if (!node.isObject()) {
+      problems.add(where + " must be an object");
+      return null;
+    }
+    String type = node.path("type").asString("");
+    int before = problems.list().size();
+    Condition condition = switch (type) {
+      case "field" -> {
+        String fieldName = node.path("field").asString("");
+        var field = Condition.Field.ofWire(fieldName);
+        if (field.isEmpty())
+          problems.add(where + ".field must be one of "
+              + Arrays.stream(Condition.Field.values())
+                  .map(Condition.Field::wire)
+                  .collect(Collectors.joining(", "))
+              + " but was '" + fieldName + "'");
+        List<String> values = strings(problems, node.get("values"), where + ".values");
+        yield field.isPresent() ? new Condition.FieldIn(field.get(), values) : null;
+      }
+      case "locale" ->
+        new Condition.LocaleIn(strings(problems, node.get("locales"), where + ".locales"));
+      case "near" -> {
+        double latitude = number(problems, node.get("latitude"), where + ".latitude", -90, 90);
+        double longitude = number(problems, node.get("longitude"), where + ".longitude", -180, 180);
+        double radius = number(problems, node.get("radiusKm"), where + ".radiusKm", 0, 20_038);
+        yield new Condition.Near(latitude, longitude, radius);
+      }
+      case "follows" -> {
+        String targetType = node.path("targetType").asString("");
+        var target = TargetType.ofWire(targetType);
+        if (target.isEmpty())
+          problems.add(where + ".targetType must be one of "
+              + Arrays.stream(TargetType.values())
+                  .map(TargetType::wire)
+                  .collect(Collectors.joining(", "))
+              + " but was '" + targetType + "'");
+        String targetId = node.path("targetId").asString("");
+        if (targetId.isEmpty() || targetId.length() > 200)
+          problems.add(where + ".targetId must be 1-200 characters");
+        yield target.isPresent() ? new Condition.Follows(target.get(), targetId) : null;
+      }
+      case "opened", "notOpened" -> {
+        JsonNode id = node.get("campaignId");
+        if (id == null || !id.canConvertToLong() || !id.isIntegralNumber() || id.asLong() < 1) {
+          problems.add(where + ".campaignId must be a campaign id (a whole number >= 1)");
+          yield null;
+        }
+        yield new Condition.OpenedCampaign(id.asLong(), type.equals("opened"));
+      }
+      case "clicked" -> {
+        JsonNode days = node.get("withinDays");
+        if (days == null
+            || !days.isIntegralNumber()
+            || days.asLong() < 1
+            || days.asLong() > MAX_DAYS) {
+          problems.add(where + ".withinDays must be a whole number within 1.." + MAX_DAYS);
+          yield null;
+        }
+        yield new Condition.ClickedWithin(days.asInt());
+      }
+      default -> {
+        problems.add(where + ".type must be one of field, locale, near, follows, opened,"
+            + " notOpened, clicked but was '" + type + "'");
+        yield null;
+      }
+    };
+    return problems.list().size() == before ? condition : null;
+  }
+
+  private static List<String> strings(Problems problems, @Nullable JsonNode node, String where) {
+    if (node == null || !node.isArray() || node.isEmpty() || node.size() > MAX_VALUES) {
+      problems.add(where + " must be an array of 1.." + MAX_VALUES + " strings");
+      return List.of();
+    }
+    List<String> values = new ArrayList<>();
+    for (JsonNode value : node) {
+      if (!value.isString() || value.asString().isEmpty() || value.asString().length() > 200) {
+        problems.add(where + " must hold strings of 1-200 characters");
+        return List.of();
+      }
+      values.add(value.asString());
+    }
+    return values;
+  }
+
+  private static double number(
+      Problems problems, @Nullable JsonNode node, String where, double min, double max) {
+    if (node == null || !node.isNumber()) {
+      problems.add(where + " must be a number within " + min + ".." + max);
+      return 0;
+    }
+    double value = node.asDouble();
+    if (!(value >= min && value <= max))
+      problems.add(where + " must be within " + min + ".." + max + " but was " + value);
+    return value;
+  }
+
+  private static @Nullable String text(
+      Problems problems, ObjectNode object, String field, int max, boolean required) {
+    JsonNode node = object.get(field);
+    if (node == null || node.isNull()) {
+      if (required) problems.add("missing required field '" + field + "'");
+      return null;
+    }
+    if (!node.isString()) {
+      problems.add(field + " must be a string");
+      return null;
+    }
+    String value = node.asString();
+    if (value.isBlank()) problems.add(field + " must not be empty");
+    else if (value.length() > max)
+      problems.add(field + " must be at most " + max + " characters, got " + value.length());
+    return value;
+  }
+
+  private static @Nullable Address address(
+      Problems problems, @Nullable JsonNode node, String field, boolean required) {
+    if (node == null || node.isNull()) {
+      if (required) problems.add("missing required field '" + field + "'");
+      return null;
+    }
+    String email;
+    Optional<String> name = Optional.empty();
+    if (node.isString()) {
+      email = node.asString();
+    } else if (node.isObject() && node.path("email").isString()) {
+      email = node.path("email").asString();
+      JsonNode given = node.get("name");
+      if (given != null && !given.isNull()) {
+        if (!given.isString() || given.asString().isEmpty() || given.asString().length() > 200) {
+          problems.add(field + ".name must be a string of 1-200 characters");
+          return null;
+        }
+        name = Optional.of(given.asString());
+      }
+    } else {
+      problems.add(
+          field + " must be an address: \"a@example.com\" or {\"email\": ..., \"name\": ...}");
+      return null;
+    }
+    try {
+      if (email.length() > 254) throw new IllegalArgumentException("address longer than 254");
+      return new Address(email, name);
+    } catch (IllegalArgumentException e) {
+      problems.add(field + ": " + e.getMessage());
+      return null;
+    }
+  }
+
+  private static int whole(
+      Problems problems, ObjectNode object, String field, int fallback, int min, int max) {
+    JsonNode node = object.get(field);
+    if (node == null || node.isNull()) return fallback;
+    if (!node.isIntegralNumber() || node.asLong() < min || node.asLong() > max) {
+      problems.add(
+          field + " must be a whole number within " + min + ".." + max + " but was " + node);
+      return fallback;
+    }
+    return node.asInt();
+  }
+
+  private static double rate(Problems problems, @Nullable JsonNode node) {
+    if (node == null || node.isNull()) return DEFAULT_RATE;
+    if (!node.isNumber()
+        || !(node.asDouble() > 0)
+        || node.asDouble() > CampaignDefinition.MAX_RATE) {
+      problems.add("ratePerSecond must be a number above 0 and at most "
+          + (long) CampaignDefinition.MAX_RATE + " but was " + node);
+      return DEFAULT_RATE;
+    }
+    return node.asDouble();
+  }
+
+  private static Optional<Instant> instant(
+      Problems problems, @Nullable JsonNode node, String field) {
+    if (node == null || node.isNull()) return Optional.empty();
+    try {
+      if (!node.isString()) throw new DateTimeParseException("not a string", node.toString(), 0);
+      return Optional.of(Instant.parse(node.asString()));
+    } catch (DateTimeParseException e) {
+      problems.add(
+          field + " must be an ISO-8601 instant such as 2026-12-01T09:00:00Z but was " + node);
+      return Optional.empty();
+    }
+  }
+}

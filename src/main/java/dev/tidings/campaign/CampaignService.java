@@ -1,0 +1,177 @@
+package dev.tidings.campaign;
+
+import dev.tidings.PageLimit;
+import dev.tidings.campaign.send.SendJob;
+import dev.tidings.campaign.send.SendProgress;
+import dev.tidings.campaign.send.Sends;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Campaign definitions and their life cycle. A definition is checked whole (fields, then templates)
+ * before anything is written, and every write is one statement, so a refused request leaves nothing
+ * behind. Runs are the send pipeline's ({@link Sends}): this service claims the campaign, hands the
+ * pipeline the audience as a stream of ids, and asks it for the run's state. Thread-safe.
+ */
+public final class CampaignService {
+  private static final Logger log = LoggerFactory.getLogger(CampaignService.class);
+  private static final List<CampaignState> EDITABLE =
+      List.of(CampaignState.DRAFT, CampaignState.SCHEDULED);
+
+  private final Jdbi jdbi;
+  private final Sends sends;
+  private final AudienceQuery audience;
+  private final InstantSource clock;
+
+  public CampaignService(Jdbi jdbi, Sends sends, AudienceQuery audience, InstantSource clock) {
+    this.jdbi = jdbi;
+    this.sends = sends;
+    this.audience = audience;
+    this.clock = clock;
+  }
+
+  public Campaign create(CampaignDefinition definition) {
+    CampaignTemplates.compile(definition);
+    return jdbi.withHandle(handle -> CampaignTable.insert(handle, definition, clock.instant()));
+  }
+
+  public Optional<Campaign> get(long id) {
+    return jdbi.withHandle(handle -> CampaignTable.find(handle, id));
+  }
+
+  /** Newest first, those with an id below {@code before}. */
+  public List<Campaign> list(Optional<Long> before, int limit) {
+    PageLimit.check(limit);
+    return jdbi.withHandle(handle -> CampaignTable.page(handle, before, limit));
+  }
+
+  /** Replaces the definition of a DRAFT or SCHEDULED campaign. */
+  public Campaign replace(long id, CampaignDefinition definition) {
+    CampaignTemplates.compile(definition);
+    return jdbi.withHandle(handle -> CampaignTable.replace(handle, id, definition, clock.instant()))
+        .orElseThrow(() -> notEditable(id));
+  }
+
+  /** Changes the fields {@code patch} names (JSON merge of the top-level fields). */
+  public Campaign patch(long id, JsonNode patch) {
+    Campaign current = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
+    if (!current.state().editable()) throw notEditable(id);
+    return replace(id, CampaignJson.merge(current.definition(), patch));
+  }
+
+  /** Deletes a DRAFT campaign (one that never ran and is not scheduled). */
+  public void delete(long id) {
+    if (jdbi.withHandle(handle -> CampaignTable.deleteDraft(handle, id))) return;
+    Campaign current = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
+    throw CampaignProblem.conflict("campaign " + id + " is " + current.state()
+        + "; only a DRAFT campaign can be deleted (cancel a scheduled one first)");
+  }
+
+  public Optional<CampaignView> view(long id) {
+    return get(id).map(this::view);
+  }
+
+  public CampaignView view(Campaign campaign) {
+    Optional<SendProgress> progress =
+        campaign.runId().flatMap(run -> sends.progress(campaign.id(), run));
+    CampaignState state = progress.map(p -> CampaignState.of(p.state())).orElse(campaign.state());
+    return new CampaignView(campaign, state, progress);
+  }
+
+  /**
+   * Starts the campaign's run now. A DRAFT or SCHEDULED campaign is claimed (RUNNING, new run id) in
+   * one statement; a RUNNING campaign whose run the pipeline does not know (its start failed half way)
+   * is started again under the same run id, which the pipeline treats as the same run.
+   */
+  public SendProgress send(long id) {
+    // without a pipeline the claim would leave a RUNNING campaign that nothing sends
+    if (sends instanceof UnwiredSends) throw UnwiredSends.missing();
+    Campaign claimed = jdbi.withHandle(
+            handle -> CampaignTable.claimForSend(handle, id, clock.instant()))
+        .orElseGet(() -> {
+          Campaign current = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
+          if (current.state() == CampaignState.RUNNING
+              && current.runId().isPresent()
+              && sends.progress(id, current.runId().get()).isEmpty()) return current;
+          throw CampaignProblem.conflict("campaign " + id + " is "
+              + view(current).state() + "; only a DRAFT or SCHEDULED campaign can be sent");
+        });
+    return start(claimed);
+  }
+
+  /** Hands a claimed campaign's run to the pipeline. */
+  SendProgress start(Campaign claimed) {
+    long run = claimed.runId().orElseThrow();
+    var definition = claimed.definition();
+    var job = new SendJob(claimed.id(), run, definition.priority(), definition.ratePerSecond());
+    log.info("campaign {} starts run {}", claimed.id(), run);
+    return sends.start(job, audience.ids(definition.audience()));
+  }
+
+  public void pause(long id) {
+    long run = runIn(id, CampaignState.RUNNING, "paused");
+    sends.pause(id, run);
+    jdbi.useHandle(handle -> CampaignTable.moveState(
+        handle, id, List.of(CampaignState.RUNNING), CampaignState.PAUSED, clock.instant()));
+  }
+
+  public void resume(long id) {
+    long run = runIn(id, CampaignState.PAUSED, "resumed");
+    sends.resume(id, run);
+    jdbi.useHandle(handle -> CampaignTable.moveState(
+        handle, id, List.of(CampaignState.PAUSED), CampaignState.RUNNING, clock.instant()));
+  }
+
+  /** Cancels a run, or a campaign that has none yet (a scheduled one no longer starts). */
+  public void cancel(long id) {
+    if (jdbi.withHandle(handle ->
+        CampaignTable.moveState(handle, id, EDITABLE, CampaignState.CANCELLED, clock.instant())))
+      return;
+    CampaignView view = view(id).orElseThrow(() -> CampaignProblem.notFound(id));
+    if (view.state() != CampaignState.RUNNING && view.state() != CampaignState.PAUSED)
+      throw CampaignProblem.conflict(
+          "campaign " + id + " is " + view.state() + "; nothing to cancel");
+    sends.cancel(id, view.campaign().runId().orElseThrow());
+    jdbi.useHandle(handle -> CampaignTable.moveState(
+        handle,
+        id,
+        List.of(CampaignState.RUNNING, CampaignState.PAUSED),
+        CampaignState.CANCELLED,
+        clock.instant()));
+  }
+
+  /**
+   * Sends this campaign to one subscriber now, ahead of bulk work, in the campaign's run of triggered
+   * sends (a welcome, a price drop); any campaign but a cancelled one can be triggered.
+   */
+  public SendJob trigger(long id, String subscriberId) {
+    Campaign campaign = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
+    if (campaign.state() == CampaignState.CANCELLED)
+      throw CampaignProblem.conflict("campaign " + id + " is CANCELLED; it sends nothing more");
+    long run = jdbi.withHandle(handle -> CampaignTable.triggerRun(handle, id))
+        .orElseThrow(() -> CampaignProblem.notFound(id));
+    var job =
+        new SendJob(id, run, SendJob.TRIGGERED_PRIORITY, campaign.definition().ratePerSecond());
+    sends.trigger(job, subscriberId);
+    return job;
+  }
+
+  private long runIn(long id, CampaignState required, String verb) {
+    CampaignView view = view(id).orElseThrow(() -> CampaignProblem.notFound(id));
+    if (view.state() != required || view.campaign().runId().isEmpty())
+      throw CampaignProblem.conflict("campaign " + id + " is " + view.state() + "; only a "
+          + required + " campaign can be " + verb);
+    return view.campaign().runId().get();
+  }
+
+  private CampaignProblem notEditable(long id) {
+    Campaign current = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
+    return CampaignProblem.conflict("campaign " + id + " is " + view(current).state()
+        + "; only a DRAFT or SCHEDULED campaign can be changed");
+  }
+}

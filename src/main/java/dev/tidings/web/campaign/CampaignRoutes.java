@@ -1,0 +1,227 @@
+package dev.tidings.web.campaign;
+
+import dev.tidings.Json;
+import dev.tidings.campaign.Campaign;
+import dev.tidings.campaign.CampaignEmails;
+import dev.tidings.campaign.CampaignJson;
+import dev.tidings.campaign.CampaignProblem;
+import dev.tidings.campaign.CampaignRenderer;
+import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.CampaignView;
+import dev.tidings.campaign.send.SendProgress;
+import dev.tidings.mail.Address;
+import dev.tidings.mail.MimeEmails;
+import dev.tidings.mail.OutgoingEmail;
+import dev.tidings.web.ApiProblem;
+import dev.tidings.web.JsonBodies;
+import dev.tidings.web.Page;
+import dev.tidings.web.Requests;
+import dev.tidings.web.RouteGroup;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code /api/v1/campaigns}: create, list (newest first, keyset pages), read with the run's numbers,
+ * replace and patch while DRAFT or SCHEDULED, delete while DRAFT; {@code send}, {@code pause},
+ * {@code resume}, {@code cancel}, {@code trigger} one subscriber, and {@code preview} one subscriber's
+ * email with real tokens.
+ */
+public final class CampaignRoutes implements RouteGroup {
+  static final String PATH = "/api/v1/campaigns";
+
+  private final CampaignService campaigns;
+  private final CampaignEmails emails;
+  private final long maxBodyBytes;
+
+  public CampaignRoutes(CampaignService campaigns, CampaignEmails emails, long maxBodyBytes) {
+    this.campaigns = campaigns;
+    this.emails = emails;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  @Override
+  public void register(HttpRouting.Builder routing) {
+    routing.get(PATH, guarded((request, response) -> {
+      int limit = Requests.limit(request);
+      Optional<Long> before = Requests.query(request, "after").map(CampaignRoutes::id);
+      var rows = campaigns.list(before, limit);
+      JsonBodies.ok(
+          response,
+          Page.of(rows, limit, c -> toJson(campaigns.view(c)), c -> Long.toString(c.id())));
+    }));
+    routing.post(PATH, guarded((request, response) -> {
+      Campaign created =
+          campaigns.create(CampaignJson.fromJson(JsonBodies.read(request, maxBodyBytes)));
+      response.header(HeaderNames.LOCATION, PATH + "/" + created.id());
+      JsonBodies.write(response, 201, toJson(campaigns.view(created)));
+    }));
+    routing.get(PATH + "/{id}", guarded((request, response) -> {
+      long id = id(request);
+      JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
+    }));
+    routing.put(PATH + "/{id}", guarded((request, response) -> {
+      long id = id(request);
+      Campaign replaced = campaigns.replace(
+          id, CampaignJson.fromJson(withoutId(id, JsonBodies.read(request, maxBodyBytes))));
+      JsonBodies.ok(response, toJson(campaigns.view(replaced)));
+    }));
+    routing.route(Method.PATCH, PATH + "/{id}", guarded((request, response) -> {
+      long id = id(request);
+      Campaign patched = campaigns.patch(id, withoutId(id, JsonBodies.read(request, maxBodyBytes)));
+      JsonBodies.ok(response, toJson(campaigns.view(patched)));
+    }));
+    routing.delete(PATH + "/{id}", guarded((request, response) -> {
+      campaigns.delete(id(request));
+      response.status(204).send();
+    }));
+    routing.post(PATH + "/{id}/send", guarded((request, response) -> {
+      SendProgress progress = campaigns.send(id(request));
+      JsonBodies.write(response, 202, progress(progress));
+    }));
+    routing.post(PATH + "/{id}/pause", guarded((request, response) -> {
+      long id = id(request);
+      campaigns.pause(id);
+      JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
+    }));
+    routing.post(PATH + "/{id}/resume", guarded((request, response) -> {
+      long id = id(request);
+      campaigns.resume(id);
+      JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
+    }));
+    routing.post(PATH + "/{id}/cancel", guarded((request, response) -> {
+      long id = id(request);
+      campaigns.cancel(id);
+      JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
+    }));
+    routing.post(PATH + "/{id}/trigger", guarded((request, response) -> {
+      long id = id(request);
+      JsonNode body = JsonBodies.read(request, maxBodyBytes);
+      JsonNode subscriber = body.get("subscriberId");
+      if (subscriber == null
+          || !subscriber.isString()
+          || !dev.tidings.Problems.isId(subscriber.asString()))
+        throw ApiProblem.unprocessable(
+            "subscriberId must be a subscriber id (1-64 characters of A-Z a-z 0-9 . _ : -)");
+      var job = campaigns.trigger(id, subscriber.asString());
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("campaignId", job.campaignId());
+      out.put("runId", job.runId());
+      out.put("subscriberId", subscriber.asString());
+      out.put("priority", job.priority());
+      JsonBodies.write(response, 202, out);
+    }));
+    routing.get(PATH + "/{id}/preview", guarded((request, response) -> {
+      long id = id(request);
+      String subscriberId = Requests.query(request, "subscriber")
+          .orElseThrow(
+              () -> ApiProblem.badRequest("?subscriber= names the subscriber to preview for"));
+      Campaign campaign = campaigns.get(id).orElseThrow(() -> notFound(id));
+      var preview = emails
+          .preview(campaign, subscriberId)
+          .orElseThrow(() -> ApiProblem.notFound("no subscriber with id " + subscriberId));
+      JsonBodies.ok(response, preview(subscriberId, preview));
+    }));
+  }
+
+  /** The campaign's own problems become 404, 409 or 503 here, next to the routes that cause them. */
+  private static Handler guarded(Handler handler) {
+    return (request, response) -> {
+      try {
+        handler.handle(request, response);
+      } catch (CampaignProblem problem) {
+        throw switch (problem.kind()) {
+          case NOT_FOUND -> ApiProblem.notFound(problem.detail());
+          case CONFLICT -> ApiProblem.conflict(problem.detail());
+          case UNAVAILABLE -> ApiProblem.unavailable(problem.detail());
+        };
+      }
+    };
+  }
+
+  static ObjectNode toJson(CampaignView view) {
+    ObjectNode out = CampaignJson.toJson(view.campaign());
+    out.put("state", view.state().name());
+    view.progress().ifPresent(p -> out.set("progress", Json.MAPPER.valueToTree(progress(p))));
+    return out;
+  }
+
+  static Map<String, Object> progress(SendProgress progress) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("runId", progress.job().runId());
+    out.put("state", progress.state().name());
+    out.put("planned", progress.planned());
+    out.put("sent", progress.sent());
+    out.put("failed", progress.failed());
+    out.put("unknown", progress.unknown());
+    out.put("skipped", progress.skipped());
+    out.put("done", progress.done());
+    out.put("startedAt", progress.startedAt().toString());
+    progress.finishedAt().ifPresent(at -> out.put("finishedAt", at.toString()));
+    out.put("recentPerSecond", progress.recentPerSecond());
+    return out;
+  }
+
+  private static Map<String, Object> preview(String subscriberId, CampaignEmails.Preview preview) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("subscriberId", subscriberId);
+    out.put("wouldSend", preview.skipped().isEmpty());
+    preview.skipped().ifPresent(reason -> out.put("skipped", reason));
+    preview.email().ifPresent(email -> {
+      Map<String, String> headers = new LinkedHashMap<>();
+      headers.put("Message-ID", MimeEmails.messageIdHeader(email));
+      headers.put(OutgoingEmail.TIDINGS_MESSAGE_ID, email.messageId());
+      headers.put("From", address(email.from()));
+      headers.put("To", address(email.to()));
+      headers.put("Subject", email.subject());
+      headers.putAll(email.headers());
+      out.put("headers", headers);
+      out.put("listUnsubscribe", email.headers().get(CampaignRenderer.LIST_UNSUBSCRIBE));
+      out.put("text", email.text());
+      out.put("html", email.html().orElse(""));
+    });
+    return out;
+  }
+
+  private static String address(Address address) {
+    return address.name().map(name -> name + " <" + address.email() + ">").orElse(address.email());
+  }
+
+  private static long id(ServerRequest request) {
+    return id(Requests.path(request, "id"));
+  }
+
+  private static long id(String text) {
+    try {
+      long id = Long.parseLong(text);
+      if (id < 1) throw new NumberFormatException();
+      return id;
+    } catch (NumberFormatException e) {
+      throw ApiProblem.badRequest("a campaign id is a whole number >= 1, got '"
+          + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "'");
+    }
+  }
+
+  /** A body may carry the campaign's id (read back from GET), but only the one in the path. */
+  private static JsonNode withoutId(long id, JsonNode body) {
+    if (body instanceof ObjectNode object && object.has("id")) {
+      JsonNode given = object.get("id");
+      if (!given.canConvertToLong() || given.asLong() != id)
+        throw ApiProblem.unprocessable(
+            "id in the body (" + given + ") differs from the id in the path (" + id + ")");
+      object.remove("id");
+    }
+    return body;
+  }
+
+  private static ApiProblem notFound(long id) {
+    return ApiProblem.notFound("no campaign with id " + id);
+  }
+}

@@ -1,0 +1,142 @@
+package dev.tidings.campaign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
+import dev.tidings.audience.TargetType;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+class CampaignJsonTest {
+  @Test
+  void a_valid_campaign_reads_with_its_values_and_defaults() {
+    ObjectNode json = Fixtures.json();
+    json.remove("priority");
+    json.remove("ratePerSecond");
+    CampaignDefinition definition = CampaignJson.fromJson(json);
+    assertThat(definition.name()).isEqualTo("Autumn edit");
+    assertThat(definition.from().email()).isEqualTo("news@shop.example");
+    assertThat(definition.from().name()).contains("Shop");
+    assertThat(definition.replyTo().orElseThrow().email()).isEqualTo("care@shop.example");
+    assertThat(definition.slots()).isEqualTo(6);
+    assertThat(definition.priority()).isEqualTo(CampaignJson.DEFAULT_PRIORITY);
+    assertThat(definition.ratePerSecond()).isEqualTo(CampaignJson.DEFAULT_RATE);
+    assertThat(definition.audience()).isEqualTo(new Audience.All());
+    assertThat(definition.definitionState()).isEqualTo(CampaignState.DRAFT);
+  }
+
+  @Test
+  void writing_and_reading_back_gives_the_same_definition() {
+    ObjectNode json = Fixtures.json();
+    json.put("scheduledAt", "2030-01-02T03:04:05Z");
+    json.set("audience", Json.MAPPER.readTree("""
+        {"type":"segment","conditions":[
+          {"type":"field","field":"country","values":["AT","DE"]},
+          {"type":"locale","locales":["de"]},
+          {"type":"near","latitude":48.2,"longitude":16.37,"radiusKm":25},
+          {"type":"follows","targetType":"brand","targetId":"velin"},
+          {"type":"notOpened","campaignId":7},
+          {"type":"opened","campaignId":8},
+          {"type":"clicked","withinDays":30}]}"""));
+    CampaignDefinition definition = CampaignJson.fromJson(json);
+    assertThat(CampaignJson.fromJson(CampaignJson.toJson(definition))).isEqualTo(definition);
+    assertThat(definition.scheduledAt()).contains(Instant.parse("2030-01-02T03:04:05Z"));
+    assertThat(definition.definitionState()).isEqualTo(CampaignState.SCHEDULED);
+    assertThat(((Audience.Segment) definition.audience()).conditions())
+        .containsExactly(
+            new Condition.FieldIn(Condition.Field.COUNTRY, List.of("AT", "DE")),
+            new Condition.LocaleIn(List.of("de")),
+            new Condition.Near(48.2, 16.37, 25),
+            new Condition.Follows(TargetType.BRAND, "velin"),
+            new Condition.OpenedCampaign(7, false),
+            new Condition.OpenedCampaign(8, true),
+            new Condition.ClickedWithin(30));
+  }
+
+  @Test
+  void every_problem_is_reported_at_once() {
+    ObjectNode json = Json.MAPPER.createObjectNode();
+    json.put("subject", "Hi\r\nBcc: victim@example.com");
+    json.put("slots", 13);
+    json.put("priority", 10);
+    json.put("ratePerSecond", 0);
+    json.put("scheduledAt", "tomorrow");
+    json.put("colour", "blue");
+    assertThatThrownBy(() -> CampaignJson.fromJson(json))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .contains(
+                    "missing required field 'name'",
+                    "missing required field 'from'",
+                    "missing required field 'html'",
+                    "missing required field 'text'",
+                    "subject must not contain a line break (header injection)",
+                    "slots must be a whole number within 0..12 but was 13",
+                    "priority must be a whole number within 0..9 but was 10",
+                    "ratePerSecond must be a number above 0 and at most 1000000 but was 0",
+                    "scheduledAt must be an ISO-8601 instant such as 2026-12-01T09:00:00Z but was"
+                        + " \"tomorrow\"")
+                .anyMatch(p -> p.startsWith("unknown field 'colour'")));
+  }
+
+  @Test
+  void a_sender_name_with_a_line_break_is_refused() {
+    ObjectNode json = Fixtures.json();
+    json.set(
+        "from",
+        Json.MAPPER
+            .createObjectNode()
+            .put("email", "news@shop.example")
+            .put("name", "Shop\r\nBcc: victim@example.com"));
+    assertThatThrownBy(() -> CampaignJson.fromJson(json))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .containsExactly(
+                    "from: display name must not contain a line break or NUL (header injection)"));
+  }
+
+  @Test
+  void a_bad_address_and_bad_conditions_say_what_is_wrong() {
+    ObjectNode json = Fixtures.json();
+    json.put("replyTo", "not an address");
+    json.set("audience", Json.MAPPER.readTree("""
+        {"type":"segment","conditions":[
+          {"type":"field","field":"shoeSize","values":["42"]},
+          {"type":"near","latitude":91,"longitude":0,"radiusKm":5},
+          {"type":"follows","targetType":"planet","targetId":"x"},
+          {"type":"clicked","withinDays":0},
+          {"type":"opened"},
+          {"type":"magic"}]}"""));
+    assertThatThrownBy(() -> CampaignJson.fromJson(json))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .containsExactly(
+                    "replyTo: not an email address: 'not an address'",
+                    "audience.conditions[0].field must be one of country, city, timeZone but was 'shoeSize'",
+                    "audience.conditions[1].latitude must be within -90.0..90.0 but was 91.0",
+                    "audience.conditions[2].targetType must be one of brand, artist, gallery, store,"
+                        + " category but was 'planet'",
+                    "audience.conditions[3].withinDays must be a whole number within 1..3650",
+                    "audience.conditions[4].campaignId must be a campaign id (a whole number >= 1)",
+                    "audience.conditions[5].type must be one of field, locale, near, follows, opened,"
+                        + " notOpened, clicked but was 'magic'"));
+  }
+
+  @Test
+  void a_patch_changes_only_the_fields_it_names() {
+    CampaignDefinition current = Fixtures.definition();
+    CampaignDefinition patched =
+        CampaignJson.merge(current, Json.MAPPER.readTree("{\"name\":\"Winter\",\"replyTo\":null}"));
+    assertThat(patched.name()).isEqualTo("Winter");
+    assertThat(patched.replyTo()).isEmpty();
+    assertThat(patched.html()).isEqualTo(current.html());
+    assertThat(patched.slots()).isEqualTo(current.slots());
+  }
+}
