@@ -12,6 +12,8 @@ final class Capabilities {
         new CatalogWiring(infrastructure),
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
-        new OpenTimeWiring(infrastructure));
+        new OpenTimeWiring(infrastructure),
+        // the campaign capability supplies the Composer that writes each email here
+        new SendingWiring(infrastructure, SendingWiring.composerNamedBySystemProperty()));
   }
 }
