@@ -174,7 +174,7 @@ final class Ledger {
    * never sent blindly again. Empty when the partition is finished or already under a newer fence.
    */
   Optional<List<String>> takePartition(long campaignId, long runId, int part, long fence) {
-    return jdbi.inTransaction(handle -> {
+    return transaction(handle -> {
       int moved = handle
           .createUpdate("""
               UPDATE send_partition SET fence = :fence
@@ -211,7 +211,7 @@ final class Ledger {
    * worker took it over), so the caller stops.
    */
   @Nullable List<String> claim(long campaignId, long runId, int part, long fence, int limit) {
-    return jdbi.inTransaction(handle -> {
+    return transaction(handle -> {
       // FOR SHARE: a takeover's fence change waits for this claim, then settles what it claimed
       Long current = handle
           .createQuery("""
@@ -271,7 +271,7 @@ final class Ledger {
       marks.add(outcome.mark().name());
       reasons.add(outcome.reason());
     }
-    return jdbi.inTransaction(handle -> {
+    return transaction(handle -> {
       List<String> recorded = handle
           .createQuery("""
               UPDATE send_recipient AS r
@@ -350,7 +350,7 @@ final class Ledger {
 
   /** Skips up to {@code limit} planned recipients of a cancelled run; returns their ids. */
   List<String> skipPlanned(long campaignId, long runId, int limit, String reason) {
-    return jdbi.inTransaction(handle -> {
+    return transaction(handle -> {
       List<String> skipped = handle
           .createQuery("""
               UPDATE send_recipient SET state = 'skipped', reason = :reason, updated_at = now()
@@ -394,7 +394,7 @@ final class Ledger {
 
   /** Adds a triggered recipient to its run; false when the subscriber is in the run already. */
   boolean addTriggered(long campaignId, long runId, String subscriberId) {
-    return jdbi.inTransaction(handle -> {
+    return transaction(handle -> {
       int added = handle
           .createUpdate("""
               INSERT INTO send_recipient (campaign_id, run_id, subscriber_id, part)
@@ -426,6 +426,18 @@ final class Ledger {
         .bind("subscriber", subscriberId)
         .mapTo(String.class)
         .findOne());
+  }
+
+  /**
+   * A transaction whose session the server ends if the client goes quiet inside it: a worker frozen
+   * mid-transaction (GC, SIGSTOP) would otherwise hold the run's counter row and stop every other
+   * worker of the run.
+   */
+  private <T> T transaction(org.jdbi.v3.core.HandleCallback<T, RuntimeException> work) {
+    return jdbi.inTransaction(handle -> {
+      handle.execute("SET LOCAL idle_in_transaction_session_timeout = '5s'");
+      return work.withHandle(handle);
+    });
   }
 
   private static void addCounts(Handle handle, long campaignId, long runId, Counts counts) {

@@ -94,14 +94,19 @@ public record SendOptions(
    */
   public static SendOptions fromEnvironment(Map<String, String> environment) {
     var d = defaults();
+    Duration lease = duration(environment, "TIDINGS_SEND_LEASE_TTL", d.leaseTtl);
+    // a short lease shortens the waits after a 4xx, which must fit in it
+    Duration backoff = d.deferralBackoff.compareTo(lease.dividedBy(16)) <= 0
+        ? d.deferralBackoff
+        : lease.dividedBy(16);
     return new SendOptions(
         integer(environment, "TIDINGS_SEND_PARTITION_SIZE", d.partitionSize),
-        duration(environment, "TIDINGS_SEND_LEASE_TTL", d.leaseTtl),
+        lease,
         integer(environment, "TIDINGS_SEND_SLOTS", d.slots),
         integer(environment, "TIDINGS_SEND_SENDERS", d.sendersPerSlot),
         integer(environment, "TIDINGS_SEND_CHUNK", d.chunkSize),
         d.maxDeferrals,
-        d.deferralBackoff,
+        backoff,
         d.stateCacheTtl,
         environment.getOrDefault("TIDINGS_SEND_QUEUE", d.queueName),
         environment.getOrDefault("TIDINGS_SEND_RECEIPT_QUEUE", d.receiptQueueName));

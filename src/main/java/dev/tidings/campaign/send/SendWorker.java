@@ -103,8 +103,11 @@ final class SendWorker implements Topic.Handler<SendTask> {
     int chunkSize = Math.min(options.chunkSize(), Pacer.burst(job));
     while (true) {
       if (!running(job)) return Disposition.ACK;
-      if (!pacer.acquire(job, chunkSize, () -> lease.keepAlive() && running(job)))
-        return Disposition.ACK;
+      if (!pacer.acquire(job, chunkSize, () -> lease.keepAlive() && running(job))) {
+        return running(job)
+            ? lost(task, "the lease expired while waiting for the rate")
+            : Disposition.ACK;
+      }
       List<String> chunk =
           ledger.claim(task.campaignId(), task.runId(), task.partition(), lease.fence(), chunkSize);
       if (chunk == null) return lost(task, "its fence was superseded");

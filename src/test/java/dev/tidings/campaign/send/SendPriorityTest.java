@@ -45,17 +45,17 @@ class SendPriorityTest {
 
   @Test
   void the_seeds_two_producers_and_one_consumer_take_1_3_4_2() throws Exception {
-    // producer A pushes 1, 3, 4 at priority 9 (the seed's 10 on RabbitMQ's 0..9 scale), B pushes 2 at 0
+    // producer A pushes 1, 3, 4 at priority 9 (the seed's 10 on RabbitMQ's 0..9 scale), B pushes 2
+    // at 0
     tasks.publish(queue, task(1, 9), 9);
     tasks.publish(queue, task(2, 0), 0);
     tasks.publish(queue, task(3, 9), 9);
     tasks.publish(queue, task(4, 9), 9);
     List<Integer> order = new CopyOnWriteArrayList<>();
-    try (Subscription consumer = queue.subscribe(
-        tasks.name(), 1, 1, tasks.handler(received -> {
-          order.add(received.value().partition());
-          return Disposition.ACK;
-        }))) {
+    try (Subscription consumer = queue.subscribe(tasks.name(), 1, 1, tasks.handler(received -> {
+      order.add(received.value().partition());
+      return Disposition.ACK;
+    }))) {
       SendHarness.await(Duration.ofSeconds(10), () -> order.size() == 4);
     }
     assertThat(order).containsExactly(1, 3, 4, 2);
@@ -67,11 +67,10 @@ class SendPriorityTest {
     for (int triggered = 1000; triggered < 1040; triggered++)
       tasks.publish(queue, task(triggered, 9), 9);
     List<Integer> order = new CopyOnWriteArrayList<>();
-    try (Subscription consumer = queue.subscribe(
-        tasks.name(), 1, 1, tasks.handler(received -> {
-          order.add(received.value().partition());
-          return Disposition.ACK;
-        }))) {
+    try (Subscription consumer = queue.subscribe(tasks.name(), 1, 1, tasks.handler(received -> {
+      order.add(received.value().partition());
+      return Disposition.ACK;
+    }))) {
       SendHarness.await(Duration.ofSeconds(20), () -> order.size() == 60);
     }
     List<Integer> first40 = order.subList(0, 40);

@@ -47,12 +47,15 @@ class TakeoverTest {
     assertThat(claimedByStale).hasSize(20);
 
     harness.startWorkers(mail);
-    SendHarness.await(Duration.ofSeconds(30), () -> harness.progress(job).state().finished());
+    SendHarness.await(
+        Duration.ofSeconds(30), () -> harness.progress(job).state().finished());
 
     SendProgress done = harness.progress(job);
     assertThat(done.state()).isEqualTo(SendState.COMPLETED_WITH_ERRORS);
     assertThat(done.sent()).isEqualTo(30);
-    assertThat(done.unknown()).as("what the stale worker held may have gone out").isEqualTo(20);
+    assertThat(done.unknown())
+        .as("what the stale worker held may have gone out")
+        .isEqualTo(20);
     assertThat(mail.accepted()).isEqualTo(30);
     claimedByStale.forEach(id -> assertThat(mail.attempts(id + "@subscribers.example.test"))
         .as("never sent blindly again")

@@ -47,7 +47,8 @@ class CampaignSmtpFaultTest {
     queue = new PostgresWorkQueue(database);
     smtp = ScriptedSmtpServer.start();
     transport = SmtpMailTransport.fromUrl(
-        URI.create("smtp://127.0.0.1:" + smtp.port() + "?pool=2&readTimeoutMs=2000&sendTimeoutMs=4000"),
+        URI.create(
+            "smtp://127.0.0.1:" + smtp.port() + "?pool=2&readTimeoutMs=2000&sendTimeoutMs=4000"),
         InstantSource.system());
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     options = SendOptions.defaults()
@@ -113,8 +114,8 @@ class CampaignSmtpFaultTest {
       if (progress.state().finished()) return progress;
       Thread.sleep(50);
     }
-    throw new AssertionError("the run did not finish: "
-        + pipeline.sends().progress(campaign, 1).orElseThrow());
+    throw new AssertionError(
+        "the run did not finish: " + pipeline.sends().progress(campaign, 1).orElseThrow());
   }
 
   @Test
