@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
       EventBenchCommand.class,
       ComputeOnceBenchCommand.class,
       QueueBenchCommand.class,
-      OpenBurstBenchCommand.class
+      OpenBurstBenchCommand.class,
+      SendBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
@@ -23,6 +24,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue or open-burst");
+        "a scenario is required: import, events, compute-once, queue, open-burst or send");
   }
 }
