@@ -154,6 +154,14 @@ final class Ledger {
         .execute());
   }
 
+  /**
+   * Refreshes the planner's statistics of the ledger: right after a large plan they still describe a
+   * near-empty table, and every chunk claim would scan the run until autovacuum caught up.
+   */
+  void analyze() {
+    jdbi.useHandle(handle -> handle.execute("ANALYZE send_recipient"));
+  }
+
   /** Ends planning: the run counts what its ledger holds and workers may take its partitions. */
   void running(long campaignId, long runId, int partitions) {
     jdbi.useHandle(handle -> handle

@@ -65,6 +65,7 @@ final class LedgerSends implements Sends {
           "run " + job.runId() + " of campaign " + job.campaignId() + " holds triggered sends");
     if (!created && !existing.state().equals(Ledger.PLANNING)) return progress(existing);
     int partitions = plan(job, recipients);
+    if (partitions > 1) ledger.analyze();
     if (partitions > 0) {
       ledger.partitions(job.campaignId(), job.runId(), partitions);
       countdown.start(
