@@ -1,13 +1,24 @@
 package dev.tidings.app;
 
-import dev.tidings.campaign.UnwiredSends;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** Every capability a node runs, in the order their routes are registered: a new one is added here. */
 final class Capabilities {
   private Capabilities() {}
 
   static List<Capability> of(Infrastructure infrastructure) {
+    // Campaigns write the emails the send pipeline sends, and start the runs it carries: each asks
+    // the other only when first used. A composer named by a system property (tests, benchmarks)
+    // takes the campaigns' place.
+    var campaignsHolder = new AtomicReference<CampaignWiring>();
+    var named = SendingWiring.composerNamedBySystemProperty();
+    var sending = new SendingWiring(
+        infrastructure,
+        () -> named.get().or(() -> Optional.of(campaignsHolder.get().emails())));
+    var campaigns = new CampaignWiring(infrastructure, (infra, composer) -> sending.sends());
+    campaignsHolder.set(campaigns);
     return List.of(
         new SampleShopWiring(),
         new CatalogWiring(infrastructure),
@@ -15,7 +26,7 @@ final class Capabilities {
         new ActivityWiring(infrastructure),
         new OpenTimeWiring(infrastructure),
         new DeliveryWiring(infrastructure),
-        // The send pipeline is plugged in here: replace UnwiredSends with the engine's factory.
-        new CampaignWiring(infrastructure, (infra, composer) -> new UnwiredSends()));
+        campaigns,
+        sending);
   }
 }

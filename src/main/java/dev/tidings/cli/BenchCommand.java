@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
       ComputeOnceBenchCommand.class,
       QueueBenchCommand.class,
       OpenBurstBenchCommand.class,
-      RenderBenchCommand.class
+      RenderBenchCommand.class,
+      SendBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
@@ -24,6 +25,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst or render");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render or send");
   }
 }

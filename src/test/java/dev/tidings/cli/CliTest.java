@@ -159,7 +159,8 @@ class CliTest {
   void a_bench_needs_a_scenario_and_sensible_sizes() {
     var none = run(embedded(), "bench");
     assertThat(none.status()).isEqualTo(2);
-    assertThat(none.err()).contains("import, events, compute-once, queue, open-burst or render");
+    assertThat(none.err())
+        .contains("import, events, compute-once, queue, open-burst, render or send");
     var events = run(embedded(), "bench", "events", "--batch", "0");
     assertThat(events.status()).isEqualTo(2);
     assertThat(events.err()).contains("--batch must be at least 1");

@@ -35,15 +35,29 @@ public final class NodeProcess implements AutoCloseable {
 
   /** Starts a node; {@code environment} adds to (and overrides) TIDINGS_PORT and TIDINGS_DATA_DIR. */
   public static NodeProcess start(Map<String, String> environment) throws IOException {
+    return start("serve", java.util.List.of(), environment);
+  }
+
+  /**
+   * Starts {@code tidings COMMAND} (serve, worker) with extra JVM options (system properties) and
+   * {@code environment} as {@link #start(Map)} does.
+   */
+  public static NodeProcess start(
+      String command, java.util.List<String> jvmOptions, Map<String, String> environment)
+      throws IOException {
     if (!Files.isRegularFile(JAR))
       throw new IllegalStateException(
           JAR.toAbsolutePath() + " is missing: run the tests with verify");
     int port = PrivateRedis.freePort();
     Path dataDir = Files.createTempDirectory("tidings-node-");
     Path log = dataDir.resolve("node.log");
-    var builder = new ProcessBuilder(java(), "-Xmx256m", "-jar", JAR.toString(), "serve")
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    var arguments = new java.util.ArrayList<String>();
+    arguments.add(java());
+    arguments.add("-Xmx256m");
+    arguments.addAll(jvmOptions);
+    arguments.addAll(java.util.List.of("-jar", JAR.toString(), command));
+    var builder =
+        new ProcessBuilder(arguments).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = builder.environment();
     env.keySet().removeIf(name -> name.startsWith("TIDINGS_"));
     env.put("TIDINGS_PORT", Integer.toString(port));
@@ -84,6 +98,24 @@ public final class NodeProcess implements AutoCloseable {
     }
     throw new IllegalStateException(
         "the node on " + port + " was not healthy in " + wait + ":\n" + log());
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  /** Sends a signal such as KILL, STOP or CONT, as an operator's {@code kill -SIGNAL pid} would. */
+  public void signal(String signal) throws IOException, InterruptedException {
+    var kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+        .redirectErrorStream(true)
+        .start();
+    if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0)
+      throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+    if (signal.equals("KILL")) process.waitFor(10, TimeUnit.SECONDS);
   }
 
   public String log() {

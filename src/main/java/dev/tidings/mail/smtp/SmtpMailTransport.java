@@ -321,6 +321,8 @@ public final class SmtpMailTransport implements MailTransport {
     // Angus otherwise starts a scheduler thread per connection to enforce the write timeout.
     properties.put(prefix + "executor.writetimeout", writeTimeouts);
     properties.put(prefix + "auth", Boolean.toString(settings.user().isPresent()));
+    if (!settings.implicitTls())
+      properties.put(prefix + "socketFactory", new NoDelaySocketFactory());
     if (settings.startTls()) {
       properties.put(prefix + "starttls.enable", "true");
       properties.put(prefix + "starttls.required", "true");

@@ -1,0 +1,466 @@
+package dev.tidings.campaign.send;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The send ledger in PostgreSQL (V7): runs with their counters, partitions with the fence of the
+ * lease they are worked under, and one row per recipient. Every change to recipients is set-based
+ * (one statement per chunk), and the run's counters change in the same transaction as the rows they
+ * count, so {@code sent + failed + unknown + skipped} is always exact. Thread-safe.
+ */
+final class Ledger {
+  static final String PLANNING = "PLANNING";
+
+  private final Jdbi jdbi;
+
+  Ledger(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  /** A recipient's fate after its SMTP reply; {@code planned} hands it back unsent. */
+  enum Mark {
+    planned,
+    sent,
+    failed,
+    unknown,
+    skipped
+  }
+
+  record Outcome(String subscriberId, Mark mark, String reason) {}
+
+  record Run(
+      long campaignId,
+      long runId,
+      String state,
+      int priority,
+      double ratePerSecond,
+      boolean bulk,
+      int partitions,
+      long planned,
+      long sent,
+      long failed,
+      long unknown,
+      long skipped,
+      Instant startedAt,
+      @Nullable Instant finishedAt) {
+
+    SendJob job() {
+      return new SendJob(campaignId, runId, priority, ratePerSecond);
+    }
+  }
+
+  /** Counts what a statement changed, to add to the run's counters. */
+  record Counts(long sent, long failed, long unknown, long skipped) {
+    static final Counts NONE = new Counts(0, 0, 0, 0);
+
+    static Counts of(List<String> states) {
+      long sent = 0, failed = 0, unknown = 0, skipped = 0;
+      for (String state : states) {
+        switch (state) {
+          case "sent" -> sent++;
+          case "failed" -> failed++;
+          case "unknown" -> unknown++;
+          case "skipped" -> skipped++;
+          default -> {}
+        }
+      }
+      return new Counts(sent, failed, unknown, skipped);
+    }
+  }
+
+  /** Creates the run in PLANNING (bulk) or RUNNING (triggered); false when it exists already. */
+  boolean createRun(SendJob job, boolean bulk) {
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("""
+            INSERT INTO send_run (campaign_id, run_id, state, priority, rate_per_sec, bulk)
+            VALUES (:campaign, :run, :state, :priority, :rate, :bulk)
+            ON CONFLICT DO NOTHING""")
+            .bind("campaign", job.campaignId())
+            .bind("run", job.runId())
+            .bind("state", bulk ? PLANNING : SendState.RUNNING.name())
+            .bind("priority", job.priority())
+            .bind("rate", job.ratePerSecond())
+            .bind("bulk", bulk)
+            .execute()
+        == 1);
+  }
+
+  Optional<Run> run(long campaignId, long runId) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT campaign_id, run_id, state, priority, rate_per_sec, bulk, partitions, planned,
+                   sent, failed, unknown, skipped, started_at, finished_at
+            FROM send_run WHERE campaign_id = :campaign AND run_id = :run""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .map((rows, context) -> new Run(
+            rows.getLong(1),
+            rows.getLong(2),
+            rows.getString(3),
+            rows.getInt(4),
+            rows.getDouble(5),
+            rows.getBoolean(6),
+            rows.getInt(7),
+            rows.getLong(8),
+            rows.getLong(9),
+            rows.getLong(10),
+            rows.getLong(11),
+            rows.getLong(12),
+            rows.getTimestamp(13).toInstant(),
+            rows.getTimestamp(14) == null ? null : rows.getTimestamp(14).toInstant()))
+        .findOne());
+  }
+
+  /** The state alone, for workers checking between recipients. */
+  Optional<String> state(long campaignId, long runId) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT state FROM send_run WHERE campaign_id = :campaign AND run_id = :run")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .mapTo(String.class)
+        .findOne());
+  }
+
+  /** Writes one batch of recipients; a subscriber already in the run is left as it is. */
+  int plan(long campaignId, long runId, List<String> subscriberIds, List<Integer> partitions) {
+    return jdbi.withHandle(handle -> handle
+        .createUpdate("""
+            INSERT INTO send_recipient (campaign_id, run_id, subscriber_id, part)
+            SELECT :campaign, :run, id, part FROM unnest(:ids, :parts) AS planned (id, part)
+            ON CONFLICT DO NOTHING""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bindArray("ids", String.class, subscriberIds)
+        .bindArray("parts", Integer.class, partitions)
+        .execute());
+  }
+
+  /** Creates the run's partitions (0..partitions-1), unless they exist. */
+  void partitions(long campaignId, long runId, int partitions) {
+    jdbi.useHandle(handle -> handle
+        .createUpdate("""
+            INSERT INTO send_partition (campaign_id, run_id, part)
+            SELECT :campaign, :run, part FROM generate_series(0, :partitions - 1) AS part
+            ON CONFLICT DO NOTHING""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("partitions", partitions)
+        .execute());
+  }
+
+  /**
+   * Refreshes the planner's statistics of the ledger: right after a large plan they still describe a
+   * near-empty table, and every chunk claim would scan the run until autovacuum caught up.
+   */
+  void analyze() {
+    jdbi.useHandle(handle -> handle.execute("ANALYZE send_recipient"));
+  }
+
+  /** Ends planning: the run counts what its ledger holds and workers may take its partitions. */
+  void running(long campaignId, long runId, int partitions) {
+    jdbi.useHandle(handle -> handle
+        .createUpdate("""
+            UPDATE send_run SET state = 'RUNNING', partitions = :partitions,
+              planned = (SELECT count(*) FROM send_recipient
+                         WHERE campaign_id = :campaign AND run_id = :run)
+            WHERE campaign_id = :campaign AND run_id = :run AND state = 'PLANNING'""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("partitions", partitions)
+        .execute());
+  }
+
+  /**
+   * Moves the partition to {@code fence} (a newer lease than any before) and settles what an earlier
+   * lease left claimed: those recipients may or may not have been sent, so they become unknown and are
+   * never sent blindly again. Empty when the partition is finished or already under a newer fence.
+   */
+  Optional<List<String>> takePartition(long campaignId, long runId, int part, long fence) {
+    return transaction(handle -> {
+      int moved = handle
+          .createUpdate("""
+              UPDATE send_partition SET fence = :fence
+              WHERE campaign_id = :campaign AND run_id = :run AND part = :part
+                AND fence < :fence AND NOT finished""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .bind("part", part)
+          .bind("fence", fence)
+          .execute();
+      if (moved == 0) return Optional.<List<String>>empty();
+      List<String> orphans = handle
+          .createQuery("""
+              UPDATE send_recipient
+              SET state = 'unknown', reason = 'its worker lost the lease while sending',
+                  updated_at = now()
+              WHERE campaign_id = :campaign AND run_id = :run AND part = :part
+                AND state = 'sending' AND fence < :fence
+              RETURNING subscriber_id""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .bind("part", part)
+          .bind("fence", fence)
+          .mapTo(String.class)
+          .list();
+      addCounts(handle, campaignId, runId, new Counts(0, 0, orphans.size(), 0));
+      return Optional.of(orphans);
+    });
+  }
+
+  /**
+   * Claims up to {@code limit} planned recipients of the partition for the lease {@code fence}.
+   * Empty when the partition is done; null when the fence is no longer the partition's (another
+   * worker took it over), so the caller stops.
+   */
+  @Nullable List<String> claim(long campaignId, long runId, int part, long fence, int limit) {
+    return transaction(handle -> {
+      // FOR SHARE: a takeover's fence change waits for this claim, then settles what it claimed
+      Long current = handle
+          .createQuery("""
+              SELECT fence FROM send_partition
+              WHERE campaign_id = :campaign AND run_id = :run AND part = :part FOR SHARE""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .bind("part", part)
+          .mapTo(Long.class)
+          .findOne()
+          .orElse(null);
+      if (current == null || current != fence) return null;
+      return handle
+          .createQuery("""
+              UPDATE send_recipient SET state = 'sending', fence = :fence, updated_at = now()
+              WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id IN (
+                SELECT subscriber_id FROM send_recipient
+                WHERE campaign_id = :campaign AND run_id = :run AND part = :part
+                  AND state = 'planned'
+                ORDER BY subscriber_id LIMIT :limit)
+              RETURNING subscriber_id""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .bind("part", part)
+          .bind("fence", fence)
+          .bind("limit", limit)
+          .mapTo(String.class)
+          .list();
+    });
+  }
+
+  /** Claims one triggered recipient; false when it was claimed before (a redelivered trigger). */
+  boolean claimTriggered(long campaignId, long runId, String subscriberId) {
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("""
+            UPDATE send_recipient SET state = 'sending', updated_at = now()
+            WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id = :subscriber
+              AND state = 'planned'""")
+            .bind("campaign", campaignId)
+            .bind("run", runId)
+            .bind("subscriber", subscriberId)
+            .execute()
+        == 1);
+  }
+
+  /**
+   * Records the replies of recipients claimed under {@code fence}; a row that lease no longer holds
+   * (settled by a takeover) is left alone. Returns the outcomes that were recorded.
+   */
+  List<Outcome> mark(long campaignId, long runId, long fence, List<Outcome> outcomes) {
+    if (outcomes.isEmpty()) return List.of();
+    var ids = new ArrayList<String>(outcomes.size());
+    var marks = new ArrayList<String>(outcomes.size());
+    var reasons = new ArrayList<String>(outcomes.size());
+    for (Outcome outcome : outcomes) {
+      ids.add(outcome.subscriberId());
+      marks.add(outcome.mark().name());
+      reasons.add(outcome.reason());
+    }
+    return transaction(handle -> {
+      List<String> recorded = handle
+          .createQuery("""
+              UPDATE send_recipient AS r
+              SET state = u.state, reason = NULLIF(u.reason, ''), updated_at = now()
+              FROM unnest(:ids, :states, :reasons) AS u (id, state, reason)
+              WHERE r.campaign_id = :campaign AND r.run_id = :run AND r.subscriber_id = u.id
+                AND r.state = 'sending' AND r.fence = :fence
+              RETURNING r.subscriber_id""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .bind("fence", fence)
+          .bindArray("ids", String.class, ids)
+          .bindArray("states", String.class, marks)
+          .bindArray("reasons", String.class, reasons)
+          .mapTo(String.class)
+          .list();
+      var kept = new java.util.HashSet<>(recorded);
+      var result =
+          outcomes.stream().filter(o -> kept.contains(o.subscriberId())).toList();
+      addCounts(
+          handle,
+          campaignId,
+          runId,
+          Counts.of(result.stream().map(o -> o.mark().name()).toList()));
+      return result;
+    });
+  }
+
+  /** Records that the partition is done under {@code fence}. */
+  void partitionFinished(long campaignId, long runId, int part, long fence) {
+    jdbi.useHandle(handle -> handle
+        .createUpdate("""
+            UPDATE send_partition SET finished = true
+            WHERE campaign_id = :campaign AND run_id = :run AND part = :part AND fence = :fence""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("part", part)
+        .bind("fence", fence)
+        .execute());
+  }
+
+  /**
+   * Completes a running bulk run whose every recipient has an outcome; empty when it is not complete
+   * (or not running).
+   */
+  Optional<String> complete(long campaignId, long runId) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            UPDATE send_run
+            SET state = CASE WHEN failed + unknown > 0 THEN 'COMPLETED_WITH_ERRORS'
+                             ELSE 'COMPLETED' END,
+                finished_at = now()
+            WHERE campaign_id = :campaign AND run_id = :run AND bulk AND state = 'RUNNING'
+              AND sent + failed + unknown + skipped = planned
+            RETURNING state""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .mapTo(String.class)
+        .findOne());
+  }
+
+  /** Changes the state from one of {@code from} to {@code to}; false when it was in none of them. */
+  boolean changeState(long campaignId, long runId, List<String> from, String to) {
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("""
+            UPDATE send_run SET state = :to,
+              finished_at = CASE WHEN :to = 'CANCELLED' THEN now() ELSE finished_at END
+            WHERE campaign_id = :campaign AND run_id = :run AND state = ANY(:from)""")
+            .bind("campaign", campaignId)
+            .bind("run", runId)
+            .bind("to", to)
+            .bindArray("from", String.class, from)
+            .execute()
+        == 1);
+  }
+
+  /** Skips up to {@code limit} planned recipients of a cancelled run; returns their ids. */
+  List<String> skipPlanned(long campaignId, long runId, int limit, String reason) {
+    return transaction(handle -> {
+      List<String> skipped = handle
+          .createQuery("""
+              UPDATE send_recipient SET state = 'skipped', reason = :reason, updated_at = now()
+              WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id IN (
+                SELECT subscriber_id FROM send_recipient
+                WHERE campaign_id = :campaign AND run_id = :run AND state = 'planned'
+                LIMIT :limit FOR UPDATE SKIP LOCKED)
+              RETURNING subscriber_id""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .bind("limit", limit)
+          .bind("reason", reason)
+          .mapTo(String.class)
+          .list();
+      addCounts(handle, campaignId, runId, new Counts(0, 0, 0, skipped.size()));
+      return skipped;
+    });
+  }
+
+  List<Integer> unfinishedPartitions(long campaignId, long runId) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT part FROM send_partition
+            WHERE campaign_id = :campaign AND run_id = :run AND NOT finished ORDER BY part""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .mapTo(Integer.class)
+        .list());
+  }
+
+  /** Bulk runs being sent now, for the sweeper. */
+  List<SendJob> runningBulkRuns() {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT campaign_id, run_id, priority, rate_per_sec FROM send_run
+            WHERE state = 'RUNNING' AND bulk""")
+        .map((rows, context) ->
+            new SendJob(rows.getLong(1), rows.getLong(2), rows.getInt(3), rows.getDouble(4)))
+        .list());
+  }
+
+  /** Adds a triggered recipient to its run; false when the subscriber is in the run already. */
+  boolean addTriggered(long campaignId, long runId, String subscriberId) {
+    return transaction(handle -> {
+      int added = handle
+          .createUpdate("""
+              INSERT INTO send_recipient (campaign_id, run_id, subscriber_id, part)
+              VALUES (:campaign, :run, :subscriber, -1) ON CONFLICT DO NOTHING""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .bind("subscriber", subscriberId)
+          .execute();
+      if (added == 1) {
+        handle
+            .createUpdate("UPDATE send_run SET planned = planned + 1"
+                + " WHERE campaign_id = :campaign AND run_id = :run")
+            .bind("campaign", campaignId)
+            .bind("run", runId)
+            .execute();
+      }
+      return added == 1;
+    });
+  }
+
+  /** The recipient's state, for tests and operators. */
+  Optional<String> recipientState(long campaignId, long runId, String subscriberId) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT state FROM send_recipient
+            WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id = :subscriber""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("subscriber", subscriberId)
+        .mapTo(String.class)
+        .findOne());
+  }
+
+  /**
+   * A transaction whose session the server ends if the client goes quiet inside it: a worker frozen
+   * mid-transaction (GC, SIGSTOP) would otherwise hold the run's counter row and stop every other
+   * worker of the run.
+   */
+  private <T> T transaction(org.jdbi.v3.core.HandleCallback<T, RuntimeException> work) {
+    return jdbi.inTransaction(handle -> {
+      handle.execute("SET LOCAL idle_in_transaction_session_timeout = '5s'");
+      return work.withHandle(handle);
+    });
+  }
+
+  private static void addCounts(Handle handle, long campaignId, long runId, Counts counts) {
+    if (counts.equals(Counts.NONE)) return;
+    handle
+        .createUpdate("""
+            UPDATE send_run SET sent = sent + :sent, failed = failed + :failed,
+              unknown = unknown + :unknown, skipped = skipped + :skipped
+            WHERE campaign_id = :campaign AND run_id = :run""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("sent", counts.sent())
+        .bind("failed", counts.failed())
+        .bind("unknown", counts.unknown())
+        .bind("skipped", counts.skipped())
+        .execute();
+  }
+}

@@ -1,0 +1,214 @@
+package dev.tidings.campaign.send;
+
+import dev.tidings.coordination.Countdown;
+import dev.tidings.message.MessageId;
+import dev.tidings.queue.Topic;
+import dev.tidings.queue.WorkQueue;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+
+/**
+ * {@link Sends} over the ledger, the countdown and the work queue. Planning writes the recipients in
+ * set-based batches and only then lets workers in (the run leaves PLANNING last), so a start that
+ * died half way is finished by starting again. Thread-safe.
+ */
+final class LedgerSends implements Sends {
+  private static final int PLAN_BATCH = 5_000;
+  private static final int PUBLISH_BATCH = 1_000;
+  private static final int CANCEL_BATCH = 1_000;
+  private static final Duration COUNTDOWN_RETENTION = Duration.ofDays(30);
+
+  private final Ledger ledger;
+  private final RunStates states;
+  private final Countdown countdown;
+  private final WorkQueue queue;
+  private final Topic<SendTask> tasks;
+  private final Topic<SendReceipt> receipts;
+  private final SendOptions options;
+  private final InstantSource clock;
+  private final ConcurrentHashMap<List<Long>, Sample> samples = new ConcurrentHashMap<>();
+
+  private record Sample(long atNanos, long done) {}
+
+  LedgerSends(
+      Ledger ledger,
+      RunStates states,
+      Countdown countdown,
+      WorkQueue queue,
+      Topic<SendTask> tasks,
+      Topic<SendReceipt> receipts,
+      SendOptions options,
+      InstantSource clock) {
+    this.ledger = ledger;
+    this.states = states;
+    this.countdown = countdown;
+    this.queue = queue;
+    this.tasks = tasks;
+    this.receipts = receipts;
+    this.options = options;
+    this.clock = clock;
+  }
+
+  @Override
+  public SendProgress start(SendJob job, Iterator<String> recipients) {
+    boolean created = ledger.createRun(job, true);
+    var existing = ledger.run(job.campaignId(), job.runId()).orElseThrow();
+    if (!existing.bulk())
+      throw new IllegalArgumentException(
+          "run " + job.runId() + " of campaign " + job.campaignId() + " holds triggered sends");
+    if (!created && !existing.state().equals(Ledger.PLANNING)) return progress(existing);
+    int partitions = plan(job, recipients);
+    if (partitions > 1) ledger.analyze();
+    if (partitions > 0) {
+      ledger.partitions(job.campaignId(), job.runId(), partitions);
+      countdown.start(
+          SendWorker.countdownName(job.campaignId(), job.runId()),
+          partitions,
+          "run:" + job.campaignId() + ":" + job.runId(),
+          COUNTDOWN_RETENTION);
+      queue.declare(tasks.spec());
+      queue.declare(receipts.spec());
+      publish(job, IntStream.range(0, partitions).boxed().toList());
+    }
+    ledger.running(job.campaignId(), job.runId(), partitions);
+    if (partitions == 0) ledger.complete(job.campaignId(), job.runId());
+    states.forget(job.campaignId(), job.runId());
+    return progress(job.campaignId(), job.runId()).orElseThrow();
+  }
+
+  /** Writes the ledger; returns the number of partitions. */
+  private int plan(SendJob job, Iterator<String> recipients) {
+    long ordinal = 0;
+    var ids = new ArrayList<String>(PLAN_BATCH);
+    var parts = new ArrayList<Integer>(PLAN_BATCH);
+    while (recipients.hasNext()) {
+      String id = recipients.next();
+      // the id's rule is MessageId's: refuse one it cannot carry before anything is queued
+      new MessageId(job.campaignId(), job.runId(), id);
+      ids.add(id);
+      parts.add((int) (ordinal / options.partitionSize()));
+      ordinal++;
+      if (ids.size() == PLAN_BATCH) {
+        ledger.plan(job.campaignId(), job.runId(), ids, parts);
+        ids.clear();
+        parts.clear();
+      }
+    }
+    if (!ids.isEmpty()) ledger.plan(job.campaignId(), job.runId(), ids, parts);
+    return (int) ((ordinal + options.partitionSize() - 1) / options.partitionSize());
+  }
+
+  private void publish(SendJob job, List<Integer> partitions) {
+    for (int from = 0; from < partitions.size(); from += PUBLISH_BATCH) {
+      var batch = partitions.subList(from, Math.min(partitions.size(), from + PUBLISH_BATCH));
+      tasks.publishAll(
+          queue,
+          batch.stream().map(part -> SendTask.partition(job, part)).toList(),
+          job.priority());
+    }
+  }
+
+  @Override
+  public void trigger(SendJob job, String subscriberId) {
+    new MessageId(job.campaignId(), job.runId(), subscriberId);
+    ledger.createRun(job, false);
+    var run = ledger.run(job.campaignId(), job.runId()).orElseThrow();
+    if (run.bulk())
+      throw new IllegalArgumentException("run " + job.runId() + " of campaign " + job.campaignId()
+          + " is a bulk run; triggered sends need a run of their own");
+    if (!ledger.addTriggered(job.campaignId(), job.runId(), subscriberId)) return;
+    queue.declare(tasks.spec());
+    queue.declare(receipts.spec());
+    tasks.publish(queue, SendTask.triggered(job, subscriberId), SendJob.TRIGGERED_PRIORITY);
+  }
+
+  @Override
+  public Optional<SendProgress> progress(long campaignId, long runId) {
+    return ledger.run(campaignId, runId).map(this::progress);
+  }
+
+  private SendProgress progress(Ledger.Run run) {
+    SendState state =
+        run.state().equals(Ledger.PLANNING) ? SendState.RUNNING : SendState.valueOf(run.state());
+    long done = run.sent() + run.failed() + run.unknown() + run.skipped();
+    Instant finished = run.finishedAt();
+    return new SendProgress(
+        run.job(),
+        state,
+        run.planned(),
+        run.sent(),
+        run.failed(),
+        run.unknown(),
+        run.skipped(),
+        run.startedAt(),
+        Optional.ofNullable(finished),
+        recentRate(run, done, finished));
+  }
+
+  /**
+   * Emails per second since this node last answered for the run (a progress bar asks every second or
+   * so), else since the run began.
+   */
+  private double recentRate(
+      Ledger.Run run, long done, @org.jspecify.annotations.Nullable Instant finished) {
+    long now = System.nanoTime();
+    var key = List.of(run.campaignId(), run.runId());
+    Sample last = samples.put(key, new Sample(now, done));
+    if (samples.size() > 10_000) samples.clear();
+    if (last != null && now - last.atNanos() > 200_000_000L && finished == null) {
+      return Math.max(0, done - last.done()) / ((now - last.atNanos()) / 1e9);
+    }
+    Instant end = finished != null ? finished : clock.instant();
+    double seconds = Duration.between(run.startedAt(), end).toMillis() / 1000.0;
+    return seconds <= 0 ? 0 : done / seconds;
+  }
+
+  @Override
+  public void pause(long campaignId, long runId) {
+    ledger.changeState(campaignId, runId, List.of("RUNNING"), "PAUSED");
+    states.forget(campaignId, runId);
+  }
+
+  @Override
+  public void resume(long campaignId, long runId) {
+    boolean resumed = ledger.changeState(campaignId, runId, List.of("PAUSED"), "RUNNING");
+    states.forget(campaignId, runId);
+    if (!resumed) return;
+    var run = ledger.run(campaignId, runId).orElseThrow();
+    if (run.bulk()) {
+      // workers dropped the paused run's messages; every unfinished partition goes back on the
+      // queue
+      publish(run.job(), ledger.unfinishedPartitions(campaignId, runId));
+    }
+  }
+
+  @Override
+  public void cancel(long campaignId, long runId) {
+    ledger.changeState(
+        campaignId, runId, List.of("RUNNING", "PAUSED", Ledger.PLANNING), "CANCELLED");
+    states.forget(campaignId, runId);
+    var run = ledger.run(campaignId, runId);
+    if (run.isEmpty() || !run.get().state().equals("CANCELLED")) return;
+    SendJob job = run.get().job();
+    queue.declare(receipts.spec());
+    while (true) {
+      List<String> skipped =
+          ledger.skipPlanned(campaignId, runId, CANCEL_BATCH, "the run was cancelled");
+      if (skipped.isEmpty()) return;
+      receipts.publishAll(
+          queue,
+          skipped.stream()
+              .map(id -> new Ledger.Outcome(id, Ledger.Mark.skipped, "the run was cancelled"))
+              .map(outcome -> RecipientSender.receipt(job, outcome, clock))
+              .toList(),
+          1);
+    }
+  }
+}

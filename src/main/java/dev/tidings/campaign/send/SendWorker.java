@@ -1,0 +1,234 @@
+package dev.tidings.campaign.send;
+
+import dev.tidings.coordination.Countdown;
+import dev.tidings.queue.Disposition;
+import dev.tidings.queue.Topic;
+import dev.tidings.queue.WorkQueue;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Works one message of the send queue. A partition: lease it, settle what an earlier lease left
+ * claimed, then chunk by chunk take the rate's permits, claim recipients in the ledger under the
+ * lease's fence, send, mark the replies and renew the lease; at the end count the partition down.
+ * A triggered send: claim its one recipient, send, mark. Thread-safe; one per node.
+ */
+final class SendWorker implements Topic.Handler<SendTask> {
+  private static final Logger log = LoggerFactory.getLogger(SendWorker.class);
+
+  private final Ledger ledger;
+  private final RunStates states;
+  private final Countdown countdown;
+  private final Pacer pacer;
+  private final RecipientSender sender;
+  private final WorkQueue queue;
+  private final Topic<SendReceipt> receipts;
+  private final SendOptions options;
+  private final InstantSource clock;
+
+  SendWorker(
+      Ledger ledger,
+      RunStates states,
+      Countdown countdown,
+      Pacer pacer,
+      RecipientSender sender,
+      WorkQueue queue,
+      Topic<SendReceipt> receipts,
+      SendOptions options,
+      InstantSource clock) {
+    this.ledger = ledger;
+    this.states = states;
+    this.countdown = countdown;
+    this.pacer = pacer;
+    this.sender = sender;
+    this.queue = queue;
+    this.receipts = receipts;
+    this.options = options;
+    this.clock = clock;
+  }
+
+  static String countdownName(long campaignId, long runId) {
+    return "send:" + campaignId + ":" + runId;
+  }
+
+  @Override
+  public Disposition handle(Topic.Received<SendTask> received) throws InterruptedException {
+    SendTask task = received.value();
+    String state = states.state(task.campaignId(), task.runId());
+    if (state.equals(Ledger.PLANNING)) return Disposition.retry("the run is still being planned");
+    // a paused run's partitions are queued again when it resumes; a finished one has nothing left
+    if (!state.equals(SendState.RUNNING.name())) return Disposition.ACK;
+    String subscriberId = task.subscriberId();
+    return subscriberId == null ? partition(task) : triggered(task, subscriberId);
+  }
+
+  private Disposition partition(SendTask task) throws InterruptedException {
+    SendJob job = task.job();
+    long before = System.nanoTime();
+    Optional<Countdown.Lease> claimed = countdown.claim(
+        countdownName(task.campaignId(), task.runId()),
+        task.partition(),
+        UUID.randomUUID().toString(),
+        options.leaseTtl());
+    // done, or held by a live lease: if its holder dies, the sweeper queues the partition again
+    if (claimed.isEmpty()) return Disposition.ACK;
+    var lease = new HeldLease(countdown, claimed.get(), options.leaseTtl(), before);
+    Optional<List<String>> orphans =
+        ledger.takePartition(task.campaignId(), task.runId(), task.partition(), lease.fence());
+    if (orphans.isEmpty()) return Disposition.ACK;
+    if (!orphans.get().isEmpty()) {
+      log.warn(
+          "partition {} of run {}/{}: {} recipients were mid-send when their worker lost the lease;"
+              + " recorded as unknown",
+          task.partition(),
+          task.campaignId(),
+          task.runId(),
+          orphans.get().size());
+      publish(orphans.get().stream()
+          .map(id -> new Ledger.Outcome(
+              id, Ledger.Mark.unknown, "its worker lost the lease while sending"))
+          .map(outcome -> RecipientSender.receipt(job, outcome, clock))
+          .toList());
+    }
+    int chunkSize = Math.min(options.chunkSize(), Pacer.burst(job));
+    while (true) {
+      if (!running(job)) return Disposition.ACK;
+      if (!pacer.acquire(job, chunkSize, () -> lease.keepAlive() && running(job))) {
+        return running(job)
+            ? lost(task, "the lease expired while waiting for the rate")
+            : Disposition.ACK;
+      }
+      List<String> chunk =
+          ledger.claim(task.campaignId(), task.runId(), task.partition(), lease.fence(), chunkSize);
+      if (chunk == null) return lost(task, "its fence was superseded");
+      if (chunk.isEmpty()) break;
+      List<Ledger.Outcome> outcomes = sendChunk(job, chunk, lease);
+      List<Ledger.Outcome> recorded =
+          ledger.mark(task.campaignId(), task.runId(), lease.fence(), outcomes);
+      publish(RecipientSender.receipts(job, recorded, clock));
+      if (!lease.renew()) return lost(task, "the lease expired");
+    }
+    return finish(task, lease);
+  }
+
+  private Disposition finish(SendTask task, HeldLease lease) {
+    switch (countdown.finish(lease.lease())) {
+      case Countdown.Finish.Done done -> {
+        ledger.partitionFinished(task.campaignId(), task.runId(), task.partition(), lease.fence());
+        if (done.remaining() == 0) {
+          Optional<String> completed = ledger.complete(task.campaignId(), task.runId());
+          states.forget(task.campaignId(), task.runId());
+          completed.ifPresent(
+              state -> log.info("run {}/{} is {}", task.campaignId(), task.runId(), state));
+        }
+      }
+      case Countdown.Finish.Refused refused ->
+        log.warn(
+            "partition {} of run {}/{} was not counted down: {}",
+            task.partition(),
+            task.campaignId(),
+            task.runId(),
+            refused.reason());
+    }
+    return Disposition.ACK;
+  }
+
+  private Disposition lost(SendTask task, String why) {
+    log.warn(
+        "partition {} of run {}/{}: stopped, {}; another worker takes it over",
+        task.partition(),
+        task.campaignId(),
+        task.runId(),
+        why);
+    return Disposition.ACK;
+  }
+
+  /** Sends one chunk with up to {@code sendersPerSlot} emails in flight. */
+  private List<Ledger.Outcome> sendChunk(SendJob job, List<String> chunk, HeldLease lease)
+      throws InterruptedException {
+    BooleanSupplier maySend = () -> lease.valid() && running(job);
+    List<SendReceipt> deferrals = Collections.synchronizedList(new ArrayList<>());
+    Consumer<SendReceipt> onDeferral = deferrals::add;
+    int senders = Math.min(options.sendersPerSlot(), chunk.size());
+    var results = new Ledger.Outcome[chunk.size()];
+    var failure = new AtomicReference<@Nullable RuntimeException>();
+    var threads = new ArrayList<Thread>(senders);
+    for (int s = 0; s < senders; s++) {
+      int first = s;
+      threads.add(Thread.ofVirtual().name("send-" + job.campaignId() + "-" + s).start(() -> {
+        for (int i = first; i < results.length; i += senders) {
+          try {
+            results[i] = sendOrHandBack(job, chunk.get(i), maySend, onDeferral);
+          } catch (InterruptedException e) {
+            results[i] = new Ledger.Outcome(chunk.get(i), Ledger.Mark.planned, "");
+            Thread.currentThread().interrupt();
+          } catch (RuntimeException e) {
+            results[i] = new Ledger.Outcome(chunk.get(i), Ledger.Mark.planned, "");
+            failure.compareAndSet(null, e); // the first failure is the one reported
+          }
+        }
+      }));
+    }
+    for (Thread thread : threads) thread.join();
+    List<Ledger.Outcome> outcomes = List.of(results);
+    RuntimeException failed = failure.get();
+    if (failed != null) {
+      // record what was sent and hand the rest back before the partition is tried again
+      publish(deferrals);
+      List<Ledger.Outcome> recorded =
+          ledger.mark(job.campaignId(), job.runId(), lease.fence(), outcomes);
+      publish(RecipientSender.receipts(job, recorded, clock));
+      throw failed;
+    }
+    publish(deferrals);
+    return outcomes;
+  }
+
+  private Ledger.Outcome sendOrHandBack(
+      SendJob job, String subscriberId, BooleanSupplier maySend, Consumer<SendReceipt> onDeferral)
+      throws InterruptedException {
+    if (!maySend.getAsBoolean()) {
+      return states.state(job.campaignId(), job.runId()).equals(SendState.CANCELLED.name())
+          ? new Ledger.Outcome(subscriberId, Ledger.Mark.skipped, "the run was cancelled")
+          : new Ledger.Outcome(subscriberId, Ledger.Mark.planned, "");
+    }
+    return sender.send(job, subscriberId, maySend, onDeferral);
+  }
+
+  private Disposition triggered(SendTask task, String subscriberId) throws InterruptedException {
+    SendJob job = task.job();
+    if (!ledger.claimTriggered(task.campaignId(), task.runId(), subscriberId))
+      return Disposition.ACK;
+    long deadline = System.nanoTime() + options.leaseTtl().toNanos();
+    pacer.acquire(job, 1, () -> System.nanoTime() < deadline);
+    var outcome = sendOrHandBack(job, subscriberId, () -> running(job), this::publishOne);
+    List<Ledger.Outcome> recorded =
+        ledger.mark(task.campaignId(), task.runId(), 0, List.of(outcome));
+    publish(RecipientSender.receipts(job, recorded, clock));
+    if (outcome.mark() == Ledger.Mark.planned) return Disposition.retry("the run is paused");
+    return Disposition.ACK;
+  }
+
+  private boolean running(SendJob job) {
+    return states.state(job.campaignId(), job.runId()).equals(SendState.RUNNING.name());
+  }
+
+  private void publishOne(SendReceipt receipt) {
+    publish(List.of(receipt));
+  }
+
+  private void publish(List<SendReceipt> batch) {
+    if (batch.isEmpty()) return;
+    receipts.publishAll(queue, batch, 1);
+  }
+}
