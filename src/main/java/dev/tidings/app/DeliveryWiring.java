@@ -1,11 +1,14 @@
 package dev.tidings.app;
 
+import dev.tidings.campaign.send.SendOptions;
+import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.EngagementReceipts;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.ReceiptStore;
+import dev.tidings.delivery.SendOutcomeReceipts;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.web.RouteGroup;
@@ -14,7 +17,8 @@ import java.util.List;
 
 /**
  * Delivery receipts: the sink the edges hand receipts to (the work queue), the consumers that apply
- * them (receipts from the queue, opens and clicks from the open-time capability) and the statistics
+ * them (receipts from the queue, the sender's outcomes, opens and clicks from the open-time
+ * capability) and the statistics
  * routes.
  */
 public final class DeliveryWiring implements Capability {
@@ -23,6 +27,7 @@ public final class DeliveryWiring implements Capability {
 
   private static final int ENGAGEMENT_MESSAGES_PER_TRANSACTION = 4;
   private static final int CONSUMERS = 2;
+  private static final int SEND_OUTCOMES_PER_TRANSACTION = 500;
 
   private final Infrastructure infrastructure;
   private final Lazy<ReceiptStore> store;
@@ -58,6 +63,11 @@ public final class DeliveryWiring implements Capability {
           CONSUMERS,
           MESSAGES_PER_TRANSACTION,
           new ReceiptConsumer(store.get()));
+      consumers.consumeBatches(
+          SendTopics.receipts(SendOptions.fromEnvironment(System.getenv())),
+          1,
+          SEND_OUTCOMES_PER_TRANSACTION,
+          new SendOutcomeReceipts(store.get()));
       consumers.consumeBatches(
           EngagementRecorder.RECEIPTS_TOPIC,
           1,
