@@ -87,7 +87,13 @@ class NodeRolesTest {
       node.start(Role.WORKER, 0);
       assertThat(node.consumedQueues())
           .as("every capability's consumers, this test's among them")
-          .containsExactly(EngagementRecorder.TOPIC.name(), queue);
+          .containsExactlyInAnyOrder(
+              EngagementRecorder.TOPIC.name(),
+              dev.tidings.delivery.ReceiptQueue.TOPIC.name(),
+              dev.tidings.campaign.send.SendOptions.defaults().receiptQueueName(),
+              EngagementRecorder.RECEIPTS_TOPIC.name(),
+              dev.tidings.campaign.send.SendOptions.defaults().queueName(),
+              queue);
       publish(node, "to the worker");
       assertThat(consumed.poll(20, TimeUnit.SECONDS)).isEqualTo("to the worker");
       assertThat(status(node, "/health")).isEqualTo(200);
