@@ -83,6 +83,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       throw e;
     }
     Banner.print(node, Role.DEMO);
+    DemoCampaign.sendOnFirstStart(node);
     UntilStopped.await(node);
     return 0;
   }
