@@ -12,6 +12,8 @@ final class Capabilities {
         new CatalogWiring(infrastructure),
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
-        new OpenTimeWiring(infrastructure));
+        new OpenTimeWiring(infrastructure),
+        // the delivery pipeline's ReceiptSink is connected here
+        new DeliveryWebhooksWiring(infrastructure, DeliveryWebhooksWiring::notConnected));
   }
 }

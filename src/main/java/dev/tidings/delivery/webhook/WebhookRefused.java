@@ -16,10 +16,17 @@ public final class WebhookRefused extends TidingsException {
   }
 
   private final Kind kind;
+  private final String detail;
 
   private WebhookRefused(Kind kind, String detail) {
     super(detail);
     this.kind = kind;
+    this.detail = detail;
+  }
+
+  /** What is wrong, for the answer's detail. */
+  public String detail() {
+    return detail;
   }
 
   public static WebhookRefused unauthenticated(String detail) {
