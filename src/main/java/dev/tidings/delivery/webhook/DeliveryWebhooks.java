@@ -50,6 +50,6 @@ public record DeliveryWebhooks(
                 new HttpSubscriptionConfirmer(AWS_TIMEOUT),
                 new Freshness(clock, snsAge))),
         settings.mailgunSigningKey().map(key -> new MailgunWebhook(key, freshness, replays.get())),
-        settings.postmark().map(PostmarkWebhook::new));
+        settings.postmark().map(credentials -> new PostmarkWebhook(credentials, clock)));
   }
 }

@@ -39,7 +39,8 @@ public final class PostmarkEvents {
 
   private PostmarkEvents() {}
 
-  public static Mapped map(JsonNode record) {
+  /** {@code receivedAt} stands in for a record that carries no time (real unsubscribe bounces). */
+  public static Mapped map(JsonNode record, Instant receivedAt) {
     if (!record.isObject())
       throw WebhookRefused.malformed("expected one Postmark record (an object)");
     String recordType = text(record, "RecordType")
@@ -54,9 +55,11 @@ public final class PostmarkEvents {
       return mapped
           .unmapped(ReceiptSource.POSTMARK, "no-message-id:" + name, raw(record))
           .build();
-    Instant at = isoInstant(record, found.get().timeField())
-        .orElseThrow(() -> WebhookRefused.malformed(
-            found.get().timeField() + " is missing or not an ISO-8601 time with an offset"));
+    if (record.has(found.get().timeField())
+        && isoInstant(record, found.get().timeField()).isEmpty())
+      throw WebhookRefused.malformed(
+          found.get().timeField() + " is not an ISO-8601 time with an offset");
+    Instant at = isoInstant(record, found.get().timeField()).orElse(receivedAt);
     return mapped
         .receipt(new Receipt(
             messageId.get(),

@@ -6,6 +6,7 @@ import dev.tidings.delivery.webhook.WebhookJson;
 import dev.tidings.delivery.webhook.WebhookRefused;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.InstantSource;
 import java.util.Base64;
 import java.util.Optional;
 
@@ -15,8 +16,10 @@ import java.util.Optional;
  */
 public final class PostmarkWebhook {
   private final byte[] expected;
+  private final InstantSource clock;
 
-  public PostmarkWebhook(PostmarkCredentials credentials) {
+  public PostmarkWebhook(PostmarkCredentials credentials, InstantSource clock) {
+    this.clock = clock;
     this.expected = (credentials.user() + ":" + credentials.password().value())
         .getBytes(StandardCharsets.UTF_8);
   }
@@ -35,6 +38,6 @@ public final class PostmarkWebhook {
     if (!MessageDigest.isEqual(presented, expected))
       throw WebhookRefused.unauthenticated(
           "the basic auth credentials are not the configured ones");
-    return PostmarkEvents.map(WebhookJson.parse(body));
+    return PostmarkEvents.map(WebhookJson.parse(body), clock.instant());
   }
 }
