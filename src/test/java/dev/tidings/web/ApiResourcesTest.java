@@ -10,16 +10,20 @@ import dev.tidings.audience.SuppressionService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.coordination.Race;
+import dev.tidings.delivery.webhook.DeliveryWebhooks;
+import dev.tidings.delivery.webhook.RecordingReceiptSink;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.audience.AudienceRoutes;
 import dev.tidings.web.catalog.CatalogRoutes;
+import dev.tidings.web.delivery.DeliveryWebhookRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -70,7 +74,12 @@ class ApiResourcesTest {
                 clock,
                 8 * 1024,
                 MAX_IMPORT),
-            new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT)));
+            new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
+            new DeliveryWebhookRoutes(
+                new DeliveryWebhooks(
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
+                RecordingReceiptSink::new,
+                8 * 1024)));
     api = new ApiClient(server.port(), KEY);
   }
 
