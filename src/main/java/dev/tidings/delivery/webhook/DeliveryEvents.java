@@ -21,6 +21,9 @@ import tools.jackson.databind.JsonNode;
  */
 public final class DeliveryEvents {
   private static final int MAX_ID_LENGTH = 200;
+  /** 9999-12-31T23:59:59Z, the last second an ISO-8601 year of four digits can name. */
+  private static final long LATEST_SECONDS = 253_402_300_799L;
+
   private static final String STATUSES = Arrays.stream(DeliveryStatus.values())
       .map(DeliveryStatus::wire)
       .collect(Collectors.joining(", "));
@@ -93,7 +96,10 @@ public final class DeliveryEvents {
       problems.add(at + ".timestamp: missing");
       return Optional.empty();
     }
-    if (value.isIntegralNumber() && value.canConvertToLong() && value.asLong() > 0)
+    if (value.isIntegralNumber()
+        && value.canConvertToLong()
+        && value.asLong() > 0
+        && value.asLong() <= LATEST_SECONDS)
       return Optional.of(Instant.ofEpochSecond(value.asLong()));
     if (value.isString()) {
       try {

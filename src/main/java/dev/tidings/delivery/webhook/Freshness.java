@@ -22,7 +22,7 @@ public record Freshness(InstantSource clock, Duration maxAge) {
   public static Instant unixSeconds(String text, String what) {
     try {
       return Instant.ofEpochSecond(Long.parseLong(text.trim()));
-    } catch (NumberFormatException e) {
+    } catch (NumberFormatException | java.time.DateTimeException e) {
       throw WebhookRefused.unauthenticated(what + " must be unix seconds but was '" + text + "'");
     }
   }

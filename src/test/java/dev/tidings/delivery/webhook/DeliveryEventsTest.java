@@ -55,4 +55,15 @@ class DeliveryEventsTest {
     assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree("[]")))
         .hasMessageContaining("no events");
   }
+
+  @Test
+  void a_timestamp_beyond_any_calendar_is_a_problem_not_a_crash() {
+    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree(
+            "[{\"messageId\":\"m\",\"status\":\"sent\",\"timestamp\":9223372036854775807}]")))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            invalid -> assertThat(invalid.problems())
+                .singleElement()
+                .satisfies(problem -> assertThat(problem).startsWith("[0].timestamp")));
+  }
 }

@@ -20,14 +20,21 @@ import tools.jackson.databind.JsonNode;
  * echoes only a few message headers in events, and ours is not among them.
  */
 public final class MailgunEvents {
+  /** 9999-12-31T23:59:59Z: anything later is no time a mail event happened. */
+  private static final BigDecimal LATEST_SECONDS = BigDecimal.valueOf(253_402_300_799L);
+
   private MailgunEvents() {}
 
   public static Mapped map(JsonNode event) {
     if (!event.isObject()) throw WebhookRefused.malformed("event-data is missing or not an object");
     String type = text(event, "event")
         .orElseThrow(() -> WebhookRefused.malformed("event-data.event is missing"));
-    if (!event.path("timestamp").isNumber())
-      throw WebhookRefused.malformed("event-data.timestamp (unix seconds) is missing");
+    JsonNode timestamp = event.path("timestamp");
+    if (!timestamp.isNumber()
+        || timestamp.decimalValue().signum() < 0
+        || timestamp.decimalValue().compareTo(LATEST_SECONDS) > 0)
+      throw WebhookRefused.malformed(
+          "event-data.timestamp (unix seconds) is missing or out of range");
     var mapped = new Mapped.Builder();
     Optional<DeliveryStatus> status = status(type, event);
     Optional<String> messageId = MessageIds.of(event.path("user-variables").path(MessageIds.KEY));

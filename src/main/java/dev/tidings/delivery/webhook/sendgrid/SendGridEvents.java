@@ -39,7 +39,9 @@ public final class SendGridEvents {
         problems.add("event " + i + ": 'event' (the event type) is missing");
       // an event we keep as unknown (SendGrid's own test_event has no time) needs no timestamp
       else if (status(text(event, "event").orElseThrow(), event).isPresent()
-          && !event.path("timestamp").isNumber())
+          && !(event.path("timestamp").isIntegralNumber()
+              && event.path("timestamp").canConvertToLong()
+              && event.path("timestamp").asLong() >= 0))
         problems.add("event " + i + ": 'timestamp' (unix seconds) is missing or not a number");
     }
     if (!problems.isEmpty()) throw WebhookRefused.malformed(String.join("; ", problems));

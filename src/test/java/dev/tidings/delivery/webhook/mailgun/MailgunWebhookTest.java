@@ -149,6 +149,18 @@ class MailgunWebhookTest {
     assertThat(replays.claim(MailgunWebhook.PROVIDER, "t-x", SIGNED)).isTrue();
   }
 
+  @Test
+  void a_timestamp_beyond_any_calendar_is_refused_not_a_crash() {
+    var body = MailgunRequests.envelope(
+        MailgunRequests.event("docs-event-delivered.json", "m"),
+        "9223372036854775807",
+        "t-huge",
+        MailgunWebhook.hmacHex(KEY, "9223372036854775807t-huge"));
+    assertRefused(
+        () -> webhook(KEY, SIGNED).receive(body, sink), WebhookRefused.Kind.UNAUTHENTICATED);
+    assertThat(sink.isEmpty()).isTrue();
+  }
+
   private static void assertRefused(ThrowingCallable call, WebhookRefused.Kind kind) {
     assertThatThrownBy(call)
         .isInstanceOfSatisfying(
