@@ -19,14 +19,16 @@ final class Capabilities {
         () -> named.get().or(() -> Optional.of(campaignsHolder.get().emails())));
     var campaigns = new CampaignWiring(infrastructure, (infra, composer) -> sending.sends());
     campaignsHolder.set(campaigns);
+    var delivery = new DeliveryWiring(infrastructure);
     return List.of(
         new SampleShopWiring(),
         new CatalogWiring(infrastructure),
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
         new OpenTimeWiring(infrastructure),
-        new DeliveryWiring(infrastructure),
+        delivery,
         campaigns,
-        sending);
+        sending,
+        new DeliveryWebhooksWiring(infrastructure, delivery::sink));
   }
 }

@@ -29,7 +29,8 @@ public record Settings(
     long maxImportBytes,
     Duration shutdownGrace,
     LogFormat logFormat,
-    OpenTimeStrategy openTimeStrategy) {
+    OpenTimeStrategy openTimeStrategy,
+    WebhookSettings webhooks) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -92,7 +93,32 @@ public record Settings(
     view.put("TIDINGS_LOG_FORMAT", logFormat.name().toLowerCase(java.util.Locale.ROOT));
     view.put(
         "TIDINGS_OPENTIME_STRATEGY", openTimeStrategy.name().toLowerCase(java.util.Locale.ROOT));
+    describeWebhooks(view);
     return view;
+  }
+
+  private void describeWebhooks(Map<String, String> view) {
+    String off = "not configured (route answers 404)";
+    view.put(
+        "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY",
+        webhooks.sendgridPublicKey().isPresent() ? "configured" : off);
+    view.put(
+        "TIDINGS_SES_TOPIC_ARN",
+        webhooks.sesTopicArns().isEmpty() ? off : String.join(",", webhooks.sesTopicArns()));
+    view.put(
+        "TIDINGS_SES_SIGNING_CERT_FILE",
+        webhooks
+            .sesSigningCertFile()
+            .map(Path::toString)
+            .orElse("fetched from sns.<region>.amazonaws.com"));
+    view.put(
+        "TIDINGS_MAILGUN_SIGNING_KEY", webhooks.mailgunSigningKey().isPresent() ? "<masked>" : off);
+    view.put(
+        "TIDINGS_POSTMARK_WEBHOOK_USER",
+        webhooks.postmark().map(WebhookSettings.PostmarkCredentials::user).orElse(off));
+    view.put(
+        "TIDINGS_POSTMARK_WEBHOOK_PASSWORD", webhooks.postmark().isPresent() ? "<masked>" : off);
+    view.put("TIDINGS_WEBHOOK_MAX_AGE", webhooks.maxAge().toString());
   }
 
   /** The URL as text with any password replaced, for logs and /health. */

@@ -6,9 +6,14 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.spec.X509EncodedKeySpec;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +49,13 @@ public final class SettingsLoader {
       "TIDINGS_SHUTDOWN_GRACE",
       "TIDINGS_LOG_FORMAT",
       "TIDINGS_OPENTIME_STRATEGY",
+      "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY",
+      "TIDINGS_SES_TOPIC_ARN",
+      "TIDINGS_SES_SIGNING_CERT_FILE",
+      "TIDINGS_MAILGUN_SIGNING_KEY",
+      "TIDINGS_POSTMARK_WEBHOOK_USER",
+      "TIDINGS_POSTMARK_WEBHOOK_PASSWORD",
+      "TIDINGS_WEBHOOK_MAX_AGE",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -112,7 +124,8 @@ public final class SettingsLoader {
         longValue("TIDINGS_MAX_IMPORT_BYTES", Settings.DEFAULT_MAX_IMPORT_BYTES),
         duration("TIDINGS_SHUTDOWN_GRACE", Settings.DEFAULT_SHUTDOWN_GRACE),
         logFormat(),
-        openTimeStrategy(redisUrl.isPresent()));
+        openTimeStrategy(redisUrl.isPresent()),
+        webhooks());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -238,6 +251,81 @@ public final class SettingsLoader {
           + " set TIDINGS_REDIS_URL");
     }
     return strategy;
+  }
+
+  private WebhookSettings webhooks() {
+    Duration maxAge = duration("TIDINGS_WEBHOOK_MAX_AGE", WebhookSettings.DEFAULT_MAX_AGE);
+    if (maxAge.isZero()) {
+      problems.add("TIDINGS_WEBHOOK_MAX_AGE: must be longer than zero");
+      maxAge = WebhookSettings.DEFAULT_MAX_AGE;
+    }
+    return new WebhookSettings(
+        sendgridPublicKey(),
+        sesTopicArns(),
+        readableFile("TIDINGS_SES_SIGNING_CERT_FILE"),
+        secret("TIDINGS_MAILGUN_SIGNING_KEY", 8),
+        postmarkCredentials(),
+        maxAge);
+  }
+
+  private Optional<PublicKey> sendgridPublicKey() {
+    String name = "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY";
+    return text(name).flatMap(raw -> {
+      // SendGrid shows the key as bare base64 DER; an operator may paste it as PEM as well
+      String base64 = raw.replaceAll("-----(BEGIN|END) PUBLIC KEY-----", "").replaceAll("\\s", "");
+      try {
+        var spec = new X509EncodedKeySpec(Base64.getDecoder().decode(base64));
+        return Optional.of(KeyFactory.getInstance("EC").generatePublic(spec));
+      } catch (IllegalArgumentException | GeneralSecurityException e) {
+        problems.add(name + ": expected the Event Webhook's verification key as base64 DER or PEM"
+            + " (an EC public key) but it cannot be read (" + e.getMessage() + ")");
+        return Optional.empty();
+      }
+    });
+  }
+
+  private List<String> sesTopicArns() {
+    String name = "TIDINGS_SES_TOPIC_ARN";
+    var arns = new ArrayList<String>();
+    for (String arn : text(name).orElse("").split(",")) {
+      String trimmed = arn.trim();
+      if (trimmed.isEmpty()) continue;
+      if (!trimmed.matches("arn:aws[a-z-]*:sns:[a-z0-9-]+:\\d{12}:[A-Za-z0-9_.-]+")) {
+        problems.add(name + ": expected SNS topic ARNs such as"
+            + " arn:aws:sns:eu-west-1:123456789012:ses-events, separated by commas, but found "
+            + trimmed);
+      } else {
+        arns.add(trimmed);
+      }
+    }
+    return arns;
+  }
+
+  private Optional<Path> readableFile(String name) {
+    return text(name).flatMap(raw -> {
+      Path path = Path.of(raw).toAbsolutePath().normalize();
+      if (!Files.isReadable(path)) {
+        problems.add(name + ": cannot read the file " + path);
+        return Optional.empty();
+      }
+      return Optional.of(path);
+    });
+  }
+
+  private Optional<WebhookSettings.PostmarkCredentials> postmarkCredentials() {
+    var user = text("TIDINGS_POSTMARK_WEBHOOK_USER");
+    if (user.isPresent() != text("TIDINGS_POSTMARK_WEBHOOK_PASSWORD").isPresent()) {
+      problems.add("TIDINGS_POSTMARK_WEBHOOK_USER and TIDINGS_POSTMARK_WEBHOOK_PASSWORD are"
+          + " set together or not at all");
+      return Optional.empty();
+    }
+    var password = secret("TIDINGS_POSTMARK_WEBHOOK_PASSWORD", 16);
+    if (user.isEmpty() || password.isEmpty()) return Optional.empty();
+    if (user.isPresent() && user.get().contains(":")) {
+      problems.add("TIDINGS_POSTMARK_WEBHOOK_USER: must not contain ':' (basic auth splits on it)");
+      return Optional.empty();
+    }
+    return Optional.of(new WebhookSettings.PostmarkCredentials(user.get(), password.get()));
   }
 
   private Settings.LogFormat logFormat() {

@@ -126,4 +126,66 @@ class SettingsLoaderTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("unknown setting TIDINGS_PROT");
   }
+
+  /** SendGrid's published test key (sendgrid-java's Event Webhook test), as SendGrid shows it. */
+  private static final String SENDGRID_KEY =
+      "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE83T4O/n84iotIvIW4mdBgQ/7dAfSmpqIM8kF9mN1flpVKS3GRqe62gw+2fNNRaINXvVpiglSI8eNEc6wEA3F+g==";
+
+  @Test
+  void no_webhook_settings_leave_every_provider_off() {
+    var webhooks = SettingsLoader.load(Map.of()).webhooks();
+    assertThat(webhooks.sendgridPublicKey()).isEmpty();
+    assertThat(webhooks.sesTopicArns()).isEmpty();
+    assertThat(webhooks.mailgunSigningKey()).isEmpty();
+    assertThat(webhooks.postmark()).isEmpty();
+    assertThat(webhooks.maxAge()).isEqualTo(Duration.ofMinutes(5));
+  }
+
+  @Test
+  void webhook_settings_are_read_and_secrets_masked() {
+    var settings = SettingsLoader.load(Map.of(
+        "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY",
+        "-----BEGIN PUBLIC KEY-----\n" + SENDGRID_KEY + "\n-----END PUBLIC KEY-----",
+        "TIDINGS_SES_TOPIC_ARN",
+        "arn:aws:sns:eu-west-1:123456789012:ses-events, arn:aws:sns:us-east-1:123456789012:b",
+        "TIDINGS_MAILGUN_SIGNING_KEY",
+        "mailgun-signing-key-value",
+        "TIDINGS_POSTMARK_WEBHOOK_USER",
+        "postmark",
+        "TIDINGS_POSTMARK_WEBHOOK_PASSWORD",
+        "postmark-password-value",
+        "TIDINGS_WEBHOOK_MAX_AGE",
+        "PT2M"));
+    var webhooks = settings.webhooks();
+    assertThat(webhooks.sendgridPublicKey())
+        .hasValueSatisfying(key -> assertThat(key.getAlgorithm()).isEqualTo("EC"));
+    assertThat(webhooks.sesTopicArns())
+        .containsExactly(
+            "arn:aws:sns:eu-west-1:123456789012:ses-events",
+            "arn:aws:sns:us-east-1:123456789012:b");
+    assertThat(webhooks.postmark().orElseThrow().user()).isEqualTo("postmark");
+    assertThat(webhooks.maxAge()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(settings.describe().toString() + settings)
+        .doesNotContain("mailgun-signing-key-value")
+        .doesNotContain("postmark-password-value");
+  }
+
+  @Test
+  void bad_webhook_settings_are_reported_together() {
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of(
+            "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY", "not-a-key",
+            "TIDINGS_SES_TOPIC_ARN", "ses-events",
+            "TIDINGS_SES_SIGNING_CERT_FILE", "/nonexistent/sns.pem",
+            "TIDINGS_POSTMARK_WEBHOOK_USER", "postmark",
+            "TIDINGS_WEBHOOK_MAX_AGE", "PT0S")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .hasSize(5)
+                .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY"))
+                .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_SES_TOPIC_ARN"))
+                .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_SES_SIGNING_CERT_FILE"))
+                .anySatisfy(p -> assertThat(p).contains("set together"))
+                .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_WEBHOOK_MAX_AGE")));
+  }
 }

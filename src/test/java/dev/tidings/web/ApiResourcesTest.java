@@ -15,6 +15,8 @@ import dev.tidings.campaign.RecordingSends;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.coordination.Race;
+import dev.tidings.delivery.webhook.DeliveryWebhooks;
+import dev.tidings.delivery.webhook.RecordingReceiptSink;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
@@ -22,11 +24,13 @@ import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.audience.AudienceRoutes;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.catalog.CatalogRoutes;
+import dev.tidings.web.delivery.DeliveryWebhookRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,6 +97,11 @@ class ApiResourcesTest {
                         TokenCodec.of(new Secret("resources-test-secret-0123456789")),
                         clock),
                     clock),
+                8 * 1024),
+            new DeliveryWebhookRoutes(
+                new DeliveryWebhooks(
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
+                RecordingReceiptSink::new,
                 8 * 1024)));
     api = new ApiClient(server.port(), KEY);
   }

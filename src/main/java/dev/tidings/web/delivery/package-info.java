@@ -1,4 +1,7 @@
-/** The delivery capability's HTTP routes: campaign statistics and message histories. */
+/**
+ * The HTTP routes of delivery receipts: the providers' webhooks, the generic delivery-events API,
+ * campaign statistics and message histories.
+ */
 @NullMarked
 package dev.tidings.web.delivery;
 

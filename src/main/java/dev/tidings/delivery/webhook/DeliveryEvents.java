@@ -1,0 +1,115 @@
+package dev.tidings.delivery.webhook;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.delivery.DeliveryStatus;
+import dev.tidings.delivery.Receipt;
+import dev.tidings.delivery.ReceiptSource;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The generic {@code POST /api/v1/delivery-events} body: an array of {@code {"messageId", "status",
+ * "timestamp", "reason"?, "userAgent"?}}. Every element is checked before any is taken, so a client
+ * learns every mistake in one answer and a batch is never half written.
+ */
+public final class DeliveryEvents {
+  private static final int MAX_ID_LENGTH = 200;
+  /** 9999-12-31T23:59:59Z, the last second an ISO-8601 year of four digits can name. */
+  private static final long LATEST_SECONDS = 253_402_300_799L;
+
+  private static final String STATUSES = Arrays.stream(DeliveryStatus.values())
+      .map(DeliveryStatus::wire)
+      .collect(Collectors.joining(", "));
+
+  private DeliveryEvents() {}
+
+  public static List<Receipt> parse(JsonNode body) {
+    if (!body.isArray())
+      throw new InvalidInputException(List.of("expected a JSON array of delivery events"));
+    if (body.isEmpty()) throw new InvalidInputException(List.of("the array holds no events"));
+    var problems = new ArrayList<String>();
+    var receipts = new ArrayList<Receipt>();
+    for (int i = 0; i < body.size(); i++) {
+      var before = problems.size();
+      var receipt = receipt(body.get(i), "[" + i + "]", problems);
+      if (problems.size() == before && receipt.isPresent()) receipts.add(receipt.get());
+    }
+    if (!problems.isEmpty()) throw new InvalidInputException(problems);
+    return receipts;
+  }
+
+  private static Optional<Receipt> receipt(JsonNode event, String at, List<String> problems) {
+    if (!event.isObject()) {
+      problems.add(at + ": not a JSON object");
+      return Optional.empty();
+    }
+    Optional<String> messageId = optionalText(event, "messageId", at, problems);
+    if (messageId.isEmpty() && !event.has("messageId")) problems.add(at + ".messageId: missing");
+    else if (messageId.isPresent() && messageId.get().length() > MAX_ID_LENGTH)
+      problems.add(at + ".messageId: longer than " + MAX_ID_LENGTH + " characters");
+    Optional<DeliveryStatus> status = optionalText(event, "status", at, problems)
+        .flatMap(text -> {
+          var known = DeliveryStatus.ofWire(text);
+          if (known.isEmpty())
+            problems.add(at + ".status: '" + text + "' is not a status (" + STATUSES + ")");
+          return known;
+        });
+    if (!event.has("status")) problems.add(at + ".status: missing");
+    Optional<Instant> timestamp = timestamp(event.path("timestamp"), at, problems);
+    Optional<String> reason = optionalText(event, "reason", at, problems);
+    Optional<String> userAgent = optionalText(event, "userAgent", at, problems);
+    if (messageId.isEmpty() || status.isEmpty() || timestamp.isEmpty()) return Optional.empty();
+    return Optional.of(new Receipt(
+        messageId.get(),
+        status.get(),
+        timestamp.get(),
+        ReceiptSource.API,
+        reason,
+        userAgent,
+        Optional.empty(),
+        false,
+        Optional.empty(),
+        Optional.empty()));
+  }
+
+  private static Optional<String> optionalText(
+      JsonNode event, String field, String at, List<String> problems) {
+    JsonNode value = event.path(field);
+    if (value.isMissingNode() || value.isNull()) return Optional.empty();
+    if (!value.isString() || value.asString().isBlank()) {
+      problems.add(at + "." + field + ": must be a non-empty string");
+      return Optional.empty();
+    }
+    return Optional.of(value.asString().trim());
+  }
+
+  /** ISO-8601 with an offset ({@code 2026-05-01T10:00:00Z}) or unix seconds. */
+  private static Optional<Instant> timestamp(JsonNode value, String at, List<String> problems) {
+    if (value.isMissingNode() || value.isNull()) {
+      problems.add(at + ".timestamp: missing");
+      return Optional.empty();
+    }
+    if (value.isIntegralNumber()
+        && value.canConvertToLong()
+        && value.asLong() > 0
+        && value.asLong() <= LATEST_SECONDS)
+      return Optional.of(Instant.ofEpochSecond(value.asLong()));
+    if (value.isString()) {
+      try {
+        return Optional.of(OffsetDateTime.parse(value.asString()).toInstant());
+      } catch (DateTimeParseException e) {
+        // reported below
+      }
+    }
+    problems.add(at + ".timestamp: expected an ISO-8601 time with offset such as"
+        + " 2026-05-01T10:00:00Z, or unix seconds, but was " + value);
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,48 @@
+package dev.tidings.delivery.webhook;
+
+import dev.tidings.Json;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/** Reading provider bodies: the raw bytes were needed for the signature, the tree for the events. */
+public final class WebhookJson {
+  private WebhookJson() {}
+
+  public static JsonNode parse(byte[] body) {
+    if (body.length == 0) throw WebhookRefused.malformed("the request body is empty");
+    try {
+      JsonNode node = Json.MAPPER.readTree(body);
+      if (node == null || node.isMissingNode())
+        throw WebhookRefused.malformed("the request body holds no JSON document");
+      return node;
+    } catch (JacksonException e) {
+      throw WebhookRefused.malformed("malformed JSON: " + e.getOriginalMessage());
+    }
+  }
+
+  public static String raw(JsonNode event) {
+    return Json.MAPPER.writeValueAsString(event);
+  }
+
+  /** A non-blank string field, if there is one. */
+  public static Optional<String> text(JsonNode node, String field) {
+    JsonNode value = node.path(field);
+    if (!value.isString() || value.asString().isBlank()) return Optional.empty();
+    return Optional.of(value.asString());
+  }
+
+  /** An ISO-8601 instant with an offset (providers write 'Z' or '-04:00', up to 7 fraction digits). */
+  public static Optional<Instant> isoInstant(JsonNode node, String field) {
+    return text(node, field).flatMap(text -> {
+      try {
+        return Optional.of(OffsetDateTime.parse(text).toInstant());
+      } catch (DateTimeParseException e) {
+        return Optional.empty();
+      }
+    });
+  }
+}

@@ -1,0 +1,151 @@
+package dev.tidings.web.delivery;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.delivery.ReceiptSink;
+import dev.tidings.delivery.webhook.DeliveryEvents;
+import dev.tidings.delivery.webhook.DeliveryWebhooks;
+import dev.tidings.delivery.webhook.Mapped;
+import dev.tidings.delivery.webhook.VerificationUnavailable;
+import dev.tidings.delivery.webhook.WebhookRefused;
+import dev.tidings.delivery.webhook.sendgrid.SendGridWebhook;
+import dev.tidings.queue.QueueUnavailableException;
+import dev.tidings.web.ApiProblem;
+import dev.tidings.web.Bodies;
+import dev.tidings.web.JsonBodies;
+import dev.tidings.web.RouteGroup;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.InputStream;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /webhooks/{sendgrid,ses,mailgun,postmark}} and {@code POST /api/v1/delivery-events}. A
+ * request is verified and read whole before anything reaches the sink, and answered 2xx only after
+ * {@link ReceiptSink#accept} returned (the receipts are queued). A provider without settings answers
+ * 404 naming the setting: nothing unverified is ever taken.
+ */
+public final class DeliveryWebhookRoutes implements RouteGroup {
+  private static final Logger log = LoggerFactory.getLogger(DeliveryWebhookRoutes.class);
+
+  private final DeliveryWebhooks webhooks;
+  private final Supplier<ReceiptSink> sink;
+  private final long maxBodyBytes;
+
+  /** {@code sink} is asked for on each request, so the pipeline behind it is built on first use. */
+  public DeliveryWebhookRoutes(
+      DeliveryWebhooks webhooks, Supplier<ReceiptSink> sink, long maxBodyBytes) {
+    this.webhooks = webhooks;
+    this.sink = sink;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /** What a request gave the sink: receipts queued, events kept as unknown. */
+  record Taken(int receipts, int unknown) {
+    static Taken of(Mapped mapped) {
+      return new Taken(mapped.receipts().size(), mapped.unmapped().size());
+    }
+  }
+
+  @Override
+  public void register(HttpRouting.Builder routing) {
+    routing.post("/webhooks/sendgrid", (request, response) -> {
+      var webhook =
+          configured(webhooks.sendgrid(), "SendGrid", "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY");
+      byte[] body = body(request);
+      answer(
+          response,
+          "sendgrid",
+          () -> handed(webhook.receive(
+              header(request, SendGridWebhook.SIGNATURE_HEADER),
+              header(request, SendGridWebhook.TIMESTAMP_HEADER),
+              body)));
+    });
+    routing.post("/webhooks/ses", (request, response) -> {
+      var webhook = configured(webhooks.ses(), "Amazon SES", "TIDINGS_SES_TOPIC_ARN");
+      byte[] body = body(request);
+      answer(response, "ses", () -> handed(webhook.receive(body)));
+    });
+    routing.post("/webhooks/mailgun", (request, response) -> {
+      var webhook = configured(webhooks.mailgun(), "Mailgun", "TIDINGS_MAILGUN_SIGNING_KEY");
+      byte[] body = body(request);
+      answer(response, "mailgun", () -> webhook.receive(body, sink.get()));
+    });
+    routing.post("/webhooks/postmark", (request, response) -> {
+      var webhook = configured(
+          webhooks.postmark(),
+          "Postmark",
+          "TIDINGS_POSTMARK_WEBHOOK_USER and TIDINGS_POSTMARK_WEBHOOK_PASSWORD");
+      byte[] body = body(request);
+      answer(
+          response,
+          "postmark",
+          () -> handed(
+              webhook.receive(header(request, HeaderNames.AUTHORIZATION.defaultCase()), body)));
+    });
+    routing.post("/api/v1/delivery-events", (request, response) -> {
+      var json = JsonBodies.read(request, maxBodyBytes);
+      var receipts = parse(json);
+      try {
+        sink.get().accept(receipts);
+      } catch (QueueUnavailableException e) {
+        throw unavailable(e);
+      }
+      JsonBodies.write(response, 202, new Taken(receipts.size(), 0));
+    });
+  }
+
+  private static java.util.List<dev.tidings.delivery.Receipt> parse(
+      tools.jackson.databind.JsonNode json) {
+    try {
+      return DeliveryEvents.parse(json);
+    } catch (InvalidInputException e) {
+      throw ApiProblem.badRequest(String.join("; ", e.problems()));
+    }
+  }
+
+  private Mapped handed(Mapped mapped) {
+    mapped.handTo(sink.get());
+    return mapped;
+  }
+
+  private static <T> T configured(Optional<T> webhook, String provider, String settings) {
+    return webhook.orElseThrow(() -> ApiProblem.notFound("the " + provider
+        + " webhook is not configured on this node: set " + settings + " (see README, Settings)"));
+  }
+
+  private byte[] body(ServerRequest request) {
+    return Bodies.read(request, maxBodyBytes, InputStream::readAllBytes);
+  }
+
+  private static Optional<String> header(ServerRequest request, String name) {
+    return request.headers().first(HeaderNames.create(name));
+  }
+
+  private static void answer(ServerResponse response, String provider, Supplier<Mapped> receive) {
+    try {
+      JsonBodies.ok(response, Taken.of(receive.get()));
+    } catch (WebhookRefused refused) {
+      log.warn("refused a {} webhook request: {}", provider, refused.detail());
+      throw switch (refused.kind()) {
+        case UNAUTHENTICATED -> ApiProblem.unauthorized(refused.detail());
+        case FORBIDDEN -> new ApiProblem(403, "forbidden", refused.detail());
+        case MALFORMED -> ApiProblem.badRequest(refused.detail());
+      };
+    } catch (VerificationUnavailable e) {
+      log.warn("cannot verify a {} webhook request now: {}", provider, e.getMessage());
+      throw ApiProblem.unavailable(e.getMessage() + "; retry later");
+    } catch (QueueUnavailableException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private static ApiProblem unavailable(QueueUnavailableException e) {
+    log.warn("delivery receipts cannot be queued now: {}", e.getMessage());
+    return ApiProblem.unavailable("the receipts cannot be queued now; retry later");
+  }
+}

@@ -1,0 +1,69 @@
+package dev.tidings.delivery.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
+import dev.tidings.delivery.DeliveryStatus;
+import dev.tidings.delivery.ReceiptSource;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class DeliveryEventsTest {
+  @Test
+  void valid_events_become_api_receipts_with_status_names_in_any_case() {
+    var receipts = DeliveryEvents.parse(Json.MAPPER.readTree("""
+        [{"messageId":"m-1","status":"Delivered","timestamp":"2026-05-01T10:00:00Z"},
+         {"messageId":"m-2","status":"opened","timestamp":1777629600,"userAgent":"Mail/1.0"},
+         {"messageId":"m-3","status":"BOUNCED","timestamp":"2026-05-01T12:00:00+02:00",
+          "reason":"550 no such user"}]"""));
+    assertThat(receipts).hasSize(3);
+    assertThat(receipts.get(0).status()).isEqualTo(DeliveryStatus.DELIVERED);
+    assertThat(receipts.get(0).source()).isEqualTo(ReceiptSource.API);
+    assertThat(receipts.get(1).at()).isEqualTo(Instant.ofEpochSecond(1777629600L));
+    assertThat(receipts.get(1).userAgent()).hasValue("Mail/1.0");
+    assertThat(receipts.get(2).at()).isEqualTo(Instant.parse("2026-05-01T10:00:00Z"));
+    assertThat(receipts.get(2).reason()).hasValue("550 no such user");
+  }
+
+  @Test
+  void every_bad_element_is_named_by_its_index_and_what_is_wrong() {
+    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree("""
+            [{"messageId":"m-1","status":"delivered","timestamp":"2026-05-01T10:00:00Z"},
+             {"status":"read","timestamp":"yesterday"},
+             7,
+             {"messageId":"","status":"sent"}]""")))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            invalid -> assertThat(invalid.problems())
+                .containsExactly(
+                    "[1].messageId: missing",
+                    "[1].status: 'read' is not a status (queued, in_gateway, deferred, sent, dropped,"
+                        + " bounced, delivered, opened, clicked, unsubscribed, complained)",
+                    "[1].timestamp: expected an ISO-8601 time with offset such as 2026-05-01T10:00:00Z,"
+                        + " or unix seconds, but was \"yesterday\"",
+                    "[2]: not a JSON object",
+                    "[3].messageId: must be a non-empty string",
+                    "[3].timestamp: missing"));
+  }
+
+  @Test
+  void a_body_that_is_no_array_or_an_empty_one_is_refused() {
+    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree("{}")))
+        .isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree("[]")))
+        .hasMessageContaining("no events");
+  }
+
+  @Test
+  void a_timestamp_beyond_any_calendar_is_a_problem_not_a_crash() {
+    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree(
+            "[{\"messageId\":\"m\",\"status\":\"sent\",\"timestamp\":9223372036854775807}]")))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            invalid -> assertThat(invalid.problems())
+                .singleElement()
+                .satisfies(problem -> assertThat(problem).startsWith("[0].timestamp")));
+  }
+}
