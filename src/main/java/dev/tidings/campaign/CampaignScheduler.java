@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,18 +25,22 @@ public final class CampaignScheduler implements AutoCloseable {
   private final Jdbi jdbi;
   private final CampaignService campaigns;
   private final InstantSource clock;
-  private final ScheduledExecutorService timer;
+  private final @Nullable ScheduledExecutorService timer;
 
   private CampaignScheduler(
       Jdbi jdbi, CampaignService campaigns, InstantSource clock, Duration poll, boolean start) {
     this.jdbi = jdbi;
     this.campaigns = campaigns;
     this.clock = clock;
-    this.timer = Executors.newSingleThreadScheduledExecutor(
-        Thread.ofVirtual().name("campaign-scheduler").factory());
-    if (start)
-      timer.scheduleWithFixedDelay(
+    if (start) {
+      var polling = Executors.newSingleThreadScheduledExecutor(
+          Thread.ofVirtual().name("campaign-scheduler").factory());
+      polling.scheduleWithFixedDelay(
           this::pollQuietly, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
+      this.timer = polling;
+    } else {
+      this.timer = null;
+    }
   }
 
   /** Polls every {@code poll} until closed. */
@@ -52,6 +57,8 @@ public final class CampaignScheduler implements AutoCloseable {
 
   /** Claims the due campaigns and starts each; returns those this call claimed. */
   public List<Campaign> poll() {
+    // a node that cannot send leaves due campaigns to one that can, rather than stranding them
+    if (!campaigns.canSend()) return List.of();
     List<Campaign> claimed =
         jdbi.withHandle(handle -> CampaignTable.claimDue(handle, clock.instant(), CLAIM_LIMIT));
     for (Campaign campaign : claimed) {
@@ -79,6 +86,6 @@ public final class CampaignScheduler implements AutoCloseable {
 
   @Override
   public void close() {
-    timer.shutdownNow();
+    if (timer != null) timer.shutdownNow();
   }
 }

@@ -20,8 +20,6 @@ import tools.jackson.databind.JsonNode;
  */
 public final class CampaignService {
   private static final Logger log = LoggerFactory.getLogger(CampaignService.class);
-  private static final List<CampaignState> EDITABLE =
-      List.of(CampaignState.DRAFT, CampaignState.SCHEDULED);
 
   private final Jdbi jdbi;
   private final Sends sends;
@@ -90,7 +88,7 @@ public final class CampaignService {
    */
   public SendProgress send(long id) {
     // without a pipeline the claim would leave a RUNNING campaign that nothing sends
-    if (sends instanceof UnwiredSends) throw UnwiredSends.missing();
+    if (!canSend()) throw UnwiredSends.missing();
     Campaign claimed = jdbi.withHandle(
             handle -> CampaignTable.claimForSend(handle, id, clock.instant()))
         .orElseGet(() -> {
@@ -102,6 +100,11 @@ public final class CampaignService {
               + view(current).state() + "; only a DRAFT or SCHEDULED campaign can be sent");
         });
     return start(claimed);
+  }
+
+  /** Whether this node has a send pipeline to hand runs to. */
+  public boolean canSend() {
+    return !(sends instanceof UnwiredSends);
   }
 
   /** Hands a claimed campaign's run to the pipeline. */
@@ -127,12 +130,18 @@ public final class CampaignService {
         handle, id, List.of(CampaignState.PAUSED), CampaignState.RUNNING, clock.instant()));
   }
 
-  /** Cancels a run, or a campaign that has none yet (a scheduled one no longer starts). */
+  /**
+   * Cancels a run, or a scheduled campaign (it no longer starts). A draft has nothing to cancel: it is
+   * deleted instead, which a cancelled campaign could no longer be.
+   */
   public void cancel(long id) {
-    if (jdbi.withHandle(handle ->
-        CampaignTable.moveState(handle, id, EDITABLE, CampaignState.CANCELLED, clock.instant())))
+    if (jdbi.withHandle(handle -> CampaignTable.moveState(
+        handle, id, List.of(CampaignState.SCHEDULED), CampaignState.CANCELLED, clock.instant())))
       return;
     CampaignView view = view(id).orElseThrow(() -> CampaignProblem.notFound(id));
+    if (view.state() == CampaignState.DRAFT)
+      throw CampaignProblem.conflict(
+          "campaign " + id + " is a DRAFT: nothing to cancel; DELETE removes it");
     if (view.state() != CampaignState.RUNNING && view.state() != CampaignState.PAUSED)
       throw CampaignProblem.conflict(
           "campaign " + id + " is " + view.state() + "; nothing to cancel");

@@ -248,4 +248,27 @@ class CampaignServiceIT {
     for (long id : due)
       assertThat(campaigns.get(id).orElseThrow().state()).isEqualTo(CampaignState.RUNNING);
   }
+
+  @Test
+  void a_draft_has_nothing_to_cancel_and_a_node_without_a_pipeline_claims_nothing() {
+    Campaign draft = campaigns.create(Fixtures.definition());
+    assertThatThrownBy(() -> campaigns.cancel(draft.id()))
+        .isInstanceOfSatisfying(
+            CampaignProblem.class,
+            p -> assertThat(p.detail())
+                .isEqualTo("campaign " + draft.id()
+                    + " is a DRAFT: nothing to cancel; DELETE removes it"));
+
+    ObjectNode json = Fixtures.json();
+    json.put("scheduledAt", clock.instant().minusSeconds(60).toString());
+    Campaign due = campaigns.create(CampaignJson.fromJson(json));
+    var unwired = new CampaignService(
+        database.jdbi(), new UnwiredSends(), new AudienceQuery(database.jdbi(), clock), clock);
+    assertThat(CampaignScheduler.manual(database.jdbi(), unwired, clock).poll()).isEmpty();
+    assertThatThrownBy(() -> unwired.send(due.id()))
+        .isInstanceOfSatisfying(
+            CampaignProblem.class,
+            p -> assertThat(p.kind()).isEqualTo(CampaignProblem.Kind.UNAVAILABLE));
+    assertThat(campaigns.get(due.id()).orElseThrow().state()).isEqualTo(CampaignState.SCHEDULED);
+  }
 }
