@@ -62,9 +62,10 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       throw new UsageException("--subscribers and --products must be at least 1");
     if (eventsPerSubscriber < 0)
       throw new UsageException("--events-per-subscriber must not be negative");
-    var settings = settings();
-    Logging.configure(settings.logFormat());
-    int httpPort = port != null ? port : settings.port();
+    var configured = settings();
+    Logging.configure(configured.logFormat());
+    int httpPort = port != null ? port : configured.port();
+    var settings = configured.onPort(httpPort);
     var node = Node.of(settings);
     try {
       var catalog = node.capability(CatalogWiring.class).catalog();

@@ -40,6 +40,36 @@ public record Settings(
   public static final String DEFAULT_DATA_DIR = "./data";
   public static final String DEFAULT_PUBLIC_URL = "http://localhost:8080";
 
+  /**
+   * These settings on another port; a public URL left at its default follows the port, so that the
+   * links in emails reach this node (the demo's {@code --port}).
+   */
+  public Settings onPort(int newPort) {
+    URI url = publicUrl.toString().equals(DEFAULT_PUBLIC_URL)
+        ? URI.create("http://localhost:" + newPort)
+        : publicUrl;
+    return new Settings(
+        dbUrl,
+        dbUser,
+        dbPassword,
+        dbPoolSize,
+        redisUrl,
+        amqpUrl,
+        smtpUrl,
+        dataDir,
+        url,
+        shopUrl,
+        secret,
+        apiKey,
+        newPort,
+        maxBodyBytes,
+        maxImportBytes,
+        shutdownGrace,
+        logFormat,
+        openTimeStrategy,
+        webhooks);
+  }
+
   public enum LogFormat {
     AUTO,
     JSON,
