@@ -319,9 +319,19 @@ class OpenTimeRoutesTest {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (queue.depth(EngagementRecorder.TOPIC.name()) > 0 && System.nanoTime() < deadline)
-      Thread.onSpinWait();
+    // an empty queue may still have a batch in the consumer's hands: wait until the count settles
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    long seen = -1;
+    while (System.nanoTime() < deadline) {
+      if (queue.depth(EngagementRecorder.TOPIC.name()) == 0 && queued.size() == seen) break;
+      seen = queued.size();
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
     return queued.size();
   }
 }
