@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
       QueueBenchCommand.class,
       OpenBurstBenchCommand.class,
       RenderBenchCommand.class,
-      SendBenchCommand.class
+      SendBenchCommand.class,
+      DeliveryBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
@@ -25,6 +26,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render or send");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send or delivery");
   }
 }

@@ -160,7 +160,7 @@ class CliTest {
     var none = run(embedded(), "bench");
     assertThat(none.status()).isEqualTo(2);
     assertThat(none.err())
-        .contains("import, events, compute-once, queue, open-burst, render or send");
+        .contains("import, events, compute-once, queue, open-burst, render, send or delivery");
     var events = run(embedded(), "bench", "events", "--batch", "0");
     assertThat(events.status()).isEqualTo(2);
     assertThat(events.err()).contains("--batch must be at least 1");

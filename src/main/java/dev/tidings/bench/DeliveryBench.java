@@ -1,0 +1,412 @@
+package dev.tidings.bench;
+
+import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.delivery.DeliveryStatus;
+import dev.tidings.delivery.FunnelStep;
+import dev.tidings.delivery.Receipt;
+import dev.tidings.delivery.ReceiptSource;
+import dev.tidings.delivery.ReceiptStore;
+import dev.tidings.message.MessageId;
+import dev.tidings.storage.Database;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
+
+/**
+ * Seed 02's load test, queue to database: a million receipts in batches of a thousand for a hundred
+ * thousand messages (each SENT; about 70% DELIVERED, 20% OPENED, 10% CLICKED, 2% BOUNCED; opens and
+ * clicks repeated as readers do; 10% of receipts sent twice; shuffled), applied by several concurrent
+ * consumers with real round trips. Three designs in the same run: Tidings' {@link ReceiptStore}; the
+ * seed's optimistic SQL (a conditional update per receipt, a funnel that counts every receipt); and
+ * the seed's first, pessimistic design (per receipt: lock the message, read, compare, write, move the
+ * current-status counters), on a smaller share of the load because it is slow. Each design's funnel is
+ * compared with a sequential oracle.
+ */
+public final class DeliveryBench {
+  public record Options(
+      int messages, int receipts, int batch, int consumers, int pessimisticReceipts, long seed) {
+    public Options {
+      if (messages < 1
+          || receipts < messages
+          || batch < 1
+          || consumers < 1
+          || pessimisticReceipts < 0)
+        throw new IllegalArgumentException(
+            "messages >= 1, receipts >= messages, batch >= 1, consumers >= 1, pessimisticReceipts >= 0");
+    }
+  }
+
+  /** One design's figures; {@code funnelError} is the sum over steps of |counted - oracle|. */
+  public record Design(
+      String name, long receipts, double seconds, double receiptsPerSecond, long funnelError) {}
+
+  public record Result(
+      int messages, long receipts, int batch, int consumers, List<Design> designs) {}
+
+  private record Workload(
+      List<Receipt> receipts, Map<FunnelStep, Long> funnel, Map<String, DeliveryStatus> last) {}
+
+  private static final Instant T0 = Instant.parse("2026-06-01T08:00:00Z");
+  /** The seed's design tracks the main line only: the oracle for it counts these. */
+  private static final List<DeliveryStatus> SEED_STATUSES = List.of(
+      DeliveryStatus.SENT,
+      DeliveryStatus.DELIVERED,
+      DeliveryStatus.OPENED,
+      DeliveryStatus.CLICKED,
+      DeliveryStatus.BOUNCED);
+
+  private DeliveryBench() {}
+
+  public static Result run(
+      Database database,
+      Options options,
+      BiFunction<String, Long, Tracker> progress,
+      PrintStream out) {
+    long campaign = System.currentTimeMillis() / 1000;
+    Workload load = workload(campaign, options.messages(), options.receipts(), options.seed());
+    out.printf(
+        "%,d receipts for %,d messages, batches of %,d, %d consumers%n",
+        load.receipts().size(), options.messages(), options.batch(), options.consumers());
+    List<Design> designs = new ArrayList<>();
+    designs.add(tidings(database, campaign, load, options, progress));
+    report(out, designs.getLast());
+    designs.add(optimistic(database, load, options, progress));
+    report(out, designs.getLast());
+    if (options.pessimisticReceipts() > 0) {
+      int messages = Math.max(1, options.pessimisticReceipts() / 10);
+      Workload small =
+          workload(campaign + 1, messages, options.pessimisticReceipts(), options.seed());
+      designs.add(pessimistic(database, small, options, progress));
+      report(out, designs.getLast());
+    }
+    double tidingsRate = designs.get(0).receiptsPerSecond();
+    for (Design design : designs.subList(1, designs.size()))
+      out.printf(
+          Locale.ROOT,
+          "tidings / %s throughput: %.1fx%n",
+          design.name(),
+          tidingsRate / design.receiptsPerSecond());
+    return new Result(
+        options.messages(), load.receipts().size(), options.batch(), options.consumers(), designs);
+  }
+
+  private static void report(PrintStream out, Design design) {
+    out.printf(
+        Locale.ROOT,
+        "%-12s %,10d receipts in %6.2f s  %,9.0f receipts/s  funnel error %,d%n",
+        design.name(),
+        design.receipts(),
+        design.seconds(),
+        design.receiptsPerSecond(),
+        design.funnelError());
+  }
+
+  /** The stories, the oracle's funnel (each step once per message) and each message's last status. */
+  private static Workload workload(long campaign, int messages, int target, long seed) {
+    var random = new Random(seed);
+    List<Receipt> unique = new ArrayList<>();
+    List<Receipt> engagements = new ArrayList<>();
+    Map<FunnelStep, Long> funnel = new EnumMap<>(FunnelStep.class);
+    Map<String, DeliveryStatus> last = new HashMap<>();
+    for (int i = 0; i < messages; i++) {
+      String id = new MessageId(campaign, 1, "m" + i).text();
+      Instant sent = T0.plusMillis(i * 10L);
+      List<Receipt> story = new ArrayList<>();
+      story.add(Receipt.of(id, DeliveryStatus.SENT, sent, ReceiptSource.SMTP));
+      double fate = random.nextDouble();
+      if (fate < 0.02) {
+        story.add(Receipt.of(id, DeliveryStatus.BOUNCED, sent.plusSeconds(5), ReceiptSource.API));
+      } else if (fate < 0.72) {
+        story.add(Receipt.of(id, DeliveryStatus.DELIVERED, sent.plusSeconds(3), ReceiptSource.API));
+        if (fate < 0.22) {
+          story.add(
+              Receipt.of(id, DeliveryStatus.OPENED, sent.plusSeconds(600), ReceiptSource.API));
+          if (fate < 0.12)
+            story.add(
+                Receipt.of(id, DeliveryStatus.CLICKED, sent.plusSeconds(700), ReceiptSource.API));
+        }
+      }
+      DeliveryStatus highest = DeliveryStatus.QUEUED;
+      Set<FunnelStep> steps = new HashSet<>();
+      for (Receipt receipt : story) {
+        steps.addAll(FunnelStep.implied(receipt.status(), false));
+        if (receipt.status().priority() > highest.priority()) highest = receipt.status();
+        if (receipt.status() == DeliveryStatus.OPENED || receipt.status() == DeliveryStatus.CLICKED)
+          engagements.add(receipt);
+      }
+      steps.forEach(step -> funnel.merge(step, 1L, Long::sum));
+      last.put(id, highest);
+      unique.addAll(story);
+    }
+    // readers open and click again; providers send some receipts twice
+    List<Receipt> all = new ArrayList<>(target);
+    all.addAll(unique);
+    int duplicates = target / 10;
+    while (all.size() < target - duplicates && !engagements.isEmpty()) {
+      Receipt again = engagements.get(random.nextInt(engagements.size()));
+      all.add(Receipt.of(
+          again.messageId(),
+          again.status(),
+          again.at().plusSeconds(60 + random.nextInt(86_400)),
+          ReceiptSource.API));
+    }
+    while (all.size() < target) all.add(all.get(random.nextInt(all.size())));
+    Collections.shuffle(all, random);
+    return new Workload(all, funnel, last);
+  }
+
+  private interface BatchApplier {
+    void apply(List<Receipt> batch) throws Exception;
+  }
+
+  private static double consume(
+      Workload load, Options options, Tracker tracker, BatchApplier applier) {
+    List<Receipt> receipts = load.receipts();
+    var next = new AtomicInteger();
+    var done = new AtomicLong();
+    long started = System.nanoTime();
+    try (var consumers = Executors.newFixedThreadPool(options.consumers())) {
+      List<Future<?>> running = new ArrayList<>();
+      for (int c = 0; c < options.consumers(); c++)
+        running.add(consumers.submit(() -> {
+          for (int b = next.getAndIncrement();
+              (long) b * options.batch() < receipts.size();
+              b = next.getAndIncrement()) {
+            int from = b * options.batch();
+            var batch = receipts.subList(from, Math.min(receipts.size(), from + options.batch()));
+            applyRetrying(applier, batch);
+            tracker.stepTo(done.addAndGet(batch.size()));
+          }
+          return null;
+        }));
+      for (Future<?> consumer : running) consumer.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a consumer failed: " + e.getCause(), e.getCause());
+    }
+    return (System.nanoTime() - started) / 1e9;
+  }
+
+  /** A batch that lost a deadlock is applied again, as the queue would redeliver it. */
+  private static void applyRetrying(BatchApplier applier, List<Receipt> batch) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        applier.apply(batch);
+        return;
+      } catch (Exception e) {
+        if (attempt >= 10 || !deadlock(e)) throw e;
+      }
+    }
+  }
+
+  private static boolean deadlock(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause())
+      if (String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("deadlock")) return true;
+    return false;
+  }
+
+  private static Design tidings(
+      Database database,
+      long campaign,
+      Workload load,
+      Options options,
+      BiFunction<String, Long, Tracker> progress) {
+    var store = new ReceiptStore(database.jdbi(), InstantSource.system());
+    double seconds;
+    try (Tracker tracker = progress.apply("tidings", (long) load.receipts().size())) {
+      seconds = consume(load, options, tracker, batch -> store.apply(batch, List.of()));
+    }
+    var figures = new DeliveryStats(database.jdbi()).campaign(campaign, T0);
+    long error = 0;
+    for (FunnelStep step : FunnelStep.values())
+      error += Math.abs(figures.count(step) - load.funnel().getOrDefault(step, 0L));
+    return new Design(
+        "tidings", load.receipts().size(), seconds, load.receipts().size() / seconds, error);
+  }
+
+  /** Seed 02's second design: a conditional update per receipt, every receipt counted in the funnel. */
+  private static Design optimistic(
+      Database database,
+      Workload load,
+      Options options,
+      BiFunction<String, Long, Tracker> progress) {
+    prepareSeedTables(database, load);
+    double seconds;
+    try (Tracker tracker = progress.apply("optimistic", (long) load.receipts().size())) {
+      // a JDBC batch: one round trip and one implicit transaction per batch of receipts;
+      seconds = consume(
+          load,
+          options,
+          tracker,
+          batch -> database.jdbi().useHandle(handle -> {
+            Connection connection = handle.getConnection();
+            try (PreparedStatement move = connection.prepareStatement(
+                    "UPDATE seed_messages SET priority = ? WHERE id = ? AND priority < ?");
+                PreparedStatement count = connection.prepareStatement(
+                    "UPDATE seed_funnel SET count = count + ? WHERE status = ?")) {
+              Map<Integer, Long> perStatus = new java.util.TreeMap<>();
+              // in message order, so that two consumers' batches lock rows in the same order
+              List<Receipt> ordered = new ArrayList<>(batch);
+              ordered.sort(java.util.Comparator.comparing(Receipt::messageId));
+              for (Receipt receipt : ordered) {
+                int priority = receipt.status().priority();
+                move.setInt(1, priority);
+                move.setString(2, receipt.messageId());
+                move.setInt(3, priority);
+                move.addBatch();
+                perStatus.merge(priority, 1L, Long::sum);
+              }
+              move.executeBatch();
+              for (var status : perStatus.entrySet()) {
+                count.setLong(1, status.getValue());
+                count.setInt(2, status.getKey());
+                count.addBatch();
+              }
+              count.executeBatch();
+            }
+          }));
+    }
+    return new Design(
+        "optimistic",
+        load.receipts().size(),
+        seconds,
+        load.receipts().size() / seconds,
+        seedFunnelError(database, load));
+  }
+
+  /** Seed 02's first design: per receipt, lock the message, compare, write, move the counters. */
+  private static Design pessimistic(
+      Database database,
+      Workload load,
+      Options options,
+      BiFunction<String, Long, Tracker> progress) {
+    prepareSeedTables(database, load);
+    double seconds;
+    try (Tracker tracker = progress.apply("pessimistic", (long) load.receipts().size())) {
+      seconds = consume(
+          load,
+          options,
+          tracker,
+          batch -> database.jdbi().useHandle(handle -> {
+            Connection connection = handle.getConnection();
+            connection.setAutoCommit(false);
+            try (PreparedStatement lock = connection.prepareStatement(
+                    "SELECT priority FROM seed_messages WHERE id = ? FOR UPDATE");
+                PreparedStatement move = connection.prepareStatement(
+                    "UPDATE seed_messages SET priority = ? WHERE id = ?");
+                PreparedStatement counter = connection.prepareStatement(
+                    "UPDATE seed_current SET count = count + ? WHERE status = ?")) {
+              for (Receipt receipt : batch) {
+                lock.setString(1, receipt.messageId());
+                int current;
+                try (ResultSet row = lock.executeQuery()) {
+                  if (!row.next()) {
+                    connection.commit();
+                    continue;
+                  }
+                  current = row.getInt(1);
+                }
+                int priority = receipt.status().priority();
+                if (priority > current) {
+                  move.setInt(1, priority);
+                  move.setString(2, receipt.messageId());
+                  move.executeUpdate();
+                  counter.setLong(1, -1);
+                  counter.setInt(2, current);
+                  counter.executeUpdate();
+                  counter.setLong(1, 1);
+                  counter.setInt(2, priority);
+                  counter.executeUpdate();
+                }
+                connection.commit();
+              }
+            } catch (SQLException e) {
+              connection.rollback();
+              throw e;
+            } finally {
+              connection.setAutoCommit(true);
+            }
+          }));
+    }
+    // the pessimistic design keeps current-status counts; its error is against the oracle's last
+    // statuses
+    Map<Integer, Long> expected = new HashMap<>();
+    load.last().values().forEach(status -> expected.merge(status.priority(), 1L, Long::sum));
+    Map<Integer, Long> counted = database.jdbi().withHandle(handle -> {
+      Map<Integer, Long> rows = new HashMap<>();
+      handle
+          .createQuery("SELECT status, count FROM seed_current")
+          .map((rs, ctx) -> Map.entry(rs.getInt(1), rs.getLong(2)))
+          .forEach(row -> rows.put(row.getKey(), row.getValue()));
+      return rows;
+    });
+    long error = 0;
+    Set<Integer> statuses = new HashSet<>(expected.keySet());
+    statuses.addAll(counted.keySet());
+    for (int status : statuses)
+      if (status != DeliveryStatus.IN_GATEWAY.priority())
+        error += Math.abs(counted.getOrDefault(status, 0L) - expected.getOrDefault(status, 0L));
+    return new Design(
+        "pessimistic", load.receipts().size(), seconds, load.receipts().size() / seconds, error);
+  }
+
+  /** The seed's tables, with every message already in the gateway, as the seed's inbox had them. */
+  private static void prepareSeedTables(Database database, Workload load) {
+    database.jdbi().useHandle(handle -> {
+      handle.execute("DROP TABLE IF EXISTS seed_messages, seed_funnel, seed_current");
+      handle.execute("CREATE TABLE seed_messages (id text PRIMARY KEY, priority int NOT NULL)");
+      handle.execute("CREATE TABLE seed_funnel (status int PRIMARY KEY, count bigint NOT NULL)");
+      handle.execute("CREATE TABLE seed_current (status int PRIMARY KEY, count bigint NOT NULL)");
+      handle
+          .createUpdate("INSERT INTO seed_messages SELECT m, :p FROM unnest(:ids) AS x(m)")
+          .bind("p", DeliveryStatus.IN_GATEWAY.priority())
+          .bindArray("ids", String.class, List.copyOf(load.last().keySet()))
+          .execute();
+      for (DeliveryStatus status : DeliveryStatus.values()) {
+        handle.execute("INSERT INTO seed_funnel VALUES (?, 0)", status.priority());
+        handle.execute(
+            "INSERT INTO seed_current VALUES (?, ?)",
+            status.priority(),
+            status == DeliveryStatus.IN_GATEWAY ? (long) load.last().size() : 0L);
+      }
+    });
+  }
+
+  private static long seedFunnelError(Database database, Workload load) {
+    Map<Integer, Long> counted = database.jdbi().withHandle(handle -> {
+      Map<Integer, Long> rows = new HashMap<>();
+      handle
+          .createQuery("SELECT status, count FROM seed_funnel")
+          .map((rs, ctx) -> Map.entry(rs.getInt(1), rs.getLong(2)))
+          .forEach(row -> rows.put(row.getKey(), row.getValue()));
+      return rows;
+    });
+    long error = 0;
+    for (DeliveryStatus status : SEED_STATUSES)
+      error += Math.abs(counted.getOrDefault(status.priority(), 0L)
+          - load.funnel().getOrDefault(FunnelStep.of(status), 0L));
+    return error;
+  }
+}
