@@ -159,7 +159,13 @@ class CliTest {
   void a_bench_needs_a_scenario_and_sensible_sizes() {
     var none = run(embedded(), "bench");
     assertThat(none.status()).isEqualTo(2);
-    assertThat(none.err()).contains("import, events, compute-once, queue or open-burst");
+    assertThat(none.err()).contains("import, events, compute-once, queue, open-burst or send");
+    var send = run(embedded(), "bench", "send", "--backend", "nowhere");
+    assertThat(send.status()).isEqualTo(2);
+    assertThat(send.err()).contains("--backend must be embedded, real or both");
+    var sendSize = run(embedded(), "bench", "send", "--subscribers", "0");
+    assertThat(sendSize.status()).isEqualTo(2);
+    assertThat(sendSize.err()).contains("--subscribers, --slots, --senders, --chunk");
     var events = run(embedded(), "bench", "events", "--batch", "0");
     assertThat(events.status()).isEqualTo(2);
     assertThat(events.err()).contains("--batch must be at least 1");
