@@ -85,6 +85,9 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
     String which = backend.toLowerCase(Locale.ROOT);
     if (!List.of("embedded", "real", "both").contains(which))
       throw new UsageException("--backend must be embedded, real or both, not " + backend);
+    if (subscribers < 1 || slots < 1 || senders < 1 || chunk < 1 || partitionSize < 1)
+      throw new UsageException(
+          "--subscribers, --slots, --senders, --chunk and --partition-size must be at least 1");
     Logging.configure(Settings.LogFormat.TEXT);
     var options = new SendBench.Options(subscribers, slots, senders, chunk, partitionSize);
     var results = new ArrayList<SendBench.Result>();

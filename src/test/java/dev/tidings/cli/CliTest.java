@@ -161,6 +161,12 @@ class CliTest {
     assertThat(none.status()).isEqualTo(2);
     assertThat(none.err())
         .contains("import, events, compute-once, queue, open-burst, render, send or delivery");
+    var send = run(embedded(), "bench", "send", "--backend", "nowhere");
+    assertThat(send.status()).isEqualTo(2);
+    assertThat(send.err()).contains("--backend must be embedded, real or both");
+    var sendSize = run(embedded(), "bench", "send", "--subscribers", "0");
+    assertThat(sendSize.status()).isEqualTo(2);
+    assertThat(sendSize.err()).contains("--subscribers, --slots, --senders, --chunk");
     var events = run(embedded(), "bench", "events", "--batch", "0");
     assertThat(events.status()).isEqualTo(2);
     assertThat(events.err()).contains("--batch must be at least 1");

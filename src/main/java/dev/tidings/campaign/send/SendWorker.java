@@ -66,6 +66,9 @@ final class SendWorker implements Topic.Handler<SendTask> {
     SendTask task = received.value();
     String state = states.state(task.campaignId(), task.runId());
     if (state.equals(Ledger.PLANNING)) return Disposition.retry("the run is still being planned");
+    // a triggered send has no partition for resume to queue again: it waits on the queue instead
+    if (task.subscriberId() != null && state.equals(SendState.PAUSED.name()))
+      return Disposition.retry("the run is paused");
     // a paused run's partitions are queued again when it resumes; a finished one has nothing left
     if (!state.equals(SendState.RUNNING.name())) return Disposition.ACK;
     String subscriberId = task.subscriberId();

@@ -200,14 +200,25 @@ class SendCrashIT {
     startWorker();
     SendHarness.await(Duration.ofSeconds(120), () -> progress(job).state().finished());
     SendProgress finished = progress(job);
+    Map<String, Long> before = arrivals();
     int arrivedBefore = smtp.getReceivedMessages().length;
 
     frozen.signal("CONT");
     Thread.sleep(5_000);
 
-    assertThat(smtp.getReceivedMessages().length)
-        .as("the thawed worker sends nothing more")
-        .isEqualTo(arrivedBefore);
+    // An SMTP dialogue the freeze cut in half may still end once the process runs again (its bytes
+    // were already written); nothing new is begun: at most one email per sender in flight, each one
+    // a recipient the takeover recorded as unknown, none a second copy.
+    Map<String, Long> thawed = arrivals();
+    Map<String, String> states = ledgerStates(job);
+    assertThat(thawed.size() - before.size())
+        .as("the thawed worker begins no new send")
+        .isLessThanOrEqualTo(2 * 2);
+    thawed.keySet().stream()
+        .filter(address -> !before.containsKey(address))
+        .forEach(address -> assertThat(states.get(address.substring(0, address.indexOf('@'))))
+            .as(address + " completed after the thaw")
+            .isEqualTo("unknown"));
     SendProgress after = progress(job);
     assertThat(
             List.of(after.state(), after.sent(), after.failed(), after.unknown(), after.skipped()))
@@ -221,7 +232,9 @@ class SendCrashIT {
     assertThat(planner.coordination().countdown().remaining(SendWorker.countdownName(campaign, 1)))
         .hasValue(0);
     assertThat(arrivals().values()).allMatch(count -> count == 1);
-    assertThat(after.sent()).isEqualTo(arrivedBefore);
+    // what the frozen worker had in flight is unknown: it may have arrived before the freeze
+    assertThat((long) arrivedBefore).isBetween(after.sent(), after.sent() + after.unknown());
+    assertThat((long) thawed.size()).isBetween(after.sent(), after.sent() + after.unknown());
     assertThat(frozen.log()).contains("another worker takes it over");
   }
 }
