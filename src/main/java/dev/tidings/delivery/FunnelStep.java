@@ -1,8 +1,14 @@
 package dev.tidings.delivery;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the funnel counts once per message: every status (with the statuses it implies), and whether a
@@ -47,6 +53,23 @@ public enum FunnelStep {
   public static Optional<FunnelStep> ofCode(int code) {
     for (FunnelStep step : values()) if (step.code == code) return Optional.of(step);
     return Optional.empty();
+  }
+
+  private static final Map<Integer, Set<FunnelStep>> IMPLIED_BY_PRIORITY = new HashMap<>();
+
+  static {
+    for (DeliveryStatus status : DeliveryStatus.values())
+      IMPLIED_BY_PRIORITY.put(
+          status.priority(), Collections.unmodifiableSet(EnumSet.copyOf(implied(status, false))));
+  }
+
+  /**
+   * The status steps a message whose current status has {@code priority} has reached (empty when the
+   * message's status is not known): not the human steps, which no status implies.
+   */
+  public static Set<FunnelStep> impliedBy(@Nullable Integer priority) {
+    if (priority == null) return Set.of();
+    return IMPLIED_BY_PRIORITY.getOrDefault(priority, Set.of());
   }
 
   public Optional<DeliveryStatus> status() {

@@ -84,14 +84,15 @@ public final class ReceiptStore {
     // its message. Both decisions are taken under the message's lock, so that a receipt parked
     // while
     // its send record is applied by another consumer is seen by it, never left behind.
-    Set<String> known = new HashSet<>(known(handle, ids.keySet()));
+    Map<String, Integer> current = known(handle, ids.keySet());
+    Set<String> known = new HashSet<>(current.keySet());
     Set<String> undecided = new TreeSet<>();
     for (Receipt receipt : readable)
       if (receipt.source() == ReceiptSource.SMTP || !known.contains(receipt.messageId()))
         undecided.add(receipt.messageId());
     if (!undecided.isEmpty()) {
       lockMessages(handle, undecided);
-      known.addAll(known(handle, undecided));
+      known.addAll(known(handle, undecided).keySet());
     }
     Set<String> newlyKnown = makeKnown(handle, readable, ids);
     known.addAll(newlyKnown);
@@ -105,7 +106,7 @@ public final class ReceiptStore {
       MessageId.parse(receipt.messageId()).ifPresent(id -> ids.put(receipt.messageId(), id));
       applicable.add(receipt);
     }
-    int newSteps = applyKnown(handle, applicable, ids, now);
+    int newSteps = applyKnown(handle, applicable, ids, current, now);
     return new Applied(receipts.size(), newSteps, toPark.size(), unparked.size(), undecodable);
   }
 
@@ -151,13 +152,16 @@ public final class ReceiptStore {
         .one();
   }
 
-  private static Set<String> known(Handle handle, Set<String> messages) {
-    if (messages.isEmpty()) return Set.of();
-    return new HashSet<>(handle
-        .createQuery("SELECT message_id FROM message_status WHERE message_id = ANY(:ids)")
+  /** The messages among {@code messages} that are known, with their current status's priority. */
+  private static Map<String, Integer> known(Handle handle, Set<String> messages) {
+    Map<String, Integer> found = new HashMap<>();
+    if (messages.isEmpty()) return found;
+    handle
+        .createQuery("SELECT message_id, status FROM message_status WHERE message_id = ANY(:ids)")
         .bindArray("ids", String.class, List.copyOf(messages))
-        .mapTo(String.class)
-        .list());
+        .map((rs, ctx) -> Map.entry(rs.getString("message_id"), rs.getInt("status")))
+        .forEach(row -> found.put(row.getKey(), row.getValue()));
+    return found;
   }
 
   private static void park(Handle handle, List<Receipt> receipts, Instant now) {
@@ -189,8 +193,16 @@ public final class ReceiptStore {
   private record StepRow(
       String message, FunnelStep step, long campaign, Instant at, Receipt from) {}
 
+  /**
+   * @param current the status each message had when the batch began: the steps it implies are in the
+   *     table already (they were written with it), so a receipt repeating them inserts nothing
+   */
   private int applyKnown(
-      Handle handle, List<Receipt> receipts, Map<String, MessageId> ids, Instant now) {
+      Handle handle,
+      List<Receipt> receipts,
+      Map<String, MessageId> ids,
+      Map<String, Integer> current,
+      Instant now) {
     if (receipts.isEmpty()) return 0;
     Map<String, Optional<Instant>> sentAt = sentAt(handle, receipts);
     // one row per (message, step): the earliest receipt that implies it
@@ -204,12 +216,16 @@ public final class ReceiptStore {
           MachineTraffic.human(receipt, sentAt.getOrDefault(receipt.messageId(), Optional.empty()));
       if (human && receipt.status() == DeliveryStatus.CLICKED && receipt.slot().isPresent())
         humanClicks.add(receipt);
+      Set<FunnelStep> present = FunnelStep.impliedBy(current.get(receipt.messageId()));
       for (FunnelStep step : FunnelStep.implied(receipt.status(), human)) {
+        if (present.contains(step)) continue;
         String key = receipt.messageId() + "\u0000" + (1000 + step.code());
         StepRow row =
             new StepRow(receipt.messageId(), step, id.campaignId(), receipt.at(), receipt);
         rows.merge(key, row, (a, b) -> a.at().isAfter(b.at()) ? b : a);
       }
+      Integer before = current.get(receipt.messageId());
+      if (before != null && before >= receipt.status().priority()) continue;
       highest.merge(
           receipt.messageId(),
           receipt,
