@@ -59,9 +59,19 @@ final class CampaignCommand implements Runnable {
   /** Runs {@code work} on a local node's campaign service. */
   abstract static class OnNode extends EnvironmentAware implements Callable<Integer> {
     final <T> T withCampaigns(Function<CampaignService, T> work) {
+      return withCampaigns(false, work);
+    }
+
+    /**
+     * With {@code working}, this process also consumes the queues as a worker (health on an ephemeral
+     * port) while {@code work} runs: a send that waits for its run then finishes even when no other
+     * node works the queue (the embedded default, whose database only this process can open).
+     */
+    final <T> T withCampaigns(boolean working, Function<CampaignService, T> work) {
       var settings = settings();
       Logging.configure(settings.logFormat());
       try (var node = Node.of(settings)) {
+        if (working) node.start(dev.tidings.app.Role.WORKER, 0);
         return work.apply(node.capability(CampaignWiring.class).campaigns());
       }
     }
@@ -212,7 +222,7 @@ final class CampaignCommand implements Runnable {
 
     @Override
     public Integer call() {
-      return withCampaigns(campaigns -> {
+      return withCampaigns(!noWait, campaigns -> {
         SendProgress started = campaigns.send(id);
         System.out.printf(
             Locale.ROOT,
