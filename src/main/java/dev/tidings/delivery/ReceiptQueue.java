@@ -20,10 +20,17 @@ public final class ReceiptQueue implements ReceiptSink {
   private static final int PRIORITY = 1;
 
   private final WorkQueue queue;
+  private final Topic<ReceiptBatch> topic;
 
   public ReceiptQueue(WorkQueue queue) {
+    this(queue, TOPIC);
+  }
+
+  /** On a queue of another name (tests that share a broker). */
+  public ReceiptQueue(WorkQueue queue, Topic<ReceiptBatch> topic) {
     this.queue = queue;
-    queue.declare(TOPIC.spec());
+    this.topic = topic;
+    queue.declare(topic.spec());
   }
 
   @Override
@@ -34,12 +41,12 @@ public final class ReceiptQueue implements ReceiptSink {
       batches.add(new ReceiptBatch(
           receipts.subList(from, Math.min(receipts.size(), from + RECEIPTS_PER_MESSAGE)),
           List.of()));
-    TOPIC.publishAll(queue, batches, PRIORITY);
+    topic.publishAll(queue, batches, PRIORITY);
   }
 
   @Override
   public void unknown(ReceiptSource source, String eventType, String rawEvent) {
-    TOPIC.publish(
+    topic.publish(
         queue,
         new ReceiptBatch(List.of(), List.of(new ReceiptStore.Unknown(source, eventType, rawEvent))),
         PRIORITY);

@@ -11,9 +11,7 @@ import dev.tidings.storage.Database;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,9 +31,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 public abstract class ReceiptStoreContract {
   private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
-  private static final String PERSON =
-      "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) Safari/605.1.15";
-  private static final String APPLE_PREFETCH = "Mozilla/5.0";
+  private static final String PERSON = ReceiptStories.PERSON;
+  private static final String APPLE_PREFETCH = ReceiptStories.APPLE_PREFETCH;
   private static final AtomicLong CAMPAIGNS =
       new AtomicLong(System.currentTimeMillis() % 1_000_000);
 
@@ -72,17 +69,7 @@ public abstract class ReceiptStoreContract {
 
   private static Receipt engagement(
       String message, DeliveryStatus status, Instant at, String agent, Optional<Integer> slot) {
-    return new Receipt(
-        message,
-        status,
-        at,
-        status == DeliveryStatus.CLICKED ? ReceiptSource.CLICK : ReceiptSource.PIXEL,
-        Optional.empty(),
-        Optional.of(agent),
-        Optional.of("public"),
-        false,
-        Optional.empty(),
-        slot);
+    return ReceiptStories.engagement(message, status, at, agent, slot);
   }
 
   private void apply(Receipt... receipts) {
@@ -93,52 +80,11 @@ public abstract class ReceiptStoreContract {
   void random_receipts_repeated_and_shuffled_on_four_consumers_give_the_oracles_funnel()
       throws Exception {
     long campaign = campaign();
-    var random = new Random(campaign);
-    List<Receipt> receipts = new ArrayList<>();
-    Map<String, DeliveryStatus> finalStatus = new HashMap<>();
-    Map<FunnelStep, Long> funnel = new EnumMap<>(FunnelStep.class);
-    Map<Integer, Long> slotClicks = new HashMap<>();
-    for (int i = 0; i < 600; i++) {
-      String message = message(campaign, "s" + i);
-      Instant sent = T0.plusSeconds(i);
-      List<Receipt> story = new ArrayList<>();
-      story.add(receipt(message, DeliveryStatus.SENT, sent, ReceiptSource.SMTP));
-      double fate = random.nextDouble();
-      boolean human = random.nextBoolean();
-      String agent = human ? PERSON : APPLE_PREFETCH;
-      if (fate < 0.03) {
-        story.add(receipt(message, DeliveryStatus.BOUNCED, sent.plusSeconds(5), ReceiptSource.API));
-      } else if (fate < 0.75) {
-        story.add(
-            receipt(message, DeliveryStatus.DELIVERED, sent.plusSeconds(3), ReceiptSource.API));
-        if (fate < 0.30) {
-          story.add(engagement(
-              message, DeliveryStatus.OPENED, sent.plusSeconds(600), agent, Optional.empty()));
-          if (fate < 0.15) {
-            int slot = random.nextInt(6);
-            story.add(engagement(
-                message, DeliveryStatus.CLICKED, sent.plusSeconds(700), PERSON, Optional.of(slot)));
-            slotClicks.merge(slot, 1L, Long::sum);
-          }
-        }
-        if (fate > 0.72)
-          story.add(receipt(
-              message, DeliveryStatus.COMPLAINED, sent.plusSeconds(900), ReceiptSource.API));
-      }
-      // the oracle: every status a message got, with what it implies, once per message
-      var steps = new java.util.HashSet<FunnelStep>();
-      DeliveryStatus highest = DeliveryStatus.QUEUED;
-      for (Receipt r : story) {
-        boolean person = r.userAgent().map(PERSON::equals).orElse(false);
-        steps.addAll(FunnelStep.implied(r.status(), person));
-        if (r.status().priority() > highest.priority()) highest = r.status();
-      }
-      steps.forEach(step -> funnel.merge(step, 1L, Long::sum));
-      finalStatus.put(message, highest);
-      for (Receipt r : story)
-        for (int copies = 1 + random.nextInt(3); copies > 0; copies--) receipts.add(r);
-    }
-    Collections.shuffle(receipts, random);
+    var stories = ReceiptStories.generate(campaign, 600, T0, new Random(campaign));
+    List<Receipt> receipts = stories.receipts();
+    Map<FunnelStep, Long> funnel = stories.funnel();
+    Map<String, DeliveryStatus> finalStatus = stories.finalStatus();
+    Map<Integer, Long> slotClicks = stories.slotClicks();
     List<List<Receipt>> batches = new ArrayList<>();
     for (int from = 0; from < receipts.size(); from += 40)
       batches.add(receipts.subList(from, Math.min(receipts.size(), from + 40)));
