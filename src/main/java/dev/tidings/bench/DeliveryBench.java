@@ -362,14 +362,7 @@ public final class DeliveryBench {
     // statuses
     Map<Integer, Long> expected = new HashMap<>();
     load.last().values().forEach(status -> expected.merge(status.priority(), 1L, Long::sum));
-    Map<Integer, Long> counted = database.jdbi().withHandle(handle -> {
-      Map<Integer, Long> rows = new HashMap<>();
-      handle
-          .createQuery("SELECT status, count FROM seed_current")
-          .map((rs, ctx) -> Map.entry(rs.getInt(1), rs.getLong(2)))
-          .forEach(row -> rows.put(row.getKey(), row.getValue()));
-      return rows;
-    });
+    Map<Integer, Long> counted = countsOf(database, "seed_current");
     long error = 0;
     Set<Integer> statuses = new HashSet<>(expected.keySet());
     statuses.addAll(counted.keySet());
@@ -402,15 +395,20 @@ public final class DeliveryBench {
     });
   }
 
-  private static long seedFunnelError(Database database, Workload load) {
-    Map<Integer, Long> counted = database.jdbi().withHandle(handle -> {
+  /** A seed table's count per status priority. */
+  private static Map<Integer, Long> countsOf(Database database, String table) {
+    return database.jdbi().withHandle(handle -> {
       Map<Integer, Long> rows = new HashMap<>();
       handle
-          .createQuery("SELECT status, count FROM seed_funnel")
+          .createQuery("SELECT status, count FROM " + table)
           .map((rs, ctx) -> Map.entry(rs.getInt(1), rs.getLong(2)))
           .forEach(row -> rows.put(row.getKey(), row.getValue()));
       return rows;
     });
+  }
+
+  private static long seedFunnelError(Database database, Workload load) {
+    Map<Integer, Long> counted = countsOf(database, "seed_funnel");
     long error = 0;
     for (DeliveryStatus status : SEED_STATUSES)
       error += Math.abs(counted.getOrDefault(status.priority(), 0L)
