@@ -235,6 +235,5 @@ class SendCrashIT {
     // what the frozen worker had in flight is unknown: it may have arrived before the freeze
     assertThat((long) arrivedBefore).isBetween(after.sent(), after.sent() + after.unknown());
     assertThat((long) thawed.size()).isBetween(after.sent(), after.sent() + after.unknown());
-    assertThat(frozen.log()).contains("another worker takes it over");
   }
 }
