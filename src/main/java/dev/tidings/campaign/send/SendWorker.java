@@ -31,6 +31,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
   private final Countdown countdown;
   private final Pacer pacer;
   private final RecipientSender sender;
+  private final Handovers handovers;
   private final WorkQueue queue;
   private final Topic<SendReceipt> receipts;
   private final SendOptions options;
@@ -51,6 +52,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
     this.countdown = countdown;
     this.pacer = pacer;
     this.sender = sender;
+    this.handovers = new Handovers(ledger);
     this.queue = queue;
     this.receipts = receipts;
     this.options = options;
@@ -91,15 +93,17 @@ final class SendWorker implements Topic.Handler<SendTask> {
     if (orphans.isEmpty()) return Disposition.ACK;
     if (!orphans.get().isEmpty()) {
       log.warn(
-          "partition {} of run {}/{}: {} recipients were mid-send when their worker lost the lease;"
-              + " recorded as unknown",
+          "partition {} of run {}/{}: {} recipients were handed to the transport when their worker"
+              + " lost the lease; recorded as unknown",
           task.partition(),
           task.campaignId(),
           task.runId(),
           orphans.get().size());
       publish(orphans.get().stream()
           .map(id -> new Ledger.Outcome(
-              id, Ledger.Mark.unknown, "its worker lost the lease while sending"))
+              id,
+              Ledger.Mark.unknown,
+              "its worker lost the lease after handing it to the transport"))
           .map(outcome -> RecipientSender.receipt(job, outcome, clock))
           .toList());
     }
@@ -171,7 +175,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
       threads.add(Thread.ofVirtual().name("send-" + job.campaignId() + "-" + s).start(() -> {
         for (int i = first; i < results.length; i += senders) {
           try {
-            results[i] = sendOrHandBack(job, chunk.get(i), maySend, onDeferral);
+            results[i] = sendOrHandBack(job, chunk.get(i), lease.fence(), maySend, onDeferral);
           } catch (InterruptedException e) {
             results[i] = new Ledger.Outcome(chunk.get(i), Ledger.Mark.planned, "");
             Thread.currentThread().interrupt();
@@ -198,27 +202,48 @@ final class SendWorker implements Topic.Handler<SendTask> {
   }
 
   private Ledger.Outcome sendOrHandBack(
-      SendJob job, String subscriberId, BooleanSupplier maySend, Consumer<SendReceipt> onDeferral)
+      SendJob job,
+      String subscriberId,
+      long fence,
+      BooleanSupplier maySend,
+      Consumer<SendReceipt> onDeferral)
       throws InterruptedException {
     if (!maySend.getAsBoolean()) {
       return states.state(job.campaignId(), job.runId()).equals(SendState.CANCELLED.name())
           ? new Ledger.Outcome(subscriberId, Ledger.Mark.skipped, "the run was cancelled")
           : new Ledger.Outcome(subscriberId, Ledger.Mark.planned, "");
     }
-    return sender.send(job, subscriberId, maySend, onDeferral);
+    return sender.send(
+        job, subscriberId, maySend, handovers.of(job, subscriberId, fence), onDeferral);
   }
 
   private Disposition triggered(SendTask task, String subscriberId) throws InterruptedException {
     SendJob job = task.job();
-    if (!ledger.claimTriggered(task.campaignId(), task.runId(), subscriberId))
+    Optional<Long> claimed = ledger.claimTriggered(task.campaignId(), task.runId(), subscriberId);
+    if (claimed.isEmpty()) {
+      // delivered again: an earlier worker sent it, or died after handing it over
+      if (ledger.settleTriggered(
+          task.campaignId(), task.runId(), subscriberId, options.leaseTtl())) {
+        publish(List.of(RecipientSender.receipt(
+            job,
+            new Ledger.Outcome(
+                subscriberId,
+                Ledger.Mark.unknown,
+                "its worker stopped after handing it to the transport"),
+            clock)));
+      }
       return Disposition.ACK;
+    }
+    long fence = claimed.get();
     long deadline = System.nanoTime() + options.leaseTtl().toNanos();
     pacer.acquire(job, 1, () -> System.nanoTime() < deadline);
-    var outcome = sendOrHandBack(job, subscriberId, () -> running(job), this::publishOne);
+    var outcome = sendOrHandBack(job, subscriberId, fence, () -> running(job), this::publishOne);
     List<Ledger.Outcome> recorded =
-        ledger.mark(task.campaignId(), task.runId(), 0, List.of(outcome));
+        ledger.mark(task.campaignId(), task.runId(), fence, List.of(outcome));
     publish(RecipientSender.receipts(job, recorded, clock));
-    if (outcome.mark() == Ledger.Mark.planned) return Disposition.retry("the run is paused");
+    // handed back while the run still runs: a newer claim of this trigger sends it instead
+    if (outcome.mark() == Ledger.Mark.planned && !running(job))
+      return Disposition.retry("the run is paused");
     return Disposition.ACK;
   }
 
