@@ -190,6 +190,12 @@ final class LedgerSends implements Sends {
   }
 
   @Override
+  public void report(SendReceipt receipt) {
+    queue.declare(receipts.spec());
+    receipts.publish(queue, receipt, 1);
+  }
+
+  @Override
   public void cancel(long campaignId, long runId) {
     ledger.changeState(
         campaignId, runId, List.of("RUNNING", "PAUSED", Ledger.PLANNING), "CANCELLED");
