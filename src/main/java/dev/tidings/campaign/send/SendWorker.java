@@ -120,9 +120,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
       if (chunk == null) return lost(task, "its fence was superseded");
       if (chunk.isEmpty()) break;
       List<Ledger.Outcome> outcomes = sendChunk(job, chunk, lease);
-      List<Ledger.Outcome> recorded =
-          ledger.mark(task.campaignId(), task.runId(), lease.fence(), outcomes);
-      publish(RecipientSender.receipts(job, recorded, clock));
+      record(job, lease.fence(), outcomes);
       if (!lease.renew()) return lost(task, "the lease expired");
     }
     return finish(task, lease);
@@ -192,9 +190,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
     if (failed != null) {
       // record what was sent and hand the rest back before the partition is tried again
       publish(deferrals);
-      List<Ledger.Outcome> recorded =
-          ledger.mark(job.campaignId(), job.runId(), lease.fence(), outcomes);
-      publish(RecipientSender.receipts(job, recorded, clock));
+      record(job, lease.fence(), outcomes);
       throw failed;
     }
     publish(deferrals);
@@ -238,13 +234,22 @@ final class SendWorker implements Topic.Handler<SendTask> {
     long deadline = System.nanoTime() + options.leaseTtl().toNanos();
     pacer.acquire(job, 1, () -> System.nanoTime() < deadline);
     var outcome = sendOrHandBack(job, subscriberId, fence, () -> running(job), this::publishOne);
-    List<Ledger.Outcome> recorded =
-        ledger.mark(task.campaignId(), task.runId(), fence, List.of(outcome));
-    publish(RecipientSender.receipts(job, recorded, clock));
+    record(job, fence, List.of(outcome));
     // handed back while the run still runs: a newer claim of this trigger sends it instead
     if (outcome.mark() == Ledger.Mark.planned && !running(job))
       return Disposition.retry("the run is paused");
     return Disposition.ACK;
+  }
+
+  /**
+   * Publishes the outcomes' receipts, then marks them in the ledger. In this order a worker that dies
+   * in between loses no receipt (the takeover then records its recipients as unknown, which the
+   * delivery capability's forward-only statuses ignore after SENT); and every receipt is true even
+   * when the mark is refused, since a handover refused by the ledger sends nothing.
+   */
+  private void record(SendJob job, long fence, List<Ledger.Outcome> outcomes) {
+    publish(RecipientSender.receipts(job, outcomes, clock));
+    ledger.mark(job.campaignId(), job.runId(), fence, outcomes);
   }
 
   private boolean running(SendJob job) {
