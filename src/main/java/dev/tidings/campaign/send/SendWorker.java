@@ -108,22 +108,65 @@ final class SendWorker implements Topic.Handler<SendTask> {
           .toList());
     }
     int chunkSize = Math.min(options.chunkSize(), Pacer.burst(job));
-    while (true) {
-      if (!running(job)) return Disposition.ACK;
-      if (!pacer.acquire(job, chunkSize, () -> lease.keepAlive() && running(job))) {
-        return running(job)
-            ? lost(task, "the lease expired while waiting for the rate")
-            : Disposition.ACK;
+    // a chunk's receipts and marks are written while the next chunk sends: the slot's senders would
+    // otherwise wait for two round trips per chunk; one write at most is outstanding
+    var recording = new Recording();
+    try {
+      while (true) {
+        if (!running(job)) return stopped(job);
+        if (!pacer.acquire(job, chunkSize, () -> lease.keepAlive() && running(job))) {
+          return running(job)
+              ? lost(task, "the lease expired while waiting for the rate")
+              : stopped(job);
+        }
+        List<String> chunk = ledger.claim(
+            task.campaignId(), task.runId(), task.partition(), lease.fence(), chunkSize);
+        if (chunk == null) return lost(task, "its fence was superseded");
+        if (chunk.isEmpty()) break;
+        List<Ledger.Outcome> outcomes = sendChunk(job, chunk, lease, recording);
+        recording.start(() -> record(job, lease.fence(), outcomes));
+        if (!lease.renew()) return lost(task, "the lease expired");
       }
-      List<String> chunk =
-          ledger.claim(task.campaignId(), task.runId(), task.partition(), lease.fence(), chunkSize);
-      if (chunk == null) return lost(task, "its fence was superseded");
-      if (chunk.isEmpty()) break;
-      List<Ledger.Outcome> outcomes = sendChunk(job, chunk, lease);
-      record(job, lease.fence(), outcomes);
-      if (!lease.renew()) return lost(task, "the lease expired");
+    } finally {
+      recording.awaitLast();
     }
     return finish(task, lease);
+  }
+
+  /**
+   * The run stopped under the partition. If it was cancelled, this takeover may just have planned
+   * its predecessor's recipients again after the cancel skipped the rest: they are skipped too.
+   */
+  private Disposition stopped(SendJob job) {
+    if (states.state(job.campaignId(), job.runId()).equals(SendState.CANCELLED.name()))
+      LedgerSends.skipUnsent(ledger, queue, receipts, job, clock);
+    return Disposition.ACK;
+  }
+
+  /** The one chunk write a partition may have outstanding; its failure surfaces at the next step. */
+  private static final class Recording {
+    private @Nullable Thread writer;
+    private final AtomicReference<@Nullable RuntimeException> failure = new AtomicReference<>();
+
+    void start(Runnable write) throws InterruptedException {
+      awaitLast();
+      writer = Thread.ofVirtual().name("send-record").start(() -> {
+        try {
+          write.run();
+        } catch (RuntimeException e) {
+          failure.set(e);
+        }
+      });
+    }
+
+    /** Waits for the outstanding write; throws what it failed with. */
+    void awaitLast() throws InterruptedException {
+      Thread last = writer;
+      if (last != null) last.join();
+      writer = null;
+      RuntimeException failed = failure.getAndSet(null);
+      if (failed != null) throw failed;
+    }
   }
 
   private Disposition finish(SendTask task, HeldLease lease) {
@@ -159,7 +202,8 @@ final class SendWorker implements Topic.Handler<SendTask> {
   }
 
   /** Sends one chunk with up to {@code sendersPerSlot} emails in flight. */
-  private List<Ledger.Outcome> sendChunk(SendJob job, List<String> chunk, HeldLease lease)
+  private List<Ledger.Outcome> sendChunk(
+      SendJob job, List<String> chunk, HeldLease lease, Recording recording)
       throws InterruptedException {
     BooleanSupplier maySend = () -> lease.valid() && running(job);
     List<SendReceipt> deferrals = Collections.synchronizedList(new ArrayList<>());
@@ -190,6 +234,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
     if (failed != null) {
       // record what was sent and hand the rest back before the partition is tried again
       publish(deferrals);
+      recording.awaitLast();
       record(job, lease.fence(), outcomes);
       throw failed;
     }
