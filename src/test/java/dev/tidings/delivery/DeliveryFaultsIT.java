@@ -156,6 +156,41 @@ class DeliveryFaultsIT {
   }
 
   @Test
+  void a_consumer_dying_with_an_error_after_its_commit_gets_its_batch_again_and_goes_on()
+      throws Exception {
+    RabbitWorkQueue queue = node();
+    var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
+    Set<String> diedHolding = ConcurrentHashMap.newKeySet();
+    var deaths = new AtomicInteger();
+    Topic.BatchOf<ReceiptBatch> commitThenError = batch -> {
+      BatchResult result = consumer.handle(batch);
+      boolean firstDeliveries =
+          batch.stream().allMatch(received -> !received.delivery().redelivered());
+      if (firstDeliveries && deaths.getAndIncrement() < 2) {
+        batch.forEach(received -> diedHolding.add(received.delivery().messageId()));
+        throw new AssertionError("the consumer dies after its transaction committed");
+      }
+      return result;
+    };
+    var watched = new Watched(commitThenError);
+    Subscription consumers = queue.subscribeBatches(
+        topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(watched));
+
+    var sink = new ReceiptQueue(queue, topic);
+    for (List<Receipt> request : requests(stories.receipts(), 40)) sink.accept(request);
+
+    awaitUntil(
+        "every message a consumer died holding is applied again",
+        () -> deaths.get() >= 2 && watched.handledAgain().containsAll(diedHolding));
+    awaitDrained(queue, watched);
+    consumers.close();
+
+    assertThat(diedHolding).isNotEmpty();
+    assertTheOracle(true);
+    assertNothingDeadLettered(queue);
+  }
+
+  @Test
   void the_broker_closing_the_connections_mid_run_loses_nothing() throws Exception {
     RabbitWorkQueue queue = node();
     var watched =
