@@ -461,6 +461,23 @@ final class Ledger {
         .list());
   }
 
+  /**
+   * True for one caller when the running run's counters have not moved for {@code stall}: that caller
+   * queues its unfinished partitions again, and the clock restarts, so other nodes do not repeat it.
+   */
+  boolean takeStall(long campaignId, long runId, Duration stall) {
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("""
+            UPDATE send_run SET progressed_at = now()
+            WHERE campaign_id = :campaign AND run_id = :run AND state = 'RUNNING'
+              AND progressed_at < now() - make_interval(secs => :stall)""")
+            .bind("campaign", campaignId)
+            .bind("run", runId)
+            .bind("stall", stall.toMillis() / 1000.0)
+            .execute()
+        == 1);
+  }
+
   /** Bulk runs being sent now, for the sweeper. */
   List<SendJob> runningBulkRuns() {
     return jdbi.withHandle(handle -> handle
@@ -525,7 +542,7 @@ final class Ledger {
     handle
         .createUpdate("""
             UPDATE send_run SET sent = sent + :sent, failed = failed + :failed,
-              unknown = unknown + :unknown, skipped = skipped + :skipped
+              unknown = unknown + :unknown, skipped = skipped + :skipped, progressed_at = now()
             WHERE campaign_id = :campaign AND run_id = :run""")
         .bind("campaign", campaignId)
         .bind("run", runId)

@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * claim is refused. The queue's own redelivery (a dead RabbitMQ consumer, the queue tables'
  * visibility timeout) cannot do this alone, since a stopped worker keeps its message but not its
  * lease. The sweep also completes a run whose last finisher died between counting down and
- * completing it.
+ * completing it, and queues again every unfinished partition of a run that has not moved for ten
+ * leases: a partition nobody ever leased is not stuck to the countdown, and if its message is lost (a
+ * purged queue, a broker that lost its disk) nothing else would bring it back.
  */
 final class StuckPartitionSweeper implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StuckPartitionSweeper.class);
@@ -27,6 +29,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
   private final WorkQueue queue;
   private final Topic<SendTask> tasks;
   private final Duration every;
+  private final Duration stall;
   private final Thread thread;
 
   StuckPartitionSweeper(
@@ -40,6 +43,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
     this.queue = queue;
     this.tasks = tasks;
     this.every = leaseTtl.dividedBy(2);
+    this.stall = leaseTtl.multipliedBy(10);
     this.thread = Thread.ofVirtual().name("send-sweeper").start(this::loop);
   }
 
@@ -66,6 +70,18 @@ final class StuckPartitionSweeper implements AutoCloseable {
         ledger.complete(job.campaignId(), job.runId());
         continue;
       }
+      if (ledger.takeStall(job.campaignId(), job.runId(), stall)) {
+        List<Integer> unfinished = ledger.unfinishedPartitions(job.campaignId(), job.runId());
+        log.warn(
+            "run {}/{} has not moved for {}; queueing its {} unfinished partitions again",
+            job.campaignId(),
+            job.runId(),
+            stall,
+            unfinished.size());
+        publish(job, unfinished);
+        requeued += unfinished.size();
+        continue;
+      }
       List<Integer> stuck = countdown.stuck(name);
       if (stuck.isEmpty()) continue;
       log.info(
@@ -73,13 +89,20 @@ final class StuckPartitionSweeper implements AutoCloseable {
           job.campaignId(),
           job.runId(),
           stuck);
-      tasks.publishAll(
-          queue,
-          stuck.stream().map(part -> SendTask.partition(job, part)).toList(),
-          job.priority());
+      publish(job, stuck);
       requeued += stuck.size();
     }
     return requeued;
+  }
+
+  private void publish(SendJob job, List<Integer> partitions) {
+    for (int from = 0; from < partitions.size(); from += 1_000) {
+      var batch = partitions.subList(from, Math.min(partitions.size(), from + 1_000));
+      tasks.publishAll(
+          queue,
+          batch.stream().map(part -> SendTask.partition(job, part)).toList(),
+          job.priority());
+    }
   }
 
   /** Sweeps once in the caller's thread and stops the background sweeps. */

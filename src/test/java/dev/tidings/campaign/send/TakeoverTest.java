@@ -115,4 +115,32 @@ class TakeoverTest {
     assertThat(ledger.recipientState(12, 1, "t-1")).contains("unknown");
     assertThat(harness.progress(job).unknown()).isEqualTo(1);
   }
+
+  @Test
+  void a_run_whose_partition_messages_were_lost_is_queued_again_once_it_has_stalled()
+      throws Exception {
+    var job = new SendJob(13, 1, 3, 100_000);
+    harness.sends().start(job, SendHarness.subscribers(250).iterator());
+    // the queue loses the run's three partition messages before any worker leased one
+    harness.queue.delete(harness.options.queueName());
+    harness.queue.declare(SendTopics.tasks(harness.options).spec());
+    harness.startWorkers(mail);
+
+    assertThat(harness.pipeline.sweepNow())
+        .as("nothing to sweep while the run is young")
+        .isZero();
+    harness
+        .database
+        .jdbi()
+        .useHandle(
+            handle -> handle.execute("UPDATE send_run SET progressed_at = now() - interval '1 hour'"
+                + " WHERE campaign_id = 13 AND run_id = 1"));
+    assertThat(harness.pipeline.sweepNow()).isEqualTo(3);
+    assertThat(harness.pipeline.sweepNow()).as("one node takes a stall").isZero();
+
+    SendHarness.await(
+        Duration.ofSeconds(30), () -> harness.progress(job).state().finished());
+    assertThat(harness.progress(job).state()).isEqualTo(SendState.COMPLETED);
+    assertThat(mail.accepted()).isEqualTo(250);
+  }
 }
