@@ -1,0 +1,72 @@
+package dev.tidings.activity.aggregate;
+
+import dev.tidings.Problems;
+import dev.tidings.activity.ActivityEvent;
+import dev.tidings.activity.EventType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * One declared aggregation, stored as data beside the algorithms' configuration: which events it
+ * counts, what it groups them by, over which periods, what it adds up, and which algorithm reads it.
+ * Adding one writes new keys; it needs neither a schema change nor a class.
+ */
+public record AggregationDefinition(
+    String name,
+    Set<EventType> events,
+    List<Dimension> groupBy,
+    Set<Scope> scopes,
+    Measure measure,
+    String algorithm) {
+  private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_.]{0,63}");
+
+  public AggregationDefinition {
+    var problems = new Problems();
+    if (name == null || !NAME.matcher(name).matches())
+      problems.add("name must be 1-64 of [a-z0-9_.] starting with a letter, got '" + name + "'");
+    if (algorithm == null || !NAME.matcher(algorithm).matches())
+      problems.add(
+          "algorithm must be 1-64 of [a-z0-9_.] starting with a letter, got '" + algorithm + "'");
+    if (events == null || events.isEmpty())
+      problems.add("events must name at least one event type");
+    if (groupBy == null || groupBy.isEmpty())
+      problems.add("groupBy must name at least one dimension");
+    else if (Set.copyOf(groupBy).size() != groupBy.size())
+      problems.add("groupBy names a dimension twice: " + groupBy);
+    if (scopes == null || scopes.isEmpty()) problems.add("scopes must name at least one scope");
+    problems.present("measure", measure);
+    problems.throwIfAny();
+    events = Set.copyOf(events);
+    groupBy = List.copyOf(groupBy);
+    scopes = Set.copyOf(scopes);
+  }
+
+  /**
+   * The keys this event adds {@link #measure} to, one per scope: empty when the aggregation does not
+   * count the event's type, or the item lacks a dimension it groups by.
+   */
+  public List<AggregateKey> keysFor(ActivityEvent event, ItemFacts item) {
+    if (!events.contains(event.type())) return List.of();
+    var prefix = new ArrayList<KeyPart>(groupBy.size() * 2 + 3);
+    for (Dimension dimension : groupBy) {
+      Optional<String> value = dimension.valueOf(event, item);
+      if (value.isEmpty()) return List.of();
+      prefix.add(new KeyPart.Text(dimension.wire()));
+      prefix.add(new KeyPart.Text(value.get()));
+    }
+    prefix.add(new KeyPart.Text(name));
+    prefix.add(new KeyPart.Text(algorithm));
+    var day = event.timestamp().atZone(java.time.ZoneOffset.UTC).toLocalDate();
+    var keys = new ArrayList<AggregateKey>(scopes.size());
+    for (Scope scope : Scope.values()) {
+      if (!scopes.contains(scope)) continue;
+      var parts = new ArrayList<KeyPart>(prefix);
+      parts.add(scope.bucketOf(day));
+      keys.add(new AggregateKey(parts));
+    }
+    return keys;
+  }
+}

@@ -1,0 +1,31 @@
+package dev.tidings.activity.aggregate;
+
+import dev.tidings.activity.ActivityEvent;
+import java.math.BigDecimal;
+import java.util.Locale;
+
+/** What an aggregation adds up per event. */
+public enum Measure {
+  /** One per event. */
+  EVENTS,
+  /** The event's quantity. */
+  QUANTITY,
+  /** Price times quantity; an event without a price adds nothing. */
+  REVENUE;
+
+  public String wire() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  double of(ActivityEvent event) {
+    return switch (this) {
+      case EVENTS -> 1;
+      case QUANTITY -> event.quantity();
+      case REVENUE ->
+        event
+            .price()
+            .map(price -> price.multiply(BigDecimal.valueOf(event.quantity())).doubleValue())
+            .orElse(0.0);
+    };
+  }
+}
