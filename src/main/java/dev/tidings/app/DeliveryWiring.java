@@ -23,7 +23,7 @@ import java.util.List;
  */
 public final class DeliveryWiring implements Capability {
   /** Queue messages applied in one transaction; each holds up to a thousand receipts. */
-  private static final int MESSAGES_PER_TRANSACTION = 8;
+  public static final int MESSAGES_PER_TRANSACTION = 8;
 
   private static final int ENGAGEMENT_MESSAGES_PER_TRANSACTION = 4;
   private static final int CONSUMERS = 2;
