@@ -12,6 +12,7 @@ import dev.tidings.delivery.SendOutcomeReceipts;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.delivery.DeliveryRoutes;
 import java.util.List;
 
@@ -47,6 +48,11 @@ public final class DeliveryWiring implements Capability {
 
   public ReceiptStore store() {
     return store.get();
+  }
+
+  /** The campaigns list's headlines, read from the funnel in one statement per page. */
+  public CampaignHeadlines campaignHeadlines() {
+    return new DeliveryHeadlines(new DeliveryStats(infrastructure.database().jdbi()));
   }
 
   @Override

@@ -22,6 +22,7 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.audience.AudienceRoutes;
+import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
@@ -97,7 +98,8 @@ class ApiResourcesTest {
                         TokenCodec.of(new Secret("resources-test-secret-0123456789")),
                         clock),
                     clock),
-                8 * 1024),
+                8 * 1024,
+                CampaignHeadlines.NONE),
             new DeliveryWebhookRoutes(
                 new DeliveryWebhooks(
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
