@@ -30,7 +30,8 @@ public record Settings(
     Duration shutdownGrace,
     LogFormat logFormat,
     OpenTimeStrategy openTimeStrategy,
-    WebhookSettings webhooks) {
+    WebhookSettings webhooks,
+    Duration parkedReceiptRetention) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -39,6 +40,11 @@ public record Settings(
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
   public static final String DEFAULT_DATA_DIR = "./data";
   public static final String DEFAULT_PUBLIC_URL = "http://localhost:8080";
+  /**
+   * How long a receipt for a message not known yet waits for its send record: long enough for any
+   * send to be recorded, short enough that receipts of mail another system sent do not pile up.
+   */
+  public static final Duration DEFAULT_PARKED_RECEIPT_RETENTION = Duration.ofDays(7);
 
   /**
    * These settings on another port; a public URL left at its default follows the port, so that the
@@ -67,7 +73,8 @@ public record Settings(
         shutdownGrace,
         logFormat,
         openTimeStrategy,
-        webhooks);
+        webhooks,
+        parkedReceiptRetention);
   }
 
   public enum LogFormat {
@@ -124,6 +131,7 @@ public record Settings(
     view.put(
         "TIDINGS_OPENTIME_STRATEGY", openTimeStrategy.name().toLowerCase(java.util.Locale.ROOT));
     describeWebhooks(view);
+    view.put("TIDINGS_PARKED_RECEIPT_RETENTION", parkedReceiptRetention.toString());
     return view;
   }
 

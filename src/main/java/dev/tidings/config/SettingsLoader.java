@@ -56,6 +56,7 @@ public final class SettingsLoader {
       "TIDINGS_POSTMARK_WEBHOOK_USER",
       "TIDINGS_POSTMARK_WEBHOOK_PASSWORD",
       "TIDINGS_WEBHOOK_MAX_AGE",
+      "TIDINGS_PARKED_RECEIPT_RETENTION",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -125,7 +126,8 @@ public final class SettingsLoader {
         duration("TIDINGS_SHUTDOWN_GRACE", Settings.DEFAULT_SHUTDOWN_GRACE),
         logFormat(),
         openTimeStrategy(redisUrl.isPresent()),
-        webhooks());
+        webhooks(),
+        parkedReceiptRetention());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -251,6 +253,17 @@ public final class SettingsLoader {
           + " set TIDINGS_REDIS_URL");
     }
     return strategy;
+  }
+
+  private Duration parkedReceiptRetention() {
+    Duration retention =
+        duration("TIDINGS_PARKED_RECEIPT_RETENTION", Settings.DEFAULT_PARKED_RECEIPT_RETENTION);
+    if (retention.isZero()) {
+      problems.add("TIDINGS_PARKED_RECEIPT_RETENTION: must be longer than zero (a receipt may"
+          + " arrive before its message's send record)");
+      return Settings.DEFAULT_PARKED_RECEIPT_RETENTION;
+    }
+    return retention;
   }
 
   private WebhookSettings webhooks() {

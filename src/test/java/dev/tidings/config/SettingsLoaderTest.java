@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,6 +169,23 @@ class SettingsLoaderTest {
     assertThat(settings.describe().toString() + settings)
         .doesNotContain("mailgun-signing-key-value")
         .doesNotContain("postmark-password-value");
+  }
+
+  @Test
+  void parked_receipts_wait_a_week_unless_configured_and_never_zero() {
+    assertThat(SettingsLoader.load(Map.of()).parkedReceiptRetention())
+        .isEqualTo(Duration.ofDays(7));
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_PARKED_RECEIPT_RETENTION", "P2D"))
+            .parkedReceiptRetention())
+        .isEqualTo(Duration.ofDays(2));
+    for (String bad : List.of("PT0S", "-P1D", "a week"))
+      assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_PARKED_RECEIPT_RETENTION", bad)))
+          .as(bad)
+          .isInstanceOfSatisfying(
+              ConfigException.class,
+              e -> assertThat(e.problems())
+                  .singleElement()
+                  .satisfies(p -> assertThat(p).startsWith("TIDINGS_PARKED_RECEIPT_RETENTION")));
   }
 
   @Test
