@@ -31,7 +31,8 @@ public record Settings(
     LogFormat logFormat,
     OpenTimeStrategy openTimeStrategy,
     WebhookSettings webhooks,
-    Duration parkedReceiptRetention) {
+    Duration parkedReceiptRetention,
+    SmtpProvider smtpProvider) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -74,7 +75,8 @@ public record Settings(
         logFormat,
         openTimeStrategy,
         webhooks,
-        parkedReceiptRetention);
+        parkedReceiptRetention,
+        smtpProvider);
   }
 
   public enum LogFormat {
@@ -90,6 +92,19 @@ public record Settings(
   public enum OpenTimeStrategy {
     TIDINGS,
     SEED
+  }
+
+  /**
+   * Which provider's correlation header outgoing mail carries, so that the provider's webhook events
+   * name our message: {@code AUTO} tells it from the SMTP host; {@code NONE} sends none.
+   */
+  public enum SmtpProvider {
+    AUTO,
+    NONE,
+    SENDGRID,
+    MAILGUN,
+    POSTMARK,
+    SES
   }
 
   public boolean embeddedDatabase() {
@@ -132,6 +147,7 @@ public record Settings(
         "TIDINGS_OPENTIME_STRATEGY", openTimeStrategy.name().toLowerCase(java.util.Locale.ROOT));
     describeWebhooks(view);
     view.put("TIDINGS_PARKED_RECEIPT_RETENTION", parkedReceiptRetention.toString());
+    view.put("TIDINGS_SMTP_PROVIDER", smtpProvider.name().toLowerCase(java.util.Locale.ROOT));
     return view;
   }
 

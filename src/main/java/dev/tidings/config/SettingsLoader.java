@@ -57,6 +57,7 @@ public final class SettingsLoader {
       "TIDINGS_POSTMARK_WEBHOOK_PASSWORD",
       "TIDINGS_WEBHOOK_MAX_AGE",
       "TIDINGS_PARKED_RECEIPT_RETENTION",
+      "TIDINGS_SMTP_PROVIDER",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -127,7 +128,8 @@ public final class SettingsLoader {
         logFormat(),
         openTimeStrategy(redisUrl.isPresent()),
         webhooks(),
-        parkedReceiptRetention());
+        parkedReceiptRetention(),
+        smtpProvider());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -253,6 +255,20 @@ public final class SettingsLoader {
           + " set TIDINGS_REDIS_URL");
     }
     return strategy;
+  }
+
+  private Settings.SmtpProvider smtpProvider() {
+    return text("TIDINGS_SMTP_PROVIDER")
+        .map(raw -> {
+          try {
+            return Settings.SmtpProvider.valueOf(raw.toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            problems.add("TIDINGS_SMTP_PROVIDER: expected auto, none, sendgrid, mailgun, postmark"
+                + " or ses but was " + raw);
+            return Settings.SmtpProvider.AUTO;
+          }
+        })
+        .orElse(Settings.SmtpProvider.AUTO);
   }
 
   private Duration parkedReceiptRetention() {

@@ -189,6 +189,22 @@ class SettingsLoaderTest {
   }
 
   @Test
+  void the_smtp_provider_is_auto_unless_one_is_named() {
+    assertThat(SettingsLoader.load(Map.of()).smtpProvider()).isEqualTo(Settings.SmtpProvider.AUTO);
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_SMTP_PROVIDER", "SendGrid")).smtpProvider())
+        .isEqualTo(Settings.SmtpProvider.SENDGRID);
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_SMTP_PROVIDER", "none")).smtpProvider())
+        .isEqualTo(Settings.SmtpProvider.NONE);
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_SMTP_PROVIDER", "sparkpost")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p)
+                    .startsWith("TIDINGS_SMTP_PROVIDER: expected auto, none, sendgrid")));
+  }
+
+  @Test
   void bad_webhook_settings_are_reported_together() {
     assertThatThrownBy(() -> SettingsLoader.load(Map.of(
             "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY", "not-a-key",
