@@ -10,7 +10,6 @@ import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
-import dev.tidings.queue.Codec;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.Topic;
@@ -69,7 +68,7 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
     String describe = amqpUrl.isPresent() ? "RabbitMQ " + amqpUrl.get().getHost() : "queue tables";
     var topic = new Topic<>(
         QueueSpec.of("delivery.receipts.bench-" + UUID.randomUUID().toString().substring(0, 8)),
-        Codec.json(ReceiptBatch.class));
+        ReceiptQueue.TOPIC.codec());
     try {
       var sink = new ReceiptQueue(queue, topic);
       var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
