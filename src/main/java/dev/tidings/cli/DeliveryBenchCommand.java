@@ -26,13 +26,15 @@ import picocli.CommandLine.Option;
     name = "delivery",
     mixinStandardHelpOptions = true,
     description = {
-      "Delivery receipts, seed 02's load test: receipts/s and the funnel's error against an oracle for",
-      "Tidings end to end (JSON batches posted by --http-clients keep-alive clients to an in-process",
-      "node's /api/v1/delivery-events, queued on RabbitMQ with --amqp-url or TIDINGS_AMQP_URL, else on",
-      "queue tables, applied by --consumers consumers), Tidings' receipt store fed from the queue's side,",
-      "the seed's optimistic SQL and its pessimistic design (on --pessimistic-receipts of its own). Uses",
-      "TIDINGS_DB_URL when set (in a schema of its own, dropped afterwards), else a fresh embedded",
-      "PostgreSQL."
+      "Delivery receipts, seed 02's load test: receipts/s and the funnel's error",
+      "against an oracle for Tidings end to end (JSON batches posted by",
+      "--http-clients keep-alive clients to an in-process node's",
+      "/api/v1/delivery-events, queued on RabbitMQ with --amqp-url or",
+      "TIDINGS_AMQP_URL, else on queue tables, applied by --consumers consumers),",
+      "Tidings' receipt store fed from the queue's side, the seed's optimistic SQL",
+      "and its pessimistic design (on --pessimistic-receipts of its own). Uses",
+      "TIDINGS_DB_URL when set (in a schema of its own, dropped afterwards), else",
+      "a fresh embedded PostgreSQL."
     })
 final class DeliveryBenchCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(
