@@ -73,6 +73,7 @@ public final class CampaignWiring implements Capability {
           TokenCodec.of(infrastructure.secret()),
           new SubscriberService(jdbi, clock),
           new SuppressionService(jdbi, clock),
+          sends.get(),
           clock);
     });
   }

@@ -2,6 +2,7 @@ package dev.tidings.campaign;
 
 import dev.tidings.campaign.send.SendJob;
 import dev.tidings.campaign.send.SendProgress;
+import dev.tidings.campaign.send.SendReceipt;
 import dev.tidings.campaign.send.Sends;
 import java.util.Iterator;
 import java.util.Optional;
@@ -46,4 +47,8 @@ public final class UnwiredSends implements Sends {
   public void cancel(long campaignId, long runId) {
     throw missing();
   }
+
+  /** Nothing consumes receipts without a pipeline: the suppression list alone records it. */
+  @Override
+  public void report(SendReceipt receipt) {}
 }

@@ -37,12 +37,15 @@ public final class SendOutcomeReceipts implements Topic.BatchOf<SendReceipt> {
       case FAILED -> DeliveryStatus.DROPPED;
       case UNKNOWN -> DeliveryStatus.IN_GATEWAY;
       case SKIPPED -> DeliveryStatus.QUEUED;
+      case UNSUBSCRIBED -> DeliveryStatus.UNSUBSCRIBED;
     };
     return new Receipt(
         outcome.messageId(),
         status,
         outcome.timestamp(),
-        ReceiptSource.SMTP,
+        outcome.status() == SendReceipt.Status.UNSUBSCRIBED
+            ? ReceiptSource.UNSUBSCRIBE
+            : ReceiptSource.SMTP,
         outcome.reason().isBlank() ? Optional.empty() : Optional.of(outcome.reason()),
         Optional.empty(),
         Optional.empty(),

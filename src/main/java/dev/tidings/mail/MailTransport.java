@@ -8,8 +8,16 @@ import java.util.Optional;
  */
 public interface MailTransport extends AutoCloseable {
 
-  /** Sends one email; never throws for a delivery problem, the outcome says what happened. */
-  SendResult send(OutgoingEmail email);
+  /**
+   * Sends one email, asking {@code handover} just before the point after which it may have been
+   * delivered; never throws for a delivery problem, the outcome says what happened.
+   */
+  SendResult send(OutgoingEmail email, Handover handover);
+
+  /** Sends one email with no handover to ask. */
+  default SendResult send(OutgoingEmail email) {
+    return send(email, Handover.UNCONDITIONAL);
+  }
 
   /** Where mail goes, for logs and /health (no credentials). */
   String describe();

@@ -17,4 +17,7 @@ public sealed interface SendResult {
 
   /** It cannot be known whether the message was taken. */
   record Unknown(String reason) implements SendResult {}
+
+  /** The sender withdrew the email at its {@link Handover}: nothing was delivered. */
+  record Withheld(String reason) implements SendResult {}
 }

@@ -15,7 +15,8 @@ import java.util.function.Function;
  * and otherwise joins the next batch, which starts as soon as one finishes. A lone caller pays nothing
  * for batching; under load, batches grow to what the store's round trip lets pile up, and the per-query
  * cost (pool, statement, round trip) is paid once per batch. Concurrent lookups of one key share its
- * answer. Thread-safe; loaders run on virtual threads of their own.
+ * answer. Also fits conditional writes answered per key (an update that returns the rows it changed).
+ * Thread-safe; loaders run on virtual threads of their own.
  */
 public final class BatchedLookup<K, V> {
   private final Function<Set<K>, Map<K, V>> loadAll;

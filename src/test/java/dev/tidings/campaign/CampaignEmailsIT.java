@@ -10,6 +10,7 @@ import dev.tidings.audience.SuppressionReason;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.send.Composer.Composed;
 import dev.tidings.campaign.send.SendJob;
+import dev.tidings.campaign.send.SendReceipt;
 import dev.tidings.config.Secret;
 import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
@@ -37,6 +38,7 @@ class CampaignEmailsIT {
   private SubscriberService subscribers;
   private SuppressionService suppressions;
   private Unsubscribes unsubscribes;
+  private final RecordingSends sends = new RecordingSends();
 
   @BeforeEach
   void open() {
@@ -44,15 +46,14 @@ class CampaignEmailsIT {
     var jdbi = database.jdbi();
     subscribers = new SubscriberService(jdbi, clock);
     suppressions = new SuppressionService(jdbi, clock);
-    campaigns =
-        new CampaignService(jdbi, new RecordingSends(), new AudienceQuery(jdbi, clock), clock);
+    campaigns = new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock);
     emails = new CampaignEmails(
         jdbi,
         subscribers,
         suppressions,
         new CampaignRenderer(URI.create("https://mail.shop.example"), tokens, clock),
         clock);
-    unsubscribes = new Unsubscribes(tokens, subscribers, suppressions, clock);
+    unsubscribes = new Unsubscribes(tokens, subscribers, suppressions, sends, clock);
     subscribers.put(Fixtures.subscriber("ok", "ok@example.com", "Ola K", "Wien"));
     subscribers.put(Fixtures.subscriber("gone-soon", "gone@example.com", "Gone", "Wien"));
     subscribers.put(Fixtures.subscriber("bounced", "Bounced@example.com", "B", "Wien"));
@@ -130,6 +131,10 @@ class CampaignEmailsIT {
     var suppression = unsubscribes.unsubscribe(token).orElseThrow();
     assertThat(suppression.reason()).isEqualTo(SuppressionReason.UNSUBSCRIBE);
     assertThat(suppressions.isSuppressed("OK@example.com")).isTrue();
+    assertThat(sends.reported).singleElement().satisfies(receipt -> {
+      assertThat(receipt.messageId()).isEqualTo(new MessageId(campaign.id(), 3, "ok").text());
+      assertThat(receipt.status()).isEqualTo(SendReceipt.Status.UNSUBSCRIBED);
+    });
     assertThat(emails.compose(
             new SendJob(campaign.id(), 3, 4, 100), new MessageId(campaign.id(), 3, "ok")))
         .isEqualTo(new Composed.Skip("the address of subscriber ok is suppressed"));
@@ -137,5 +142,6 @@ class CampaignEmailsIT {
     String forged = token.substring(0, token.length() - 2) + (token.endsWith("AA") ? "BA" : "AA");
     assertThat(unsubscribes.unsubscribe(forged)).isEmpty();
     assertThat(unsubscribes.unsubscribe("not-a-token")).isEmpty();
+    assertThat(sends.reported).as("a bad token reports nothing").hasSize(1);
   }
 }

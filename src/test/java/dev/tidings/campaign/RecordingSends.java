@@ -2,6 +2,7 @@ package dev.tidings.campaign;
 
 import dev.tidings.campaign.send.SendJob;
 import dev.tidings.campaign.send.SendProgress;
+import dev.tidings.campaign.send.SendReceipt;
 import dev.tidings.campaign.send.SendState;
 import dev.tidings.campaign.send.Sends;
 import java.time.Instant;
@@ -25,6 +26,7 @@ public final class RecordingSends implements Sends {
   public final List<Started> started = new CopyOnWriteArrayList<>();
   public final List<Triggered> triggered = new CopyOnWriteArrayList<>();
   public final List<String> calls = new CopyOnWriteArrayList<>();
+  public final List<SendReceipt> reported = new CopyOnWriteArrayList<>();
   private final Map<Long, SendProgress> runs = new ConcurrentHashMap<>();
   /** When set, the next start fails with it (a pipeline that is down), then it is cleared. */
   public volatile RuntimeException failNextStart;
@@ -66,6 +68,11 @@ public final class RecordingSends implements Sends {
   public void resume(long campaignId, long runId) {
     calls.add("resume " + campaignId + "/" + runId);
     move(runId, SendState.RUNNING);
+  }
+
+  @Override
+  public void report(SendReceipt receipt) {
+    reported.add(receipt);
   }
 
   @Override

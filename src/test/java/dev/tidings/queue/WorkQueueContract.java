@@ -262,6 +262,50 @@ public abstract class WorkQueueContract {
     assertThat(queue.deadLetters(name, 10)).isEmpty();
   }
 
+  /**
+   * An Error (a stack overflow on a body nested too deep, a failed assertion) is a failed delivery
+   * like an exception: the message comes again, and the consumer that threw goes on consuming.
+   */
+  @Test
+  void a_handler_that_dies_with_an_error_retries_and_its_consumer_goes_on() {
+    queue.declare(spec(3));
+    queue.publish(name, text("fatal once", 3));
+    List<String> handled = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      handled.add(text(delivery) + "#" + delivery.deliveryCount());
+      if (delivery.deliveryCount() == 1 && text(delivery).equals("fatal once"))
+        throw new StackOverflowError("a body nested too deep");
+      return Disposition.ACK;
+    }));
+
+    awaitUntil("handled again", () -> handled.contains("fatal once#2"));
+    queue.publish(name, text("after", 3));
+    awaitUntil("the consumer goes on", () -> handled.contains("after#1"));
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(handled).containsExactly("fatal once#1", "fatal once#2", "after#1");
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+  }
+
+  @Test
+  void a_batch_handler_that_dies_with_an_error_retries_the_batch_and_goes_on() {
+    queue.declare(spec(3));
+    queue.publishAll(name, List.of(text("x", 5), text("y", 5)));
+    List<String> handled = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribeBatches(name, 1, 10, batch -> {
+      batch.forEach(delivery -> handled.add(text(delivery) + "#" + delivery.deliveryCount()));
+      if (batch.stream()
+          .anyMatch(delivery -> delivery.deliveryCount() == 1 && !text(delivery).equals("after")))
+        throw new AssertionError("an invariant broke after the commit");
+      return BatchResult.ACK_ALL;
+    }));
+
+    awaitUntil("both handled again", () -> handled.containsAll(List.of("x#2", "y#2")));
+    queue.publish(name, text("after", 5));
+    awaitUntil("the consumer goes on", () -> handled.contains("after#1"));
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+  }
+
   @Test
   void messages_held_by_a_dead_consumer_are_redelivered_to_another_and_none_is_lost()
       throws Exception {

@@ -71,7 +71,8 @@ class CampaignRoutesIT {
         List.of(),
         List.of(
             new CampaignRoutes(campaigns, emails, 64 * 1024, CampaignHeadlines.NONE),
-            new UnsubscribeRoutes(new Unsubscribes(TOKENS, subscribers, suppressions, clock))));
+            new UnsubscribeRoutes(
+                new Unsubscribes(TOKENS, subscribers, suppressions, sends, clock))));
     api = new ApiClient(server.port(), KEY);
     subscribers.put(new dev.tidings.audience.Subscriber(
         "s1",

@@ -1,5 +1,6 @@
 package dev.tidings.campaign.send;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -178,8 +179,10 @@ final class Ledger {
 
   /**
    * Moves the partition to {@code fence} (a newer lease than any before) and settles what an earlier
-   * lease left claimed: those recipients may or may not have been sent, so they become unknown and are
-   * never sent blindly again. Empty when the partition is finished or already under a newer fence.
+   * lease left claimed: a recipient it never handed over to the transport is planned again (nobody
+   * can have its email), one it handed over may have it, so it becomes unknown and is never sent
+   * blindly again. Empty when the partition is finished or already under a newer fence; otherwise the
+   * recipients that became unknown.
    */
   Optional<List<String>> takePartition(long campaignId, long runId, int part, long fence) {
     return transaction(handle -> {
@@ -197,17 +200,22 @@ final class Ledger {
       List<String> orphans = handle
           .createQuery("""
               UPDATE send_recipient
-              SET state = 'unknown', reason = 'its worker lost the lease while sending',
+              SET state = CASE state WHEN 'handed_over' THEN 'unknown' ELSE 'planned' END,
+                  reason = CASE state WHEN 'handed_over'
+                           THEN 'its worker lost the lease after handing it to the transport'
+                           END,
                   updated_at = now()
               WHERE campaign_id = :campaign AND run_id = :run AND part = :part
-                AND state = 'sending' AND fence < :fence
-              RETURNING subscriber_id""")
+                AND state IN ('sending', 'handed_over') AND fence < :fence
+              RETURNING subscriber_id, state""")
           .bind("campaign", campaignId)
           .bind("run", runId)
           .bind("part", part)
           .bind("fence", fence)
-          .mapTo(String.class)
-          .list();
+          .map((rows, context) -> rows.getString(2).equals("unknown") ? rows.getString(1) : null)
+          .stream()
+          .filter(java.util.Objects::nonNull)
+          .toList();
       addCounts(handle, campaignId, runId, new Counts(0, 0, orphans.size(), 0));
       return Optional.of(orphans);
     });
@@ -251,18 +259,82 @@ final class Ledger {
     });
   }
 
-  /** Claims one triggered recipient; false when it was claimed before (a redelivered trigger). */
-  boolean claimTriggered(long campaignId, long runId, String subscriberId) {
+  /**
+   * Claims one triggered recipient under a fence of its own; empty when it is past claiming (sent,
+   * handed over or settled). A trigger delivered again while its first claim is still sending claims
+   * anew, and the first claim's handover then fails, so only one of them sends.
+   */
+  Optional<Long> claimTriggered(long campaignId, long runId, String subscriberId) {
     return jdbi.withHandle(handle -> handle
-            .createUpdate("""
-            UPDATE send_recipient SET state = 'sending', updated_at = now()
+        .createQuery("""
+            UPDATE send_recipient SET state = 'sending', fence = fence + 1, updated_at = now()
             WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id = :subscriber
-              AND state = 'planned'""")
-            .bind("campaign", campaignId)
-            .bind("run", runId)
-            .bind("subscriber", subscriberId)
-            .execute()
-        == 1);
+              AND state IN ('planned', 'sending')
+            RETURNING fence""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("subscriber", subscriberId)
+        .mapTo(Long.class)
+        .findOne());
+  }
+
+  /**
+   * Settles a triggered recipient handed over longer than {@code quiet} ago and never marked (its
+   * worker died after the handover): it becomes unknown. True when it did.
+   */
+  boolean settleTriggered(long campaignId, long runId, String subscriberId, Duration quiet) {
+    return transaction(handle -> {
+      int settled = handle
+          .createUpdate("""
+              UPDATE send_recipient
+              SET state = 'unknown', updated_at = now(),
+                  reason = 'its worker stopped after handing it to the transport'
+              WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id = :subscriber
+                AND state = 'handed_over'
+                AND updated_at < now() - make_interval(secs => :quiet)""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .bind("subscriber", subscriberId)
+          .bind("quiet", quiet.toMillis() / 1000.0)
+          .execute();
+      addCounts(handle, campaignId, runId, new Counts(0, 0, settled, 0));
+      return settled == 1;
+    });
+  }
+
+  /** A recipient claimed under a fence, as the handover names it. */
+  record Claim(long campaignId, long runId, String subscriberId, long fence) {}
+
+  /**
+   * Records that the transport is about to pass the point after which these claimed recipients may
+   * have their email; returns the claims still held (the others were taken over and must not send).
+   * A claim handed over before (its first attempt was refused after the data) stays handed over.
+   */
+  java.util.Set<Claim> handOver(java.util.Set<Claim> claims) {
+    var campaigns = new ArrayList<Long>(claims.size());
+    var runs = new ArrayList<Long>(claims.size());
+    var ids = new ArrayList<String>(claims.size());
+    var fences = new ArrayList<Long>(claims.size());
+    for (Claim claim : claims) {
+      campaigns.add(claim.campaignId());
+      runs.add(claim.runId());
+      ids.add(claim.subscriberId());
+      fences.add(claim.fence());
+    }
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            UPDATE send_recipient AS r SET state = 'handed_over', updated_at = now()
+            FROM unnest(:campaigns, :runs, :ids, :fences) AS c (campaign, run, id, fence)
+            WHERE r.campaign_id = c.campaign AND r.run_id = c.run AND r.subscriber_id = c.id
+              AND r.fence = c.fence AND r.state IN ('sending', 'handed_over')
+            RETURNING r.campaign_id, r.run_id, r.subscriber_id, r.fence""")
+        .bindArray("campaigns", Long.class, campaigns)
+        .bindArray("runs", Long.class, runs)
+        .bindArray("ids", String.class, ids)
+        .bindArray("fences", Long.class, fences)
+        .map((rows, context) ->
+            new Claim(rows.getLong(1), rows.getLong(2), rows.getString(3), rows.getLong(4)))
+        .collectIntoSet());
   }
 
   /**
@@ -286,7 +358,7 @@ final class Ledger {
               SET state = u.state, reason = NULLIF(u.reason, ''), updated_at = now()
               FROM unnest(:ids, :states, :reasons) AS u (id, state, reason)
               WHERE r.campaign_id = :campaign AND r.run_id = :run AND r.subscriber_id = u.id
-                AND r.state = 'sending' AND r.fence = :fence
+                AND r.state IN ('sending', 'handed_over') AND r.fence = :fence
               RETURNING r.subscriber_id""")
           .bind("campaign", campaignId)
           .bind("run", runId)

@@ -190,17 +190,35 @@ final class LedgerSends implements Sends {
   }
 
   @Override
+  public void report(SendReceipt receipt) {
+    queue.declare(receipts.spec());
+    receipts.publish(queue, receipt, 1);
+  }
+
+  @Override
   public void cancel(long campaignId, long runId) {
     ledger.changeState(
         campaignId, runId, List.of("RUNNING", "PAUSED", Ledger.PLANNING), "CANCELLED");
     states.forget(campaignId, runId);
     var run = ledger.run(campaignId, runId);
     if (run.isEmpty() || !run.get().state().equals("CANCELLED")) return;
-    SendJob job = run.get().job();
     queue.declare(receipts.spec());
+    skipUnsent(ledger, queue, receipts, run.get().job(), clock);
+  }
+
+  /**
+   * Skips every planned recipient of a cancelled run and reports them. A worker calls it too when it
+   * finds the run cancelled after a takeover planned its predecessor's recipients again.
+   */
+  static void skipUnsent(
+      Ledger ledger,
+      WorkQueue queue,
+      Topic<SendReceipt> receipts,
+      SendJob job,
+      InstantSource clock) {
     while (true) {
       List<String> skipped =
-          ledger.skipPlanned(campaignId, runId, CANCEL_BATCH, "the run was cancelled");
+          ledger.skipPlanned(job.campaignId(), job.runId(), CANCEL_BATCH, "the run was cancelled");
       if (skipped.isEmpty()) return;
       receipts.publishAll(
           queue,

@@ -1,5 +1,6 @@
 package dev.tidings.campaign.send;
 
+import dev.tidings.mail.Handover;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.SendResult;
 import dev.tidings.message.MessageId;
@@ -29,11 +30,16 @@ final class RecipientSender {
 
   /**
    * Sends to {@code subscriberId} unless {@code maySend} says no at the moment of sending (the lease
-   * is lost or the run paused), in which case the recipient is handed back unsent. Every deferral is
-   * reported to {@code receipts} as it happens; the final outcome is the caller's to report.
+   * is lost or the run paused) or {@code handover} withdraws the email, in which case the recipient
+   * is handed back unsent. Every deferral is reported to {@code receipts} as it happens; the final
+   * outcome is the caller's to report.
    */
   Ledger.Outcome send(
-      SendJob job, String subscriberId, BooleanSupplier maySend, Consumer<SendReceipt> receipts)
+      SendJob job,
+      String subscriberId,
+      BooleanSupplier maySend,
+      Handover handover,
+      Consumer<SendReceipt> receipts)
       throws InterruptedException {
     var id = new MessageId(job.campaignId(), job.runId(), subscriberId);
     Composer.Composed composed;
@@ -45,7 +51,7 @@ final class RecipientSender {
     return switch (composed) {
       case Composer.Composed.Skip skip ->
         new Ledger.Outcome(subscriberId, Ledger.Mark.skipped, skip.reason());
-      case Composer.Composed.Email email -> deliver(id, email, maySend, receipts);
+      case Composer.Composed.Email email -> deliver(id, email, maySend, handover, receipts);
     };
   }
 
@@ -53,13 +59,14 @@ final class RecipientSender {
       MessageId id,
       Composer.Composed.Email email,
       BooleanSupplier maySend,
+      Handover handover,
       Consumer<SendReceipt> receipts)
       throws InterruptedException {
     String subscriberId = id.subscriberId();
     Duration backoff = options.deferralBackoff();
     for (int deferrals = 0; ; deferrals++) {
       if (!maySend.getAsBoolean()) return new Ledger.Outcome(subscriberId, Ledger.Mark.planned, "");
-      SendResult result = mail.send(email.email());
+      SendResult result = mail.send(email.email(), handover);
       switch (result) {
         case SendResult.Accepted accepted -> {
           return new Ledger.Outcome(subscriberId, Ledger.Mark.sent, accepted.reply());
@@ -70,6 +77,9 @@ final class RecipientSender {
         }
         case SendResult.Unknown unknown -> {
           return new Ledger.Outcome(subscriberId, Ledger.Mark.unknown, unknown.reason());
+        }
+        case SendResult.Withheld withheld -> {
+          return new Ledger.Outcome(subscriberId, Ledger.Mark.planned, withheld.reason());
         }
         case SendResult.Deferred deferred -> {
           String reply = deferred.code() + " " + deferred.reply();

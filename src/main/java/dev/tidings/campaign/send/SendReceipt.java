@@ -25,6 +25,8 @@ public record SendReceipt(String messageId, Status status, Instant timestamp, St
     /** The connection ended after the message data went out, or its worker died mid-send. */
     UNKNOWN,
     /** Not sent on purpose: suppressed, unsubscribed, no consent, or the run was cancelled. */
-    SKIPPED
+    SKIPPED,
+    /** The recipient unsubscribed with the email's own one-click link. */
+    UNSUBSCRIBED
   }
 }

@@ -31,6 +31,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
   private final Countdown countdown;
   private final Pacer pacer;
   private final RecipientSender sender;
+  private final Handovers handovers;
   private final WorkQueue queue;
   private final Topic<SendReceipt> receipts;
   private final SendOptions options;
@@ -51,6 +52,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
     this.countdown = countdown;
     this.pacer = pacer;
     this.sender = sender;
+    this.handovers = new Handovers(ledger);
     this.queue = queue;
     this.receipts = receipts;
     this.options = options;
@@ -91,37 +93,80 @@ final class SendWorker implements Topic.Handler<SendTask> {
     if (orphans.isEmpty()) return Disposition.ACK;
     if (!orphans.get().isEmpty()) {
       log.warn(
-          "partition {} of run {}/{}: {} recipients were mid-send when their worker lost the lease;"
-              + " recorded as unknown",
+          "partition {} of run {}/{}: {} recipients were handed to the transport when their worker"
+              + " lost the lease; recorded as unknown",
           task.partition(),
           task.campaignId(),
           task.runId(),
           orphans.get().size());
       publish(orphans.get().stream()
           .map(id -> new Ledger.Outcome(
-              id, Ledger.Mark.unknown, "its worker lost the lease while sending"))
+              id,
+              Ledger.Mark.unknown,
+              "its worker lost the lease after handing it to the transport"))
           .map(outcome -> RecipientSender.receipt(job, outcome, clock))
           .toList());
     }
     int chunkSize = Math.min(options.chunkSize(), Pacer.burst(job));
-    while (true) {
-      if (!running(job)) return Disposition.ACK;
-      if (!pacer.acquire(job, chunkSize, () -> lease.keepAlive() && running(job))) {
-        return running(job)
-            ? lost(task, "the lease expired while waiting for the rate")
-            : Disposition.ACK;
+    // a chunk's receipts and marks are written while the next chunk sends: the slot's senders would
+    // otherwise wait for two round trips per chunk; one write at most is outstanding
+    var recording = new Recording();
+    try {
+      while (true) {
+        if (!running(job)) return stopped(job);
+        if (!pacer.acquire(job, chunkSize, () -> lease.keepAlive() && running(job))) {
+          return running(job)
+              ? lost(task, "the lease expired while waiting for the rate")
+              : stopped(job);
+        }
+        List<String> chunk = ledger.claim(
+            task.campaignId(), task.runId(), task.partition(), lease.fence(), chunkSize);
+        if (chunk == null) return lost(task, "its fence was superseded");
+        if (chunk.isEmpty()) break;
+        List<Ledger.Outcome> outcomes = sendChunk(job, chunk, lease, recording);
+        recording.start(() -> record(job, lease.fence(), outcomes));
+        if (!lease.renew()) return lost(task, "the lease expired");
       }
-      List<String> chunk =
-          ledger.claim(task.campaignId(), task.runId(), task.partition(), lease.fence(), chunkSize);
-      if (chunk == null) return lost(task, "its fence was superseded");
-      if (chunk.isEmpty()) break;
-      List<Ledger.Outcome> outcomes = sendChunk(job, chunk, lease);
-      List<Ledger.Outcome> recorded =
-          ledger.mark(task.campaignId(), task.runId(), lease.fence(), outcomes);
-      publish(RecipientSender.receipts(job, recorded, clock));
-      if (!lease.renew()) return lost(task, "the lease expired");
+    } finally {
+      recording.awaitLast();
     }
     return finish(task, lease);
+  }
+
+  /**
+   * The run stopped under the partition. If it was cancelled, this takeover may just have planned
+   * its predecessor's recipients again after the cancel skipped the rest: they are skipped too.
+   */
+  private Disposition stopped(SendJob job) {
+    if (states.state(job.campaignId(), job.runId()).equals(SendState.CANCELLED.name()))
+      LedgerSends.skipUnsent(ledger, queue, receipts, job, clock);
+    return Disposition.ACK;
+  }
+
+  /** The one chunk write a partition may have outstanding; its failure surfaces at the next step. */
+  private static final class Recording {
+    private @Nullable Thread writer;
+    private final AtomicReference<@Nullable RuntimeException> failure = new AtomicReference<>();
+
+    void start(Runnable write) throws InterruptedException {
+      awaitLast();
+      writer = Thread.ofVirtual().name("send-record").start(() -> {
+        try {
+          write.run();
+        } catch (RuntimeException e) {
+          failure.set(e);
+        }
+      });
+    }
+
+    /** Waits for the outstanding write; throws what it failed with. */
+    void awaitLast() throws InterruptedException {
+      Thread last = writer;
+      if (last != null) last.join();
+      writer = null;
+      RuntimeException failed = failure.getAndSet(null);
+      if (failed != null) throw failed;
+    }
   }
 
   private Disposition finish(SendTask task, HeldLease lease) {
@@ -157,7 +202,8 @@ final class SendWorker implements Topic.Handler<SendTask> {
   }
 
   /** Sends one chunk with up to {@code sendersPerSlot} emails in flight. */
-  private List<Ledger.Outcome> sendChunk(SendJob job, List<String> chunk, HeldLease lease)
+  private List<Ledger.Outcome> sendChunk(
+      SendJob job, List<String> chunk, HeldLease lease, Recording recording)
       throws InterruptedException {
     BooleanSupplier maySend = () -> lease.valid() && running(job);
     List<SendReceipt> deferrals = Collections.synchronizedList(new ArrayList<>());
@@ -171,7 +217,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
       threads.add(Thread.ofVirtual().name("send-" + job.campaignId() + "-" + s).start(() -> {
         for (int i = first; i < results.length; i += senders) {
           try {
-            results[i] = sendOrHandBack(job, chunk.get(i), maySend, onDeferral);
+            results[i] = sendOrHandBack(job, chunk.get(i), lease.fence(), maySend, onDeferral);
           } catch (InterruptedException e) {
             results[i] = new Ledger.Outcome(chunk.get(i), Ledger.Mark.planned, "");
             Thread.currentThread().interrupt();
@@ -188,9 +234,8 @@ final class SendWorker implements Topic.Handler<SendTask> {
     if (failed != null) {
       // record what was sent and hand the rest back before the partition is tried again
       publish(deferrals);
-      List<Ledger.Outcome> recorded =
-          ledger.mark(job.campaignId(), job.runId(), lease.fence(), outcomes);
-      publish(RecipientSender.receipts(job, recorded, clock));
+      recording.awaitLast();
+      record(job, lease.fence(), outcomes);
       throw failed;
     }
     publish(deferrals);
@@ -198,28 +243,58 @@ final class SendWorker implements Topic.Handler<SendTask> {
   }
 
   private Ledger.Outcome sendOrHandBack(
-      SendJob job, String subscriberId, BooleanSupplier maySend, Consumer<SendReceipt> onDeferral)
+      SendJob job,
+      String subscriberId,
+      long fence,
+      BooleanSupplier maySend,
+      Consumer<SendReceipt> onDeferral)
       throws InterruptedException {
     if (!maySend.getAsBoolean()) {
       return states.state(job.campaignId(), job.runId()).equals(SendState.CANCELLED.name())
           ? new Ledger.Outcome(subscriberId, Ledger.Mark.skipped, "the run was cancelled")
           : new Ledger.Outcome(subscriberId, Ledger.Mark.planned, "");
     }
-    return sender.send(job, subscriberId, maySend, onDeferral);
+    return sender.send(
+        job, subscriberId, maySend, handovers.of(job, subscriberId, fence), onDeferral);
   }
 
   private Disposition triggered(SendTask task, String subscriberId) throws InterruptedException {
     SendJob job = task.job();
-    if (!ledger.claimTriggered(task.campaignId(), task.runId(), subscriberId))
+    Optional<Long> claimed = ledger.claimTriggered(task.campaignId(), task.runId(), subscriberId);
+    if (claimed.isEmpty()) {
+      // delivered again: an earlier worker sent it, or died after handing it over
+      if (ledger.settleTriggered(
+          task.campaignId(), task.runId(), subscriberId, options.leaseTtl())) {
+        publish(List.of(RecipientSender.receipt(
+            job,
+            new Ledger.Outcome(
+                subscriberId,
+                Ledger.Mark.unknown,
+                "its worker stopped after handing it to the transport"),
+            clock)));
+      }
       return Disposition.ACK;
+    }
+    long fence = claimed.get();
     long deadline = System.nanoTime() + options.leaseTtl().toNanos();
     pacer.acquire(job, 1, () -> System.nanoTime() < deadline);
-    var outcome = sendOrHandBack(job, subscriberId, () -> running(job), this::publishOne);
-    List<Ledger.Outcome> recorded =
-        ledger.mark(task.campaignId(), task.runId(), 0, List.of(outcome));
-    publish(RecipientSender.receipts(job, recorded, clock));
-    if (outcome.mark() == Ledger.Mark.planned) return Disposition.retry("the run is paused");
+    var outcome = sendOrHandBack(job, subscriberId, fence, () -> running(job), this::publishOne);
+    record(job, fence, List.of(outcome));
+    // handed back while the run still runs: a newer claim of this trigger sends it instead
+    if (outcome.mark() == Ledger.Mark.planned && !running(job))
+      return Disposition.retry("the run is paused");
     return Disposition.ACK;
+  }
+
+  /**
+   * Publishes the outcomes' receipts, then marks them in the ledger. In this order a worker that dies
+   * in between loses no receipt (the takeover then records its recipients as unknown, which the
+   * delivery capability's forward-only statuses ignore after SENT); and every receipt is true even
+   * when the mark is refused, since a handover refused by the ledger sends nothing.
+   */
+  private void record(SendJob job, long fence, List<Ledger.Outcome> outcomes) {
+    publish(RecipientSender.receipts(job, outcomes, clock));
+    ledger.mark(job.campaignId(), job.runId(), fence, outcomes);
   }
 
   private boolean running(SendJob job) {

@@ -27,4 +27,10 @@ public interface Sends {
 
   /** No further email of this run is sent; the unsent recipients count as skipped. */
   void cancel(long campaignId, long runId);
+
+  /**
+   * Reports what happened to a sent email outside the send itself (a one-click unsubscribe) with the
+   * send outcomes, for the delivery capability.
+   */
+  void report(SendReceipt receipt);
 }

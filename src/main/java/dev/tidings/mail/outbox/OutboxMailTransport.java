@@ -1,5 +1,6 @@
 package dev.tidings.mail.outbox;
 
+import dev.tidings.mail.Handover;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.MimeEmails;
 import dev.tidings.mail.OutgoingEmail;
@@ -52,7 +53,7 @@ public final class OutboxMailTransport implements MailTransport {
   }
 
   @Override
-  public SendResult send(OutgoingEmail email) {
+  public SendResult send(OutgoingEmail email, Handover handover) {
     var now = clock.instant();
     Path day = directory.resolve(DAY.format(now));
     Path target = day.resolve(fileName(email.messageId()));
@@ -68,6 +69,8 @@ public final class OutboxMailTransport implements MailTransport {
         out.flush();
         channel.force(false); // the rename must not become visible before the bytes are on disk
       }
+      if (!handover.proceed())
+        return new SendResult.Withheld("the sender withdrew it before it entered the outbox");
       moveIntoPlace(temporary, target);
       temporary = null;
       return new SendResult.Accepted(email.messageId(), "written to " + target);

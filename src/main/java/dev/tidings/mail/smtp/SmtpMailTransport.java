@@ -1,6 +1,7 @@
 package dev.tidings.mail.smtp;
 
 import dev.tidings.config.Secret;
+import dev.tidings.mail.Handover;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.MimeEmails;
 import dev.tidings.mail.OutgoingEmail;
@@ -71,7 +72,7 @@ public final class SmtpMailTransport implements MailTransport {
   }
 
   @Override
-  public SendResult send(OutgoingEmail email) {
+  public SendResult send(OutgoingEmail email, Handover handover) {
     if (closed) return new SendResult.Deferred(SmtpOutcomes.NO_REPLY, "SMTP transport is closed");
     long deadline = System.nanoTime() + settings.sendTimeout().toNanos();
     Duration wait = waitForConnection.compareTo(settings.sendTimeout()) < 0
@@ -91,7 +92,7 @@ public final class SmtpMailTransport implements MailTransport {
     try {
       var message =
           MimeEmails.toMime(settings.provider().correlated(email), session, clock.instant());
-      return withinSendTimeout(message, email, deadline);
+      return withinSendTimeout(message, email, handover, deadline);
     } finally {
       permits.release();
     }
@@ -103,12 +104,13 @@ public final class SmtpMailTransport implements MailTransport {
    * server does, and the outcome says how far it got (Deferred before the end of the message data,
    * Unknown after). Read and write timeouts bound one operation each; this bounds their sum.
    */
-  private SendResult withinSendTimeout(MimeMessage message, OutgoingEmail email, long deadline) {
+  private SendResult withinSendTimeout(
+      MimeMessage message, OutgoingEmail email, Handover handover, long deadline) {
     var gate = new SendGate();
     var outcome = new AtomicReference<SendResult>();
     Thread sender = Thread.ofVirtual().name("smtp-send-" + email.messageId()).start(() -> {
       try {
-        outcome.set(sendRetryingOnce(message, email, gate));
+        outcome.set(sendRetryingOnce(message, email, handover, gate));
       } catch (RuntimeException e) {
         outcome.set(
             gate.entered()
@@ -152,10 +154,11 @@ public final class SmtpMailTransport implements MailTransport {
     };
   }
 
-  private SendResult sendRetryingOnce(MimeMessage message, OutgoingEmail email, SendGate gate) {
+  private SendResult sendRetryingOnce(
+      MimeMessage message, OutgoingEmail email, Handover handover, SendGate gate) {
     TrackedSmtpConnection pooled = takeIdle();
     if (pooled != null) {
-      SendResult first = sendOn(pooled, message, email, gate);
+      SendResult first = sendOn(pooled, message, email, handover, gate);
       if (!serverHadClosed(first, pooled)) return first;
     }
     TrackedSmtpConnection fresh;
@@ -166,7 +169,7 @@ public final class SmtpMailTransport implements MailTransport {
           SmtpOutcomes.NO_REPLY,
           "cannot connect to " + settings.describe() + ": " + SmtpOutcomes.describe(e));
     }
-    return sendOn(fresh, message, email, gate);
+    return sendOn(fresh, message, email, handover, gate);
   }
 
   /**
@@ -181,12 +184,16 @@ public final class SmtpMailTransport implements MailTransport {
   }
 
   private SendResult sendOn(
-      TrackedSmtpConnection connection, MimeMessage message, OutgoingEmail email, SendGate gate) {
+      TrackedSmtpConnection connection,
+      MimeMessage message,
+      OutgoingEmail email,
+      Handover handover,
+      SendGate gate) {
     if (!gate.enter()) {
       closeQuietly(connection);
       return new SendResult.Deferred(SmtpOutcomes.NO_REPLY, "the send timed out before it began");
     }
-    connection.beginMessage();
+    connection.beginMessage(handover);
     try {
       connection.sendMessage(message, message.getAllRecipients());
       connection.markUsed();
@@ -196,10 +203,13 @@ public final class SmtpMailTransport implements MailTransport {
       return new SendResult.Accepted(email.messageId(), reply);
     } catch (MessagingException e) {
       // The SMTP dialogue may be mid-transaction; a fresh connection is cheaper than working out
-      // where.
+      // where. Closing it is also what makes the server drop a withheld message.
       closeQuietly(connection);
+      if (connection.withheld())
+        return new SendResult.Withheld("the sender withdrew it before the end of the message data");
       return SmtpOutcomes.of(e, connection.endOfDataSent());
     } catch (RuntimeException e) {
+      // a handover that failed (its store unreachable) withdraws the message too
       closeQuietly(connection);
       return connection.endOfDataSent()
           ? new SendResult.Unknown(SmtpOutcomes.describe(e))

@@ -1,5 +1,6 @@
 package dev.tidings.mail.smtp;
 
+import dev.tidings.mail.Handover;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.URLName;
@@ -7,11 +8,15 @@ import java.io.IOException;
 import org.eclipse.angus.mail.smtp.SMTPTransport;
 
 /**
- * An Angus SMTP connection that remembers whether the end of the message data went out. Once it has,
- * a lost connection means the server may have the message, so the send is Unknown, not Deferred.
+ * An Angus SMTP connection that asks the sender's {@link Handover} before the end of the message data
+ * and remembers whether it went out. Once it has, a lost connection means the server may have the
+ * message, so the send is Unknown, not Deferred; a message withheld at the handover never got its
+ * end, so the server discards it when the connection closes.
  */
 final class TrackedSmtpConnection extends SMTPTransport {
   private volatile boolean endOfDataSent;
+  private volatile boolean withheld;
+  private volatile Handover handover = Handover.UNCONDITIONAL;
   private volatile long lastUsedNanos = System.nanoTime();
 
   TrackedSmtpConnection(Session session, boolean implicitTls) {
@@ -22,8 +27,15 @@ final class TrackedSmtpConnection extends SMTPTransport {
         implicitTls);
   }
 
-  void beginMessage() {
+  void beginMessage(Handover handover) {
+    this.handover = handover;
     endOfDataSent = false;
+    withheld = false;
+  }
+
+  /** Whether the sender withdrew the last message at its handover. */
+  boolean withheld() {
+    return withheld;
   }
 
   boolean endOfDataSent() {
@@ -40,6 +52,10 @@ final class TrackedSmtpConnection extends SMTPTransport {
 
   @Override
   protected void finishData() throws IOException, MessagingException {
+    if (!handover.proceed()) {
+      withheld = true;
+      throw new MessagingException("the sender withdrew the message before the end of its data");
+    }
     endOfDataSent = true;
     super.finishData();
   }

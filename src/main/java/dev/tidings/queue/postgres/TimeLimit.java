@@ -27,7 +27,8 @@ final class TimeLimit implements AutoCloseable {
   sealed interface Outcome<T> {
     record Returned<T>(T value) implements Outcome<T> {}
 
-    record Threw<T>(Exception exception) implements Outcome<T> {}
+    /** An Error too: left unsettled, its messages would stay leased for as long as this node lives. */
+    record Threw<T>(Throwable exception) implements Outcome<T> {}
 
     record TimedOut<T>(Duration limit) implements Outcome<T> {}
   }
@@ -41,10 +42,10 @@ final class TimeLimit implements AutoCloseable {
     ScheduledFuture<?> alarm =
         alarms.schedule(guard::expire, limit.toNanos(), TimeUnit.NANOSECONDS);
     @Nullable T value = null;
-    @Nullable Exception failure = null;
+    @Nullable Throwable failure = null;
     try {
       value = work.call();
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
       failure = e;
     } finally {
       alarm.cancel(false);

@@ -125,7 +125,9 @@ final class RabbitSubscription implements Subscription {
       disposition = timeLimit.run(spec.handlerTimeout(), () -> handler.handle(delivery));
     } catch (TimeLimit.Exceeded e) {
       disposition = Disposition.retry(e.reason());
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
+      // An Error fails the delivery too: unsettled, the message would stay unacked and its consumer
+      // stalled until the broker's consumer_timeout.
       disposition = Disposition.retry("handler failed: " + e);
     }
     if (abandoned) return;
@@ -154,7 +156,9 @@ final class RabbitSubscription implements Subscription {
         dispositions = result::dispositionOf;
       } catch (TimeLimit.Exceeded e) {
         dispositions = delivery -> Disposition.retry(e.reason());
-      } catch (Exception e) {
+      } catch (Exception | Error e) {
+        // An Error fails the batch too: unsettled, its messages would stay unacked and its consumer
+        // stalled until the broker's consumer_timeout.
         dispositions = delivery -> Disposition.retry("batch handler failed: " + e);
       }
       if (abandoned) return;

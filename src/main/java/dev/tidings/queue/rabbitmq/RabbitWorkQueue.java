@@ -5,6 +5,8 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.recovery.RecordedBinding;
+import com.rabbitmq.client.impl.recovery.RecordedExchange;
 import com.rabbitmq.client.impl.recovery.RecordedQueue;
 import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
 import dev.tidings.queue.BatchHandler;
@@ -101,12 +103,24 @@ public final class RabbitWorkQueue implements WorkQueue {
       factory.setUri(amqpUri);
       factory.setAutomaticRecoveryEnabled(true);
       factory.setTopologyRecoveryEnabled(true);
-      // Recovery re-registers consumers, but not queues: they are durable, so they outlive the
-      // connection, and they were declared on short-lived channels that are closed by the time the
-      // connection recovers, where redeclaring them fails (and logs an error per queue).
+      // Recovery re-registers consumers, but not queues, exchanges or bindings: they are durable,
+      // so
+      // they outlive the connection, and they were declared on short-lived channels that are closed
+      // by the time the connection recovers, where declaring them again fails (and logs an error
+      // with its stack trace for each one, eleven for every queue, on every recovery).
       factory.setTopologyRecoveryFilter(new TopologyRecoveryFilter() {
         @Override
         public boolean filterQueue(RecordedQueue queue) {
+          return false;
+        }
+
+        @Override
+        public boolean filterExchange(RecordedExchange exchange) {
+          return false;
+        }
+
+        @Override
+        public boolean filterBinding(RecordedBinding binding) {
           return false;
         }
       });
@@ -356,6 +370,11 @@ public final class RabbitWorkQueue implements WorkQueue {
   /** Test hook: the name the consuming connection gives the broker. */
   String consumingConnectionName() {
     return Objects.requireNonNullElse(consuming.getClientProvidedName(), "");
+  }
+
+  /** Test hook: the name the publishing connection gives the broker. */
+  String publishingConnectionName() {
+    return Objects.requireNonNullElse(publishing.getClientProvidedName(), "");
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.tidings.campaign.send;
 
+import dev.tidings.mail.Handover;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.mail.SendResult;
@@ -32,10 +33,15 @@ final class RecordingMailTransport implements MailTransport {
   }
 
   @Override
-  public SendResult send(OutgoingEmail email) {
+  public SendResult send(OutgoingEmail email, Handover handover) {
     String to = email.to().email();
     attemptsTo.computeIfAbsent(to, key -> new AtomicInteger()).incrementAndGet();
     SendResult result = answer.apply(email);
+    // a scripted refusal never reached the end of its data; anything else asks the sender first
+    if (!(result instanceof SendResult.Deferred || result instanceof SendResult.Rejected)
+        && !handover.proceed()) {
+      return new SendResult.Withheld("withdrawn at the handover");
+    }
     if (result instanceof SendResult.Accepted) {
       acceptedFor.computeIfAbsent(to, key -> new AtomicInteger()).incrementAndGet();
       order.add(to);

@@ -148,8 +148,7 @@ class SendCrashIT {
   }
 
   @Test
-  void three_workers_killed_mid_partition_and_every_subscriber_is_mailed_at_most_once()
-      throws Exception {
+  void three_workers_killed_mid_partition_and_every_subscriber_is_mailed_once() throws Exception {
     long campaign = System.currentTimeMillis();
     var job = new SendJob(campaign, 1, 3, 400);
     int audience = 3_000;
@@ -178,13 +177,18 @@ class SendCrashIT {
         assertThat(arrived.getOrDefault(address, 0L)).as(subscriber).isEqualTo(1);
       else assertThat(state).as(subscriber + " is missing").isEqualTo("unknown");
     });
-    // only what a killed worker had in flight can be unknown: 2 slots x 10-recipient chunks each
+    // Unknown is what a killed worker had handed to SMTP and not yet marked: at most its two slots'
+    // 10-recipient chunks. Whatever it had claimed but not handed over was sent by the takeover.
     assertThat(done.unknown()).isLessThanOrEqualTo(3L * 2 * 10);
-    // an unknown recipient is one whose email may or may not have arrived
     assertThat((long) arrived.size()).isBetween(done.sent(), done.sent() + done.unknown());
+    // Missing is only possible for a kill that fell between a handover's commit and the end of that
+    // message's data, a window of well under a millisecond per email: at most one per sender.
+    long missing = audience - arrived.size();
+    assertThat(missing).isLessThanOrEqualTo(3L * 2 * 2);
     System.out.printf(
-        "crash test: %d planned, %d sent, %d unknown (in flight at the three kills), %d arrived%n",
-        done.planned(), done.sent(), done.unknown(), arrived.size());
+        "crash test: %d planned, %d sent, %d unknown (handed over at the three kills), %d arrived,"
+            + " %d missing%n",
+        done.planned(), done.sent(), done.unknown(), arrived.size(), missing);
   }
 
   @Test

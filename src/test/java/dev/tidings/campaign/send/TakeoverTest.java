@@ -6,14 +6,17 @@ import dev.tidings.coordination.Countdown;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * A worker that stops holding a partition (dead, or frozen past its lease): the sweeper queues the
- * partition again, another worker takes it over under a newer fence, and the stale one can neither
- * claim, mark nor count down.
+ * partition again, another worker takes it over under a newer fence, sends what the stale one claimed
+ * but never handed to the transport, records what it handed over as unknown, and the stale one can
+ * neither claim, hand over, mark nor count down.
  */
 class TakeoverTest {
   private SendHarness harness;
@@ -45,6 +48,13 @@ class TakeoverTest {
     assertThat(ledger.takePartition(11, 1, 0, stale.fence())).contains(List.of());
     List<String> claimedByStale = ledger.claim(11, 1, 0, stale.fence(), 20);
     assertThat(claimedByStale).hasSize(20);
+    // it handed five of them to the transport before it went silent: those may have arrived
+    List<String> handedOver = claimedByStale.subList(0, 5);
+    List<String> neverHandedOver = claimedByStale.subList(5, 20);
+    var handovers = handedOver.stream()
+        .map(id -> new Ledger.Claim(11, 1, id, stale.fence()))
+        .collect(Collectors.toSet());
+    assertThat(ledger.handOver(handovers)).isEqualTo(handovers);
 
     harness.startWorkers(mail);
     SendHarness.await(
@@ -52,17 +62,23 @@ class TakeoverTest {
 
     SendProgress done = harness.progress(job);
     assertThat(done.state()).isEqualTo(SendState.COMPLETED_WITH_ERRORS);
-    assertThat(done.sent()).isEqualTo(30);
+    assertThat(done.sent()).isEqualTo(45);
     assertThat(done.unknown())
-        .as("what the stale worker held may have gone out")
-        .isEqualTo(20);
-    assertThat(mail.accepted()).isEqualTo(30);
-    claimedByStale.forEach(id -> assertThat(mail.attempts(id + "@subscribers.example.test"))
+        .as("what the stale worker handed over may have gone out")
+        .isEqualTo(5);
+    assertThat(mail.accepted()).isEqualTo(45);
+    handedOver.forEach(id -> assertThat(mail.attempts(id + "@subscribers.example.test"))
         .as("never sent blindly again")
         .isZero());
+    neverHandedOver.forEach(id -> assertThat(mail.attempts(id + "@subscribers.example.test"))
+        .as("claimed but never handed over: nobody had it, so it is sent once")
+        .isEqualTo(1));
 
-    // the stale worker wakes up
+    // the stale worker wakes up: it can neither claim, hand over, mark nor count down
     assertThat(ledger.claim(11, 1, 0, stale.fence(), 20)).isNull();
+    assertThat(ledger.handOver(
+            Set.of(new Ledger.Claim(11, 1, neverHandedOver.getFirst(), stale.fence()))))
+        .isEmpty();
     var late = ledger.mark(
         11,
         1,
@@ -72,5 +88,31 @@ class TakeoverTest {
     assertThat(countdown.finish(stale)).isInstanceOf(Countdown.Finish.Refused.class);
     assertThat(countdown.remaining(SendWorker.countdownName(11, 1))).hasValue(0);
     assertThat(harness.progress(job).done()).isEqualTo(50);
+  }
+
+  @Test
+  void
+      a_trigger_delivered_twice_is_handed_over_by_one_claim_and_a_dead_workers_handover_settles_unknown() {
+    var job = new SendJob(12, 1, SendJob.TRIGGERED_PRIORITY, 50);
+    harness.sends().trigger(job, "t-1");
+    var ledger = new Ledger(harness.database.jdbi());
+
+    long first = ledger.claimTriggered(12, 1, "t-1").orElseThrow();
+    // the trigger is delivered again (the first worker's connection dropped) while it still sends
+    long second = ledger.claimTriggered(12, 1, "t-1").orElseThrow();
+    assertThat(second).isGreaterThan(first);
+    assertThat(ledger.handOver(Set.of(new Ledger.Claim(12, 1, "t-1", first)))).isEmpty();
+    assertThat(ledger.handOver(Set.of(new Ledger.Claim(12, 1, "t-1", second)))).hasSize(1);
+    assertThat(ledger.claimTriggered(12, 1, "t-1"))
+        .as("handed over: past claiming")
+        .isEmpty();
+
+    // the second worker dies before it marks the reply; a later delivery settles the recipient
+    assertThat(ledger.settleTriggered(12, 1, "t-1", Duration.ofHours(1)))
+        .as("its worker may still be waiting for the reply")
+        .isFalse();
+    assertThat(ledger.settleTriggered(12, 1, "t-1", Duration.ZERO)).isTrue();
+    assertThat(ledger.recipientState(12, 1, "t-1")).contains("unknown");
+    assertThat(harness.progress(job).unknown()).isEqualTo(1);
   }
 }

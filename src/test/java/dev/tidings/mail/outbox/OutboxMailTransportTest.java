@@ -66,6 +66,19 @@ class OutboxMailTransportTest extends MailTransportContract {
   }
 
   @Test
+  void a_message_withheld_at_its_handover_never_enters_the_outbox() throws Exception {
+    assertThat(transport.send(email("withheld"), () -> false))
+        .isInstanceOf(SendResult.Withheld.class);
+    assertThat(transport.send(email("handed-over"), () -> true))
+        .isInstanceOf(SendResult.Accepted.class);
+
+    assertThat(files(".eml"))
+        .extracting(p -> outbox().relativize(p).toString())
+        .containsExactly("2026-03-14/handed-over.eml");
+    assertThat(files(".tmp")).isEmpty();
+  }
+
+  @Test
   void sending_the_same_message_id_again_leaves_one_file() throws Exception {
     transport.send(email("again"));
     transport.send(email("again"));

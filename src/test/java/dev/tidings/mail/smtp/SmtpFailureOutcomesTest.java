@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,6 +69,37 @@ class SmtpFailureOutcomesTest {
   void accepted_carries_the_servers_reply() {
     assertThat(send()).isEqualTo(new SendResult.Accepted("m-1", "250 2.0.0 queued as 42"));
     assertThat(server.accepted).hasValue(1);
+  }
+
+  @Test
+  void a_message_withheld_at_its_handover_never_gets_its_end_of_data_so_the_server_takes_nothing() {
+    var asked = new AtomicInteger();
+    SendResult result = assertTimeoutPreemptively(
+        BOUND,
+        () -> transport.send(EMAIL, () -> {
+          asked.incrementAndGet();
+          return false;
+        }));
+    assertThat(result).isInstanceOf(SendResult.Withheld.class);
+    assertThat(asked).hasValue(1);
+    assertThat(server.accepted).hasValue(0);
+    // the next message goes out as usual
+    assertThat(send()).isInstanceOf(SendResult.Accepted.class);
+    assertThat(server.accepted).hasValue(1);
+  }
+
+  @Test
+  void the_handover_is_asked_only_once_the_server_took_the_recipient() {
+    server.rcptReply = "550 5.1.1 no such user";
+    var asked = new AtomicInteger();
+    SendResult result = assertTimeoutPreemptively(
+        BOUND,
+        () -> transport.send(EMAIL, () -> {
+          asked.incrementAndGet();
+          return true;
+        }));
+    assertThat(result).isInstanceOf(SendResult.Rejected.class);
+    assertThat(asked).hasValue(0);
   }
 
   @Test

@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -112,8 +111,9 @@ class RabbitAdapterIT {
       queue.publish(name, text("before", 5));
       awaitUntil("the first message consumed", () -> consumed.contains("before"));
 
-      String closed = Rabbitmqctl.closeConnectionsNamed(queue.consumingConnectionName());
-      assertThat(closed).as("rabbitmqctl closed the consuming connection").isNotBlank();
+      List<String> closed =
+          RabbitNodeFaults.closeConnectionsNamed(List.of(queue.consumingConnectionName()));
+      assertThat(closed).as("rabbitmqctl closed the consuming connection").isNotEmpty();
       List<String> after = IntStream.range(0, 10).mapToObj(i -> "after-" + i).toList();
       queue.publishAll(name, after.stream().map(body -> text(body, 2)).toList());
 
@@ -188,32 +188,6 @@ class RabbitAdapterIT {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted waiting for " + what, e);
       }
-    }
-  }
-
-  /** Closes connections by their client-provided name through {@code rabbitmqctl}, touching no one else's. */
-  static final class Rabbitmqctl {
-    private Rabbitmqctl() {}
-
-    static String closeConnectionsNamed(String connectionName) throws Exception {
-      String listing = run("rabbitmqctl", "list_connections", "-q", "pid", "client_properties");
-      var closed = new ArrayList<String>();
-      for (String line : listing.split("\n")) {
-        if (!line.contains("\"" + connectionName + "\"") && !line.contains(connectionName + "\""))
-          continue;
-        String pid = line.split("\t")[0].trim();
-        run("rabbitmqctl", "close_connection", pid, "closed by a Tidings test");
-        closed.add(pid);
-      }
-      return String.join(",", closed);
-    }
-
-    private static String run(String... command) throws Exception {
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String output = new String(process.getInputStream().readAllBytes(), UTF_8);
-      if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0)
-        throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
-      return output;
     }
   }
 }

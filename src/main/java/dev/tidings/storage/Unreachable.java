@@ -1,0 +1,32 @@
+package dev.tidings.storage;
+
+import java.net.ConnectException;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+
+/**
+ * Tells a database that is out of reach (down, restarting, the network cut) from a statement that
+ * failed on its own merits: the first is worth waiting out, the second is not.
+ */
+public final class Unreachable {
+  private Unreachable() {}
+
+  /** True when {@code failure}, or a cause of it, says the database could not be reached. */
+  public static boolean database(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SQLTransientConnectionException
+          || cause instanceof ConnectException
+          || cause instanceof org.jdbi.v3.core.ConnectionException) return true;
+      // class 08: connection exceptions; 57P01-57P03: the server is shutting down or starting
+      if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        if (state.startsWith("08")
+            || state.equals("57P01")
+            || state.equals("57P02")
+            || state.equals("57P03")) return true;
+      }
+      if (cause.getCause() == cause) break;
+    }
+    return false;
+  }
+}
