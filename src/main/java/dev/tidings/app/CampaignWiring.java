@@ -12,9 +12,11 @@ import dev.tidings.campaign.send.Composer;
 import dev.tidings.campaign.send.Sends;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.campaign.UnsubscribeRoutes;
 import java.util.List;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,10 +36,16 @@ public final class CampaignWiring implements Capability {
   private final Lazy<Sends> sends;
   private final Lazy<CampaignService> campaigns;
   private final Lazy<Unsubscribes> unsubscribes;
+  private final Supplier<CampaignHeadlines> headlines;
   private @Nullable CampaignScheduler scheduler;
 
-  CampaignWiring(Infrastructure infrastructure, SendsFactory sendsFactory) {
+  /** {@code headlines}: each listed campaign's delivery headline, from the delivery capability. */
+  CampaignWiring(
+      Infrastructure infrastructure,
+      SendsFactory sendsFactory,
+      Supplier<CampaignHeadlines> headlines) {
     this.infrastructure = infrastructure;
+    this.headlines = headlines;
     this.emails = Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
       var clock = infrastructure.clock();
@@ -96,7 +104,8 @@ public final class CampaignWiring implements Capability {
           infrastructure.clock(),
           CampaignScheduler.DEFAULT_POLL);
     return List.of(
-        new CampaignRoutes(campaigns(), emails(), infrastructure.settings().maxBodyBytes()),
+        new CampaignRoutes(
+            campaigns(), emails(), infrastructure.settings().maxBodyBytes(), headlines.get()),
         new UnsubscribeRoutes(unsubscribes.get()));
   }
 

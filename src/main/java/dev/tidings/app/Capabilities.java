@@ -17,9 +17,10 @@ final class Capabilities {
     var sending = new SendingWiring(
         infrastructure,
         () -> named.get().or(() -> Optional.of(campaignsHolder.get().emails())));
-    var campaigns = new CampaignWiring(infrastructure, (infra, composer) -> sending.sends());
-    campaignsHolder.set(campaigns);
     var delivery = new DeliveryWiring(infrastructure);
+    var campaigns = new CampaignWiring(
+        infrastructure, (infra, composer) -> sending.sends(), delivery::campaignHeadlines);
+    campaignsHolder.set(campaigns);
     return List.of(
         new SampleShopWiring(),
         new CatalogWiring(infrastructure),

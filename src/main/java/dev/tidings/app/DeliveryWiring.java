@@ -4,6 +4,7 @@ import dev.tidings.campaign.send.SendOptions;
 import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.EngagementReceipts;
+import dev.tidings.delivery.ParkedReceiptExpiry;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.delivery.ReceiptSink;
@@ -12,8 +13,10 @@ import dev.tidings.delivery.SendOutcomeReceipts;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.delivery.DeliveryRoutes;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Delivery receipts: the sink the edges hand receipts to (the work queue), the consumers that apply
@@ -23,7 +26,7 @@ import java.util.List;
  */
 public final class DeliveryWiring implements Capability {
   /** Queue messages applied in one transaction; each holds up to a thousand receipts. */
-  private static final int MESSAGES_PER_TRANSACTION = 8;
+  public static final int MESSAGES_PER_TRANSACTION = 8;
 
   private static final int ENGAGEMENT_MESSAGES_PER_TRANSACTION = 4;
   private static final int CONSUMERS = 2;
@@ -32,6 +35,7 @@ public final class DeliveryWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<ReceiptStore> store;
   private final Lazy<ReceiptQueue> sink;
+  private @Nullable ParkedReceiptExpiry expiry;
 
   DeliveryWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
@@ -49,6 +53,11 @@ public final class DeliveryWiring implements Capability {
     return store.get();
   }
 
+  /** The campaigns list's headlines, read from the funnel in one statement per page. */
+  public CampaignHeadlines campaignHeadlines() {
+    return new DeliveryHeadlines(new DeliveryStats(infrastructure.database().jdbi()));
+  }
+
   @Override
   public List<RouteGroup> routes() {
     return List.of(new DeliveryRoutes(
@@ -58,6 +67,15 @@ public final class DeliveryWiring implements Capability {
   @Override
   public List<ConsumerGroup> consumers() {
     return List.of(consumers -> {
+      // worker nodes, where the receipts are applied, also drop those that waited too long
+      synchronized (this) {
+        if (expiry == null)
+          expiry = ParkedReceiptExpiry.start(
+              store.get(),
+              infrastructure.settings().parkedReceiptRetention(),
+              infrastructure.clock(),
+              infrastructure.metrics());
+      }
       consumers.consumeBatches(
           ReceiptQueue.TOPIC,
           CONSUMERS,
@@ -77,5 +95,7 @@ public final class DeliveryWiring implements Capability {
   }
 
   @Override
-  public void close() {}
+  public synchronized void close() {
+    if (expiry != null) expiry.close();
+  }
 }

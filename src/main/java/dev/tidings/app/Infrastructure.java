@@ -9,6 +9,7 @@ import dev.tidings.coordination.redis.RedisCoordination;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.mail.smtp.SmtpMailTransport;
+import dev.tidings.mail.smtp.SmtpSettings;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
@@ -180,7 +181,8 @@ public final class Infrastructure implements AutoCloseable {
     if (mail == null) {
       var transport = open(() -> settings
           .smtpUrl()
-          .<MailTransport>map(url -> SmtpMailTransport.fromUrl(url, clock))
+          .<MailTransport>map(url -> new SmtpMailTransport(
+              SmtpSettings.fromUrl(url).withProvider(settings.smtpProvider()), clock))
           .orElseGet(() -> new OutboxMailTransport(settings.outboxDir(), clock)));
       checks.add(new DependencyCheck("mail", transport.describe(), transport::problem));
       mail = transport;

@@ -1,5 +1,6 @@
 package dev.tidings.bench;
 
+import dev.tidings.Json;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.FunnelStep;
@@ -31,29 +32,75 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.Function;
+import tools.jackson.databind.node.ArrayNode;
 
 /**
- * Seed 02's load test, queue to database: a million receipts in batches of a thousand for a hundred
+ * Seed 02's load test, end to end and queue to database: a million receipts in batches of a thousand for a hundred
  * thousand messages (each SENT; about 70% DELIVERED, 20% OPENED, 10% CLICKED, 2% BOUNCED; opens and
  * clicks repeated as readers do; 10% of receipts sent twice; shuffled), applied by several concurrent
- * consumers with real round trips. Three designs in the same run: Tidings' {@link ReceiptStore}; the
+ * consumers with real round trips. In the same run: Tidings end to end (posted over HTTP to a node's
+ * delivery-events route, queued, consumed into {@link ReceiptStore}) and from the queue alone; the
  * seed's optimistic SQL (a conditional update per receipt, a funnel that counts every receipt); and
  * the seed's first, pessimistic design (per receipt: lock the message, read, compare, write, move the
  * current-status counters), on a smaller share of the load because it is slow. Each design's funnel is
  * compared with a sequential oracle.
  */
 public final class DeliveryBench {
+  /** The ways receipts are applied; a run measures those it is asked for, in this order. */
+  public enum Way {
+    /** Posted to the delivery-events route, queued, consumed into {@link ReceiptStore}. */
+    HTTP,
+    /** {@link ReceiptStore} fed directly by the bench's consumers: queue to database. */
+    STORE,
+    OPTIMISTIC,
+    PESSIMISTIC
+  }
+
   public record Options(
-      int messages, int receipts, int batch, int consumers, int pessimisticReceipts, long seed) {
+      int messages,
+      int receipts,
+      int batch,
+      int consumers,
+      int pessimisticReceipts,
+      long seed,
+      Set<Way> ways,
+      int httpClients) {
     public Options {
       if (messages < 1
           || receipts < messages
           || batch < 1
           || consumers < 1
-          || pessimisticReceipts < 0)
-        throw new IllegalArgumentException(
-            "messages >= 1, receipts >= messages, batch >= 1, consumers >= 1, pessimisticReceipts >= 0");
+          || pessimisticReceipts < 0
+          || httpClients < 1
+          || ways.isEmpty())
+        throw new IllegalArgumentException("messages >= 1, receipts >= messages, batch >= 1,"
+            + " consumers >= 1, pessimisticReceipts >= 0, httpClients >= 1, a way at least");
+      ways = Set.copyOf(ways);
     }
+  }
+
+  /**
+   * The delivery pipeline of a node, served for the HTTP way: the delivery-events route on {@code
+   * port} of this host, its receipts queued and applied by consumers into the bench's database.
+   * {@code applied} counts the receipts the consumers applied; closing stops the server and the
+   * consumers and deletes the queue.
+   */
+  public interface Pipeline extends AutoCloseable {
+    int port();
+
+    String apiKey();
+
+    /** What the queue is: "RabbitMQ" or "queue tables". */
+    String queue();
+
+    long applied();
+
+    /** Messages of the pipeline's queue that failed into its dead-letter queue. */
+    long deadLetters();
+
+    @Override
+    void close();
   }
 
   /** One design's figures; {@code funnelError} is the sum over steps of |counted - oracle|. */
@@ -80,6 +127,7 @@ public final class DeliveryBench {
   public static Result run(
       Database database,
       Options options,
+      Function<Database, Pipeline> pipeline,
       BiFunction<String, Long, Tracker> progress,
       PrintStream out) {
     long campaign = System.currentTimeMillis() / 1000;
@@ -88,24 +136,43 @@ public final class DeliveryBench {
         "%,d receipts for %,d messages, batches of %,d, %d consumers%n",
         load.receipts().size(), options.messages(), options.batch(), options.consumers());
     List<Design> designs = new ArrayList<>();
-    designs.add(tidings(database, campaign, load, options, progress));
-    report(out, designs.getLast());
-    designs.add(optimistic(database, load, options, progress));
-    report(out, designs.getLast());
-    if (options.pessimisticReceipts() > 0) {
+    if (options.ways().contains(Way.HTTP)) {
+      // the same stories for a campaign of their own, so that both Tidings ways start from nothing
+      Workload again =
+          workload(campaign + 2, options.messages(), options.receipts(), options.seed());
+      try (Pipeline served = pipeline.apply(database)) {
+        out.printf(
+            "end to end: %d HTTP clients, queue on %s%n", options.httpClients(), served.queue());
+        designs.add(endToEnd(database, campaign + 2, again, options, served, progress, out));
+      }
+      report(out, designs.getLast());
+    }
+    if (options.ways().contains(Way.STORE)) {
+      designs.add(tidings(database, campaign, load, options, progress));
+      report(out, designs.getLast());
+    }
+    if (options.ways().contains(Way.OPTIMISTIC)) {
+      designs.add(optimistic(database, load, options, progress));
+      report(out, designs.getLast());
+    }
+    if (options.ways().contains(Way.PESSIMISTIC) && options.pessimisticReceipts() > 0) {
       int messages = Math.max(1, options.pessimisticReceipts() / 10);
       Workload small =
           workload(campaign + 1, messages, options.pessimisticReceipts(), options.seed());
       designs.add(pessimistic(database, small, options, progress));
       report(out, designs.getLast());
     }
-    double tidingsRate = designs.get(0).receiptsPerSecond();
-    for (Design design : designs.subList(1, designs.size()))
-      out.printf(
-          Locale.ROOT,
-          "tidings / %s throughput: %.1fx%n",
-          design.name(),
-          tidingsRate / design.receiptsPerSecond());
+    for (Design tidings : designs) {
+      if (!tidings.name().startsWith("tidings")) continue;
+      for (Design seed : designs)
+        if (!seed.name().startsWith("tidings"))
+          out.printf(
+              Locale.ROOT,
+              "%s / %s throughput: %.1fx%n",
+              tidings.name(),
+              seed.name(),
+              tidings.receiptsPerSecond() / seed.receiptsPerSecond());
+    }
     return new Result(
         options.messages(), load.receipts().size(), options.batch(), options.consumers(), designs);
   }
@@ -113,7 +180,7 @@ public final class DeliveryBench {
   private static void report(PrintStream out, Design design) {
     out.printf(
         Locale.ROOT,
-        "%-12s %,10d receipts in %6.2f s  %,9.0f receipts/s  funnel error %,d%n",
+        "%-16s %,10d receipts in %6.2f s  %,9.0f receipts/s  funnel error %,d%n",
         design.name(),
         design.receipts(),
         design.seconds(),
@@ -233,25 +300,128 @@ public final class DeliveryBench {
       Workload load,
       Options options,
       BiFunction<String, Long, Tracker> progress) {
+    var store = sendRecordsApplied(database, load);
+    double seconds;
+    try (Tracker tracker =
+        progress.apply("tidings store", (long) load.receipts().size())) {
+      seconds = consume(load, options, tracker, batch -> store.apply(batch, List.of()));
+    }
+    return new Design(
+        "tidings store",
+        load.receipts().size(),
+        seconds,
+        load.receipts().size() / seconds,
+        funnelError(database, campaign, load));
+  }
+
+  /**
+   * The messages are in the gateway before their receipts come, as the seed's inbox had them (and as
+   * the baselines' tables are prepared): their send records are applied first, not timed.
+   */
+  private static ReceiptStore sendRecordsApplied(Database database, Workload load) {
     var store = new ReceiptStore(database.jdbi(), InstantSource.system());
-    // the messages are in the gateway before their receipts come, as the seed's inbox had them (and
-    // as the baselines' tables are prepared): their send records are applied first, not timed
     List<Receipt> sendRecords = new ArrayList<>();
     for (String message : load.last().keySet())
       sendRecords.add(
           Receipt.of(message, DeliveryStatus.IN_GATEWAY, T0.minusSeconds(1), ReceiptSource.SMTP));
     for (int from = 0; from < sendRecords.size(); from += 5_000)
       store.apply(sendRecords.subList(from, Math.min(sendRecords.size(), from + 5_000)), List.of());
-    double seconds;
-    try (Tracker tracker = progress.apply("tidings", (long) load.receipts().size())) {
-      seconds = consume(load, options, tracker, batch -> store.apply(batch, List.of()));
-    }
+    return store;
+  }
+
+  private static long funnelError(Database database, long campaign, Workload load) {
     var figures = new DeliveryStats(database.jdbi()).campaign(campaign, T0);
     long error = 0;
     for (FunnelStep step : FunnelStep.values())
       error += Math.abs(figures.count(step) - load.funnel().getOrDefault(step, 0L));
+    return error;
+  }
+
+  /**
+   * The whole way a receipt travels: batches posted as JSON arrays to the delivery-events route by
+   * {@code httpClients} keep-alive connections, each answered once its receipts are queued, then
+   * consumed into PostgreSQL. Timed from the first post until the consumers applied every receipt.
+   * The bodies are written before the clock starts, so the clients cost the server's two cores as
+   * little as they can.
+   */
+  private static Design endToEnd(
+      Database database,
+      long campaign,
+      Workload load,
+      Options options,
+      Pipeline pipeline,
+      BiFunction<String, Long, Tracker> progress,
+      PrintStream out) {
+    sendRecordsApplied(database, load);
+    List<byte[]> bodies = new ArrayList<>();
+    List<Receipt> receipts = load.receipts();
+    for (int from = 0; from < receipts.size(); from += options.batch()) {
+      ArrayNode array = Json.MAPPER.createArrayNode();
+      for (Receipt receipt :
+          receipts.subList(from, Math.min(receipts.size(), from + options.batch())))
+        array
+            .addObject()
+            .put("messageId", receipt.messageId())
+            .put("status", receipt.status().wire())
+            .put("timestamp", receipt.at().toString());
+      bodies.add(Json.MAPPER.writeValueAsBytes(array));
+    }
+    List<String> headers =
+        List.of("Authorization: Bearer " + pipeline.apiKey(), "Content-Type: application/json");
+    long appliedBefore = pipeline.applied();
+    var next = new AtomicInteger();
+    long started = System.nanoTime();
+    double postedSeconds;
+    double seconds;
+    try (Tracker tracker = progress.apply("tidings http", (long) receipts.size())) {
+      try (var clients = Executors.newFixedThreadPool(options.httpClients())) {
+        List<Future<?>> running = new ArrayList<>();
+        for (int c = 0; c < options.httpClients(); c++)
+          running.add(clients.submit(() -> {
+            try (var connection = new KeepAliveConnection("127.0.0.1", pipeline.port(), 60_000)) {
+              for (int b = next.getAndIncrement(); b < bodies.size(); b = next.getAndIncrement()) {
+                connection.post("/api/v1/delivery-events", headers, bodies.get(b));
+                var answer = connection.read();
+                if (answer.status() != 202)
+                  throw new IllegalStateException(
+                      "POST /api/v1/delivery-events answered " + answer.status());
+              }
+            }
+            return null;
+          }));
+        while (!running.stream().allMatch(Future::isDone)) {
+          tracker.stepTo(pipeline.applied() - appliedBefore);
+          Thread.sleep(20);
+        }
+        for (Future<?> client : running) client.get();
+      }
+      postedSeconds = (System.nanoTime() - started) / 1e9;
+      for (int polls = 1; pipeline.applied() - appliedBefore < receipts.size(); polls++) {
+        if (polls % 200 == 0 && pipeline.deadLetters() > 0)
+          throw new IllegalStateException("receipt batches went to the dead-letter queue");
+        tracker.stepTo(pipeline.applied() - appliedBefore);
+        Thread.sleep(5);
+      }
+      seconds = (System.nanoTime() - started) / 1e9;
+      tracker.stepTo(receipts.size());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("an HTTP client failed: " + e.getCause(), e.getCause());
+    }
+    out.printf(
+        Locale.ROOT,
+        "  all %,d requests answered (receipts queued) after %.2f s; applied after %.2f s%n",
+        bodies.size(),
+        postedSeconds,
+        seconds);
     return new Design(
-        "tidings", load.receipts().size(), seconds, load.receipts().size() / seconds, error);
+        "tidings http",
+        receipts.size(),
+        seconds,
+        receipts.size() / seconds,
+        funnelError(database, campaign, load));
   }
 
   /** Seed 02's second design: a conditional update per receipt, every receipt counted in the funnel. */

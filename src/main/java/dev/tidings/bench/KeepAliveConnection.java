@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * One keep-alive HTTP/1.1 connection that sends GETs and reads answers with Content-Length, for load
+ * One keep-alive HTTP/1.1 connection that sends GETs and POSTs and reads answers with Content-Length, for load
  * generation: no pool, no executor hand-offs and no header objects, so that the bench measures the
  * server rather than its own client ({@code java.net.http} spent more CPU per request than the nodes
  * it was measuring). Requests may be written before the answers to earlier ones are read; answers
@@ -54,6 +54,27 @@ final class KeepAliveConnection implements AutoCloseable {
     byte[] request = new byte[start.length + hostLine.length];
     System.arraycopy(start, 0, request, 0, start.length);
     System.arraycopy(hostLine, 0, request, start.length, hostLine.length);
+    link.out().write(request);
+    link.out().flush();
+  }
+
+  /**
+   * Writes one POST of {@code body} with the given header lines (each without its CRLF), head and body
+   * in a single write.
+   */
+  void post(String path, java.util.List<String> headers, byte[] body) throws IOException {
+    var head = new StringBuilder(256)
+        .append("POST ")
+        .append(path)
+        .append(" HTTP/1.1\r\nContent-Length: ")
+        .append(body.length)
+        .append("\r\n");
+    for (String header : headers) head.append(header).append("\r\n");
+    byte[] start = head.toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] request = new byte[start.length + hostLine.length + body.length];
+    System.arraycopy(start, 0, request, 0, start.length);
+    System.arraycopy(hostLine, 0, request, start.length, hostLine.length);
+    System.arraycopy(body, 0, request, start.length + hostLine.length, body.length);
     link.out().write(request);
     link.out().flush();
   }

@@ -30,7 +30,9 @@ public record Settings(
     Duration shutdownGrace,
     LogFormat logFormat,
     OpenTimeStrategy openTimeStrategy,
-    WebhookSettings webhooks) {
+    WebhookSettings webhooks,
+    Duration parkedReceiptRetention,
+    SmtpProvider smtpProvider) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -39,6 +41,11 @@ public record Settings(
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
   public static final String DEFAULT_DATA_DIR = "./data";
   public static final String DEFAULT_PUBLIC_URL = "http://localhost:8080";
+  /**
+   * How long a receipt for a message not known yet waits for its send record: long enough for any
+   * send to be recorded, short enough that receipts of mail another system sent do not pile up.
+   */
+  public static final Duration DEFAULT_PARKED_RECEIPT_RETENTION = Duration.ofDays(7);
 
   /**
    * These settings on another port; a public URL left at its default follows the port, so that the
@@ -67,7 +74,9 @@ public record Settings(
         shutdownGrace,
         logFormat,
         openTimeStrategy,
-        webhooks);
+        webhooks,
+        parkedReceiptRetention,
+        smtpProvider);
   }
 
   public enum LogFormat {
@@ -83,6 +92,19 @@ public record Settings(
   public enum OpenTimeStrategy {
     TIDINGS,
     SEED
+  }
+
+  /**
+   * Which provider's correlation header outgoing mail carries, so that the provider's webhook events
+   * name our message: {@code AUTO} tells it from the SMTP host; {@code NONE} sends none.
+   */
+  public enum SmtpProvider {
+    AUTO,
+    NONE,
+    SENDGRID,
+    MAILGUN,
+    POSTMARK,
+    SES
   }
 
   public boolean embeddedDatabase() {
@@ -124,6 +146,8 @@ public record Settings(
     view.put(
         "TIDINGS_OPENTIME_STRATEGY", openTimeStrategy.name().toLowerCase(java.util.Locale.ROOT));
     describeWebhooks(view);
+    view.put("TIDINGS_PARKED_RECEIPT_RETENTION", parkedReceiptRetention.toString());
+    view.put("TIDINGS_SMTP_PROVIDER", smtpProvider.name().toLowerCase(java.util.Locale.ROOT));
     return view;
   }
 

@@ -56,6 +56,8 @@ public final class SettingsLoader {
       "TIDINGS_POSTMARK_WEBHOOK_USER",
       "TIDINGS_POSTMARK_WEBHOOK_PASSWORD",
       "TIDINGS_WEBHOOK_MAX_AGE",
+      "TIDINGS_PARKED_RECEIPT_RETENTION",
+      "TIDINGS_SMTP_PROVIDER",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -125,7 +127,9 @@ public final class SettingsLoader {
         duration("TIDINGS_SHUTDOWN_GRACE", Settings.DEFAULT_SHUTDOWN_GRACE),
         logFormat(),
         openTimeStrategy(redisUrl.isPresent()),
-        webhooks());
+        webhooks(),
+        parkedReceiptRetention(),
+        smtpProvider());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -251,6 +255,31 @@ public final class SettingsLoader {
           + " set TIDINGS_REDIS_URL");
     }
     return strategy;
+  }
+
+  private Settings.SmtpProvider smtpProvider() {
+    return text("TIDINGS_SMTP_PROVIDER")
+        .map(raw -> {
+          try {
+            return Settings.SmtpProvider.valueOf(raw.toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            problems.add("TIDINGS_SMTP_PROVIDER: expected auto, none, sendgrid, mailgun, postmark"
+                + " or ses but was " + raw);
+            return Settings.SmtpProvider.AUTO;
+          }
+        })
+        .orElse(Settings.SmtpProvider.AUTO);
+  }
+
+  private Duration parkedReceiptRetention() {
+    Duration retention =
+        duration("TIDINGS_PARKED_RECEIPT_RETENTION", Settings.DEFAULT_PARKED_RECEIPT_RETENTION);
+    if (retention.isZero()) {
+      problems.add("TIDINGS_PARKED_RECEIPT_RETENTION: must be longer than zero (a receipt may"
+          + " arrive before its message's send record)");
+      return Settings.DEFAULT_PARKED_RECEIPT_RETENTION;
+    }
+    return retention;
   }
 
   private WebhookSettings webhooks() {

@@ -2,7 +2,9 @@ package dev.tidings.delivery;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +63,32 @@ public final class DeliveryStats {
       return new CampaignStats(campaignId, funnel, current, rates(funnel), slots, minutes);
     });
   }
+
+  /**
+   * The headline of each of {@code campaignIds}, read in one statement for them all (a campaign no
+   * receipt has reached has zeros).
+   */
+  public Map<Long, CampaignHeadline> headlines(Collection<Long> campaignIds) {
+    if (campaignIds.isEmpty()) return Map.of();
+    Map<Long, Map<FunnelStep, Long>> funnels = new HashMap<>();
+    for (long id : campaignIds) funnels.put(id, new EnumMap<>(FunnelStep.class));
+    jdbi.useHandle(handle -> handle
+        .createQuery("SELECT campaign_id, step, sum(count) AS n FROM campaign_funnel"
+            + " WHERE campaign_id = ANY(:ids) GROUP BY campaign_id, step")
+        .bindArray("ids", Long.class, List.copyOf(funnels.keySet()))
+        .map((rs, ctx) ->
+            new FunnelRow(rs.getLong("campaign_id"), rs.getInt("step"), rs.getLong("n")))
+        .forEach(row -> FunnelStep.ofCode(row.step())
+            .ifPresent(step -> funnels
+                .computeIfAbsent(row.campaign(), id -> new EnumMap<>(FunnelStep.class))
+                .put(step, row.count()))));
+    Map<Long, CampaignHeadline> headlines = new LinkedHashMap<>();
+    for (long id : campaignIds)
+      headlines.put(id, CampaignHeadline.of(id, funnels.getOrDefault(id, Map.of())));
+    return headlines;
+  }
+
+  private record FunnelRow(long campaign, int step, long count) {}
 
   /**
    * Seed 02's headline KPIs (contact: sent of queued; delivery: delivered of sent) and the engagement

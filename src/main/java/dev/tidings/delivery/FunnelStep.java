@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -44,6 +45,15 @@ public enum FunnelStep {
 
   public int code() {
     return code;
+  }
+
+  /** The API's name: camel case, {@code humanOpened} for HUMAN_OPENED. */
+  public String wire() {
+    String[] words = name().toLowerCase(Locale.ROOT).split("_");
+    var name = new StringBuilder(words[0]);
+    for (int i = 1; i < words.length; i++)
+      name.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
+    return name.toString();
   }
 
   public static FunnelStep of(DeliveryStatus status) {

@@ -1,6 +1,5 @@
 package dev.tidings.delivery;
 
-import dev.tidings.queue.Codec;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Topic;
 import dev.tidings.queue.WorkQueue;
@@ -15,7 +14,7 @@ import java.util.List;
  */
 public final class ReceiptQueue implements ReceiptSink {
   public static final Topic<ReceiptBatch> TOPIC =
-      new Topic<>(QueueSpec.of("delivery.receipts"), Codec.json(ReceiptBatch.class));
+      new Topic<>(QueueSpec.of("delivery.receipts"), new ReceiptBatchCodec());
   static final int RECEIPTS_PER_MESSAGE = 1_000;
   private static final int PRIORITY = 1;
 

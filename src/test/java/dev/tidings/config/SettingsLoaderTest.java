@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,6 +169,39 @@ class SettingsLoaderTest {
     assertThat(settings.describe().toString() + settings)
         .doesNotContain("mailgun-signing-key-value")
         .doesNotContain("postmark-password-value");
+  }
+
+  @Test
+  void parked_receipts_wait_a_week_unless_configured_and_never_zero() {
+    assertThat(SettingsLoader.load(Map.of()).parkedReceiptRetention())
+        .isEqualTo(Duration.ofDays(7));
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_PARKED_RECEIPT_RETENTION", "P2D"))
+            .parkedReceiptRetention())
+        .isEqualTo(Duration.ofDays(2));
+    for (String bad : List.of("PT0S", "-P1D", "a week"))
+      assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_PARKED_RECEIPT_RETENTION", bad)))
+          .as(bad)
+          .isInstanceOfSatisfying(
+              ConfigException.class,
+              e -> assertThat(e.problems())
+                  .singleElement()
+                  .satisfies(p -> assertThat(p).startsWith("TIDINGS_PARKED_RECEIPT_RETENTION")));
+  }
+
+  @Test
+  void the_smtp_provider_is_auto_unless_one_is_named() {
+    assertThat(SettingsLoader.load(Map.of()).smtpProvider()).isEqualTo(Settings.SmtpProvider.AUTO);
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_SMTP_PROVIDER", "SendGrid")).smtpProvider())
+        .isEqualTo(Settings.SmtpProvider.SENDGRID);
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_SMTP_PROVIDER", "none")).smtpProvider())
+        .isEqualTo(Settings.SmtpProvider.NONE);
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_SMTP_PROVIDER", "sparkpost")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p)
+                    .startsWith("TIDINGS_SMTP_PROVIDER: expected auto, none, sendgrid")));
   }
 
   @Test

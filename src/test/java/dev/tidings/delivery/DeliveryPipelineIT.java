@@ -2,7 +2,6 @@ package dev.tidings.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidings.queue.Codec;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.Topic;
@@ -34,8 +33,8 @@ class DeliveryPipelineIT {
     RealServers.requireRabbitMq();
     RealServers.requirePostgres();
     long campaign = 7_000_000 + System.nanoTime() % 1_000_000;
-    var topic = new Topic<>(
-        QueueSpec.of("test.delivery.receipts." + campaign), Codec.json(ReceiptBatch.class));
+    var topic =
+        new Topic<>(QueueSpec.of("test.delivery.receipts." + campaign), ReceiptQueue.TOPIC.codec());
     var stories = ReceiptStories.generate(campaign, 800, T0, new Random(campaign));
     try (Database database = TestDatabases.real();
         WorkQueue queue = RabbitWorkQueue.connect(

@@ -15,18 +15,32 @@ import dev.tidings.campaign.RecordingSends;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.coordination.Race;
+import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
 import dev.tidings.delivery.webhook.RecordingReceiptSink;
 import dev.tidings.message.TokenCodec;
+import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.opentime.SlotChooser;
+import dev.tidings.opentime.SlotImages;
+import dev.tidings.opentime.card.ProductCards;
+import dev.tidings.queue.WorkQueue;
+import dev.tidings.queue.postgres.PostgresWorkQueue;
+import dev.tidings.recommend.Recommendations;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.audience.AudienceRoutes;
+import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.catalog.CatalogRoutes;
+import dev.tidings.web.delivery.DeliveryRoutes;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
+import dev.tidings.web.opentime.OpenTimeRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -55,6 +69,9 @@ class ApiResourcesTest {
   private static HttpServer server;
   private static ApiClient api;
   private static CatalogService catalog;
+  private static WorkQueue queue;
+  private static SlotChooser chooser;
+  private static EngagementRecorder engagements;
   private static ActivityIntake activity;
 
   private static final String PRODUCT = """
@@ -63,14 +80,24 @@ class ApiResourcesTest {
        "attributes":{"colour":"white"}}""";
 
   @BeforeAll
-  static void start() {
+  static void start() throws IOException {
     database = TestDatabases.embedded();
     InstantSource clock = InstantSource.system();
     catalog = new CatalogService(database.jdbi(), clock);
     activity = new ActivityIntake(database.jdbi(), clock);
+    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    queue = new PostgresWorkQueue(database);
+    chooser = new SlotChooser(
+        InProcessCoordination.computeOnce(clock),
+        request -> new Recommendations(List.of()),
+        database.jdbi(),
+        clock,
+        metrics,
+        SlotChooser.Options.defaults());
+    engagements = new EngagementRecorder(queue, 1_000);
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        metrics,
         List.of(),
         List.of(
             new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
@@ -97,18 +124,36 @@ class ApiResourcesTest {
                         TokenCodec.of(new Secret("resources-test-secret-0123456789")),
                         clock),
                     clock),
-                8 * 1024),
+                8 * 1024,
+                CampaignHeadlines.NONE),
             new DeliveryWebhookRoutes(
                 new DeliveryWebhooks(
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
                 RecordingReceiptSink::new,
-                8 * 1024)));
+                8 * 1024),
+            new DeliveryRoutes(new DeliveryStats(database.jdbi()), clock),
+            new OpenTimeRoutes(
+                TokenCodec.of(new Secret("resources-test-secret-0123456789")),
+                chooser,
+                new SlotImages(
+                    chooser,
+                    new ProductCards(
+                        Files.createTempDirectory("tidings-resources-cards"),
+                        ProductCards.Options.defaults()),
+                    catalog,
+                    new SubscriberService(database.jdbi(), clock)),
+                engagements,
+                java.net.URI.create("https://shop.example/"),
+                clock)));
     api = new ApiClient(server.port(), KEY);
   }
 
   @AfterAll
   static void stop() {
     server.close();
+    engagements.close();
+    chooser.close();
+    queue.close();
     database.close();
   }
 

@@ -16,6 +16,7 @@ import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
+import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.campaign.UnsubscribeRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -69,7 +70,7 @@ class CampaignRoutesIT {
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
         List.of(),
         List.of(
-            new CampaignRoutes(campaigns, emails, 64 * 1024),
+            new CampaignRoutes(campaigns, emails, 64 * 1024, CampaignHeadlines.NONE),
             new UnsubscribeRoutes(
                 new Unsubscribes(TOKENS, subscribers, suppressions, sends, clock))));
     api = new ApiClient(server.port(), KEY);

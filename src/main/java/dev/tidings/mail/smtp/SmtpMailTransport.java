@@ -90,7 +90,8 @@ public final class SmtpMailTransport implements MailTransport {
           SmtpOutcomes.NO_REPLY, "interrupted waiting for an SMTP connection");
     }
     try {
-      var message = MimeEmails.toMime(email, session, clock.instant());
+      var message =
+          MimeEmails.toMime(settings.provider().correlated(email), session, clock.instant());
       return withinSendTimeout(message, email, handover, deadline);
     } finally {
       permits.release();

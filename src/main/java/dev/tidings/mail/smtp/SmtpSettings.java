@@ -1,6 +1,7 @@
 package dev.tidings.mail.smtp;
 
 import dev.tidings.config.Secret;
+import dev.tidings.config.Settings;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,7 @@ import java.util.Optional;
  * open), {@code connectTimeoutMs=N}, {@code readTimeoutMs=N}, {@code writeTimeoutMs=N} (each one
  * socket operation), {@code sendTimeoutMs=N} (one whole send: waiting for a connection, connecting,
  * a retry and the message data), {@code helo=name}. An unknown option is an error, so a typo cannot
- * silently turn TLS off.
+ * silently turn TLS off. {@code provider}: whose correlation headers outgoing mail carries.
  */
 public record SmtpSettings(
     String host,
@@ -30,7 +31,8 @@ public record SmtpSettings(
     Duration writeTimeout,
     Duration sendTimeout,
     int poolSize,
-    Optional<String> heloName) {
+    Optional<String> heloName,
+    ProviderHeaders provider) {
 
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -43,6 +45,7 @@ public record SmtpSettings(
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(heloName, "heloName");
+    Objects.requireNonNull(provider, "provider");
     if (host.isBlank()) throw new IllegalArgumentException("SMTP host is empty");
     if (port < 1 || port > 65535)
       throw new IllegalArgumentException("SMTP port out of range: " + port);
@@ -109,7 +112,37 @@ public record SmtpSettings(
       }
     }
     return new SmtpSettings(
-        host, port, implicitTls, startTls, user, password, connect, read, write, send, pool, helo);
+        host,
+        port,
+        implicitTls,
+        startTls,
+        user,
+        password,
+        connect,
+        read,
+        write,
+        send,
+        pool,
+        helo,
+        ProviderHeaders.forHost(host));
+  }
+
+  /** These settings with the provider {@code TIDINGS_SMTP_PROVIDER} chose ({@code auto}: the host's). */
+  public SmtpSettings withProvider(Settings.SmtpProvider choice) {
+    return new SmtpSettings(
+        host,
+        port,
+        implicitTls,
+        startTls,
+        user,
+        password,
+        connectTimeout,
+        readTimeout,
+        writeTimeout,
+        sendTimeout,
+        poolSize,
+        heloName,
+        ProviderHeaders.chosen(choice, host));
   }
 
   /** The URL without its password, for logs and /health. */

@@ -25,11 +25,13 @@ import io.helidon.webserver.http.ServerRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code /api/v1/campaigns}: create, list (newest first, keyset pages), read with the run's numbers,
+ * {@code /api/v1/campaigns}: create, list (newest first, keyset pages, each campaign with its delivery
+ * headline from the {@link CampaignHeadlines} port), read with the run's numbers,
  * replace and patch while DRAFT or SCHEDULED, delete while DRAFT; {@code send}, {@code pause},
  * {@code resume}, {@code cancel}, {@code trigger} one subscriber, and {@code preview} one subscriber's
  * email with real tokens.
@@ -40,11 +42,17 @@ public final class CampaignRoutes implements RouteGroup {
   private final CampaignService campaigns;
   private final CampaignEmails emails;
   private final long maxBodyBytes;
+  private final CampaignHeadlines headlines;
 
-  public CampaignRoutes(CampaignService campaigns, CampaignEmails emails, long maxBodyBytes) {
+  public CampaignRoutes(
+      CampaignService campaigns,
+      CampaignEmails emails,
+      long maxBodyBytes,
+      CampaignHeadlines headlines) {
     this.campaigns = campaigns;
     this.emails = emails;
     this.maxBodyBytes = maxBodyBytes;
+    this.headlines = headlines;
   }
 
   @Override
@@ -53,9 +61,14 @@ public final class CampaignRoutes implements RouteGroup {
       int limit = Requests.limit(request);
       Optional<Long> before = Requests.query(request, "after").map(CampaignRoutes::id);
       var rows = campaigns.list(before, limit);
+      var headline = headlines.of(rows.stream().map(Campaign::id).toList());
       JsonBodies.ok(
           response,
-          Page.of(rows, limit, c -> toJson(campaigns.view(c)), c -> Long.toString(c.id())));
+          Page.of(
+              rows,
+              limit,
+              c -> withHeadline(toJson(campaigns.view(c)), headline.get(c.id())),
+              c -> Long.toString(c.id())));
     }));
     routing.post(PATH, guarded((request, response) -> {
       Campaign created =
@@ -151,6 +164,16 @@ public final class CampaignRoutes implements RouteGroup {
     out.put("state", view.state().name());
     view.progress().ifPresent(p -> out.set("progress", Json.MAPPER.valueToTree(progress(p))));
     return out;
+  }
+
+  private static ObjectNode withHeadline(
+      ObjectNode campaign, CampaignHeadlines.@Nullable Headline headline) {
+    if (headline == null) return campaign;
+    ObjectNode out = campaign.putObject("headline");
+    headline.counts().forEach(out::put);
+    ObjectNode rates = out.putObject("rates");
+    headline.rates().forEach(rates::put);
+    return campaign;
   }
 
   static Map<String, Object> progress(SendProgress progress) {

@@ -113,12 +113,7 @@ public final class DeliveryRoutes implements RouteGroup {
     return body;
   }
 
-  /** humanOpened, not HUMAN_OPENED: the API's names are camel case. */
   private static String wire(FunnelStep step) {
-    String[] words = step.name().toLowerCase(Locale.ROOT).split("_");
-    var name = new StringBuilder(words[0]);
-    for (int i = 1; i < words.length; i++)
-      name.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
-    return name.toString();
+    return step.wire();
   }
 }

@@ -8,9 +8,37 @@ import dev.tidings.Json;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.ReceiptSource;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DeliveryEventsTest {
+  @Test
+  void utc_times_read_without_a_formatter_mean_what_the_formatter_reads() {
+    for (String text : List.of(
+        "2026-05-01T10:00:00Z",
+        "2026-05-01T10:00:00.5Z",
+        "2026-05-01T10:00:00.123Z",
+        "2026-12-31T23:59:59.999999999Z",
+        "2024-02-29T00:00:00Z",
+        "0001-01-01T00:00:00Z"))
+      assertThat(DeliveryEvents.utc(text))
+          .as(text)
+          .contains(OffsetDateTime.parse(text).toInstant());
+    // other shapes, and impossible dates, are left to the formatter, which decides
+    for (String text : List.of(
+        "2026-05-01T10:00:00+02:00",
+        "2026-05-01T10:00Z",
+        "2026-05-01 10:00:00Z",
+        "2026-05-01T10:00:00.Z",
+        "2026-05-01T10:00:00.1234567890Z",
+        "2026-02-30T10:00:00Z",
+        "2026-05-01T24:00:00Z",
+        "2026-05-01T10:00:60Z",
+        "2026-05-0aT10:00:00Z",
+        "2026-05-01t10:00:00z")) assertThat(DeliveryEvents.utc(text)).as(text).isEmpty();
+  }
+
   @Test
   void valid_events_become_api_receipts_with_status_names_in_any_case() {
     var receipts = DeliveryEvents.parse(Json.MAPPER.readTree("""
