@@ -1,0 +1,199 @@
+package dev.tidings.activity.aggregate;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Aggregates in PostgreSQL. A batch of deltas is added in one transaction, in key order so that two
+ * batches touching the same keys queue behind each other instead of deadlocking. Day periods go to
+ * a partition per day, made on first use and dropped whole when the day falls out of retention.
+ * Thread-safe.
+ */
+public final class AggregateStore {
+  private static final DateTimeFormatter PARTITION_SUFFIX = DateTimeFormatter.BASIC_ISO_DATE;
+  /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
+  private static final long PARTITION_LOCK = 7_301;
+
+  private final Jdbi jdbi;
+  private final Set<LocalDate> partitioned = ConcurrentHashMap.newKeySet();
+
+  public AggregateStore(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  /** One aggregate's value for one period. */
+  public record Entry(AggregateKey key, double value) {}
+
+  /** Adds every delta to its aggregate, creating those that are new; all or nothing. */
+  public void add(Map<AggregateKey, Double> deltas) {
+    if (deltas.isEmpty()) return;
+    var periods = new ArrayList<Map.Entry<AggregateKey, Double>>();
+    var days = new ArrayList<Map.Entry<AggregateKey, Double>>();
+    for (var delta : deltas.entrySet())
+      (delta.getKey().bucket().orElse(null) instanceof KeyPart.Day ? days : periods).add(delta);
+    Comparator<Map.Entry<AggregateKey, Double>> byKey = Comparator.comparing(
+            (Map.Entry<AggregateKey, Double> e) -> e.getKey().hashKey())
+        .thenComparing(e -> e.getKey().rangeKey());
+    periods.sort(byKey);
+    days.sort(byKey);
+    days.forEach(delta -> ensurePartition(day(delta.getKey())));
+    try {
+      write(periods, days);
+    } catch (RuntimeException e) {
+      // another node dropped a day this node had seen (an old event's day, past retention)
+      if (!isMissingPartition(e)) throw e;
+      partitioned.clear();
+      days.forEach(delta -> ensurePartition(day(delta.getKey())));
+      write(periods, days);
+    }
+  }
+
+  private void write(
+      List<Map.Entry<AggregateKey, Double>> periods, List<Map.Entry<AggregateKey, Double>> days) {
+    jdbi.useTransaction(handle -> {
+      if (!periods.isEmpty()) addPeriods(handle, periods);
+      if (!days.isEmpty()) addDays(handle, days);
+    });
+  }
+
+  /** "no partition of relation found for row": check_violation. */
+  private static boolean isMissingPartition(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.sql.SQLException sql && "23514".equals(sql.getSQLState()))
+        return true;
+    }
+    return false;
+  }
+
+  private static void addPeriods(Handle handle, List<Map.Entry<AggregateKey, Double>> deltas) {
+    handle
+        .createUpdate("""
+            INSERT INTO aggregates (hash_key, range_key, value)
+            SELECT h, r, v FROM unnest(:hashes, :ranges, :values) WITH ORDINALITY AS d (h, r, v, o)
+            ORDER BY o
+            ON CONFLICT (hash_key, range_key)
+            DO UPDATE SET value = aggregates.value + excluded.value, updated_at = now()""")
+        .bindArray(
+            "hashes",
+            String.class,
+            deltas.stream().map(d -> d.getKey().hashKey()).toList())
+        .bindArray(
+            "ranges",
+            String.class,
+            deltas.stream().map(d -> d.getKey().rangeKey()).toList())
+        .bindArray(
+            "values", Double.class, deltas.stream().map(Map.Entry::getValue).toList())
+        .execute();
+  }
+
+  private static void addDays(Handle handle, List<Map.Entry<AggregateKey, Double>> deltas) {
+    handle
+        .createUpdate("""
+            INSERT INTO aggregate_days (hash_key, day, value)
+            SELECT h, r::date, v FROM unnest(:hashes, :days, :values) WITH ORDINALITY AS d (h, r, v, o)
+            ORDER BY o
+            ON CONFLICT (hash_key, day)
+            DO UPDATE SET value = aggregate_days.value + excluded.value, updated_at = now()""")
+        .bindArray(
+            "hashes",
+            String.class,
+            deltas.stream().map(d -> d.getKey().hashKey()).toList())
+        .bindArray(
+            "days",
+            String.class,
+            deltas.stream().map(d -> d.getKey().rangeKey()).toList())
+        .bindArray(
+            "values", Double.class, deltas.stream().map(Map.Entry::getValue).toList())
+        .execute();
+  }
+
+  /**
+   * The aggregates whose hash key starts with {@code hashPrefix} (a whole hash key reads one
+   * aggregate's periods), with periods from {@code fromRange} to {@code toRange} inclusive as text
+   * (empty for no bound), in key order (by code point, as the keys' grammar sorts), at most {@code
+   * limit}.
+   */
+  public List<Entry> read(String hashPrefix, String fromRange, String toRange, int limit) {
+    String like = hashPrefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT hash_key, range_key, value FROM (
+              SELECT hash_key, range_key, value FROM aggregates
+              WHERE hash_key LIKE :like
+              UNION ALL
+              SELECT hash_key, to_char(day, 'YYYY-MM-DD'), value FROM aggregate_days
+              WHERE hash_key LIKE :like) AS a
+            WHERE (:from = '' OR range_key COLLATE "C" >= :from)
+              AND (:to = '' OR range_key COLLATE "C" <= :to)
+            ORDER BY hash_key COLLATE "C", range_key COLLATE "C"
+            LIMIT :limit""")
+        .bind("like", like)
+        .bind("from", fromRange)
+        .bind("to", toRange)
+        .bind("limit", limit)
+        .map((rows, context) -> new Entry(
+            AggregateKey.parse(
+                rows.getString(2).isEmpty()
+                    ? rows.getString(1)
+                    : rows.getString(1) + ":b@" + rows.getString(2)),
+            rows.getDouble(3)))
+        .list());
+  }
+
+  /** Drops the partitions of days before {@code firstKept}; returns how many it dropped. */
+  public int dropDaysBefore(LocalDate firstKept) {
+    return jdbi.inTransaction(handle -> {
+      lockPartitions(handle);
+      List<String> old = handle
+          .createQuery("""
+              SELECT c.relname FROM pg_inherits i
+              JOIN pg_class c ON c.oid = i.inhrelid
+              JOIN pg_class p ON p.oid = i.inhparent
+              WHERE p.relname = 'aggregate_days' AND c.relname < :first
+                AND c.relnamespace = p.relnamespace""")
+          .bind("first", partitionName(firstKept))
+          .mapTo(String.class)
+          .list();
+      for (String name : old) handle.execute("DROP TABLE " + name);
+      old.forEach(name ->
+          partitioned.remove(LocalDate.parse(name.substring(name.length() - 8), PARTITION_SUFFIX)));
+      return old.size();
+    });
+  }
+
+  private void ensurePartition(LocalDate day) {
+    if (partitioned.contains(day)) return;
+    jdbi.useTransaction(handle -> {
+      lockPartitions(handle);
+      handle.execute("CREATE TABLE IF NOT EXISTS " + partitionName(day)
+          + " PARTITION OF aggregate_days FOR VALUES FROM ('" + day + "') TO ('" + day.plusDays(1)
+          + "')");
+    });
+    partitioned.add(day);
+  }
+
+  private static void lockPartitions(Handle handle) {
+    handle
+        .createQuery("SELECT count(pg_advisory_xact_lock(:lock))")
+        .bind("lock", PARTITION_LOCK)
+        .mapTo(Long.class)
+        .one();
+  }
+
+  private static LocalDate day(AggregateKey key) {
+    return ((KeyPart.Day) key.bucket().orElseThrow()).day();
+  }
+
+  /** {@code aggregate_days_20261123}: names sort as the days do. */
+  private static String partitionName(LocalDate day) {
+    return "aggregate_days_" + PARTITION_SUFFIX.format(day);
+  }
+}
