@@ -1,0 +1,38 @@
+package dev.tidings.recommend.evaluation;
+
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** Everything one evaluation measured: one row per algorithm and setting, and how it was set up. */
+public record EvaluationReport(
+    int users,
+    int items,
+    long interactions,
+    int testedUsers,
+    int validationUsers,
+    int k,
+    Evaluation.Options options,
+    double buyAgainHalfLifeDays,
+    int easeItems,
+    double easeInversionSeconds,
+    List<BlendWeights> blendWeights,
+    List<Row> rows,
+    double seconds) {
+
+  public EvaluationReport {
+    blendWeights = List.copyOf(blendWeights);
+    rows = List.copyOf(rows);
+  }
+
+  /** {@code metrics} is null where the algorithm cannot take part (buy-again with bought items excluded). */
+  public record Row(
+      String algorithm, Setting setting, @Nullable MetricsSummary metrics) {}
+
+  /** The blend's weights for one setting, as tuned on the validation split, and the NDCG they reached there. */
+  public record BlendWeights(Setting setting, Map<String, Double> weights, double validationNdcg) {
+    public BlendWeights {
+      weights = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(weights));
+    }
+  }
+}
