@@ -19,9 +19,9 @@ import java.util.stream.IntStream;
  */
 public final class Evaluation {
   /** The blend's weight grid per part; buy-again's weight stays 1 where it takes part (scale is relative). */
-  private static final double[] WEIGHT_GRID = {0, 0.1, 0.25, 0.5, 1};
+  private static final double[] WEIGHT_GRID = {0, 0.02, 0.05, 0.1, 0.25, 0.5, 1};
 
-  private static final double[] HALF_LIFE_GRID_DAYS = {30, 90, 180, 365};
+  private static final double[] HALF_LIFE_GRID_DAYS = {14, 30, 90, 180, 365, 730};
 
   /** Settings of the algorithms; {@link #defaults()} are the values the docs report. */
   public record Options(

@@ -5,6 +5,7 @@ import java.util.Map;
 /** What a reader kept and why it dropped the rest, by reason, for the report and the docs. */
 public record LoadReport(long linesRead, long rowsKept, Map<String, Long> droppedByReason) {
   public LoadReport {
-    droppedByReason = Map.copyOf(droppedByReason);
+    droppedByReason =
+        java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(droppedByReason));
   }
 }
