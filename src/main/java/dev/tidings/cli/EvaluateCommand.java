@@ -68,8 +68,8 @@ final class EvaluateCommand implements Callable<Integer> {
     }
     Interactions rows = builder.build();
     if (rows.size() == 0) throw new UsageException("no purchases in " + interactions);
-    EvaluationProgress bars = (task, total) -> {
-      var bar = Progress.of(task, total, "users");
+    EvaluationProgress bars = (task, total, unit) -> {
+      var bar = Progress.of(task, total, unit);
       return new EvaluationProgress.Step() {
         @Override
         public void stepTo(long done) {

@@ -72,7 +72,7 @@ public final class Evaluation {
     UserItems history = test.training().userItems();
     List<Algorithm.Model> models = new ArrayList<>();
     Ease.Fitted ease = null;
-    try (var step = progress.start("fit", algorithms.size())) {
+    try (var step = progress.start("fit", algorithms.size(), "algorithms")) {
       for (int at = 0; at < algorithms.size(); at++) {
         if (algorithms.get(at) instanceof Ease e) {
           ease = e.fitMeasured(test.training());
@@ -131,7 +131,7 @@ public final class Evaluation {
   private List<Algorithm.Model> fitAll(
       List<Algorithm> algorithms, Interactions training, String task) {
     List<Algorithm.Model> models = new ArrayList<>();
-    try (var step = progress.start(task, algorithms.size())) {
+    try (var step = progress.start(task, algorithms.size(), "algorithms")) {
       for (Algorithm algorithm : algorithms) {
         models.add(algorithm.fit(training));
         step.stepTo(models.size());
@@ -180,7 +180,7 @@ public final class Evaluation {
     int items = history.itemCount();
     int[][] lists = new int[cases.size()][];
     var done = new AtomicLong();
-    try (var step = progress.start(task + " (" + setting.label() + ")", cases.size())) {
+    try (var step = progress.start(task + " (" + setting.label() + ")", cases.size(), "users")) {
       IntStream.range(0, cases.size()).parallel().forEach(at -> {
         Case c = cases.get(at);
         double[] scores = new double[items];
@@ -221,7 +221,7 @@ public final class Evaluation {
     double[][] ndcgByCase = new double[cases.size()][];
     int items = history.itemCount();
     var done = new AtomicLong();
-    try (var step = progress.start("tune blend (" + setting.label() + ")", cases.size())) {
+    try (var step = progress.start("tune blend (" + setting.label() + ")", cases.size(), "users")) {
       IntStream.range(0, cases.size()).parallel().forEach(at -> {
         Case c = cases.get(at);
         double[][] normalised = Blend.normalisedScores(models, c.user(), items);

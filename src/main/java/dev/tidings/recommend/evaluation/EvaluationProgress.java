@@ -3,7 +3,8 @@ package dev.tidings.recommend.evaluation;
 /** Where an evaluation says how far a long step has got; the caller decides how to show it. */
 @FunctionalInterface
 public interface EvaluationProgress {
-  Step start(String task, long total);
+  /** {@code unit} is plural: "users", "algorithms". */
+  Step start(String task, long total, String unit);
 
   /** One step's progress; closed when the step ends. */
   interface Step extends AutoCloseable {
@@ -14,7 +15,7 @@ public interface EvaluationProgress {
   }
 
   static EvaluationProgress silent() {
-    return (task, total) -> new Step() {
+    return (task, total, unit) -> new Step() {
       @Override
       public void stepTo(long done) {}
 
