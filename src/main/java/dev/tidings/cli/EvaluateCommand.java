@@ -157,11 +157,12 @@ final class EvaluateCommand implements Callable<Integer> {
     for (var weights : report.blendWeights()) {
       out.printf(
           Locale.ROOT,
-          "blend weights (%s, validation NDCG@%d %.3f): %s%n",
+          "blend weights (%s, validation NDCG@%d %.3f): %s%s%n",
           weights.setting().label(),
           k,
           weights.validationNdcg(),
-          weights.weights());
+          weights.weights(),
+          weights.byRepeatRate() ? ", buy-again's weight times each user's repeat rate" : "");
     }
   }
 }

@@ -7,17 +7,31 @@ import java.util.List;
  * for that user: scales differ wildly (decayed counts, cosine sums, regression weights), and this keeps
  * a weight meaning "how much this algorithm counts" for every user alike.
  */
-public record Blend(List<Algorithm.Model> parts, double[] weights) implements Algorithm.Model {
+public record Blend(List<Algorithm.Model> parts, double[] weights, double[] firstPartScale)
+    implements Algorithm.Model {
+  /**
+   * {@code firstPartScale}, when not empty, multiplies the first part's weight per user (buy-again by
+   * each user's {@link RepeatRate}): restockers get more of their own history, explorers less.
+   */
   public Blend {
     parts = List.copyOf(parts);
     weights = weights.clone();
     if (weights.length != parts.size()) throw new IllegalArgumentException("one weight per part");
   }
 
+  public Blend(List<Algorithm.Model> parts, double[] weights) {
+    this(parts, weights, new double[0]);
+  }
+
   @Override
   public void score(int user, double[] scores) {
     double[][] normalised = normalisedScores(parts, user, scores.length);
+    if (firstPartScale.length > 0) scale(normalised[0], firstPartScale[user]);
     combine(normalised, weights, scores);
+  }
+
+  static void scale(double[] scores, double factor) {
+    for (int item = 0; item < scores.length; item++) scores[item] *= factor;
   }
 
   /** Each part's scores for the user, scaled into [-1, 1]; items a part does not score get 0. */

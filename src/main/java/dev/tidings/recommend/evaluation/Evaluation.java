@@ -63,6 +63,7 @@ public final class Evaluation {
       weights.add(tuneBlend(
           algorithms,
           validationModels,
+          RepeatRate.relativeToEverybody(validation.training()),
           cases(validation.holdouts(), validationHistory, setting),
           validationHistory,
           setting));
@@ -83,6 +84,7 @@ public final class Evaluation {
         step.stepTo(at + 1);
       }
     }
+    double[] repeatRate = RepeatRate.relativeToEverybody(test.training());
     int catalogue = 0;
     for (int item = 0; item < all.itemCount(); item++) if (history.usersOf(item) > 0) catalogue++;
     List<Row> rows = new ArrayList<>();
@@ -98,11 +100,11 @@ public final class Evaluation {
                 ? measure(algorithm.name(), models.get(at), cases, history, setting, catalogue)
                 : null));
       }
-      double[] blendWeights = weightArray(weights.get(setting.ordinal()), algorithms);
-      rows.add(new Row(
-          "blend",
-          setting,
-          measure("blend", new Blend(models, blendWeights), cases, history, setting, catalogue)));
+      BlendWeights tuned = weights.get(setting.ordinal());
+      double[] scale = tuned.byRepeatRate() ? repeatRate : new double[0];
+      var blend = new Blend(models, weightArray(tuned, algorithms), scale);
+      rows.add(
+          new Row("blend", setting, measure("blend", blend, cases, history, setting, catalogue)));
     }
     return new EvaluationReport(
         all.userCount(),
@@ -214,10 +216,13 @@ public final class Evaluation {
   private BlendWeights tuneBlend(
       List<Algorithm> algorithms,
       List<Algorithm.Model> models,
+      double[] repeatRate,
       List<Case> cases,
       UserItems history,
       Setting setting) {
     List<double[]> grid = grid(algorithms, setting);
+    // with bought items kept, every combination is tried with and without the per-user repeat rate
+    int modes = setting == Setting.KEPT ? 2 : 1;
     double[][] ndcgByCase = new double[cases.size()][];
     int items = history.itemCount();
     var done = new AtomicLong();
@@ -226,12 +231,16 @@ public final class Evaluation {
         Case c = cases.get(at);
         double[][] normalised = Blend.normalisedScores(models, c.user(), items);
         double[] blended = new double[items];
-        double[] ndcg = new double[grid.size()];
+        double[] ndcg = new double[grid.size() * modes];
         var exclude = excluded(history, c.user(), setting);
-        for (int combo = 0; combo < grid.size(); combo++) {
-          Blend.combine(normalised, grid.get(combo), blended);
-          int[] top = TopN.of(blended, options.k(), exclude);
-          ndcg[combo] = RankingMetrics.of(top, c.relevant(), options.k()).ndcg();
+        for (int mode = 0; mode < modes; mode++) {
+          if (mode == 1) Blend.scale(normalised[0], repeatRate[c.user()]);
+          for (int combo = 0; combo < grid.size(); combo++) {
+            Blend.combine(normalised, grid.get(combo), blended);
+            int[] top = TopN.of(blended, options.k(), exclude);
+            ndcg[mode * grid.size() + combo] =
+                RankingMetrics.of(top, c.relevant(), options.k()).ndcg();
+          }
         }
         ndcgByCase[at] = ndcg;
         step.stepTo(done.incrementAndGet());
@@ -239,7 +248,7 @@ public final class Evaluation {
     }
     int best = 0;
     double bestMean = -1;
-    for (int combo = 0; combo < grid.size(); combo++) {
+    for (int combo = 0; combo < grid.size() * modes; combo++) {
       double sum = 0;
       for (double[] ndcg : ndcgByCase) sum += ndcg[combo];
       double mean = sum / Math.max(1, cases.size());
@@ -250,8 +259,8 @@ public final class Evaluation {
     }
     Map<String, Double> named = new LinkedHashMap<>();
     for (int at = 0; at < algorithms.size(); at++)
-      named.put(algorithms.get(at).name(), grid.get(best)[at]);
-    return new BlendWeights(setting, named, bestMean);
+      named.put(algorithms.get(at).name(), grid.get(best % grid.size())[at]);
+    return new BlendWeights(setting, named, best >= grid.size(), bestMean);
   }
 
   /**

@@ -30,7 +30,8 @@ public record EvaluationReport(
       String algorithm, Setting setting, @Nullable MetricsSummary metrics) {}
 
   /** The blend's weights for one setting, as tuned on the validation split, and the NDCG they reached there. */
-  public record BlendWeights(Setting setting, Map<String, Double> weights, double validationNdcg) {
+  public record BlendWeights(
+      Setting setting, Map<String, Double> weights, boolean byRepeatRate, double validationNdcg) {
     public BlendWeights {
       weights = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(weights));
     }
