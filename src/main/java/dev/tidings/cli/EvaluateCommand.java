@@ -162,7 +162,10 @@ final class EvaluateCommand implements Callable<Integer> {
           k,
           weights.validationNdcg(),
           weights.weights(),
-          weights.byRepeatRate() ? ", buy-again's weight times each user's repeat rate" : "");
+          weights.repeatRateExponent() == 0
+              ? ""
+              : ", buy-again's weight times the user's repeat rate^"
+                  + weights.repeatRateExponent());
     }
   }
 }

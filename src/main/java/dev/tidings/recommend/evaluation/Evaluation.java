@@ -101,7 +101,10 @@ public final class Evaluation {
                 : null));
       }
       BlendWeights tuned = weights.get(setting.ordinal());
-      double[] scale = tuned.byRepeatRate() ? repeatRate : new double[0];
+      double[] scale = new double[tuned.repeatRateExponent() > 0 ? repeatRate.length : 0];
+      for (int user = 0; user < scale.length; user++) {
+        scale[user] = Math.pow(repeatRate[user], tuned.repeatRateExponent());
+      }
       var blend = new Blend(models, weightArray(tuned, algorithms), scale);
       rows.add(
           new Row("blend", setting, measure("blend", blend, cases, history, setting, catalogue)));
@@ -221,8 +224,9 @@ public final class Evaluation {
       UserItems history,
       Setting setting) {
     List<double[]> grid = grid(algorithms, setting);
-    // with bought items kept, every combination is tried with and without the per-user repeat rate
-    int modes = setting == Setting.KEPT ? 2 : 1;
+    // with bought items kept, every combination is tried with buy-again's weight times the user's
+    // repeat rate to the power 0, 1 and 2
+    int modes = setting == Setting.KEPT ? 3 : 1;
     double[][] ndcgByCase = new double[cases.size()][];
     int items = history.itemCount();
     var done = new AtomicLong();
@@ -234,7 +238,7 @@ public final class Evaluation {
         double[] ndcg = new double[grid.size() * modes];
         var exclude = excluded(history, c.user(), setting);
         for (int mode = 0; mode < modes; mode++) {
-          if (mode == 1) Blend.scale(normalised[0], repeatRate[c.user()]);
+          if (mode > 0) Blend.scale(normalised[0], repeatRate[c.user()]);
           for (int combo = 0; combo < grid.size(); combo++) {
             Blend.combine(normalised, grid.get(combo), blended);
             int[] top = TopN.of(blended, options.k(), exclude);
@@ -260,7 +264,7 @@ public final class Evaluation {
     Map<String, Double> named = new LinkedHashMap<>();
     for (int at = 0; at < algorithms.size(); at++)
       named.put(algorithms.get(at).name(), grid.get(best % grid.size())[at]);
-    return new BlendWeights(setting, named, best >= grid.size(), bestMean);
+    return new BlendWeights(setting, named, best / grid.size(), bestMean);
   }
 
   /**

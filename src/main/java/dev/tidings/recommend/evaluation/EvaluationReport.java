@@ -29,9 +29,12 @@ public record EvaluationReport(
   public record Row(
       String algorithm, Setting setting, @Nullable MetricsSummary metrics) {}
 
-  /** The blend's weights for one setting, as tuned on the validation split, and the NDCG they reached there. */
+  /**
+   * The blend's weights for one setting, as tuned on the validation split, and the NDCG they reached
+   * there; buy-again's weight is multiplied per user by their repeat rate to {@code repeatRateExponent}.
+   */
   public record BlendWeights(
-      Setting setting, Map<String, Double> weights, boolean byRepeatRate, double validationNdcg) {
+      Setting setting, Map<String, Double> weights, int repeatRateExponent, double validationNdcg) {
     public BlendWeights {
       weights = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(weights));
     }
