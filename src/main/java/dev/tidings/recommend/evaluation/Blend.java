@@ -1,5 +1,6 @@
 package dev.tidings.recommend.evaluation;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -39,7 +40,7 @@ public record Blend(List<Algorithm.Model> parts, double[] weights, double[] firs
     double[][] all = new double[parts.size()][];
     for (int part = 0; part < parts.size(); part++) {
       double[] scores = new double[items];
-      java.util.Arrays.fill(scores, Double.NEGATIVE_INFINITY);
+      Arrays.fill(scores, Double.NEGATIVE_INFINITY);
       parts.get(part).score(user, scores);
       double largest = 0;
       for (double s : scores)
@@ -54,7 +55,7 @@ public record Blend(List<Algorithm.Model> parts, double[] weights, double[] firs
   }
 
   static void combine(double[][] normalised, double[] weights, double[] into) {
-    java.util.Arrays.fill(into, 0);
+    Arrays.fill(into, 0);
     for (int part = 0; part < normalised.length; part++) {
       double weight = weights[part];
       if (weight == 0) continue;

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
 /**
@@ -210,8 +211,7 @@ public final class Evaluation {
     return MetricsSummary.of(perUser, distinct, catalogue);
   }
 
-  private static java.util.function.IntPredicate excluded(
-      UserItems history, int user, Setting setting) {
+  private static IntPredicate excluded(UserItems history, int user, Setting setting) {
     return setting == Setting.KEPT ? item -> false : item -> history.bought(user, item);
   }
 

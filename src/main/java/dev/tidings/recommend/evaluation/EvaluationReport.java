@@ -1,5 +1,7 @@
 package dev.tidings.recommend.evaluation;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -36,7 +38,7 @@ public record EvaluationReport(
   public record BlendWeights(
       Setting setting, Map<String, Double> weights, int repeatRateExponent, double validationNdcg) {
     public BlendWeights {
-      weights = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(weights));
+      weights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.tidings.recommend.evaluation;
 
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * Item-to-item neighbours: cosine similarity of two items' buyer sets, keeping each item's k most
@@ -21,7 +22,7 @@ public record ItemKnn(int neighbours) implements Algorithm {
     int[] co = CoPurchases.count(userItems, identity, n);
     int[][] neighbourIds = new int[n][];
     float[][] similarities = new float[n][];
-    java.util.stream.IntStream.range(0, n).parallel().forEach(item -> {
+    IntStream.range(0, n).parallel().forEach(item -> {
       double[] similarity = new double[n];
       Arrays.fill(similarity, Double.NEGATIVE_INFINITY);
       for (int other = 0; other < n; other++) {

@@ -1,6 +1,8 @@
 package dev.tidings.recommend.evaluation;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.stream.IntStream;
 
 /**
@@ -25,8 +27,8 @@ final class RepeatRate {
     });
     long[] repeats = new long[users];
     long[] later = new long[users];
-    var seen = new java.util.HashSet<Integer>();
-    var basketItems = new java.util.ArrayList<Integer>();
+    var seen = new HashSet<Integer>();
+    var basketItems = new ArrayList<Integer>();
     int currentUser = -1;
     int currentBasket = -1;
     boolean first = true;
