@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       ImportCommand.class,
       CampaignCommand.class,
       BenchCommand.class,
+      EvaluateCommand.class,
       MigrateCommand.class,
       CommandLine.HelpCommand.class
     })

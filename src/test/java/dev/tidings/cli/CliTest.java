@@ -156,6 +156,57 @@ class CliTest {
   }
 
   @Test
+  void evaluate_prints_one_table_for_both_settings_from_an_events_file() throws Exception {
+    var lines = new StringBuilder();
+    String[] items = {"tea", "soap", "jam", "bread", "milk"};
+    for (int user = 0; user < 6; user++) {
+      for (int day = 1; day <= 3; day++) {
+        String time = "2025-03-0" + day + "T10:00:00Z";
+        lines.append(event("u" + user, "tea", time));
+        lines.append(event("u" + user, items[(user + day) % items.length], time));
+      }
+    }
+    lines.append("{\"userId\":\"u0\",\"type\":\"view\",\"itemId\":\"jam\","
+        + "\"timestamp\":\"2025-03-04T10:00:00Z\"}\n");
+    Path file = Files.writeString(dataDir.resolve("events.jsonl"), lines);
+    Path json = dataDir.resolve("report.json");
+    var run = run(
+        embedded(),
+        "evaluate",
+        "--interactions",
+        file.toString(),
+        "--format",
+        "events",
+        "--json",
+        json.toString());
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("6 users tested")
+        .contains("| algorithm | bought items | users | HR@10 | NDCG@10")
+        .contains("| buy-again | kept | 6 |")
+        .contains("| blend | excluded |")
+        .contains("| popularity | kept |");
+    assertThat(json).content().contains("\"testedUsers\" : 6");
+    assertThat(dataDir.resolve("pg")).doesNotExist();
+  }
+
+  private static String event(String user, String item, String time) {
+    return "{\"userId\":\"" + user + "\",\"type\":\"purchase\",\"itemId\":\"" + item
+        + "\",\"timestamp\":\"" + time + "\"}\n";
+  }
+
+  @Test
+  void evaluate_refuses_an_unknown_format_and_a_missing_file() {
+    var format = run(embedded(), "evaluate", "--interactions", "x.csv", "--format", "xls");
+    assertThat(format.status()).isEqualTo(2);
+    assertThat(format.err()).contains("--format must be online-retail or events but was xls");
+    var missing = run(
+        embedded(), "evaluate", "--interactions", dataDir.resolve("none.csv").toString());
+    assertThat(missing.status()).isEqualTo(2);
+    assertThat(missing.err()).contains("no such file");
+  }
+
+  @Test
   void a_bench_needs_a_scenario_and_sensible_sizes() {
     var none = run(embedded(), "bench");
     assertThat(none.status()).isEqualTo(2);
