@@ -36,6 +36,7 @@ public final class ActivityIntake {
   private final InstantSource clock;
   private final BulkImporter importer;
   private final int batchEvents;
+  private final StoredEvents listener;
 
   public ActivityIntake(Jdbi jdbi, InstantSource clock) {
     this(jdbi, clock, DEFAULT_BATCH_EVENTS);
@@ -43,12 +44,21 @@ public final class ActivityIntake {
 
   /** {@code batchEvents}: events written per statement (tests use tiny batches to cross their boundaries). */
   public ActivityIntake(Jdbi jdbi, InstantSource clock, int batchEvents) {
+    this(jdbi, clock, batchEvents, StoredEvents.NONE);
+  }
+
+  /**
+   * {@code listener}: told of the events each batch stored, in the batch's transaction (the
+   * aggregates).
+   */
+  public ActivityIntake(Jdbi jdbi, InstantSource clock, int batchEvents, StoredEvents listener) {
     if (batchEvents < 1)
       throw new IllegalArgumentException("batchEvents must be >= 1, got " + batchEvents);
     this.jdbi = jdbi;
     this.clock = clock;
     this.importer = new BulkImporter(jdbi, clock);
     this.batchEvents = batchEvents;
+    this.listener = listener;
   }
 
   public int batchEvents() {
@@ -121,7 +131,7 @@ public final class ActivityIntake {
   }
 
   private EventBatches batches() {
-    return new EventBatches(jdbi, clock.instant(), batchEvents);
+    return new EventBatches(jdbi, clock.instant(), batchEvents, listener);
   }
 
   /** Events stored so far (replays not counted). */

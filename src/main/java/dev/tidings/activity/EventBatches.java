@@ -17,14 +17,16 @@ final class EventBatches implements AutoCloseable {
   private final Jdbi jdbi;
   private final Instant receivedAt;
   private final int batchEvents;
+  private final StoredEvents listener;
   private final List<ActivityEvent> pending;
   private @Nullable Handle transaction;
   private IntakeResult written = IntakeResult.NOTHING;
   private boolean discarded;
   private boolean committed;
 
-  EventBatches(Jdbi jdbi, Instant receivedAt, int batchEvents) {
+  EventBatches(Jdbi jdbi, Instant receivedAt, int batchEvents, StoredEvents listener) {
     this.jdbi = jdbi;
+    this.listener = listener;
     this.receivedAt = receivedAt;
     this.batchEvents = batchEvents;
     this.pending = new ArrayList<>(Math.min(batchEvents, 1024));
@@ -56,8 +58,11 @@ final class EventBatches implements AutoCloseable {
     if (discarded) throw new IllegalStateException("the events were discarded");
     if (transaction == null) {
       // A single statement is atomic by itself: no BEGIN and COMMIT round trips for the common
-      // request.
-      if (!pending.isEmpty()) jdbi.useHandle(this::write);
+      // request, unless a listener writes with it.
+      if (!pending.isEmpty()) {
+        if (listener == StoredEvents.NONE) jdbi.useHandle(this::write);
+        else jdbi.useTransaction(this::write);
+      }
     } else {
       if (!pending.isEmpty()) write(transaction);
       transaction.commit();
@@ -67,7 +72,14 @@ final class EventBatches implements AutoCloseable {
   }
 
   private void write(Handle handle) {
-    int stored = EventTable.insert(handle, pending, receivedAt);
+    int stored;
+    if (listener == StoredEvents.NONE) {
+      stored = EventTable.insert(handle, pending, receivedAt);
+    } else {
+      List<ActivityEvent> added = EventTable.insertReturningStored(handle, pending, receivedAt);
+      listener.stored(handle, added);
+      stored = added.size();
+    }
     written = written.plus(stored, pending.size() - stored);
     pending.clear();
   }

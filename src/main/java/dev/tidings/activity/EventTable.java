@@ -49,6 +49,28 @@ final class EventTable {
 
   /** Inserts {@code events} in one statement; returns how many were stored (the rest were replays). */
   static int insert(Handle handle, List<ActivityEvent> events, Instant receivedAt) {
+    return bind(handle.createUpdate(INSERT_BATCH), events, receivedAt).execute();
+  }
+
+  /**
+   * Inserts {@code events} in one statement and returns those stored: every event without an id, and
+   * the first occurrence of each id not seen before.
+   */
+  static List<ActivityEvent> insertReturningStored(
+      Handle handle, List<ActivityEvent> events, Instant receivedAt) {
+    var storedIds = new java.util.HashSet<String>();
+    bind(handle.createQuery(INSERT_BATCH + " RETURNING event_id"), events, receivedAt)
+        .map((rows, context) -> java.util.Optional.ofNullable(rows.getString(1)))
+        .forEach(id -> id.ifPresent(storedIds::add));
+    var stored = new ArrayList<ActivityEvent>(events.size());
+    for (ActivityEvent event : events) {
+      if (event.eventId().isEmpty() || storedIds.remove(event.eventId().get())) stored.add(event);
+    }
+    return stored;
+  }
+
+  private static <S extends org.jdbi.v3.core.statement.SqlStatement<S>> S bind(
+      S statement, List<ActivityEvent> events, Instant receivedAt) {
     int size = events.size();
     @Nullable String[] eventIds = new String[size];
     var userIds = new String[size];
@@ -67,8 +89,7 @@ final class EventTable {
       quantities[i] = event.quantity();
       prices[i] = event.price().map(BigDecimal::toPlainString).orElse(null);
     }
-    return handle
-        .createUpdate(INSERT_BATCH)
+    return statement
         .bindArray("eventIds", String.class, (Object[]) eventIds)
         .bindArray("userIds", String.class, (Object[]) userIds)
         .bindArray("types", String.class, (Object[]) types)
@@ -76,8 +97,7 @@ final class EventTable {
         .bindArray("occurredAt", String.class, (Object[]) occurredAt)
         .bindArray("quantities", Integer.class, (Object[]) quantities)
         .bindArray("prices", String.class, (Object[]) prices)
-        .bind("receivedAt", receivedAt)
-        .execute();
+        .bind("receivedAt", receivedAt);
   }
 
   /**

@@ -1,6 +1,9 @@
 package dev.tidings.app;
 
 import dev.tidings.activity.ActivityIntake;
+import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.activity.aggregate.Aggregation;
+import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.activity.ActivityRoutes;
 import java.util.List;
@@ -12,8 +15,19 @@ public final class ActivityWiring implements Capability {
 
   ActivityWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
-    this.intake =
-        Lazy.of(() -> new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.intake = Lazy.of(() -> intakeOn(infrastructure));
+  }
+
+  /** The intake that counts what it stores into the aggregates; every way in uses one like it. */
+  static ActivityIntake intakeOn(Infrastructure infrastructure) {
+    var jdbi = infrastructure.database().jdbi();
+    return new ActivityIntake(
+        jdbi,
+        infrastructure.clock(),
+        ActivityIntake.DEFAULT_BATCH_EVENTS,
+        new Aggregation(
+            new AggregationDefinitions(jdbi, AggregationDefinitions.DEFAULT_REFRESH),
+            new AggregateStore(jdbi)));
   }
 
   public ActivityIntake intake() {

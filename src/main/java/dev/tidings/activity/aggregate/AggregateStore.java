@@ -22,6 +22,10 @@ public final class AggregateStore {
   /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
   private static final long PARTITION_LOCK = 7_301;
 
+  private static final Comparator<Map.Entry<AggregateKey, Double>> BY_KEY = Comparator.comparing(
+          (Map.Entry<AggregateKey, Double> e) -> e.getKey().hashKey())
+      .thenComparing(e -> e.getKey().rangeKey());
+
   private final Jdbi jdbi;
   private final Set<LocalDate> partitioned = ConcurrentHashMap.newKeySet();
 
@@ -39,11 +43,8 @@ public final class AggregateStore {
     var days = new ArrayList<Map.Entry<AggregateKey, Double>>();
     for (var delta : deltas.entrySet())
       (delta.getKey().bucket().orElse(null) instanceof KeyPart.Day ? days : periods).add(delta);
-    Comparator<Map.Entry<AggregateKey, Double>> byKey = Comparator.comparing(
-            (Map.Entry<AggregateKey, Double> e) -> e.getKey().hashKey())
-        .thenComparing(e -> e.getKey().rangeKey());
-    periods.sort(byKey);
-    days.sort(byKey);
+    periods.sort(BY_KEY);
+    days.sort(BY_KEY);
     days.forEach(delta -> ensurePartition(day(delta.getKey())));
     try {
       write(periods, days);
@@ -53,6 +54,36 @@ public final class AggregateStore {
       partitioned.clear();
       days.forEach(delta -> ensurePartition(day(delta.getKey())));
       write(periods, days);
+    }
+  }
+
+  /**
+   * Adds the deltas within the caller's transaction, with what the caller writes beside them (the
+   * events they count). A day whose partition another node dropped fails the transaction; the
+   * caller's retry finds the partition made again.
+   */
+  public void add(Handle handle, Map<AggregateKey, Double> deltas) {
+    if (deltas.isEmpty()) return;
+    var periods = new ArrayList<Map.Entry<AggregateKey, Double>>();
+    var days = new ArrayList<Map.Entry<AggregateKey, Double>>();
+    for (var delta : deltas.entrySet())
+      (delta.getKey().bucket().orElse(null) instanceof KeyPart.Day ? days : periods).add(delta);
+    periods.sort(BY_KEY);
+    days.sort(BY_KEY);
+    try {
+      days.forEach(delta -> ensurePartition(day(delta.getKey())));
+    } catch (RuntimeException e) {
+      partitioned.clear();
+      throw e;
+    }
+    if (!periods.isEmpty()) addPeriods(handle, periods);
+    if (!days.isEmpty()) {
+      try {
+        addDays(handle, days);
+      } catch (RuntimeException e) {
+        if (isMissingPartition(e)) partitioned.clear();
+        throw e;
+      }
     }
   }
 

@@ -1,0 +1,99 @@
+package dev.tidings.activity.aggregate;
+
+import dev.tidings.activity.EventType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The enabled aggregations, read from {@code aggregation_definitions} and kept for a few seconds, so a
+ * change made on any node reaches every node that soon without a restart. A stored definition that
+ * no longer reads is logged and left out; it never stops the intake. Thread-safe.
+ */
+public final class AggregationDefinitions {
+  public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
+  private static final Logger log = LoggerFactory.getLogger(AggregationDefinitions.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Jdbi jdbi;
+  private final long refreshNanos;
+  private volatile List<AggregationDefinition> cached = List.of();
+  private volatile long readAt = Long.MIN_VALUE;
+
+  public AggregationDefinitions(Jdbi jdbi, Duration refresh) {
+    this.jdbi = jdbi;
+    this.refreshNanos = refresh.toNanos();
+  }
+
+  public List<AggregationDefinition> enabled() {
+    long now = System.nanoTime();
+    if (readAt != Long.MIN_VALUE && now - readAt < refreshNanos) return cached;
+    var read = new ArrayList<AggregationDefinition>();
+    jdbi.withHandle(handle -> handle
+            .createQuery("SELECT name, definition::text FROM aggregation_definitions"
+                + " WHERE enabled ORDER BY name")
+            .map((rows, context) -> new String[] {rows.getString(1), rows.getString(2)})
+            .list())
+        .forEach(row -> {
+          try {
+            read.add(parse(row[0], JSON.readTree(row[1])));
+          } catch (RuntimeException e) {
+            log.warn("aggregation {} is left out: {}", row[0], e.getMessage());
+          }
+        });
+    cached = List.copyOf(read);
+    readAt = now;
+    return cached;
+  }
+
+  /**
+   * Reads a definition's JSON: {@code events}, {@code groupBy}, {@code scopes} (lists of names, in
+   * any case), {@code measure} and {@code algorithm}.
+   */
+  public static AggregationDefinition parse(String name, JsonNode definition) {
+    return new AggregationDefinition(
+        name,
+        names(definition, "events", EventType.class),
+        List.copyOf(names(definition, "groupBy", Dimension.class)),
+        names(definition, "scopes", Scope.class),
+        one(definition, "measure", Measure.class),
+        definition.path("algorithm").asString(""));
+  }
+
+  private static <E extends Enum<E>> Set<E> names(
+      JsonNode definition, String field, Class<E> type) {
+    JsonNode list = definition.path(field);
+    if (!list.isArray())
+      throw new IllegalArgumentException(field + " must be a list of names of " + choices(type));
+    var values = EnumSet.noneOf(type);
+    for (JsonNode item : list) values.add(value(item.asString(""), field, type));
+    return values;
+  }
+
+  private static <E extends Enum<E>> E one(JsonNode definition, String field, Class<E> type) {
+    return value(definition.path(field).asString(""), field, type);
+  }
+
+  private static <E extends Enum<E>> E value(String text, String field, Class<E> type) {
+    try {
+      return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          field + ": '" + text + "' is not one of " + choices(type), e);
+    }
+  }
+
+  private static <E extends Enum<E>> String choices(Class<E> type) {
+    var names = new ArrayList<String>();
+    for (E value : type.getEnumConstants()) names.add(value.name().toLowerCase(Locale.ROOT));
+    return String.join(", ", names);
+  }
+}
