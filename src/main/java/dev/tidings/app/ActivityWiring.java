@@ -6,6 +6,7 @@ import dev.tidings.activity.aggregate.Aggregation;
 import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.activity.ActivityRoutes;
+import dev.tidings.web.aggregate.AggregateRoutes;
 import java.util.List;
 
 /** Activity events in, on the node's database. */
@@ -38,6 +39,7 @@ public final class ActivityWiring implements Capability {
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
     return List.of(
-        new ActivityRoutes(intake(), settings.maxBodyBytes(), settings.maxImportBytes()));
+        new ActivityRoutes(intake(), settings.maxBodyBytes(), settings.maxImportBytes()),
+        new AggregateRoutes(new AggregateStore(infrastructure.database().jdbi())));
   }
 }

@@ -147,26 +147,56 @@ public final class AggregateStore {
   }
 
   /**
-   * The aggregates whose hash key starts with {@code hashPrefix} (a whole hash key reads one
+   * The aggregates whose hash key starts with {@code hashPrefix} as text (a whole hash key reads one
    * aggregate's periods), with periods from {@code fromRange} to {@code toRange} inclusive as text
    * (empty for no bound), in key order (by code point, as the keys' grammar sorts), at most {@code
    * limit}.
    */
   public List<Entry> read(String hashPrefix, String fromRange, String toRange, int limit) {
-    String like = hashPrefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+    // no hash key is empty, so :exact matches nothing here
+    return select(
+        "(hash_key LIKE :like OR hash_key = :exact)",
+        like(hashPrefix),
+        "",
+        fromRange,
+        toRange,
+        limit);
+  }
+
+  /**
+   * The aggregates under {@code key}'s segments: its own hash key and every longer one that starts
+   * with all of its segments ({@code s@user:s@u-1} reads u-1's aggregates, not u-10's).
+   */
+  public List<Entry> under(AggregateKey key, String fromRange, String toRange, int limit) {
+    String exact = key.format();
+    return select(
+        "(hash_key = :exact OR hash_key LIKE :like)",
+        like(exact + ":"),
+        exact,
+        fromRange,
+        toRange,
+        limit);
+  }
+
+  private static String like(String prefix) {
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+  }
+
+  private List<Entry> select(
+      String where, String like, String exact, String fromRange, String toRange, int limit) {
     return jdbi.withHandle(handle -> handle
         .createQuery("""
             SELECT hash_key, range_key, value FROM (
-              SELECT hash_key, range_key, value FROM aggregates
-              WHERE hash_key LIKE :like
+              SELECT hash_key, range_key, value FROM aggregates WHERE %1$s
               UNION ALL
               SELECT hash_key, to_char(day, 'YYYY-MM-DD'), value FROM aggregate_days
-              WHERE hash_key LIKE :like) AS a
+              WHERE %1$s) AS a
             WHERE (:from = '' OR range_key COLLATE "C" >= :from)
               AND (:to = '' OR range_key COLLATE "C" <= :to)
             ORDER BY hash_key COLLATE "C", range_key COLLATE "C"
-            LIMIT :limit""")
+            LIMIT :limit""".formatted(where))
         .bind("like", like)
+        .bind("exact", exact)
         .bind("from", fromRange)
         .bind("to", toRange)
         .bind("limit", limit)
