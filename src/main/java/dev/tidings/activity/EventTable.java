@@ -6,8 +6,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jspecify.annotations.Nullable;
 
@@ -58,9 +60,9 @@ final class EventTable {
    */
   static List<ActivityEvent> insertReturningStored(
       Handle handle, List<ActivityEvent> events, Instant receivedAt) {
-    var storedIds = new java.util.HashSet<String>();
+    var storedIds = new HashSet<String>();
     bind(handle.createQuery(INSERT_BATCH + " RETURNING event_id"), events, receivedAt)
-        .map((rows, context) -> java.util.Optional.ofNullable(rows.getString(1)))
+        .map((rows, context) -> Optional.ofNullable(rows.getString(1)))
         .forEach(id -> id.ifPresent(storedIds::add));
     var stored = new ArrayList<ActivityEvent>(events.size());
     for (ActivityEvent event : events) {

@@ -1,6 +1,7 @@
 package dev.tidings.app;
 
 import dev.tidings.activity.ActivityHistory;
+import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.message.TokenCodec;
@@ -87,7 +88,8 @@ public final class OpenTimeWiring implements Capability {
         EngagementRecorder.TOPIC,
         1,
         ENGAGEMENT_BATCH,
-        new EngagementActivity(ActivityWiring.intakeOn(infrastructure))));
+        new EngagementActivity(
+            new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()))));
   }
 
   @Override

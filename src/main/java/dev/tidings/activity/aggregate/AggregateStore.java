@@ -1,9 +1,9 @@
 package dev.tidings.activity.aggregate;
 
+import java.sql.SQLException;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,10 +22,6 @@ public final class AggregateStore {
   /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
   private static final long PARTITION_LOCK = 7_301;
 
-  private static final Comparator<Map.Entry<AggregateKey, Double>> BY_KEY = Comparator.comparing(
-          (Map.Entry<AggregateKey, Double> e) -> e.getKey().hashKey())
-      .thenComparing(e -> e.getKey().rangeKey());
-
   private final Jdbi jdbi;
   private final Set<LocalDate> partitioned = ConcurrentHashMap.newKeySet();
 
@@ -38,29 +34,20 @@ public final class AggregateStore {
 
   /** Adds every delta to its aggregate, creating those that are new; all or nothing. */
   public void add(Map<AggregateKey, Double> deltas) {
-    if (deltas.isEmpty()) return;
-    var periods = new ArrayList<Map.Entry<AggregateKey, Double>>();
-    var days = new ArrayList<Map.Entry<AggregateKey, Double>>();
-    for (var delta : deltas.entrySet())
-      (delta.getKey().bucket().orElse(null) instanceof KeyPart.Day ? days : periods).add(delta);
-    periods.sort(BY_KEY);
-    days.sort(BY_KEY);
-    days.forEach(delta -> ensurePartition(day(delta.getKey())));
     try {
-      write(periods, days);
+      jdbi.useTransaction(handle -> add(handle, deltas));
     } catch (RuntimeException e) {
-      // another node dropped a day this node had seen (an old event's day, past retention)
+      // another node dropped a day this node had seen (an old event's day, past retention); the
+      // failed attempt forgot the days it knew, so this one makes the partition again
       if (!isMissingPartition(e)) throw e;
-      partitioned.clear();
-      days.forEach(delta -> ensurePartition(day(delta.getKey())));
-      write(periods, days);
+      jdbi.useTransaction(handle -> add(handle, deltas));
     }
   }
 
   /**
    * Adds the deltas within the caller's transaction, with what the caller writes beside them (the
-   * events they count). A day whose partition another node dropped fails the transaction; the
-   * caller's retry finds the partition made again.
+   * events they count). A day whose partition another node dropped fails the transaction, and this
+   * node forgets the days it knew, so the caller's retry makes the partition again.
    */
   public void add(Handle handle, Map<AggregateKey, Double> deltas) {
     if (deltas.isEmpty()) return;
@@ -68,81 +55,56 @@ public final class AggregateStore {
     var days = new ArrayList<Map.Entry<AggregateKey, Double>>();
     for (var delta : deltas.entrySet())
       (delta.getKey().bucket().orElse(null) instanceof KeyPart.Day ? days : periods).add(delta);
-    periods.sort(BY_KEY);
-    days.sort(BY_KEY);
     try {
       days.forEach(delta -> ensurePartition(day(delta.getKey())));
+      upsert(handle, "aggregates", "range_key", "r", periods);
+      upsert(handle, "aggregate_days", "day", "r::date", days);
     } catch (RuntimeException e) {
-      partitioned.clear();
+      if (isMissingPartition(e)) partitioned.clear();
       throw e;
     }
-    if (!periods.isEmpty()) addPeriods(handle, periods);
-    if (!days.isEmpty()) {
-      try {
-        addDays(handle, days);
-      } catch (RuntimeException e) {
-        if (isMissingPartition(e)) partitioned.clear();
-        throw e;
-      }
-    }
-  }
-
-  private void write(
-      List<Map.Entry<AggregateKey, Double>> periods, List<Map.Entry<AggregateKey, Double>> days) {
-    jdbi.useTransaction(handle -> {
-      if (!periods.isEmpty()) addPeriods(handle, periods);
-      if (!days.isEmpty()) addDays(handle, days);
-    });
   }
 
   /** "no partition of relation found for row": check_violation. */
   private static boolean isMissingPartition(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof java.sql.SQLException sql && "23514".equals(sql.getSQLState()))
-        return true;
+      if (cause instanceof SQLException sql && "23514".equals(sql.getSQLState())) return true;
     }
     return false;
   }
 
-  private static void addPeriods(Handle handle, List<Map.Entry<AggregateKey, Double>> deltas) {
-    handle
-        .createUpdate("""
-            INSERT INTO aggregates (hash_key, range_key, value)
-            SELECT h, r, v FROM unnest(:hashes, :ranges, :values) WITH ORDINALITY AS d (h, r, v, o)
-            ORDER BY o
-            ON CONFLICT (hash_key, range_key)
-            DO UPDATE SET value = aggregates.value + excluded.value, updated_at = now()""")
-        .bindArray(
-            "hashes",
-            String.class,
-            deltas.stream().map(d -> d.getKey().hashKey()).toList())
-        .bindArray(
-            "ranges",
-            String.class,
-            deltas.stream().map(d -> d.getKey().rangeKey()).toList())
-        .bindArray(
-            "values", Double.class, deltas.stream().map(Map.Entry::getValue).toList())
-        .execute();
+  /** A delta with its key written out once: sorting compares these strings many times. */
+  private record Row(String hash, String range, double value) implements Comparable<Row> {
+    static Row of(Map.Entry<AggregateKey, Double> delta) {
+      return new Row(delta.getKey().hashKey(), delta.getKey().rangeKey(), delta.getValue());
+    }
+
+    @Override
+    public int compareTo(Row other) {
+      int byHash = hash.compareTo(other.hash);
+      return byHash != 0 ? byHash : range.compareTo(other.range);
+    }
   }
 
-  private static void addDays(Handle handle, List<Map.Entry<AggregateKey, Double>> deltas) {
+  /** One statement for the deltas of one table, in key order. */
+  private static void upsert(
+      Handle handle,
+      String table,
+      String rangeColumn,
+      String range,
+      List<Map.Entry<AggregateKey, Double>> deltas) {
+    if (deltas.isEmpty()) return;
+    List<Row> rows = deltas.stream().map(Row::of).sorted().toList();
     handle
         .createUpdate("""
-            INSERT INTO aggregate_days (hash_key, day, value)
-            SELECT h, r::date, v FROM unnest(:hashes, :days, :values) WITH ORDINALITY AS d (h, r, v, o)
+            INSERT INTO %1$s (hash_key, %2$s, value)
+            SELECT h, %3$s, v FROM unnest(:hashes, :ranges, :values) WITH ORDINALITY AS d (h, r, v, o)
             ORDER BY o
-            ON CONFLICT (hash_key, day)
-            DO UPDATE SET value = aggregate_days.value + excluded.value, updated_at = now()""")
-        .bindArray(
-            "hashes",
-            String.class,
-            deltas.stream().map(d -> d.getKey().hashKey()).toList())
-        .bindArray(
-            "days",
-            String.class,
-            deltas.stream().map(d -> d.getKey().rangeKey()).toList())
-        .bindArray(
-            "values", Double.class, deltas.stream().map(Map.Entry::getValue).toList())
+            ON CONFLICT (hash_key, %2$s)
+            DO UPDATE SET value = %1$s.value + excluded.value, updated_at = now()""".formatted(table, rangeColumn, range))
+        .bindArray("hashes", String.class, rows.stream().map(Row::hash).toList())
+        .bindArray("ranges", String.class, rows.stream().map(Row::range).toList())
+        .bindArray("values", Double.class, rows.stream().map(Row::value).toList())
         .execute();
   }
 

@@ -3,6 +3,7 @@ package dev.tidings.activity.aggregate;
 import dev.tidings.Problems;
 import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.EventType;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -59,7 +60,7 @@ public record AggregationDefinition(
     }
     prefix.add(new KeyPart.Text(name));
     prefix.add(new KeyPart.Text(algorithm));
-    var day = event.timestamp().atZone(java.time.ZoneOffset.UTC).toLocalDate();
+    var day = event.timestamp().atZone(ZoneOffset.UTC).toLocalDate();
     var keys = new ArrayList<AggregateKey>(scopes.size());
     for (Scope scope : Scope.values()) {
       if (!scopes.contains(scope)) continue;

@@ -1,6 +1,7 @@
 package dev.tidings.activity.aggregate;
 
 import java.time.LocalDate;
+import java.time.YearMonth;
 
 /** How long a period an aggregate covers. */
 public enum Scope {
@@ -13,7 +14,7 @@ public enum Scope {
   public KeyPart.Bucket bucketOf(LocalDate day) {
     return switch (this) {
       case DAY -> new KeyPart.Day(day);
-      case MONTH -> new KeyPart.Month(java.time.YearMonth.from(day));
+      case MONTH -> new KeyPart.Month(YearMonth.from(day));
       case YEAR -> new KeyPart.Year(day.getYear());
       case ALL -> new KeyPart.AllTime();
     };

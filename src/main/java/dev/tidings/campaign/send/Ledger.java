@@ -3,8 +3,11 @@ package dev.tidings.campaign.send;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
@@ -214,7 +217,7 @@ final class Ledger {
           .bind("fence", fence)
           .map((rows, context) -> rows.getString(2).equals("unknown") ? rows.getString(1) : null)
           .stream()
-          .filter(java.util.Objects::nonNull)
+          .filter(Objects::nonNull)
           .toList();
       addCounts(handle, campaignId, runId, new Counts(0, 0, orphans.size(), 0));
       return Optional.of(orphans);
@@ -310,7 +313,7 @@ final class Ledger {
    * have their email; returns the claims still held (the others were taken over and must not send).
    * A claim handed over before (its first attempt was refused after the data) stays handed over.
    */
-  java.util.Set<Claim> handOver(java.util.Set<Claim> claims) {
+  Set<Claim> handOver(Set<Claim> claims) {
     var campaigns = new ArrayList<Long>(claims.size());
     var runs = new ArrayList<Long>(claims.size());
     var ids = new ArrayList<String>(claims.size());
@@ -368,7 +371,7 @@ final class Ledger {
           .bindArray("reasons", String.class, reasons)
           .mapTo(String.class)
           .list();
-      var kept = new java.util.HashSet<>(recorded);
+      var kept = new HashSet<>(recorded);
       var result =
           outcomes.stream().filter(o -> kept.contains(o.subscriberId())).toList();
       addCounts(
