@@ -15,8 +15,7 @@ public final class ActivityWiring implements Capability {
   ActivityWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
     // Counting into the aggregates in the intake's transaction (activity.aggregate.Aggregation) is
-    // not wired in yet: it cost the intake 4x and deadlocked under 8 concurrent callers
-    // (docs/benchmarks.md, event intake).
+    // not wired in yet: it cost the intake 4x (docs/benchmarks.md, event intake).
     this.intake =
         Lazy.of(() -> new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()));
   }

@@ -34,6 +34,8 @@ public final class AggregateStore {
 
   /** Adds every delta to its aggregate, creating those that are new; all or nothing. */
   public void add(Map<AggregateKey, Double> deltas) {
+    for (AggregateKey key : deltas.keySet())
+      if (key.bucket().orElse(null) instanceof KeyPart.Day day) ensurePartition(day.day());
     try {
       jdbi.useTransaction(handle -> add(handle, deltas));
     } catch (RuntimeException e) {
@@ -192,14 +194,23 @@ public final class AggregateStore {
     });
   }
 
+  /**
+   * Makes the day's partition on a connection of its own, committed at once. Inside the caller's
+   * transaction (Jdbi hands a nested call the thread's open handle) its exclusive lock would be held
+   * until that transaction ends, and concurrent writers deadlock on it; the lock timeout bounds a wait
+   * on writers that wait on the caller.
+   */
   private void ensurePartition(LocalDate day) {
     if (partitioned.contains(day)) return;
-    jdbi.useTransaction(handle -> {
-      lockPartitions(handle);
-      handle.execute("CREATE TABLE IF NOT EXISTS " + partitionName(day)
-          + " PARTITION OF aggregate_days FOR VALUES FROM ('" + day + "') TO ('" + day.plusDays(1)
-          + "')");
-    });
+    try (Handle own = jdbi.open()) {
+      own.useTransaction(handle -> {
+        handle.execute("SET LOCAL lock_timeout = '5s'");
+        lockPartitions(handle);
+        handle.execute("CREATE TABLE IF NOT EXISTS " + partitionName(day)
+            + " PARTITION OF aggregate_days FOR VALUES FROM ('" + day + "') TO ('"
+            + day.plusDays(1) + "')");
+      });
+    }
     partitioned.add(day);
   }
 
