@@ -165,6 +165,11 @@ public final class ActivityIntake {
     event.eventId().ifPresent(id -> node.put("eventId", id));
     node.put("quantity", event.quantity());
     event.price().ifPresent(price -> node.put("price", price));
+    event.sessionId().ifPresent(session -> node.put("sessionId", session));
+    if (!event.attributes().isEmpty()) {
+      ObjectNode attributes = node.putObject("attributes");
+      event.attributes().forEach(attributes::put);
+    }
     return node;
   }
 }

@@ -5,12 +5,14 @@ import static dev.tidings.imports.FieldSpec.optional;
 import static dev.tidings.imports.FieldSpec.required;
 import static dev.tidings.imports.FieldType.DECIMAL;
 import static dev.tidings.imports.FieldType.INTEGER;
+import static dev.tidings.imports.FieldType.STRING_MAP;
 import static dev.tidings.imports.FieldType.TEXT;
 
 import dev.tidings.Problems;
 import dev.tidings.imports.RowFields;
 import dev.tidings.imports.RowMapper;
 import dev.tidings.imports.RowSchema;
+import java.util.Map;
 import java.util.Optional;
 
 /** The {@code events} format: fields of a CSV row, a JSON line or an API body, into an {@link ActivityEvent}. */
@@ -24,6 +26,8 @@ final class EventRows implements RowMapper<ActivityEvent> {
   static final int EVENT_ID = 4;
   static final int QUANTITY = 5;
   static final int PRICE = 6;
+  static final int SESSION_ID = 7;
+  static final int ATTRIBUTES = 8;
 
   private static final RowSchema SCHEMA = RowSchema.of(
       required("userId", TEXT),
@@ -32,7 +36,9 @@ final class EventRows implements RowMapper<ActivityEvent> {
       required("timestamp", TEXT),
       optional("eventId", TEXT),
       optional("quantity", INTEGER),
-      optional("price", DECIMAL));
+      optional("price", DECIMAL),
+      optional("sessionId", TEXT),
+      optional("attributes", STRING_MAP));
 
   private EventRows() {}
 
@@ -56,6 +62,7 @@ final class EventRows implements RowMapper<ActivityEvent> {
     var timestamp = row.instant(TIMESTAMP, problems);
     int quantity = quantity(row, problems);
     var price = row.decimal(PRICE, problems);
+    Map<String, String> attributes = row.stringMap(ATTRIBUTES, problems);
     String typeText = row.text(TYPE);
     EventType type = typeText == null ? null : EventType.ofWire(typeText).orElse(null);
     if (typeText != null && type == null) {
@@ -70,6 +77,8 @@ final class EventRows implements RowMapper<ActivityEvent> {
         toValidate(row.text(ITEM_ID)),
         toValidate(timestamp),
         quantity,
-        Optional.ofNullable(price)));
+        Optional.ofNullable(price),
+        row.optionalText(SESSION_ID),
+        attributes == null ? Map.of() : attributes));
   }
 }

@@ -36,7 +36,9 @@ final class EventStaging implements Staging<ActivityEvent> {
         .instant(e.timestamp())
         .number(e.quantity())
         .decimal(e.price().orElse(null))
-        .instant(now);
+        .instant(now)
+        .text(e.sessionId().orElse(null))
+        .text(EventTable.attributesJson(e));
   }
 
   /** Every event is appended; replays are told apart by the event id's unique index, not by a last-wins key. */

@@ -23,11 +23,12 @@ final class EventTable {
 
   /** The columns the intake writes; {@code seq} numbers them in the order they are inserted. */
   static final String COLUMNS =
-      "event_id, user_id, type, item_id, occurred_at, quantity, price, received_at";
+      "event_id, user_id, type, item_id, occurred_at, quantity, price, received_at, session_id, attributes";
 
   static final String COLUMN_TYPES = """
       event_id text, user_id text NOT NULL, type text NOT NULL, item_id text NOT NULL,
-      occurred_at timestamptz NOT NULL, quantity integer NOT NULL, price numeric, received_at timestamptz NOT NULL""";
+      occurred_at timestamptz NOT NULL, quantity integer NOT NULL, price numeric, received_at timestamptz NOT NULL,
+      session_id text, attributes jsonb""";
 
   private static final String SKIP_REPLAYS =
       "ON CONFLICT (event_id) WHERE event_id IS NOT NULL DO NOTHING";
@@ -40,10 +41,13 @@ final class EventTable {
    */
   private static final String INSERT_BATCH = """
       INSERT INTO %s (%s)
-      SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :receivedAt
+      SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :receivedAt, session_id,
+             attributes
         FROM unnest(:eventIds::text[], :userIds::text[], :types::text[], :itemIds::text[],
-                    :occurredAt::timestamptz[], :quantities::integer[], :prices::numeric[])
-             WITH ORDINALITY AS e (event_id, user_id, type, item_id, occurred_at, quantity, price, position)
+                    :occurredAt::timestamptz[], :quantities::integer[], :prices::numeric[],
+                    :sessionIds::text[], :attributes::jsonb[])
+             WITH ORDINALITY AS e (event_id, user_id, type, item_id, occurred_at, quantity, price,
+                                   session_id, attributes, position)
        ORDER BY event_id COLLATE "C", position
       %s""".formatted(NAME, COLUMNS, SKIP_REPLAYS);
 
@@ -81,6 +85,8 @@ final class EventTable {
     var occurredAt = new String[size];
     var quantities = new Integer[size];
     @Nullable String[] prices = new String[size];
+    @Nullable String[] sessionIds = new String[size];
+    @Nullable String[] attributes = new String[size];
     for (int i = 0; i < size; i++) {
       ActivityEvent event = events.get(i);
       eventIds[i] = event.eventId().orElse(null);
@@ -90,6 +96,8 @@ final class EventTable {
       occurredAt[i] = event.timestamp().toString();
       quantities[i] = event.quantity();
       prices[i] = event.price().map(BigDecimal::toPlainString).orElse(null);
+      sessionIds[i] = event.sessionId().orElse(null);
+      attributes[i] = attributesJson(event);
     }
     return statement
         .bindArray("eventIds", String.class, (Object[]) eventIds)
@@ -99,6 +107,8 @@ final class EventTable {
         .bindArray("occurredAt", String.class, (Object[]) occurredAt)
         .bindArray("quantities", Integer.class, (Object[]) quantities)
         .bindArray("prices", String.class, (Object[]) prices)
+        .bindArray("sessionIds", String.class, (Object[]) sessionIds)
+        .bindArray("attributes", String.class, (Object[]) attributes)
         .bind("receivedAt", receivedAt);
   }
 
@@ -110,12 +120,20 @@ final class EventTable {
     return handle
         .createUpdate("""
             INSERT INTO %s (%s)
-            SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :receivedAt
+            SELECT event_id, user_id, type, item_id, occurred_at, quantity, price, :receivedAt,
+                   session_id, attributes
               FROM %s WHERE problem IS NULL
              ORDER BY line
             %s""".formatted(NAME, COLUMNS, chunkTable, SKIP_REPLAYS))
         .bind("receivedAt", receivedAt)
         .execute();
+  }
+
+  /** The attributes as a JSON object, or null when there are none (most events). */
+  static @Nullable String attributesJson(ActivityEvent event) {
+    return event.attributes().isEmpty()
+        ? null
+        : dev.tidings.Json.MAPPER.writeValueAsString(event.attributes());
   }
 
   private static final String TASTE_TYPES = "('view', 'click', 'add_to_cart', 'purchase')";

@@ -2,33 +2,62 @@ package dev.tidings.app;
 
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.activity.aggregate.AggregationDefinitions;
+import dev.tidings.activity.aggregate.AggregationRunner;
+import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.aggregate.AggregateRoutes;
 import java.util.List;
 
-/** Activity events in, on the node's database. */
+/**
+ * Activity events in, on the node's database, and counted into the aggregates in the background by
+ * every started node.
+ */
 public final class ActivityWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<ActivityIntake> intake;
+  private final Lazy<AggregateStore> aggregates;
+  private final Lazy<BacklogAggregation> aggregation;
 
   ActivityWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
-    // Counting into the aggregates in the intake's transaction (activity.aggregate.Aggregation) is
-    // not wired in yet: it cost the intake 4x (docs/benchmarks.md, event intake).
     this.intake =
         Lazy.of(() -> new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.aggregates = Lazy.of(() -> new AggregateStore(infrastructure.database().jdbi()));
+    this.aggregation = Lazy.of(() -> new BacklogAggregation(
+        infrastructure.database().jdbi(),
+        new AggregationDefinitions(
+            infrastructure.database().jdbi(), AggregationDefinitions.DEFAULT_REFRESH),
+        aggregates.get()));
   }
 
   public ActivityIntake intake() {
     return intake.get();
   }
 
+  public AggregateStore aggregates() {
+    return aggregates.get();
+  }
+
+  public BacklogAggregation aggregation() {
+    return aggregation.get();
+  }
+
   @Override
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
+    var jdbi = infrastructure.database().jdbi();
     return List.of(
         new ActivityRoutes(intake(), settings.maxBodyBytes(), settings.maxImportBytes()),
-        new AggregateRoutes(new AggregateStore(infrastructure.database().jdbi())));
+        new AggregateRoutes(
+            aggregates(),
+            new AggregationDefinitions(jdbi, AggregationDefinitions.DEFAULT_REFRESH)));
+  }
+
+  @Override
+  public List<Background> background() {
+    return List.of(() -> AggregationRunner.start(
+        aggregation(), aggregates(), infrastructure.clock(), AggregationRunner.Options.defaults()));
   }
 }

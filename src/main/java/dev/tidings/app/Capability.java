@@ -18,6 +18,20 @@ public interface Capability extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * What the capability runs in the background on every started node, whatever its role (counting,
+   * retention): each started when the node starts, closed when it stops. Safe to run on many nodes.
+   */
+  default List<Background> background() {
+    return List.of();
+  }
+
+  /** A background task: starting it returns what stops it. */
+  @FunctionalInterface
+  interface Background {
+    AutoCloseable start();
+  }
+
   /** Releases what the capability's services hold (buffers they flush, threads they run). */
   @Override
   default void close() {}

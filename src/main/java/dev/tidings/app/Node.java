@@ -60,6 +60,8 @@ public final class Node implements AutoCloseable {
   public synchronized void start(Role role, int port) {
     try {
       infrastructure.openAll();
+      for (Capability capability : capabilities)
+        for (Capability.Background task : capability.background()) started.push(task.start());
       if (role.startsConsumers()) {
         var groups = capabilities.stream().flatMap(c -> c.consumers().stream()).toList();
         var running = Workers.start(infrastructure.workQueue(), groups);

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       ImportBenchCommand.class,
       EventBenchCommand.class,
+      ActivityBenchCommand.class,
       ComputeOnceBenchCommand.class,
       QueueBenchCommand.class,
       OpenBurstBenchCommand.class,

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       EvaluateCommand.class,
       MigrateCommand.class,
+      AggregatesCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TidingsCommand implements Runnable {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.activity.aggregate.AggregateKey;
 import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.config.Secret;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
@@ -38,7 +39,8 @@ class AggregateRoutesIT {
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
         List.of(),
-        List.of(new AggregateRoutes(store)));
+        List.of(new AggregateRoutes(
+            store, new AggregationDefinitions(database.jdbi(), Duration.ofSeconds(5)))));
     api = new ApiClient(server.port(), KEY);
     store.add(Map.of(
         AggregateKey.parse("s@user:s@" + user + ":s@user_brand:s@affinity:b@2026-11"), 4.0,
@@ -54,6 +56,42 @@ class AggregateRoutesIT {
 
   private static String query(String key) {
     return "/api/v1/aggregates?key=" + URLEncoder.encode(key, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aggregations_are_declared_as_data_listed_and_replaced_and_bad_ones_are_refused_saying_why() {
+    var listed = api.get("/api/v1/aggregations");
+    assertThat(listed.status()).isEqualTo(200);
+    assertThat(listed.json().path("items").findValuesAsString("name"))
+        .contains("item_popularity", "user_brand", "co_view", "co_purchase");
+
+    String body = """
+        {"events": ["purchase"], "groupBy": ["brand"], "scopes": ["month"], "measure": "revenue",
+         "algorithm": "trending"}""";
+    var created = api.putJson("/api/v1/aggregations/test_brand_revenue", body);
+    assertThat(created.status()).isEqualTo(201);
+    assertThat(created.json().path("enabled").asBoolean()).isTrue();
+    assertThat(created.json().path("measure").asString()).isEqualTo("revenue");
+    var replaced = api.putJson(
+        "/api/v1/aggregations/test_brand_revenue",
+        body.replace("\"month\"", "\"year\"").replace("}", ", \"enabled\": false}"));
+    assertThat(replaced.status()).isEqualTo(200);
+    assertThat(replaced.json().path("enabled").asBoolean()).isFalse();
+    assertThat(replaced.json().path("scopes").path(0).asString()).isEqualTo("year");
+
+    var unknownEvent =
+        api.putJson("/api/v1/aggregations/test_bad", body.replace("purchase", "teleport"));
+    assertThat(unknownEvent.status()).isEqualTo(422);
+    assertThat(unknownEvent.json().path("detail").asString()).contains("teleport");
+    var badPair =
+        api.putJson("/api/v1/aggregations/test_bad", body.replace("[\"brand\"]", "[\"co_item\"]"));
+    assertThat(badPair.status()).isEqualTo(422);
+    assertThat(badPair.json().path("detail").asString()).contains("co_item");
+    assertThat(api.putJson("/api/v1/aggregations/Bad%20Name", body).status()).isEqualTo(400);
+    assertThat(api.putJson("/api/v1/aggregations/test_bad", "[1]").status()).isEqualTo(400);
+    assertThat(api.get("/api/v1/aggregations").json().path("items").findValuesAsString("name"))
+        .contains("test_brand_revenue")
+        .doesNotContain("test_bad");
   }
 
   @Test

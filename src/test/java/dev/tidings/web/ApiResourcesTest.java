@@ -110,7 +110,9 @@ class ApiResourcesTest {
                 MAX_IMPORT),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
             new dev.tidings.web.aggregate.AggregateRoutes(
-                new dev.tidings.activity.aggregate.AggregateStore(database.jdbi())),
+                new dev.tidings.activity.aggregate.AggregateStore(database.jdbi()),
+                new dev.tidings.activity.aggregate.AggregationDefinitions(
+                    database.jdbi(), Duration.ofSeconds(5))),
             new CampaignRoutes(
                 new CampaignService(
                     database.jdbi(),

@@ -143,7 +143,11 @@ public final class AggregateStore {
   }
 
   private static String like(String prefix) {
-    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+    return escapeLike(prefix) + "%";
+  }
+
+  private static String escapeLike(String text) {
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
   }
 
   private List<Entry> select(
@@ -171,6 +175,25 @@ public final class AggregateStore {
                     : rows.getString(1) + ":b@" + rows.getString(2)),
             rows.getDouble(3)))
         .list());
+  }
+
+  /**
+   * Deletes every aggregate one aggregation wrote (its hash keys end with its name and algorithm), in
+   * one transaction; a scan of both tables, for a rebuild rather than the request path.
+   */
+  public long deleteAggregation(String name, String algorithm) {
+    String suffix =
+        ":" + new KeyPart.Text(name).format() + ":" + new KeyPart.Text(algorithm).format();
+    String pattern = "%" + escapeLike(suffix);
+    return jdbi.inTransaction(handle -> {
+      long deleted = 0;
+      for (String table : List.of("aggregates", "aggregate_days"))
+        deleted += handle
+            .createUpdate("DELETE FROM " + table + " WHERE hash_key LIKE :pattern")
+            .bind("pattern", pattern)
+            .execute();
+      return deleted;
+    });
   }
 
   /** Drops the partitions of days before {@code firstKept}; returns how many it dropped. */
@@ -208,7 +231,7 @@ public final class AggregateStore {
         lockPartitions(handle);
         handle.execute("CREATE TABLE IF NOT EXISTS " + partitionName(day)
             + " PARTITION OF aggregate_days FOR VALUES FROM ('" + day + "') TO ('"
-            + day.plusDays(1) + "')");
+            + day.plusDays(1) + "') WITH (fillfactor = 80)");
       });
     }
     partitioned.add(day);

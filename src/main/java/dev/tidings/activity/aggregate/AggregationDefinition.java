@@ -37,6 +37,12 @@ public record AggregationDefinition(
       problems.add("groupBy must name at least one dimension");
     else if (Set.copyOf(groupBy).size() != groupBy.size())
       problems.add("groupBy names a dimension twice: " + groupBy);
+    else if (groupBy.contains(Dimension.CO_ITEM)
+        && (!groupBy.contains(Dimension.ITEM)
+            || groupBy.contains(Dimension.BRAND)
+            || groupBy.contains(Dimension.CATEGORY)))
+      problems.add("co_item pairs items: groupBy with co_item must name item, and not brand or"
+          + " category, got " + groupBy);
     if (scopes == null || scopes.isEmpty()) problems.add("scopes must name at least one scope");
     problems.present("measure", measure);
     problems.throwIfAny();
@@ -50,13 +56,52 @@ public record AggregationDefinition(
    * count the event's type, or the item lacks a dimension it groups by.
    */
   public List<AggregateKey> keysFor(ActivityEvent event, ItemFacts item) {
+    return keysFor(event, item, SessionPartners.NONE);
+  }
+
+  /**
+   * As {@link #keysFor(ActivityEvent, ItemFacts)}; an aggregation grouping by {@code co_item} counts
+   * each pair of the event's item with an item its session held before, both ways round (A with B and
+   * B with A), so either item's key lists its partners.
+   */
+  public List<AggregateKey> keysFor(ActivityEvent event, ItemFacts item, SessionPartners partners) {
     if (!events.contains(event.type())) return List.of();
-    var prefix = new ArrayList<KeyPart>(groupBy.size() * 2 + 3);
+    if (!groupBy.contains(Dimension.CO_ITEM)) {
+      var values = new ArrayList<String>(groupBy.size());
+      for (Dimension dimension : groupBy) {
+        Optional<String> value = dimension.valueOf(event, item);
+        if (value.isEmpty()) return List.of();
+        values.add(value.get());
+      }
+      return periodsOf(event, values);
+    }
+    var keys = new ArrayList<AggregateKey>();
+    for (String partner : partners.before(events)) {
+      keys.addAll(periodsOf(event, pairValues(event, event.itemId(), partner)));
+      keys.addAll(periodsOf(event, pairValues(event, partner, event.itemId())));
+    }
+    return keys;
+  }
+
+  private List<String> pairValues(ActivityEvent event, String itemId, String partner) {
+    var values = new ArrayList<String>(groupBy.size());
     for (Dimension dimension : groupBy) {
-      Optional<String> value = dimension.valueOf(event, item);
-      if (value.isEmpty()) return List.of();
-      prefix.add(new KeyPart.Text(dimension.wire()));
-      prefix.add(new KeyPart.Text(value.get()));
+      values.add(
+          switch (dimension) {
+            case ITEM -> itemId;
+            case CO_ITEM -> partner;
+            default -> dimension.valueOf(event, ItemFacts.UNKNOWN).orElseThrow();
+          });
+    }
+    return values;
+  }
+
+  /** One key per scope: each dimension's name and value, the aggregation, the algorithm, the period. */
+  private List<AggregateKey> periodsOf(ActivityEvent event, List<String> values) {
+    var prefix = new ArrayList<KeyPart>(groupBy.size() * 2 + 3);
+    for (int i = 0; i < groupBy.size(); i++) {
+      prefix.add(new KeyPart.Text(groupBy.get(i).wire()));
+      prefix.add(new KeyPart.Text(values.get(i)));
     }
     prefix.add(new KeyPart.Text(name));
     prefix.add(new KeyPart.Text(algorithm));

@@ -2,6 +2,7 @@ package dev.tidings.activity.aggregate;
 
 import dev.tidings.activity.EventType;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -33,25 +34,67 @@ public final class AggregationDefinitions {
     this.refreshNanos = refresh.toNanos();
   }
 
+  /** The enabled aggregations, as read at most {@link #DEFAULT_REFRESH} (or the given refresh) ago. */
   public List<AggregationDefinition> enabled() {
     long now = System.nanoTime();
     if (readAt != Long.MIN_VALUE && now - readAt < refreshNanos) return cached;
+    return reload();
+  }
+
+  /** The enabled aggregations as stored now. */
+  public List<AggregationDefinition> reload() {
+    long now = System.nanoTime();
     var read = new ArrayList<AggregationDefinition>();
-    jdbi.withHandle(handle -> handle
-            .createQuery("SELECT name, definition::text FROM aggregation_definitions"
-                + " WHERE enabled ORDER BY name")
-            .map((rows, context) -> new String[] {rows.getString(1), rows.getString(2)})
-            .list())
-        .forEach(row -> {
-          try {
-            read.add(parse(row[0], JSON.readTree(row[1])));
-          } catch (RuntimeException e) {
-            log.warn("aggregation {} is left out: {}", row[0], e.getMessage());
-          }
-        });
+    for (Stored stored : all()) {
+      if (!stored.enabled()) continue;
+      try {
+        read.add(parse(stored.name(), stored.definition()));
+      } catch (RuntimeException e) {
+        log.warn("aggregation {} is left out: {}", stored.name(), e.getMessage());
+      }
+    }
     cached = List.copyOf(read);
     readAt = now;
     return cached;
+  }
+
+  /** An aggregation as stored: its declaration's JSON, whether it counts, and since when. */
+  public record Stored(String name, JsonNode definition, boolean enabled, Instant updatedAt) {}
+
+  /** Every stored aggregation, enabled or not, by name. */
+  public List<Stored> all() {
+    return jdbi.withHandle(handle -> handle
+        .createQuery(
+            "SELECT name, definition::text, enabled, updated_at FROM aggregation_definitions"
+                + " ORDER BY name")
+        .map((rows, context) -> new Stored(
+            rows.getString(1),
+            JSON.readTree(rows.getString(2)),
+            rows.getBoolean(3),
+            rows.getTimestamp(4).toInstant()))
+        .list());
+  }
+
+  /**
+   * Stores a declaration under {@code name}, replacing one of that name; it counts the events that
+   * arrive from when nodes next read the declarations (within seconds).
+   *
+   * @return true when it was new
+   * @throws dev.tidings.InvalidInputException when the declaration is not a valid one
+   */
+  public boolean put(String name, JsonNode definition, boolean enabled) {
+    parse(name, definition);
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            INSERT INTO aggregation_definitions (name, definition, enabled) VALUES (:name, :definition::jsonb, :enabled)
+            ON CONFLICT (name) DO UPDATE
+               SET definition = excluded.definition, enabled = excluded.enabled, updated_at = now()
+            RETURNING xmax = 0""")
+        .bind("name", name)
+        .bind("definition", definition.toString())
+        .bind("enabled", enabled)
+        .mapTo(Boolean.class)
+        .one());
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.tidings.activity.aggregate;
 
 import dev.tidings.activity.ActivityEvent;
+import dev.tidings.activity.StoredEvent;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,20 +14,42 @@ import java.util.function.Function;
 public final class Deltas {
   private Deltas() {}
 
+  /** Events of no session (pairs of items are not counted). */
   public static Map<AggregateKey, Double> of(
       List<ActivityEvent> events,
       List<AggregationDefinition> definitions,
       Function<String, ItemFacts> items) {
     var sums = new HashMap<AggregateKey, Double>();
-    for (ActivityEvent event : events) {
-      ItemFacts item = items.apply(event.itemId());
-      for (AggregationDefinition definition : definitions) {
-        double amount = definition.measure().of(event);
-        if (amount == 0) continue;
-        for (AggregateKey key : definition.keysFor(event, item))
-          sums.merge(key, amount, Double::sum);
-      }
+    for (ActivityEvent event : events)
+      add(sums, event, definitions, items.apply(event.itemId()), SessionPartners.NONE);
+    return sums;
+  }
+
+  /** Stored events, each paired with the items its session held before it. */
+  static Map<AggregateKey, Double> of(
+      List<StoredEvent> events,
+      List<AggregationDefinition> definitions,
+      Function<String, ItemFacts> items,
+      SessionHistory sessions) {
+    var sums = new HashMap<AggregateKey, Double>();
+    for (StoredEvent stored : events) {
+      ActivityEvent event = stored.event();
+      add(sums, event, definitions, items.apply(event.itemId()), sessions.partnersOf(stored));
     }
     return sums;
+  }
+
+  private static void add(
+      Map<AggregateKey, Double> sums,
+      ActivityEvent event,
+      List<AggregationDefinition> definitions,
+      ItemFacts item,
+      SessionPartners partners) {
+    for (AggregationDefinition definition : definitions) {
+      double amount = definition.measure().of(event);
+      if (amount == 0) continue;
+      for (AggregateKey key : definition.keysFor(event, item, partners))
+        sums.merge(key, amount, Double::sum);
+    }
   }
 }

@@ -9,7 +9,9 @@ public enum Dimension {
   USER,
   ITEM,
   BRAND,
-  CATEGORY;
+  CATEGORY,
+  /** Another item of the event's session: the aggregation counts pairs (see {@link SessionPartners}). */
+  CO_ITEM;
 
   public String wire() {
     return name().toLowerCase(Locale.ROOT);
@@ -22,6 +24,7 @@ public enum Dimension {
       case ITEM -> Optional.of(event.itemId());
       case BRAND -> item.brand();
       case CATEGORY -> item.category();
+      case CO_ITEM -> Optional.empty();
     };
   }
 }

@@ -1,7 +1,9 @@
 package dev.tidings.web.aggregate;
 
+import dev.tidings.Json;
 import dev.tidings.activity.aggregate.AggregateKey;
 import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.activity.aggregate.KeyPart;
 import dev.tidings.activity.aggregate.KeyProblem;
 import dev.tidings.web.ApiProblem;
@@ -10,22 +12,67 @@ import dev.tidings.web.Requests;
 import dev.tidings.web.RouteGroup;
 import io.helidon.webserver.http.HttpRouting;
 import java.util.List;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code GET /api/v1/aggregates?key=}: a whole key with its period reads that one aggregate; a key
+ * The declared aggregations ({@code GET /api/v1/aggregations}, {@code PUT /api/v1/aggregations/{name}}:
+ * a new or changed one counts the events that arrive within seconds of it on every node; {@code tidings
+ * aggregates rebuild NAME} counts history) and what they counted. {@code GET /api/v1/aggregates?key=}: a whole key with its period reads that one aggregate; a key
  * without one reads every aggregate under its segments ({@code s@user:s@u-1} is all of u-1's),
  * optionally between the periods {@code from} and {@code to} ({@code 2026-11-01}, {@code 2026-11},
  * ...), at most {@code limit}.
  */
 public final class AggregateRoutes implements RouteGroup {
-  private final AggregateStore store;
+  private static final String DEFINITIONS = "/api/v1/aggregations";
+  private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_.]{0,63}");
 
-  public AggregateRoutes(AggregateStore store) {
+  private final AggregateStore store;
+  private final AggregationDefinitions definitions;
+  private final long maxBodyBytes;
+
+  public AggregateRoutes(AggregateStore store, AggregationDefinitions definitions) {
     this.store = store;
+    this.definitions = definitions;
+    this.maxBodyBytes = 64 * 1024;
   }
 
   @Override
   public void register(HttpRouting.Builder routing) {
+    routing.get(
+        DEFINITIONS,
+        (request, response) -> JsonBodies.ok(
+            response,
+            new Definitions(
+                definitions.all().stream().map(AggregateRoutes::toJson).toList())));
+    routing.put(DEFINITIONS + "/{name}", (request, response) -> {
+      String name = request.path().pathParameters().get("name");
+      if (!NAME.matcher(name).matches())
+        throw ApiProblem.badRequest(
+            "an aggregation's name is 1-64 of a-z 0-9 _ . starting with a letter, got '" + name
+                + "'");
+      JsonNode body = JsonBodies.read(request, maxBodyBytes);
+      if (!body.isObject())
+        throw ApiProblem.badRequest("expected a JSON object: events, groupBy, scopes, measure,"
+            + " algorithm and optionally enabled");
+      JsonNode enabled = body.path("enabled");
+      if (!enabled.isMissingNode() && !enabled.isBoolean())
+        throw ApiProblem.badRequest("enabled must be true or false");
+      ObjectNode definition = ((ObjectNode) body).deepCopy();
+      definition.remove("enabled");
+      boolean created;
+      try {
+        created = definitions.put(name, definition, enabled.asBoolean(true));
+      } catch (IllegalArgumentException e) {
+        throw ApiProblem.unprocessable(String.valueOf(e.getMessage()));
+      }
+      var stored = definitions.all().stream()
+          .filter(d -> d.name().equals(name))
+          .findFirst()
+          .orElseThrow();
+      JsonBodies.write(response, created ? 201 : 200, toJson(stored));
+    });
     routing.get("/api/v1/aggregates", (request, response) -> {
       String key = Requests.query(request, "key")
           .orElseThrow(() -> ApiProblem.badRequest(
@@ -71,6 +118,17 @@ public final class AggregateRoutes implements RouteGroup {
       throw ApiProblem.badRequest(name + ": " + e.getMessage());
     }
   }
+
+  private static ObjectNode toJson(AggregationDefinitions.Stored stored) {
+    ObjectNode node = Json.MAPPER.createObjectNode();
+    node.put("name", stored.name());
+    node.put("enabled", stored.enabled());
+    node.put("updatedAt", stored.updatedAt().toString());
+    node.setAll((ObjectNode) stored.definition());
+    return node;
+  }
+
+  record Definitions(List<ObjectNode> items) {}
 
   record Item(String key, String hashKey, String rangeKey, double value) {}
 

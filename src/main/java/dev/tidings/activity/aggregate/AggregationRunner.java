@@ -1,0 +1,128 @@
+package dev.tidings.activity.aggregate;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts on this node, round after round, while events wait; when none wait it looks again every
+ * {@link Options#idlePoll()}, so an event is counted within about that plus one round of being
+ * stored, on whichever node stored it. A failing round (the database away) is retried after a pause
+ * that grows to a few seconds. Once an hour it drops the day partitions past {@link
+ * Options#keepDays()}: a day's aggregates expire by dropping its table, not deleting its rows.
+ */
+public final class AggregationRunner implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AggregationRunner.class);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+  private static final Duration RETENTION_EVERY = Duration.ofHours(1);
+
+  /**
+   * @param batch events counted per round, at most
+   * @param idlePoll how long to wait before looking again when nothing waits
+   * @param keepDays day-scoped aggregates kept, counting today
+   */
+  public record Options(int batch, Duration idlePoll, int keepDays) {
+    public Options {
+      if (batch < 1) throw new IllegalArgumentException("batch must be >= 1, got " + batch);
+      if (keepDays < 1)
+        throw new IllegalArgumentException("keepDays must be >= 1, got " + keepDays);
+    }
+
+    public static Options defaults() {
+      return new Options(20_000, Duration.ofMillis(50), 120);
+    }
+  }
+
+  private final BacklogAggregation aggregation;
+  private final AggregateStore store;
+  private final InstantSource clock;
+  private final Options options;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition wake = lock.newCondition();
+  private final Thread thread;
+  private volatile boolean closed;
+  private long nextRetention = Long.MIN_VALUE;
+
+  private AggregationRunner(
+      BacklogAggregation aggregation, AggregateStore store, InstantSource clock, Options options) {
+    this.aggregation = aggregation;
+    this.store = store;
+    this.clock = clock;
+    this.options = options;
+    this.thread = Thread.ofVirtual().name("aggregation").unstarted(this::run);
+  }
+
+  public static AggregationRunner start(
+      BacklogAggregation aggregation, AggregateStore store, InstantSource clock, Options options) {
+    var runner = new AggregationRunner(aggregation, store, clock, options);
+    runner.thread.start();
+    return runner;
+  }
+
+  /** Looks for waiting events now rather than at the next poll (this node just stored some). */
+  public void nudge() {
+    lock.lock();
+    try {
+      wake.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void run() {
+    Duration backoff = options.idlePoll();
+    while (!closed) {
+      try {
+        dropExpiredDays();
+        int counted = aggregation.countOnce(options.batch());
+        backoff = options.idlePoll();
+        if (counted < options.batch()) pause(options.idlePoll());
+      } catch (RuntimeException e) {
+        if (closed) return;
+        log.warn("aggregation: counting failed; trying again in {} ms", backoff.toMillis(), e);
+        pause(backoff);
+        backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+            ? MAX_BACKOFF
+            : backoff.multipliedBy(2);
+      }
+    }
+  }
+
+  private void dropExpiredDays() {
+    long now = System.nanoTime();
+    if (nextRetention != Long.MIN_VALUE && now - nextRetention < 0) return;
+    nextRetention = now + RETENTION_EVERY.toNanos();
+    LocalDate today = clock.instant().atZone(ZoneOffset.UTC).toLocalDate();
+    int dropped = store.dropDaysBefore(today.minusDays(options.keepDays() - 1L));
+    if (dropped > 0) log.info("aggregation: dropped {} expired days of aggregates", dropped);
+  }
+
+  private void pause(Duration duration) {
+    lock.lock();
+    try {
+      if (!closed) wake.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closed = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    nudge();
+    try {
+      thread.join(Duration.ofSeconds(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

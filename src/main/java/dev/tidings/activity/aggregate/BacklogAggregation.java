@@ -1,0 +1,129 @@
+package dev.tidings.activity.aggregate;
+
+import dev.tidings.activity.ActivityBacklog;
+import dev.tidings.activity.ActivityEvent;
+import dev.tidings.activity.StoredEvent;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.LongConsumer;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Counts the stored events into the aggregates as they arrive, off the intake's path: each round
+ * claims a batch of waiting events, sums what the enabled aggregations add per key, writes one change
+ * per key and deletes the claims, all in one transaction. An event is counted exactly once however
+ * many nodes count (claims skip each other's rows), a failed round counts nothing and its events wait
+ * for the next, and the bigger the backlog the more events share a key's write.
+ */
+public final class BacklogAggregation {
+  /** Shared by every counting round, taken whole by a rebuild; Tidings' advisory lock space. */
+  private static final long REBUILD_LOCK = 7_302;
+
+  private final Jdbi jdbi;
+  private final AggregationDefinitions definitions;
+  private final AggregateStore store;
+
+  public BacklogAggregation(Jdbi jdbi, AggregationDefinitions definitions, AggregateStore store) {
+    this.jdbi = jdbi;
+    this.definitions = definitions;
+    this.store = store;
+  }
+
+  /** One round of up to {@code max} events; returns how many it counted (0: none waiting). */
+  public int countOnce(int max) {
+    if (max < 1) throw new IllegalArgumentException("max must be >= 1, got " + max);
+    return jdbi.inTransaction(handle -> {
+      if (!sharedRound(handle)) return 0; // a rebuild holds the aggregates
+      // A crash that loses this commit loses its claims with it: the events are counted again
+      // later, so the round need not wait for the disk.
+      handle.execute("SET LOCAL synchronous_commit = off");
+      List<StoredEvent> claimed = ActivityBacklog.claim(handle, max);
+      if (claimed.isEmpty()) return 0;
+      count(handle, claimed, definitions.enabled());
+      return claimed.size();
+    });
+  }
+
+  /** Events stored and not yet counted, on every node. */
+  public long waiting() {
+    return jdbi.withHandle(ActivityBacklog::waiting);
+  }
+
+  /**
+   * Counts the events stored before now again for one aggregation: its aggregates are deleted, then
+   * every event counted so far is counted into it, a batch per transaction, while counting rounds wait.
+   * Events still waiting are left to the rounds, which count them for every enabled aggregation. For an
+   * aggregation added after events arrived, or changed; a rebuild that fails part-way is run again.
+   *
+   * @param progress told how many events it has counted, after each batch
+   * @return how many events it counted
+   */
+  public long rebuild(String name, int batch, LongConsumer progress) {
+    AggregationDefinition definition = definitions.reload().stream()
+        .filter(d -> d.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no enabled aggregation named '" + name
+            + "'; enabled: "
+            + definitions.enabled().stream().map(AggregationDefinition::name).toList()));
+    try (Handle locked = jdbi.open()) {
+      locked
+          .createQuery("SELECT count(pg_advisory_lock(:lock))")
+          .bind("lock", REBUILD_LOCK)
+          .mapTo(Long.class)
+          .one();
+      try {
+        store.deleteAggregation(definition.name(), definition.algorithm());
+        long counted = 0;
+        long after = 0;
+        while (true) {
+          long from = after;
+          List<StoredEvent> events =
+              jdbi.inTransaction(handle -> ActivityBacklog.counted(handle, from, batch));
+          if (events.isEmpty()) return counted;
+          jdbi.useTransaction(handle -> count(handle, events, List.of(definition)));
+          counted += events.size();
+          after = events.getLast().seq();
+          progress.accept(counted);
+        }
+      } finally {
+        locked
+            .createQuery("SELECT pg_advisory_unlock(:lock)")
+            .bind("lock", REBUILD_LOCK)
+            .mapTo(Boolean.class)
+            .one();
+      }
+    }
+  }
+
+  private void count(
+      Handle handle, List<StoredEvent> events, List<AggregationDefinition> counting) {
+    if (counting.isEmpty()) return;
+    Map<String, ItemFacts> facts =
+        ItemFacts.of(handle, events.stream().map(e -> e.event().itemId()).toList());
+    var sessionIds = events.stream()
+        .map(StoredEvent::event)
+        .map(ActivityEvent::sessionId)
+        .flatMap(Optional::stream)
+        .distinct()
+        .toList();
+    var sessions = new SessionHistory(ActivityBacklog.sessions(handle, sessionIds));
+    store.add(
+        handle,
+        Deltas.of(
+            events,
+            counting,
+            item -> Objects.requireNonNullElse(facts.get(item), ItemFacts.UNKNOWN),
+            sessions));
+  }
+
+  private static boolean sharedRound(Handle handle) {
+    return handle
+        .createQuery("SELECT pg_try_advisory_xact_lock_shared(:lock)")
+        .bind("lock", REBUILD_LOCK)
+        .mapTo(Boolean.class)
+        .one();
+  }
+}

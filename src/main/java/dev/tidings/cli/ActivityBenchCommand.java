@@ -1,0 +1,126 @@
+package dev.tidings.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import dev.tidings.Json;
+import dev.tidings.activity.ActivityIntake;
+import dev.tidings.app.Logging;
+import dev.tidings.app.ThrowawayDatabase;
+import dev.tidings.bench.ActivityBench;
+import dev.tidings.config.Secret;
+import dev.tidings.config.Settings;
+import dev.tidings.web.HttpServer;
+import dev.tidings.web.activity.ActivityRoutes;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+    name = "activity",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Activity in, aggregates out: shop sessions posted to the events route by concurrent clients while the",
+      "node counts them into the default aggregations in the background; prints the intake's events/s, how long",
+      "until all is counted, and the freshness of the aggregates under that load (p50/p99), beside the same",
+      "events counted in the request's transaction. Uses TIDINGS_DB_URL when set (in a schema of its own,",
+      "dropped afterwards), else a fresh embedded PostgreSQL."
+    })
+final class ActivityBenchCommand extends EnvironmentAware implements Callable<Integer> {
+  @Option(
+      names = "--events",
+      defaultValue = "300000",
+      description = "events per phase (default ${DEFAULT-VALUE})")
+  int events;
+
+  @Option(
+      names = "--batch",
+      defaultValue = "500",
+      description = "events per request (default ${DEFAULT-VALUE})")
+  int batch;
+
+  @Option(
+      names = "--callers",
+      defaultValue = "8",
+      description = "concurrent clients (default ${DEFAULT-VALUE})")
+  int callers;
+
+  @Option(
+      names = "--users",
+      defaultValue = "100000",
+      description = "distinct users (default ${DEFAULT-VALUE})")
+  int users;
+
+  @Option(
+      names = "--products",
+      defaultValue = "20000",
+      description = "products (default ${DEFAULT-VALUE})")
+  int products;
+
+  @Option(
+      names = "--counters",
+      defaultValue = "1",
+      description = "nodes counting at once (default ${DEFAULT-VALUE})")
+  int counters;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "7",
+      description = "seed of the generated events (default ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(names = "--json", description = "also write the figures as JSON to this file")
+  @Nullable Path json;
+
+  @Override
+  public Integer call() throws IOException {
+    if (events < 1 || batch < 1 || callers < 1 || users < 1 || products < 1 || counters < 1)
+      throw new UsageException(
+          "--events, --batch, --callers, --users, --products and --counters must be at least 1");
+    var settings = settings();
+    Logging.configure(settings.logFormat());
+    ((LoggerContext) LoggerFactory.getILoggerFactory())
+        .getLogger("tidings.access")
+        .setLevel(Level.WARN);
+    try (var scratch = ScratchDirectory.create("tidings-bench-activity")) {
+      ActivityBench.Result result;
+      try (var throwaway =
+          ThrowawayDatabase.open(settings, scratch.path(), callers + counters + 6)) {
+        System.out.println("database: " + throwaway.database().describe());
+        result = ActivityBench.run(
+            throwaway.database(),
+            new ActivityBench.Options(events, batch, callers, users, products, counters, seed),
+            intake -> serve(intake, settings),
+            (task, total) -> Progress.of(task, total, "events"),
+            System.out);
+      }
+      if (json != null) {
+        Json.MAPPER.writerWithDefaultPrettyPrinter().writeValue(json.toFile(), result);
+        System.out.println("figures written to " + json);
+      }
+      return 0;
+    }
+  }
+
+  private static ActivityBench.Endpoint serve(ActivityIntake intake, Settings settings) {
+    var key = new Secret(UUID.randomUUID().toString());
+    var server = HttpServer.start(
+        new HttpServer.Options(0, key, Duration.ofSeconds(1)),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        List.of(),
+        List.of(new ActivityRoutes(intake, settings.maxBodyBytes(), settings.maxImportBytes())));
+    return new ActivityBench.Endpoint(
+        URI.create("http://127.0.0.1:" + server.port() + "/api/v1/events"),
+        key.value(),
+        server::close);
+  }
+}

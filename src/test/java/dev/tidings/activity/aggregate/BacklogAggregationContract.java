@@ -1,0 +1,264 @@
+package dev.tidings.activity.aggregate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.activity.ActivityEvent;
+import dev.tidings.activity.ActivityIntake;
+import dev.tidings.activity.EventType;
+import dev.tidings.storage.Database;
+import java.io.ByteArrayInputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What the counting of stored events into the aggregates must do on every PostgreSQL, embedded and
+ * real: each stored event counted once by the declared aggregations, whichever way it came in and
+ * however many counters run; replays never; pairs of a session's items counted once, both ways.
+ */
+@Timeout(120)
+public abstract class BacklogAggregationContract {
+  private static final Instant AT = Instant.parse("2026-11-23T12:00:00Z");
+  private Database database;
+  private ActivityIntake intake;
+  private AggregateStore store;
+  private BacklogAggregation aggregation;
+  private final String suffix = UUID.randomUUID().toString().substring(0, 8);
+
+  protected abstract Database openDatabase();
+
+  @BeforeEach
+  void open() {
+    database = openDatabase();
+    store = new AggregateStore(database.jdbi());
+    intake = new ActivityIntake(database.jdbi(), InstantSource.fixed(AT));
+    aggregation = new BacklogAggregation(
+        database.jdbi(), new AggregationDefinitions(database.jdbi(), Duration.ZERO), store);
+    database
+        .jdbi()
+        .useHandle(handle -> handle.createUpdate("""
+            INSERT INTO products (id, title, brand, category, price, currency, image_url,
+                                  landing_url, created_at, updated_at)
+            VALUES (:id, 'Boots', 'acme', 'shoes', 10, 'EUR', 'https://x.test/i.png',
+                    'https://x.test/p', now(), now())""").bind("id", item()).execute());
+  }
+
+  @AfterEach
+  void close() {
+    database.close();
+  }
+
+  private String item() {
+    return "p-" + suffix;
+  }
+
+  private String user() {
+    return "u-" + suffix;
+  }
+
+  private ActivityEvent event(String id, EventType type, int quantity) {
+    return new ActivityEvent(
+        Optional.of(id + "-" + suffix),
+        user(),
+        type,
+        item(),
+        AT,
+        quantity,
+        Optional.of(BigDecimal.ONE));
+  }
+
+  private ActivityEvent inSession(String session, EventType type, String item) {
+    return new ActivityEvent(
+        Optional.empty(),
+        user(),
+        type,
+        item,
+        AT,
+        1,
+        Optional.empty(),
+        Optional.of(session + "-" + suffix),
+        Map.of());
+  }
+
+  private long countAll() {
+    long counted = 0;
+    int round;
+    while ((round = aggregation.countOnce(1_000)) > 0) counted += round;
+    return counted;
+  }
+
+  private double value(String key) {
+    var parsed = AggregateKey.parse(key);
+    return store.read(parsed.hashKey(), parsed.rangeKey(), parsed.rangeKey(), 10).stream()
+        .filter(entry -> entry.key().equals(parsed))
+        .mapToDouble(AggregateStore.Entry::value)
+        .sum();
+  }
+
+  private double coView(String a, String b) {
+    return value("s@item:s@" + a + ":s@co_item:s@" + b + ":s@co_view:s@cooccurrence:b@all");
+  }
+
+  @Test
+  void stored_events_wait_until_counted_once_by_the_declared_aggregations_and_replays_never() {
+    intake.record(List.of(
+        event("e1", EventType.VIEW, 1),
+        event("e2", EventType.PURCHASE, 3),
+        event("e2", EventType.PURCHASE, 3)));
+    intake.record(List.of(event("e1", EventType.VIEW, 1), event("e3", EventType.VIEW, 1)));
+    String user = "s@user:s@" + user();
+    String popularity = "s@item:s@" + item() + ":s@item_popularity:s@popularity:b@2026-11-23";
+    assertThat(aggregation.waiting()).isEqualTo(3);
+    assertThat(value(popularity)).as("nothing is counted before a round").isZero();
+
+    assertThat(countAll()).isEqualTo(3);
+
+    assertThat(aggregation.waiting()).isZero();
+    assertThat(value(user + ":s@brand:s@acme:s@user_brand:s@affinity:b@all")).isEqualTo(3.0);
+    assertThat(value(user + ":s@category:s@shoes:s@user_category:s@affinity:b@2026-11"))
+        .isEqualTo(3.0);
+    assertThat(value(user + ":s@item:s@" + item() + ":s@user_item_purchases:s@buy_again:b@all"))
+        .as("quantity, counted once although the purchase came twice")
+        .isEqualTo(3.0);
+    assertThat(value(
+            user + ":s@item:s@" + item() + ":s@user_item_views:s@recently_viewed:b@2026-11-23"))
+        .isEqualTo(2.0);
+    assertThat(value(popularity)).isEqualTo(3.0);
+    assertThat(countAll()).as("a second pass finds nothing to count").isZero();
+    assertThat(value(popularity)).isEqualTo(3.0);
+  }
+
+  @Test
+  void imported_events_are_counted_like_posted_ones() throws Exception {
+    String lines = """
+        {"userId": "%1$s", "type": "view", "itemId": "%2$s", "timestamp": "2026-11-23T10:00:00Z"}
+        {"userId": "%1$s", "type": "view", "itemId": "%2$s", "timestamp": "2026-11-23T10:01:00Z"}
+        """.formatted(user(), item());
+    var report = intake.importEvents(
+        new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)),
+        dev.tidings.imports.Format.JSON_LINES,
+        dev.tidings.imports.ImportOptions.defaults());
+    assertThat(report.imported()).isEqualTo(2);
+
+    assertThat(countAll()).isEqualTo(2);
+
+    assertThat(value("s@item:s@" + item() + ":s@item_popularity:s@popularity:b@all"))
+        .isEqualTo(2.0);
+  }
+
+  @Test
+  void items_of_one_session_are_paired_once_both_ways_and_a_return_to_an_item_adds_nothing() {
+    String a = "a-" + suffix;
+    String b = "b-" + suffix;
+    String c = "c-" + suffix;
+    intake.record(List.of(
+        inSession("s1", EventType.VIEW, a),
+        inSession("s1", EventType.VIEW, b),
+        inSession("s1", EventType.VIEW, a)));
+    intake.record(
+        List.of(inSession("s1", EventType.ADD_TO_CART, c), inSession("s1", EventType.PURCHASE, b)));
+    intake.record(List.of(
+        inSession("s2", EventType.VIEW, a),
+        inSession("s2", EventType.VIEW, b),
+        inSession("s3", EventType.PURCHASE, a),
+        inSession("s3", EventType.PURCHASE, c)));
+    countAll();
+
+    assertThat(coView(a, b)).as("sessions s1 and s2").isEqualTo(2.0);
+    assertThat(coView(b, a)).isEqualTo(2.0);
+    assertThat(coView(a, c)).isEqualTo(1.0);
+    assertThat(coView(c, b)).isEqualTo(1.0);
+    assertThat(coView(a, a)).isZero();
+    assertThat(value("s@item:s@" + a + ":s@co_item:s@" + c + ":s@co_purchase:s@cooccurrence:b@all"))
+        .as("bought together in s3 only: s1's purchase of b had no other purchase before it")
+        .isEqualTo(1.0);
+    assertThat(value("s@item:s@" + b + ":s@co_item:s@" + c + ":s@co_purchase:s@cooccurrence:b@all"))
+        .isZero();
+  }
+
+  @Test
+  void concurrent_counters_count_every_event_exactly_once() throws Exception {
+    var events = new ArrayList<ActivityEvent>();
+    for (int i = 0; i < 3_000; i++) events.add(event("c" + i, EventType.VIEW, 1));
+    for (int i = 0; i < 3; i++) intake.record(events.subList(i * 1_000, (i + 1) * 1_000));
+
+    try (var threads = Executors.newFixedThreadPool(4)) {
+      var counted = new ArrayList<Future<Long>>();
+      for (int i = 0; i < 4; i++)
+        counted.add(threads.submit(() -> {
+          long mine = 0;
+          int round;
+          while ((round = aggregation.countOnce(97)) > 0) mine += round;
+          return mine;
+        }));
+      long total = 0;
+      for (Future<Long> future : counted) total += future.get();
+      assertThat(total).isEqualTo(3_000);
+    }
+    assertThat(value("s@item:s@" + item() + ":s@item_popularity:s@popularity:b@all"))
+        .isEqualTo(3_000.0);
+  }
+
+  @Test
+  void a_new_aggregation_counts_what_arrives_after_it_and_a_rebuild_counts_history_once() {
+    intake.record(List.of(event("before", EventType.ADD_TO_CART, 2)));
+    countAll();
+    var definitions = new AggregationDefinitions(database.jdbi(), Duration.ZERO);
+    definitions.put("test_cart_quantity", dev.tidings.Json.MAPPER.readTree("""
+            {"events": ["add_to_cart"], "groupBy": ["item"], "scopes": ["year"],
+             "measure": "quantity", "algorithm": "trending"}"""), true);
+    intake.record(List.of(event("after", EventType.ADD_TO_CART, 5)));
+    countAll();
+    String key = "s@item:s@" + item() + ":s@test_cart_quantity:s@trending:b@2026";
+    assertThat(value(key)).as("only the event after it").isEqualTo(5.0);
+
+    intake.record(List.of(event("waiting", EventType.ADD_TO_CART, 7)));
+    var seen = new ArrayList<Long>();
+    assertThat(aggregation.rebuild("test_cart_quantity", 1, seen::add)).isEqualTo(2);
+    assertThat(seen).hasSize(2);
+    assertThat(value(key))
+        .as("history counted again, the waiting event not yet")
+        .isEqualTo(7.0);
+    countAll();
+    assertThat(value(key)).isEqualTo(14.0);
+    aggregation.rebuild("test_cart_quantity", 100, seen::add);
+    assertThat(value(key)).as("a second rebuild counts nothing twice").isEqualTo(14.0);
+    assertThat(value("s@item:s@" + item() + ":s@item_popularity:s@popularity:b@all"))
+        .as("other aggregations are left alone")
+        .isEqualTo(3.0);
+  }
+
+  @Test
+  void a_declaration_that_does_not_read_is_refused_and_a_stored_one_that_does_not_is_left_out() {
+    var definitions = new AggregationDefinitions(database.jdbi(), Duration.ZERO);
+    assertThatThrownBy(
+            () -> definitions.put("test_bad", dev.tidings.Json.MAPPER.readTree("""
+                {"events": ["teleport"], "groupBy": ["user"], "scopes": ["all"],
+                 "measure": "events", "algorithm": "x"}"""), true))
+        .hasMessageContaining("teleport");
+    database.jdbi().useHandle(handle -> handle.execute("""
+        INSERT INTO aggregation_definitions (name, definition) VALUES
+          ('test_broken', '{"events": ["teleport"], "groupBy": ["user"], "scopes": ["all"],
+            "measure": "events", "algorithm": "x"}')"""));
+    assertThat(definitions.enabled())
+        .extracting(AggregationDefinition::name)
+        .contains("item_popularity", "co_view")
+        .doesNotContain("test_broken", "test_bad");
+    assertThatThrownBy(() -> aggregation.rebuild("test_broken", 10, seq -> {}))
+        .hasMessageContaining("no enabled aggregation named 'test_broken'");
+  }
+}
