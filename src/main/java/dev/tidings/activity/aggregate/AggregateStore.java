@@ -1,13 +1,10 @@
 package dev.tidings.activity.aggregate;
 
-import java.sql.SQLException;
+import dev.tidings.storage.DayPartitions;
 import java.time.LocalDate;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -18,15 +15,15 @@ import org.jdbi.v3.core.Jdbi;
  * Thread-safe.
  */
 public final class AggregateStore {
-  private static final DateTimeFormatter PARTITION_SUFFIX = DateTimeFormatter.BASIC_ISO_DATE;
   /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
   private static final long PARTITION_LOCK = 7_301;
 
   private final Jdbi jdbi;
-  private final Set<LocalDate> partitioned = ConcurrentHashMap.newKeySet();
+  private final DayPartitions days;
 
   public AggregateStore(Jdbi jdbi) {
     this.jdbi = jdbi;
+    this.days = new DayPartitions(jdbi, "aggregate_days", PARTITION_LOCK, "fillfactor = 80");
   }
 
   /** One aggregate's value for one period. */
@@ -35,13 +32,13 @@ public final class AggregateStore {
   /** Adds every delta to its aggregate, creating those that are new; all or nothing. */
   public void add(Map<AggregateKey, Double> deltas) {
     for (AggregateKey key : deltas.keySet())
-      if (key.bucket().orElse(null) instanceof KeyPart.Day day) ensurePartition(day.day());
+      if (key.bucket().orElse(null) instanceof KeyPart.Day day) days.ensure(day.day());
     try {
       jdbi.useTransaction(handle -> add(handle, deltas));
     } catch (RuntimeException e) {
       // another node dropped a day this node had seen (an old event's day, past retention); the
       // failed attempt forgot the days it knew, so this one makes the partition again
-      if (!isMissingPartition(e)) throw e;
+      if (!DayPartitions.isMissing(e)) throw e;
       jdbi.useTransaction(handle -> add(handle, deltas));
     }
   }
@@ -54,25 +51,17 @@ public final class AggregateStore {
   public void add(Handle handle, Map<AggregateKey, Double> deltas) {
     if (deltas.isEmpty()) return;
     var periods = new ArrayList<Map.Entry<AggregateKey, Double>>();
-    var days = new ArrayList<Map.Entry<AggregateKey, Double>>();
+    var daily = new ArrayList<Map.Entry<AggregateKey, Double>>();
     for (var delta : deltas.entrySet())
-      (delta.getKey().bucket().orElse(null) instanceof KeyPart.Day ? days : periods).add(delta);
+      (delta.getKey().bucket().orElse(null) instanceof KeyPart.Day ? daily : periods).add(delta);
     try {
-      days.forEach(delta -> ensurePartition(day(delta.getKey())));
+      daily.stream().map(delta -> day(delta.getKey())).distinct().forEach(days::ensure);
       upsert(handle, "aggregates", "range_key", "r", periods);
-      upsert(handle, "aggregate_days", "day", "r::date", days);
+      upsert(handle, "aggregate_days", "day", "r::date", daily);
     } catch (RuntimeException e) {
-      if (isMissingPartition(e)) partitioned.clear();
+      if (DayPartitions.isMissing(e)) days.forget();
       throw e;
     }
-  }
-
-  /** "no partition of relation found for row": check_violation. */
-  private static boolean isMissingPartition(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SQLException sql && "23514".equals(sql.getSQLState())) return true;
-    }
-    return false;
   }
 
   /** A delta with its key written out once: sorting compares these strings many times. */
@@ -198,59 +187,10 @@ public final class AggregateStore {
 
   /** Drops the partitions of days before {@code firstKept}; returns how many it dropped. */
   public int dropDaysBefore(LocalDate firstKept) {
-    return jdbi.inTransaction(handle -> {
-      lockPartitions(handle);
-      List<String> old = handle
-          .createQuery("""
-              SELECT c.relname FROM pg_inherits i
-              JOIN pg_class c ON c.oid = i.inhrelid
-              JOIN pg_class p ON p.oid = i.inhparent
-              WHERE p.relname = 'aggregate_days' AND c.relname < :first
-                AND c.relnamespace = p.relnamespace""")
-          .bind("first", partitionName(firstKept))
-          .mapTo(String.class)
-          .list();
-      for (String name : old) handle.execute("DROP TABLE " + name);
-      old.forEach(name ->
-          partitioned.remove(LocalDate.parse(name.substring(name.length() - 8), PARTITION_SUFFIX)));
-      return old.size();
-    });
-  }
-
-  /**
-   * Makes the day's partition on a connection of its own, committed at once. Inside the caller's
-   * transaction (Jdbi hands a nested call the thread's open handle) its exclusive lock would be held
-   * until that transaction ends, and concurrent writers deadlock on it; the lock timeout bounds a wait
-   * on writers that wait on the caller.
-   */
-  private void ensurePartition(LocalDate day) {
-    if (partitioned.contains(day)) return;
-    try (Handle own = jdbi.open()) {
-      own.useTransaction(handle -> {
-        handle.execute("SET LOCAL lock_timeout = '5s'");
-        lockPartitions(handle);
-        handle.execute("CREATE TABLE IF NOT EXISTS " + partitionName(day)
-            + " PARTITION OF aggregate_days FOR VALUES FROM ('" + day + "') TO ('"
-            + day.plusDays(1) + "') WITH (fillfactor = 80)");
-      });
-    }
-    partitioned.add(day);
-  }
-
-  private static void lockPartitions(Handle handle) {
-    handle
-        .createQuery("SELECT count(pg_advisory_xact_lock(:lock))")
-        .bind("lock", PARTITION_LOCK)
-        .mapTo(Long.class)
-        .one();
+    return days.dropBefore(firstKept);
   }
 
   private static LocalDate day(AggregateKey key) {
     return ((KeyPart.Day) key.bucket().orElseThrow()).day();
-  }
-
-  /** {@code aggregate_days_20261123}: names sort as the days do. */
-  private static String partitionName(LocalDate day) {
-    return "aggregate_days_" + PARTITION_SUFFIX.format(day);
   }
 }

@@ -1,0 +1,130 @@
+package dev.tidings.notify;
+
+import dev.tidings.Json;
+import dev.tidings.audience.FollowTarget;
+import dev.tidings.audience.GeoPoint;
+import dev.tidings.audience.TargetType;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+
+/** The SQL of {@code content} (V16__notifications.sql). */
+final class ContentTable {
+  private static final String COLUMNS =
+      "id, type, title, url, owners::text AS owners, latitude, longitude, radius_km, starts_at, ends_at, published";
+
+  private ContentTable() {}
+
+  /** Inserts or replaces; true when it was new. Publishing is left as it was on a replace. */
+  static boolean put(Handle handle, Content content, Instant now) {
+    return handle
+        .createQuery("""
+            INSERT INTO content (id, type, title, url, owners, latitude, longitude, radius_km,
+                                 starts_at, ends_at, published, created_at, updated_at)
+            VALUES (:id, :type, :title, :url, :owners::jsonb, :latitude, :longitude, :radius,
+                    :startsAt, :endsAt, false, :now, :now)
+            ON CONFLICT (id) DO UPDATE SET
+              type = excluded.type, title = excluded.title, url = excluded.url,
+              owners = excluded.owners, latitude = excluded.latitude, longitude = excluded.longitude,
+              radius_km = excluded.radius_km, starts_at = excluded.starts_at,
+              ends_at = excluded.ends_at, updated_at = excluded.updated_at
+            RETURNING xmax = 0""")
+        .bind("id", content.id())
+        .bind("type", content.type().wire())
+        .bind("title", content.title())
+        .bind("url", content.url().orElse(null))
+        .bind("owners", owners(content.owners()))
+        .bind("latitude", content.location().map(GeoPoint::latitude).orElse(null))
+        .bind("longitude", content.location().map(GeoPoint::longitude).orElse(null))
+        .bind("radius", content.radiusKm())
+        .bind("startsAt", content.startsAt().map(Timestamp::from).orElse(null))
+        .bind("endsAt", content.endsAt().map(Timestamp::from).orElse(null))
+        .bind("now", Timestamp.from(now))
+        .mapTo(Boolean.class)
+        .one();
+  }
+
+  static Optional<Content> get(Handle handle, String id) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM content WHERE id = :id")
+        .bind("id", id)
+        .map((rows, context) -> read(rows))
+        .findOne();
+  }
+
+  static List<Content> all(Handle handle, Collection<String> ids) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM content WHERE id = ANY(:ids)")
+        .bindArray("ids", String.class, ids)
+        .map((rows, context) -> read(rows))
+        .list();
+  }
+
+  static List<Content> page(Handle handle, Optional<String> after, int limit) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM content WHERE id COLLATE \"C\" > :after"
+            + " ORDER BY id COLLATE \"C\" LIMIT :limit")
+        .bind("after", after.orElse(""))
+        .bind("limit", limit)
+        .map((rows, context) -> read(rows))
+        .list();
+  }
+
+  static boolean delete(Handle handle, String id) {
+    return handle
+            .createUpdate("DELETE FROM content WHERE id = :id")
+            .bind("id", id)
+            .execute()
+        == 1;
+  }
+
+  /** Sets published; the content as it is now, or empty when there is none. */
+  static Optional<Content> publish(Handle handle, String id, boolean published, Instant now) {
+    return handle
+        .createQuery("UPDATE content SET published = :published, updated_at = :now WHERE id = :id"
+            + " RETURNING " + COLUMNS)
+        .bind("id", id)
+        .bind("published", published)
+        .bind("now", Timestamp.from(now))
+        .map((rows, context) -> read(rows))
+        .findOne();
+  }
+
+  private static String owners(List<FollowTarget> owners) {
+    ArrayNode array = Json.MAPPER.createArrayNode();
+    for (FollowTarget owner : owners)
+      array.addObject().put("type", owner.type().wire()).put("id", owner.id());
+    return array.toString();
+  }
+
+  private static Content read(ResultSet rows) throws SQLException {
+    var owners = new ArrayList<FollowTarget>();
+    for (JsonNode owner : Json.MAPPER.readTree(rows.getString("owners")))
+      owners.add(new FollowTarget(
+          TargetType.ofWire(owner.path("type").asString("")).orElseThrow(),
+          owner.path("id").asString("")));
+    double latitude = rows.getDouble("latitude");
+    Optional<GeoPoint> location = rows.wasNull()
+        ? Optional.empty()
+        : Optional.of(new GeoPoint(latitude, rows.getDouble("longitude")));
+    return new Content(
+        rows.getString("id"),
+        ContentType.ofWire(rows.getString("type")).orElseThrow(),
+        rows.getString("title"),
+        Optional.ofNullable(rows.getString("url")),
+        owners,
+        location,
+        rows.getDouble("radius_km"),
+        Optional.ofNullable(rows.getTimestamp("starts_at")).map(Timestamp::toInstant),
+        Optional.ofNullable(rows.getTimestamp("ends_at")).map(Timestamp::toInstant),
+        rows.getBoolean("published"));
+  }
+}

@@ -1,0 +1,114 @@
+package dev.tidings.notify;
+
+import dev.tidings.audience.FollowTarget;
+import dev.tidings.audience.GeoPoint;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The SQL of {@code notification_buckets}: one row per subscriber and day holding that day's events in
+ * order ({@code kind:content}) and how many of them a digest has sent. A fan-out is one statement,
+ * streamed from the followers' index inside the database, so neither the node's memory nor its time
+ * grows with a round trip per follower; appending an event the bucket holds already changes nothing,
+ * so publishing twice in a day tells nobody twice.
+ */
+final class NotificationBuckets {
+  private static final String APPEND = """
+      INSERT INTO notification_buckets (day, subscriber_id, events)
+      SELECT :day, subscriber_id, ARRAY[:event] FROM (%s) AS audience
+      ON CONFLICT (day, subscriber_id) DO UPDATE
+        SET events = notification_buckets.events || excluded.events
+        WHERE NOT notification_buckets.events @> excluded.events""";
+
+  private NotificationBuckets() {}
+
+  static String event(NotificationKind kind, String contentId) {
+    return kind.wire() + ":" + contentId;
+  }
+
+  /** Appends the event to the bucket of every follower of any owner; returns how many got it. */
+  static long toFollowers(Handle handle, LocalDate day, Content content) {
+    if (content.owners().isEmpty()) return 0;
+    return handle
+        .createUpdate(APPEND.formatted("""
+            SELECT DISTINCT f.subscriber_id FROM follows f
+              JOIN unnest(:types::text[], :ids::text[]) AS o (type, id)
+                ON f.target_type = o.type AND f.target_id = o.id"""))
+        .bind("day", day)
+        .bind("event", event(NotificationKind.FOLLOWED, content.id()))
+        .bindArray(
+            "types",
+            String.class,
+            content.owners().stream().map(o -> o.type().wire()).toList())
+        .bindArray(
+            "ids", String.class, content.owners().stream().map(FollowTarget::id).toList())
+        .execute();
+  }
+
+  /**
+   * Appends the event to the bucket of every subscriber within the content's radius: the position index
+   * finds those in the bounding box, the great-circle distance keeps those in the circle. (A box that
+   * would cross the antimeridian is cut at it.)
+   */
+  static long toNearby(Handle handle, LocalDate day, Content content, GeoPoint at) {
+    double latDegrees = content.radiusKm() / 111.2;
+    double lonDegrees =
+        content.radiusKm() / (111.2 * Math.max(0.01, Math.cos(Math.toRadians(at.latitude()))));
+    return handle
+        .createUpdate(APPEND.formatted("""
+            SELECT id AS subscriber_id FROM subscribers
+             WHERE latitude IS NOT NULL
+               AND point(longitude, latitude) <@ box(point(:west, :south), point(:east, :north))
+               AND 2 * 6371 * asin(sqrt(
+                     power(sin(radians(latitude - :lat) / 2), 2)
+                     + cos(radians(:lat)) * cos(radians(latitude))
+                       * power(sin(radians(longitude - :lon) / 2), 2))) <= :radius"""))
+        .bind("day", day)
+        .bind("event", event(NotificationKind.NEARBY, content.id()))
+        .bind("west", Math.max(-180, at.longitude() - lonDegrees))
+        .bind("east", Math.min(180, at.longitude() + lonDegrees))
+        .bind("south", Math.max(-90, at.latitude() - latDegrees))
+        .bind("north", Math.min(90, at.latitude() + latDegrees))
+        .bind("lat", at.latitude())
+        .bind("lon", at.longitude())
+        .bind("radius", content.radiusKm())
+        .execute();
+  }
+
+  /** One subscriber's bucket of one day. */
+  record Bucket(LocalDate day, List<String> events, int flushed) {}
+
+  /** The subscriber's buckets from {@code from} to {@code to}, oldest first. */
+  static List<Bucket> of(Handle handle, String subscriberId, LocalDate from, LocalDate to) {
+    return handle
+        .createQuery("""
+            SELECT day, events, flushed FROM notification_buckets
+             WHERE subscriber_id = :subscriber AND day BETWEEN :from AND :to ORDER BY day""")
+        .bind("subscriber", subscriberId)
+        .bind("from", from)
+        .bind("to", to)
+        .map((rows, context) -> new Bucket(
+            rows.getObject("day", LocalDate.class),
+            List.of((String[]) rows.getArray("events").getArray()),
+            rows.getInt("flushed")))
+        .list();
+  }
+
+  /**
+   * Marks each day's events up to the given position as sent; a marker never moves back, so a late or
+   * repeated flush changes nothing, and events appended after the digest was read stay after it.
+   */
+  static void flush(Handle handle, String subscriberId, Map<LocalDate, Integer> positions) {
+    var batch = handle.prepareBatch("""
+        UPDATE notification_buckets SET flushed = greatest(flushed, :position)
+         WHERE day = :day AND subscriber_id = :subscriber""");
+    positions.forEach((day, position) -> batch
+        .bind("day", day)
+        .bind("subscriber", subscriberId)
+        .bind("position", position)
+        .add());
+    if (!positions.isEmpty()) batch.execute();
+  }
+}

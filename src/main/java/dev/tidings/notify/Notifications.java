@@ -1,0 +1,156 @@
+package dev.tidings.notify;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.storage.DayPartitions;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Content and the notifications it makes: publishing fans a piece out to its owners' followers and to
+ * subscribers near its place, into their bucket for today; a digest reads a subscriber's last days and
+ * a flush marks what it sent. Days are UTC days.
+ */
+public final class Notifications {
+  /** A digest looks back at most this far; buckets are kept a little longer. */
+  public static final int MAX_DAYS = 30;
+
+  /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
+  private static final long PARTITION_LOCK = 7_303;
+
+  /** Who was told of a publish. */
+  public record Published(Content content, long followers, long nearby) {}
+
+  private final Jdbi jdbi;
+  private final InstantSource clock;
+  private final DayPartitions days;
+
+  public Notifications(Jdbi jdbi, InstantSource clock) {
+    this.jdbi = jdbi;
+    this.clock = clock;
+    this.days = new DayPartitions(jdbi, "notification_buckets", PARTITION_LOCK, "");
+  }
+
+  /** Stores or replaces a piece of content (its published state stays as it was); true when new. */
+  public boolean put(Content content) {
+    return jdbi.withHandle(handle -> ContentTable.put(handle, content, clock.instant()));
+  }
+
+  public Optional<Content> get(String id) {
+    return jdbi.withHandle(handle -> ContentTable.get(handle, id));
+  }
+
+  public List<Content> page(Optional<String> after, int limit) {
+    return jdbi.withHandle(handle -> ContentTable.page(handle, after, limit));
+  }
+
+  public boolean delete(String id) {
+    return jdbi.withHandle(handle -> ContentTable.delete(handle, id));
+  }
+
+  /**
+   * Publishes the content and tells its owners' followers and the subscribers within its radius, in one
+   * transaction; publishing it again the same day tells nobody twice.
+   *
+   * @return empty when there is no such content
+   */
+  public Optional<Published> publish(String id) {
+    LocalDate today = today();
+    days.ensure(today);
+    try {
+      return jdbi.inTransaction(handle -> ContentTable.publish(handle, id, true, clock.instant())
+          .map(content -> new Published(
+              content,
+              NotificationBuckets.toFollowers(handle, today, content),
+              content
+                  .location()
+                  .map(at -> NotificationBuckets.toNearby(handle, today, content, at))
+                  .orElse(0L))));
+    } catch (RuntimeException e) {
+      if (DayPartitions.isMissing(e)) days.forget();
+      throw e;
+    }
+  }
+
+  /** Unpublishes: digests stop telling of it at once (they check at read time). */
+  public Optional<Content> unpublish(String id) {
+    return jdbi.withHandle(handle -> ContentTable.publish(handle, id, false, clock.instant()));
+  }
+
+  /** What the subscriber has not been told of the last {@code lookBack} days (1..{@link #MAX_DAYS}). */
+  public Digest digest(String subscriberId, int lookBack) {
+    if (lookBack < 1 || lookBack > MAX_DAYS)
+      throw new InvalidInputException(
+          "the digest looks back 1 to " + MAX_DAYS + " days, not " + lookBack);
+    LocalDate today = today();
+    return jdbi.withHandle(handle -> {
+      var buckets =
+          NotificationBuckets.of(handle, subscriberId, today.minusDays(lookBack - 1L), today);
+      var sent = new HashSet<String>();
+      for (var bucket : buckets)
+        for (String event : bucket
+            .events()
+            .subList(0, Math.min(bucket.flushed(), bucket.events().size())))
+          sent.add(contentOf(event));
+      // the first day each untold piece arrived, and why
+      var pending = new LinkedHashMap<String, Map.Entry<NotificationKind, LocalDate>>();
+      var positions = new HashMap<LocalDate, Integer>();
+      for (var bucket : buckets) {
+        positions.put(bucket.day(), bucket.events().size());
+        List<String> events = bucket.events();
+        for (String event :
+            events.subList(Math.min(bucket.flushed(), events.size()), events.size())) {
+          String id = contentOf(event);
+          if (!sent.contains(id)) pending.putIfAbsent(id, Map.entry(kindOf(event), bucket.day()));
+        }
+      }
+      Map<String, Content> content = pending.isEmpty()
+          ? Map.of()
+          : ContentTable.all(handle, pending.keySet()).stream()
+              .collect(Collectors.toMap(Content::id, Function.identity()));
+      var items = new ArrayList<Digest.Notification>();
+      pending.forEach((id, why) -> {
+        Content piece = content.get(id);
+        if (piece != null && piece.applicableAt(clock.instant()))
+          items.add(new Digest.Notification(why.getKey(), piece, why.getValue()));
+      });
+      items.sort(Comparator.comparing(Digest.Notification::day).reversed());
+      return new Digest(subscriberId, items, positions);
+    });
+  }
+
+  /** Marks what the digest was read from as sent; what arrived since stays for the next one. */
+  public void flush(Digest digest) {
+    jdbi.useHandle(
+        handle -> NotificationBuckets.flush(handle, digest.subscriberId(), digest.positions()));
+  }
+
+  /** Drops the buckets of days before {@code firstKept}, a partition each. */
+  public int dropDaysBefore(LocalDate firstKept) {
+    return days.dropBefore(firstKept);
+  }
+
+  private LocalDate today() {
+    return clock.instant().atZone(ZoneOffset.UTC).toLocalDate();
+  }
+
+  private static String contentOf(String event) {
+    return event.substring(event.indexOf(':') + 1);
+  }
+
+  private static NotificationKind kindOf(String event) {
+    return NotificationKind.ofWire(event.substring(0, event.indexOf(':')))
+        .orElse(NotificationKind.FOLLOWED);
+  }
+}

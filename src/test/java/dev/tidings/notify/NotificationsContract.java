@@ -1,0 +1,348 @@
+package dev.tidings.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.audience.FollowTarget;
+import dev.tidings.audience.GeoPoint;
+import dev.tidings.audience.TargetType;
+import dev.tidings.storage.Database;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What notifications must do on every PostgreSQL, embedded and real: a publish reaches every follower
+ * of its owners and everyone within its radius once a day, and a digest tells each applicable piece
+ * once, never after it was unpublished, whatever publishes and flushes race with it.
+ */
+@Timeout(180)
+public abstract class NotificationsContract {
+  private static final Instant MONDAY = Instant.parse("2026-11-23T09:00:00Z");
+  private final AtomicReference<Instant> now = new AtomicReference<>(MONDAY);
+  private final String run = UUID.randomUUID().toString().substring(0, 6);
+  private Database database;
+  private Notifications notifications;
+
+  protected abstract Database openDatabase();
+
+  @BeforeEach
+  void open() {
+    database = openDatabase();
+    InstantSource clock = now::get;
+    notifications = new Notifications(database.jdbi(), clock);
+  }
+
+  @AfterEach
+  void close() {
+    database.close();
+  }
+
+  private String subscriber(String name, Double latitude, Double longitude) {
+    String id = name + "-" + run;
+    database
+        .jdbi()
+        .useHandle(handle -> handle
+            .createUpdate("""
+            INSERT INTO subscribers (id, email, latitude, longitude, created_at, updated_at)
+            VALUES (:id, :email, :lat, :lon, now(), now())""")
+            .bind("id", id)
+            .bind("email", id + "@example.test")
+            .bind("lat", latitude)
+            .bind("lon", longitude)
+            .execute());
+    return id;
+  }
+
+  private String subscriber(String name) {
+    return subscriber(name, null, null);
+  }
+
+  private void follow(String subscriber, TargetType type, String target) {
+    database
+        .jdbi()
+        .useHandle(handle -> handle.execute(
+            "INSERT INTO follows (subscriber_id, target_type, target_id, followed_at) VALUES (?, ?, ?, now())"
+                + " ON CONFLICT DO NOTHING",
+            subscriber,
+            type.wire(),
+            target));
+  }
+
+  private Content content(String id, FollowTarget... owners) {
+    return new Content(
+        id + "-" + run,
+        ContentType.ARTWORK,
+        "Piece " + id,
+        Optional.empty(),
+        List.of(owners),
+        Optional.empty(),
+        Content.DEFAULT_RADIUS_KM,
+        Optional.empty(),
+        Optional.empty(),
+        false);
+  }
+
+  private static FollowTarget artist(String id) {
+    return new FollowTarget(TargetType.ARTIST, id);
+  }
+
+  private List<String> told(String subscriber) {
+    return notifications.digest(subscriber, 7).items().stream()
+        .map(item -> item.content().id())
+        .toList();
+  }
+
+  @Test
+  void a_publish_reaches_each_follower_of_any_owner_once_and_again_the_same_day_nobody_twice() {
+    String ann = subscriber("ann");
+    String bob = subscriber("bob");
+    String cat = subscriber("cat");
+    follow(ann, TargetType.ARTIST, "warhol-" + run);
+    follow(ann, TargetType.GALLERY, "pace-" + run);
+    follow(bob, TargetType.GALLERY, "pace-" + run);
+    var piece = content(
+        "soup", artist("warhol-" + run), new FollowTarget(TargetType.GALLERY, "pace-" + run));
+    notifications.put(piece);
+
+    var published = notifications.publish(piece.id()).orElseThrow();
+    assertThat(published.followers()).isEqualTo(2);
+    notifications.publish(piece.id());
+
+    assertThat(told(ann)).containsExactly(piece.id());
+    assertThat(told(bob)).containsExactly(piece.id());
+    assertThat(told(cat)).isEmpty();
+    assertThat(notifications.publish("nothing-" + run)).isEmpty();
+  }
+
+  @Test
+  void a_place_reaches_subscribers_within_its_radius_only() {
+    String near = subscriber("near", 52.37, 4.89); // Amsterdam
+    String close = subscriber("close", 52.09, 5.12); // Utrecht, 35 km
+    String far = subscriber("far", 51.92, 4.48); // Rotterdam, 57 km
+    var show = new Content(
+        "show-" + run,
+        ContentType.SHOW,
+        "Opening",
+        Optional.of("https://gallery.test/show"),
+        List.of(),
+        Optional.of(new GeoPoint(52.37, 4.90)),
+        40,
+        Optional.of(MONDAY),
+        Optional.of(MONDAY.plus(Duration.ofDays(30))),
+        false);
+    notifications.put(show);
+
+    assertThat(notifications.publish(show.id()).orElseThrow().nearby()).isEqualTo(2);
+
+    assertThat(told(near)).containsExactly(show.id());
+    assertThat(told(close)).containsExactly(show.id());
+    assertThat(told(far)).isEmpty();
+    var item = notifications.digest(near, 7).items().getFirst();
+    assertThat(item.kind()).isEqualTo(NotificationKind.NEARBY);
+    assertThat(item.content().title()).isEqualTo("Opening");
+  }
+
+  @Test
+  void a_flush_marks_what_was_read_and_what_arrives_meanwhile_goes_to_the_next_digest() {
+    String ann = subscriber("ann");
+    follow(ann, TargetType.ARTIST, "a-" + run);
+    var first = content("first", artist("a-" + run));
+    var second = content("second", artist("a-" + run));
+    notifications.put(first);
+    notifications.put(second);
+    notifications.publish(first.id());
+
+    Digest digest = notifications.digest(ann, 7);
+    notifications.publish(second.id()); // while the digest is being sent
+    notifications.flush(digest);
+
+    assertThat(digest.items()).extracting(i -> i.content().id()).containsExactly(first.id());
+    assertThat(told(ann)).containsExactly(second.id());
+    notifications.flush(notifications.digest(ann, 7));
+    assertThat(told(ann)).isEmpty();
+    now.set(MONDAY.plus(Duration.ofDays(1)));
+    notifications.publish(first.id());
+    assertThat(told(ann)).as("sent before, in the window: never again").isEmpty();
+  }
+
+  @Test
+  void unpublished_or_ended_content_is_not_told_and_bad_windows_are_refused() {
+    String ann = subscriber("ann");
+    follow(ann, TargetType.ARTIST, "a-" + run);
+    var gone = content("gone", artist("a-" + run));
+    var over = new Content(
+        "over-" + run,
+        ContentType.EVENT,
+        "Talk",
+        Optional.empty(),
+        List.of(artist("a-" + run)),
+        Optional.empty(),
+        Content.DEFAULT_RADIUS_KM,
+        Optional.empty(),
+        Optional.of(MONDAY.plus(Duration.ofHours(2))),
+        false);
+    notifications.put(gone);
+    notifications.put(over);
+    notifications.publish(gone.id());
+    notifications.publish(over.id());
+    assertThat(told(ann)).containsExactlyInAnyOrder(gone.id(), over.id());
+
+    notifications.unpublish(gone.id());
+    now.set(MONDAY.plus(Duration.ofHours(3)));
+
+    assertThat(told(ann)).isEmpty();
+    assertThatThrownBy(() -> notifications.digest(ann, 0))
+        .isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> notifications.digest(ann, 31))
+        .isInstanceOf(InvalidInputException.class);
+  }
+
+  @Test
+  void days_past_retention_are_dropped_whole() {
+    String ann = subscriber("ann");
+    follow(ann, TargetType.ARTIST, "a-" + run);
+    var piece = content("old", artist("a-" + run));
+    notifications.put(piece);
+    notifications.publish(piece.id());
+    now.set(MONDAY.plus(Duration.ofDays(1)));
+    assertThat(told(ann)).containsExactly(piece.id());
+
+    assertThat(notifications.dropDaysBefore(
+            now.get().atZone(java.time.ZoneOffset.UTC).toLocalDate()))
+        .isGreaterThanOrEqualTo(1);
+
+    assertThat(told(ann)).isEmpty();
+    assertThat(partitionsOf(database.jdbi())).noneMatch(name -> name.endsWith("20261123"));
+  }
+
+  private static List<String> partitionsOf(Jdbi jdbi) {
+    return jdbi.withHandle(handle -> handle.createQuery("""
+            SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            WHERE i.inhparent = 'notification_buckets'::regclass""").mapTo(String.class).list());
+  }
+
+  /**
+   * Random follows and content; publishes, unpublishes and digests with flushes race on four threads
+   * over three days. Afterwards every piece that stayed published was told to each of its followers
+   * exactly once, none was told twice, and none was told after its unpublish returned.
+   */
+  @Test
+  void racing_publishes_unpublishes_and_flushes_tell_each_applicable_piece_exactly_once()
+      throws Exception {
+    var random = new Random(11);
+    List<String> subscribers = new ArrayList<>();
+    for (int i = 0; i < 30; i++) subscribers.add(subscriber("s" + i));
+    List<String> artists = List.of("x-" + run, "y-" + run, "z-" + run, "w-" + run);
+    Map<String, Set<String>> follows = new HashMap<>();
+    for (String s : subscribers)
+      for (String a : artists)
+        if (random.nextInt(3) == 0) {
+          follow(s, TargetType.ARTIST, a);
+          follows.computeIfAbsent(s, x -> new HashSet<>()).add(a);
+        }
+    List<Content> pieces = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      var piece = content("p" + i, artist(artists.get(random.nextInt(artists.size()))));
+      notifications.put(piece);
+      pieces.add(piece);
+    }
+    Set<String> published = ConcurrentHashMap.newKeySet();
+    Set<String> unpublished = ConcurrentHashMap.newKeySet();
+    Map<String, Long> unpublishedAt = new ConcurrentHashMap<>();
+    Map<String, List<String>> toldTo = new ConcurrentHashMap<>();
+    Map<String, Object> locks = new ConcurrentHashMap<>();
+    var order = new ArrayList<>(pieces);
+    Collections.shuffle(order, random);
+
+    try (var threads = Executors.newFixedThreadPool(4)) {
+      var work = new ArrayList<Future<?>>();
+      for (int t = 0; t < 2; t++) {
+        int half = t;
+        work.add(threads.submit(() -> {
+          for (int i = half; i < order.size(); i += 2) {
+            notifications.publish(order.get(i).id());
+            published.add(order.get(i).id());
+            if (i == order.size() / 2) now.set(MONDAY.plus(Duration.ofDays(1)));
+          }
+        }));
+      }
+      work.add(threads.submit(() -> {
+        for (int i = 0; i < order.size(); i += 7) {
+          String id = order.get(i).id();
+          while (!published.contains(id)) Thread.sleep(1); // unpublish what is out, not before
+          notifications.unpublish(id);
+          unpublished.add(id);
+          unpublishedAt.put(id, System.nanoTime());
+        }
+        return null;
+      }));
+      work.add(threads.submit(() -> {
+        var mine = new Random(5);
+        for (int round = 0; round < 150; round++) {
+          String s = subscribers.get(mine.nextInt(subscribers.size()));
+          synchronized (locks.computeIfAbsent(s, x -> new Object())) {
+            long readAt = System.nanoTime();
+            Digest digest = notifications.digest(s, 7);
+            for (var item : digest.items()) {
+              Long gone = unpublishedAt.get(item.content().id());
+              assertThat(gone == null || gone > readAt)
+                  .as("%s told after its unpublish", item.content().id())
+                  .isTrue();
+              toldTo
+                  .computeIfAbsent(s, x -> new ArrayList<>())
+                  .add(item.content().id());
+            }
+            notifications.flush(digest);
+          }
+        }
+      }));
+      for (Future<?> future : work) future.get();
+    }
+    now.set(MONDAY.plus(Duration.ofDays(2)));
+    for (String s : subscribers) {
+      Digest last = notifications.digest(s, 7);
+      last.items()
+          .forEach(item -> toldTo
+              .computeIfAbsent(s, x -> new ArrayList<>())
+              .add(item.content().id()));
+      notifications.flush(last);
+    }
+
+    int checked = 0;
+    for (String s : subscribers) {
+      List<String> told = toldTo.getOrDefault(s, List.of());
+      assertThat(told).as("told to %s", s).doesNotHaveDuplicates();
+      for (Content piece : pieces) {
+        boolean follows_ =
+            follows.getOrDefault(s, Set.of()).contains(piece.owners().getFirst().id());
+        if (!follows_) assertThat(told).doesNotContain(piece.id());
+        else if (!unpublished.contains(piece.id())) {
+          assertThat(told).as("%s to %s", piece.id(), s).contains(piece.id());
+          checked++;
+        }
+      }
+    }
+    assertThat(checked).as("pairs checked").isGreaterThan(100);
+  }
+}
