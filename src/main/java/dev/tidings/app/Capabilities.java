@@ -26,6 +26,7 @@ final class Capabilities {
         new CatalogWiring(infrastructure),
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
+        new NotifyWiring(infrastructure),
         new OpenTimeWiring(infrastructure),
         delivery,
         campaigns,

@@ -1,0 +1,58 @@
+package dev.tidings.app;
+
+import dev.tidings.notify.Notifications;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.notify.NotifyRoutes;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Follow notifications on the node's database; every started node drops expired days hourly. */
+public final class NotifyWiring implements Capability {
+  private static final Logger log = LoggerFactory.getLogger(NotifyWiring.class);
+  /** Buckets kept: a digest's longest look back, and a few days for a digest that runs late. */
+  static final int KEEP_DAYS = Notifications.MAX_DAYS + 5;
+
+  private final Infrastructure infrastructure;
+  private final Lazy<Notifications> notifications;
+
+  NotifyWiring(Infrastructure infrastructure) {
+    this.infrastructure = infrastructure;
+    this.notifications =
+        Lazy.of(() -> new Notifications(infrastructure.database().jdbi(), infrastructure.clock()));
+  }
+
+  public Notifications notifications() {
+    return notifications.get();
+  }
+
+  @Override
+  public List<RouteGroup> routes() {
+    return List.of(new NotifyRoutes(notifications(), infrastructure.settings().maxBodyBytes()));
+  }
+
+  @Override
+  public List<Background> background() {
+    return List.of(() -> {
+      var retention = Executors.newSingleThreadScheduledExecutor(
+          Thread.ofVirtual().name("notification-retention").factory());
+      retention.scheduleWithFixedDelay(
+          this::dropExpiredDays, 0, Duration.ofHours(1).toMinutes(), TimeUnit.MINUTES);
+      return retention::shutdownNow;
+    });
+  }
+
+  private void dropExpiredDays() {
+    try {
+      var today = infrastructure.clock().instant().atZone(ZoneOffset.UTC).toLocalDate();
+      int dropped = notifications().dropDaysBefore(today.minusDays(KEEP_DAYS - 1L));
+      if (dropped > 0) log.info("notifications: dropped {} expired days", dropped);
+    } catch (RuntimeException e) {
+      log.warn("notifications: dropping expired days failed; trying again in an hour", e);
+    }
+  }
+}

@@ -1,0 +1,161 @@
+package dev.tidings.notify;
+
+import static dev.tidings.Problems.toValidate;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
+import dev.tidings.Problems;
+import dev.tidings.audience.FollowTarget;
+import dev.tidings.audience.GeoPoint;
+import dev.tidings.audience.TargetType;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Content and digests as JSON; reading names every problem at once. */
+public final class ContentJson {
+  private static final Set<String> FIELDS = Set.of(
+      "id",
+      "type",
+      "title",
+      "url",
+      "owners",
+      "location",
+      "radiusKm",
+      "startsAt",
+      "endsAt",
+      "published");
+
+  private ContentJson() {}
+
+  /**
+   * A piece of content; {@code id} is the one its URL names (a body's id must match it). Whether it is
+   * published is not set here but by publishing it.
+   *
+   * @throws InvalidInputException listing every problem
+   */
+  public static Content fromJson(String id, JsonNode node) {
+    if (!node.isObject()) throw new InvalidInputException("expected a JSON object");
+    var problems = new Problems();
+    for (String name : node.propertyNames())
+      if (!FIELDS.contains(name))
+        problems.add("unknown field '" + name + "' (fields: "
+            + String.join(", ", FIELDS.stream().sorted().toList()) + ")");
+    JsonNode given = node.path("id");
+    if (!given.isMissingNode() && !given.asString("").equals(id))
+      problems.add(
+          "id in the body (" + given.asString("") + ") is not the id in the URL (" + id + ")");
+    String typeText = node.path("type").asString(null);
+    ContentType type = typeText == null ? null : ContentType.ofWire(typeText).orElse(null);
+    if (typeText == null) problems.add("missing required field 'type'");
+    else if (type == null)
+      problems.add(
+          "type must be product, artwork, article, show or event, got " + Problems.quote(typeText));
+    var owners = new ArrayList<FollowTarget>();
+    JsonNode ownerList = node.path("owners");
+    if (!ownerList.isMissingNode() && !ownerList.isArray())
+      problems.add("owners must be a list of {\"type\", \"id\"}");
+    int position = 0;
+    for (JsonNode owner : ownerList.isArray() ? ownerList : Json.MAPPER.createArrayNode()) {
+      position++;
+      String ownerType = owner.path("type").asString("");
+      var target = TargetType.ofWire(ownerType);
+      String ownerId = owner.path("id").asString("");
+      if (target.isEmpty())
+        problems.add(
+            "owner " + position + ": type must be brand, artist, gallery, store or category, got "
+                + Problems.quote(ownerType));
+      else if (ownerId.isEmpty() || ownerId.length() > 200)
+        problems.add("owner " + position + ": id must be 1-200 characters");
+      else owners.add(new FollowTarget(target.get(), ownerId));
+    }
+    Optional<GeoPoint> location = Optional.empty();
+    JsonNode place = node.path("location");
+    if (!place.isMissingNode() && !place.isNull()) {
+      if (!place.path("latitude").isNumber() || !place.path("longitude").isNumber())
+        problems.add("location must be {\"latitude\": number, \"longitude\": number}");
+      else {
+        try {
+          location = Optional.of(new GeoPoint(
+              place.path("latitude").asDouble(), place.path("longitude").asDouble()));
+        } catch (InvalidInputException e) {
+          e.problems().forEach(p -> problems.add("location: " + p));
+        }
+      }
+    }
+    JsonNode radius = node.path("radiusKm");
+    if (!radius.isMissingNode() && !radius.isNumber()) problems.add("radiusKm must be a number");
+    Optional<Instant> startsAt = instant(node, "startsAt", problems);
+    Optional<Instant> endsAt = instant(node, "endsAt", problems);
+    problems.throwIfAny();
+    return new Content(
+        id,
+        toValidate(type),
+        node.path("title").asString(null),
+        Optional.ofNullable(node.path("url").asString(null)),
+        owners,
+        location,
+        radius.isNumber() ? radius.asDouble() : Content.DEFAULT_RADIUS_KM,
+        startsAt,
+        endsAt,
+        false);
+  }
+
+  private static Optional<Instant> instant(JsonNode node, String field, Problems problems) {
+    @Nullable String text = node.path(field).asString(null);
+    if (text == null) return Optional.empty();
+    try {
+      return Optional.of(Instant.parse(text));
+    } catch (DateTimeParseException e) {
+      problems.add(field + " must be an ISO-8601 instant, got " + Problems.quote(text));
+      return Optional.empty();
+    }
+  }
+
+  public static ObjectNode toJson(Content content) {
+    ObjectNode node = Json.MAPPER.createObjectNode();
+    node.put("id", content.id());
+    node.put("type", content.type().wire());
+    node.put("title", content.title());
+    content.url().ifPresent(url -> node.put("url", url));
+    var owners = node.putArray("owners");
+    content
+        .owners()
+        .forEach(o -> owners.addObject().put("type", o.type().wire()).put("id", o.id()));
+    content
+        .location()
+        .ifPresent(at -> node.putObject("location")
+            .put("latitude", at.latitude())
+            .put("longitude", at.longitude()));
+    node.put("radiusKm", content.radiusKm());
+    content.startsAt().ifPresent(t -> node.put("startsAt", t.toString()));
+    content.endsAt().ifPresent(t -> node.put("endsAt", t.toString()));
+    node.put("published", content.published());
+    return node;
+  }
+
+  /** The digest per day, newest first: {@code {"userId", "days": [{"day", "items": [{"kind", "content"}]}]}}. */
+  public static ObjectNode toJson(Digest digest) {
+    ObjectNode node = Json.MAPPER.createObjectNode();
+    node.put("userId", digest.subscriberId());
+    var days = node.putArray("days");
+    ObjectNode current = null;
+    for (Digest.Notification item : digest.items()) {
+      if (current == null || !current.path("day").asString("").equals(item.day().toString())) {
+        current = days.addObject();
+        current.put("day", item.day().toString());
+        current.putArray("items");
+      }
+      ObjectNode entry = ((tools.jackson.databind.node.ArrayNode) current.get("items")).addObject();
+      entry.put("kind", item.kind().wire());
+      entry.set("content", toJson(item.content()));
+    }
+    node.put("count", digest.items().size());
+    return node;
+  }
+}
