@@ -31,5 +31,5 @@ CREATE TABLE notification_buckets (
   subscriber_id text    NOT NULL,
   events        text[]  NOT NULL,
   flushed       integer NOT NULL DEFAULT 0,
-  PRIMARY KEY (day, subscriber_id)
+  PRIMARY KEY (subscriber_id, day)
 ) PARTITION BY RANGE (day);

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
       ImportBenchCommand.class,
       EventBenchCommand.class,
       ActivityBenchCommand.class,
+      FanoutBenchCommand.class,
       ComputeOnceBenchCommand.class,
       QueueBenchCommand.class,
       OpenBurstBenchCommand.class,

@@ -18,7 +18,7 @@ final class NotificationBuckets {
   private static final String APPEND = """
       INSERT INTO notification_buckets (day, subscriber_id, events)
       SELECT :day, subscriber_id, ARRAY[:event] FROM (%s) AS audience
-      ON CONFLICT (day, subscriber_id) DO UPDATE
+      ON CONFLICT (subscriber_id, day) DO UPDATE
         SET events = notification_buckets.events || excluded.events
         WHERE NOT notification_buckets.events @> excluded.events""";
 

@@ -136,6 +136,11 @@ public final class Notifications {
         handle -> NotificationBuckets.flush(handle, digest.subscriberId(), digest.positions()));
   }
 
+  /** Makes the partition of a day before it is first written (for writers of earlier days). */
+  public void ensureDay(LocalDate day) {
+    days.ensure(day);
+  }
+
   /** Drops the buckets of days before {@code firstKept}, a partition each. */
   public int dropDaysBefore(LocalDate firstKept) {
     return days.dropBefore(firstKept);
