@@ -44,7 +44,7 @@ function drawMinutes(rows) {
   const width = 600, height = 180, left = 36, bottom = 22, top = 8;
   const svg = document.createElementNS(svgNs, 'svg');
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  svg.setAttribute('preserveAspectRatio', 'none');
+  
   svg.setAttribute('aria-hidden', 'true');
   if (rows.length === 0) {
     const text = document.createElementNS(svgNs, 'text');
@@ -86,6 +86,18 @@ function drawMinutes(rows) {
     path.setAttribute('stroke-width', '2.5');
     path.setAttribute('vector-effect', 'non-scaling-stroke');
     svg.append(path);
+    rows.forEach((r, i) => { // a dot per minute: a single minute is a point, not a line
+      const dot = document.createElementNS(svgNs, 'circle');
+      dot.setAttribute('cx', x(times[i]).toFixed(1)); dot.setAttribute('cy', y(r[field]).toFixed(1));
+      dot.setAttribute('r', '3.5'); dot.setAttribute('fill', colour);
+      svg.append(dot);
+    });
+    rows.forEach((r, i) => { // a dot per minute: a single minute is a point, not a line
+      const dot = document.createElementNS(svgNs, 'circle');
+      dot.setAttribute('cx', x(times[i]).toFixed(1)); dot.setAttribute('cy', y(r[field]).toFixed(1));
+      dot.setAttribute('r', '3.5'); dot.setAttribute('fill', colour);
+      svg.append(dot);
+    });
   }
   box.replaceChildren(svg);
 }

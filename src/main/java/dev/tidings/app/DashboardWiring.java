@@ -47,6 +47,7 @@ final class DashboardWiring implements Capability {
         .toList();
     return List.of(new DashboardRoutes(new DashboardSources(
         campaigns.get().campaigns(),
+        campaigns.get().emails(),
         new DeliveryStats(jdbi),
         new ShownProducts(jdbi),
         new CatalogService(jdbi, clock),

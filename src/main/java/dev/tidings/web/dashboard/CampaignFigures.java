@@ -65,6 +65,7 @@ record CampaignFigures(
     texts.put(
         "speed",
         progress
+            .filter(p -> !p.state().finished())
             .map(p -> String.format(java.util.Locale.ROOT, "%.0f/s", p.recentPerSecond()))
             .orElse("–"));
     texts.put("eta", eta(progress));

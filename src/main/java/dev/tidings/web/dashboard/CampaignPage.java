@@ -16,7 +16,7 @@ final class CampaignPage {
   private CampaignPage() {}
 
   /** The email previewed: who it went to and the products its slots showed. */
-  record Preview(ShownProducts.Shown email, List<Optional<Product>> products) {}
+  record Preview(ShownProducts.Shown email, String subject, List<Optional<Product>> products) {}
 
   static String render(CampaignView view, CampaignFigures figures, Optional<Preview> preview) {
     long id = view.campaign().id();
@@ -25,7 +25,9 @@ final class CampaignPage {
     body.append("<p class=\"crumbs\"><a href=\"/\">Campaigns</a> ›</p>")
         .append("<h1>")
         .append(Html.escape(definition.name()))
-        .append("</h1><div data-live=\"/live/campaigns/")
+        .append("</h1><p class=\"muted\">Subject template: <code>")
+        .append(Html.escape(definition.subject()))
+        .append("</code></p><div data-live=\"/live/campaigns/")
         .append(id)
         .append("\" class=\"grid\">");
 
@@ -35,10 +37,8 @@ final class CampaignPage {
     fact(body, "Sent / planned", "progress", figures);
     fact(body, "Rate", "speed", figures);
     fact(body, "Time left", "eta", figures);
-    body.append("<div><dt>Subject</dt><dd>")
-        .append(Html.escape(definition.subject()))
-        .append(
-            "</dd></div></dl><span class=\"bar\" aria-hidden=\"true\"><span data-w=\"progress\" style=\"width:")
+    body.append(
+            "</dl><span class=\"bar\" aria-hidden=\"true\"><span data-w=\"progress\" style=\"width:")
         .append(figures.width("progress"))
         .append(
             "\"></span></span><p class=\"live-note\" aria-live=\"polite\" data-status>Live: connecting…</p></section>");
@@ -131,7 +131,7 @@ final class CampaignPage {
       body.append("<p class=\"muted\">Message <code>")
           .append(Html.escape(email.messageId()))
           .append("</code>, products chosen ")
-          .append(Html.escape(email.chosenAt().toString()))
+          .append(Html.time(email.chosenAt()))
           .append(" (<a href=\"/explorer?subscriber=")
           .append(Html.escape(java.net.URLEncoder.encode(
               dev.tidings.message.MessageId.parse(email.messageId())
@@ -140,7 +140,7 @@ final class CampaignPage {
               java.nio.charset.StandardCharsets.UTF_8)))
           .append(
               "\">this subscriber's recommendations</a>)</p><div class=\"email\"><p class=\"subject\">")
-          .append(Html.escape(definition.subject()))
+          .append(Html.escape(preview.get().subject()))
           .append("</p>");
       ProductCards.render(body, email.productIds(), preview.get().products());
       body.append("</div>");

@@ -86,12 +86,24 @@ public final class DashboardRoutes implements RouteGroup {
       notFound(response, "No campaign " + id + ".");
       return;
     }
+    var campaign = view.get().campaign();
     var preview = sources
         .shown()
         .firstOfCampaign(id)
         .map(email -> new CampaignPage.Preview(
-            email, email.productIds().stream().map(sources.catalog()::get).toList()));
+            email,
+            subject(campaign, email.messageId()),
+            email.productIds().stream().map(sources.catalog()::get).toList()));
     Html.send(response, 200, CampaignPage.render(view.get(), figures.get(), preview));
+  }
+
+  /** The subject as its subscriber got it (the template filled in), else the template. */
+  private String subject(dev.tidings.campaign.Campaign campaign, String messageId) {
+    return dev.tidings.message.MessageId.parse(messageId)
+        .flatMap(message -> sources.emails().preview(campaign, message.subscriberId()))
+        .flatMap(dev.tidings.campaign.CampaignEmails.Preview::email)
+        .map(dev.tidings.mail.OutgoingEmail::subject)
+        .orElse(campaign.definition().subject());
   }
 
   private Optional<CampaignFigures> figures(long id) {

@@ -1,6 +1,7 @@
 package dev.tidings.web.dashboard;
 
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
@@ -19,6 +20,7 @@ import java.util.function.LongSupplier;
  */
 public record DashboardSources(
     CampaignService campaigns,
+    CampaignEmails emails,
     DeliveryStats delivery,
     ShownProducts shown,
     CatalogService catalog,

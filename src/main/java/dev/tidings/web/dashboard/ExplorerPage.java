@@ -70,7 +70,15 @@ final class ExplorerPage {
         .append(Html.escape(s.email()))
         .append(" · ")
         .append(Html.escape(s.locale().toLanguageTag()))
-        .append(s.location().map(l -> " · " + Html.escape(String.valueOf(l))).orElse(""))
+        .append(s.location()
+            .map(l -> String.join(
+                ", ",
+                java.util.stream.Stream.of(l.city(), l.country())
+                    .flatMap(Optional::stream)
+                    .toList()))
+            .filter(place -> !place.isEmpty())
+            .map(place -> " · " + Html.escape(place))
+            .orElse(""))
         .append("</span></p><div class=\"grid\">");
 
     body.append(
@@ -120,7 +128,7 @@ final class ExplorerPage {
           .append("\">Campaign ")
           .append(email.campaignId())
           .append("</a> <span class=\"muted\">chosen ")
-          .append(Html.escape(email.chosenAt().toString()))
+          .append(Html.time(email.chosenAt()))
           .append("</span></h3>");
       ProductCards.render(
           body,

@@ -30,6 +30,13 @@ final class Html {
     return NumberFormat.getIntegerInstance(Locale.ENGLISH).format(n);
   }
 
+  /** An instant as operators read it in logs: UTC, to the second. */
+  static String time(java.time.Instant instant) {
+    return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+        .withZone(java.time.ZoneOffset.UTC)
+        .format(instant);
+  }
+
   static String percent(double ratio) {
     return String.format(Locale.ROOT, "%.1f%%", ratio * 100);
   }
