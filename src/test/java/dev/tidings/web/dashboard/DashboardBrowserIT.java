@@ -214,7 +214,7 @@ class DashboardBrowserIT {
     browser.get(url("/system"));
     String page = browser.findElement(By.tagName("main")).getText();
     assertThat(page)
-        .contains("database")
+        .contains("postgresql")
         .contains("up")
         .contains("Work queues")
         .contains("delivery");
