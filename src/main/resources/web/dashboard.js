@@ -55,7 +55,9 @@ function drawMinutes(rows) {
     return;
   }
   const times = rows.map((r) => Date.parse(r.minute));
-  const t0 = Math.min(...times), t1 = Math.max(t0 + 60_000, ...times);
+  // at least the last quarter of an hour, ending now: a new campaign's first minutes sit at the right
+  const t1 = Math.max(Date.now() - (Date.now() % 60_000), ...times);
+  const t0 = Math.min(t1 - 15 * 60_000, ...times);
   const max = Math.max(1, ...rows.map((r) => Math.max(r.opened, r.clicked, r.humanOpened)));
   const x = (t) => left + (width - left - 8) * (t - t0) / (t1 - t0);
   const y = (v) => top + (height - top - bottom) * (1 - v / max);

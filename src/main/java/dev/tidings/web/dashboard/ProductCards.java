@@ -25,7 +25,7 @@ final class ProductCards {
       var p = product.get();
       body.append("<img src=\"")
           .append(Html.escape(p.imageUrl().toString()))
-          .append("\" alt=\"\" width=\"150\" height=\"150\" loading=\"lazy\">");
+          .append("\" alt=\"\" width=\"150\" height=\"150\">");
       p.brand()
           .ifPresent(brand ->
               body.append("<p class=\"brand\">").append(Html.escape(brand)).append("</p>"));

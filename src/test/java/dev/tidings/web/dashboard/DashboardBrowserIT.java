@@ -53,6 +53,7 @@ class DashboardBrowserIT {
   private static WebDriver browser;
   private static Path profile;
   private static List<SentEmail> emails;
+  private static Instant sentBy;
   private static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
@@ -131,7 +132,6 @@ class DashboardBrowserIT {
     assertThat(browser.findElement(By.cssSelector("table.campaigns")).getText())
         .contains("Tidings demo: picks for you")
         .contains("completed");
-    screenshot("campaigns");
   }
 
   @Test
@@ -182,16 +182,57 @@ class DashboardBrowserIT {
     assertThat(((JavascriptExecutor) browser).executeScript("return window.sameDocument"))
         .as("the page was updated in place, not reloaded")
         .isEqualTo("yes");
-
-    browser.navigate().refresh();
-    new WebDriverWait(browser, WAIT)
-        .until(b ->
-            b.findElements(By.cssSelector("#preview ~ .email .product")).size() == read.slots());
-    screenshot("campaign");
   }
 
   @Test
   @Order(4)
+  void people_clicking_slots_show_in_the_slot_chart_and_the_top_products() throws Exception {
+    // a click sooner than 10 s after the send is a link scanner's; people come later
+    long early = Duration.between(Instant.now(), sentBy.plusSeconds(11)).toMillis();
+    if (early > 0) Thread.sleep(early);
+    long clickedBefore = Long.parseLong(text("funnel.clicked"));
+    int clicks = 0;
+    for (int i = 4; i < Math.min(emails.size(), 10); i++, clicks++) {
+      SentEmail email = emails.get(i);
+      fetch("/p/" + email.token());
+      for (int slot = 0; slot < email.slots(); slot++) fetch("/o/" + email.token() + "/" + slot);
+      var click = http.send(
+          HttpRequest.newBuilder(node.uri("/c/" + email.token() + "/" + (i % 3 == 0 ? 1 : 0)))
+              .header("User-Agent", PERSON)
+              .build(),
+          HttpResponse.BodyHandlers.discarding());
+      assertThat(click.statusCode()).as("a slot link redirects to the product").isEqualTo(302);
+    }
+    awaitText("funnel.clicked", Long.toString(clickedBefore + clicks));
+    new WebDriverWait(browser, WAIT)
+        .withMessage(
+            () -> "slot 1 shows " + text("slot.0") + ", top product " + text("top.0.title"))
+        .until(b -> !text("slot.0").equals("0") && !text("top.0.title").equals("–"));
+    assertThat(Long.parseLong(text("slot.0")) + Long.parseLong(text("slot.1"))).isEqualTo(clicks);
+    assertThat(Long.parseLong(text("top.0.clicks"))).isPositive();
+
+    browser.navigate().refresh();
+    new WebDriverWait(browser, WAIT)
+        .until(b -> b.findElements(By.cssSelector("#preview ~ .email .product")).size() > 0
+            && b.findElement(By.cssSelector("[data-status]")).getText().contains("updates"));
+    screenshot("campaign");
+  }
+
+  @Test
+  @Order(5)
+  void the_campaigns_list_shows_each_campaigns_headline() {
+    browser.get(url("/"));
+    var row = browser.findElement(By.cssSelector("table.campaigns tbody tr"));
+    new WebDriverWait(browser, WAIT)
+        .until(b -> row.findElement(By.cssSelector("[data-k='c1.delivered']"))
+            .getText()
+            .equals(Integer.toString(emails.size() - 1)));
+    assertThat(row.getText()).contains("Tidings demo: picks for you").contains("completed");
+    screenshot("campaigns");
+  }
+
+  @Test
+  @Order(6)
   void the_explorer_shows_what_a_subscribers_emails_showed() {
     String subscriber = dev.tidings.message.MessageId.parse(emails.get(3).messageId())
         .orElseThrow()
@@ -209,7 +250,7 @@ class DashboardBrowserIT {
   }
 
   @Test
-  @Order(5)
+  @Order(7)
   void the_system_page_shows_the_dependencies_and_queues() {
     browser.get(url("/system"));
     String page = browser.findElement(By.tagName("main")).getText();
@@ -222,8 +263,8 @@ class DashboardBrowserIT {
   }
 
   @Test
-  @Order(6)
-  void a_phone_gets_the_campaign_in_one_column() {
+  @Order(8)
+  void a_phone_gets_the_campaign_in_one_column() throws IOException {
     browser.manage().window().setSize(new Dimension(390, 844));
     browser.get(url("/campaigns/1"));
     new WebDriverWait(browser, WAIT)
@@ -231,12 +272,14 @@ class DashboardBrowserIT {
     Object overflow = ((JavascriptExecutor) browser)
         .executeScript("return document.documentElement.scrollWidth - window.innerWidth");
     assertThat(((Number) overflow).longValue()).as("no sideways scrolling").isLessThanOrEqualTo(0);
-    screenshot("campaign-phone");
+    // a phone shows one screen at a time: so does this screenshot
+    byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+    Files.write(SCREENSHOTS.resolve("campaign-phone.png"), png);
     browser.manage().window().setSize(new Dimension(1280, 900));
   }
 
   @Test
-  @Order(7)
+  @Order(9)
   void signing_out_ends_the_session_and_streams_need_it() throws Exception {
     browser.get(url("/"));
     browser.findElement(By.cssSelector("form[action='/signout'] button")).click();
@@ -247,6 +290,13 @@ class DashboardBrowserIT {
         HttpRequest.newBuilder(node.uri("/live/campaigns/1")).build(),
         HttpResponse.BodyHandlers.discarding());
     assertThat(stream.statusCode()).isEqualTo(401);
+  }
+
+  private static void fetch(String path) throws Exception {
+    var answer = http.send(
+        HttpRequest.newBuilder(node.uri(path)).header("User-Agent", PERSON).build(),
+        HttpResponse.BodyHandlers.discarding());
+    assertThat(answer.statusCode()).as(path).isEqualTo(200);
   }
 
   private static String receipt(SentEmail email, String status) {
@@ -270,6 +320,8 @@ class DashboardBrowserIT {
 
   /** The whole page: the window grows to the page's height first, then shrinks back. */
   private static void screenshot(String name) {
+    new WebDriverWait(browser, WAIT).until(b -> (Boolean) ((JavascriptExecutor) b)
+        .executeScript("return [...document.images].every(i => i.complete)"));
     var window = browser.manage().window();
     Dimension before = window.getSize();
     long height = ((Number) ((JavascriptExecutor) browser)
@@ -299,6 +351,7 @@ class DashboardBrowserIT {
       if (campaign.statusCode() == 200 && campaign.body().contains("\"COMPLETED\"")) {
         var sent = SentEmail.readOutbox(node.dataDir().resolve("outbox"));
         assertThat(sent).hasSizeGreaterThan(4);
+        sentBy = Instant.now();
         return sent;
       }
       Thread.sleep(500);
