@@ -31,6 +31,7 @@ final class Capabilities {
         delivery,
         campaigns,
         sending,
-        new DeliveryWebhooksWiring(infrastructure, delivery::sink));
+        new DeliveryWebhooksWiring(infrastructure, delivery::sink),
+        new DashboardWiring(infrastructure, () -> campaigns));
   }
 }

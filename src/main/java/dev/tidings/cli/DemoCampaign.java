@@ -23,7 +23,8 @@ final class DemoCampaign {
 
   private DemoCampaign() {}
 
-  static void sendOnFirstStart(Node node) {
+  /** {@code afterSent} runs once the run finished, on the progress thread. */
+  static void sendOnFirstStart(Node node, Runnable afterSent) {
     CampaignService campaigns = node.capability(CampaignWiring.class).campaigns();
     if (!campaigns.list(Optional.empty(), 1).isEmpty()) return;
     Campaign campaign = campaigns.create(CampaignJson.fromJson(Json.MAPPER.readTree(definition())));
@@ -31,10 +32,13 @@ final class DemoCampaign {
     System.out.printf(
         "demo campaign %d: sending %,d emails to %s%n",
         campaign.id(), started.planned(), node.settings().dataDir().resolve("outbox"));
-    Thread.ofVirtual().name("demo campaign progress").start(() -> follow(campaigns, campaign.id()));
+    Thread.ofVirtual().name("demo campaign progress").start(() -> {
+      if (follow(campaigns, campaign.id())) afterSent.run();
+    });
   }
 
-  private static void follow(CampaignService campaigns, long id) {
+  /** Shows the run's progress until it finished; false when it could not follow it to the end. */
+  private static boolean follow(CampaignService campaigns, long id) {
     try (var bar = Progress.of("demo campaign", -1, " emails")) {
       while (true) {
         Optional<SendProgress> progress = campaigns.view(id).flatMap(view -> view.progress());
@@ -48,7 +52,7 @@ final class DemoCampaign {
                 progress.get().sent(),
                 progress.get().failed(),
                 progress.get().skipped());
-            return;
+            return true;
           }
         }
         Thread.sleep(POLL_MILLIS);
@@ -59,6 +63,7 @@ final class DemoCampaign {
       // the node is stopping, or its database went away: the demo goes on without the bar
       System.err.println("demo campaign progress stopped: " + e.getMessage());
     }
+    return false;
   }
 
   private static byte[] definition() {

@@ -56,10 +56,23 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       description = "sample shop seed: same seed, same shop (default ${DEFAULT-VALUE})")
   long seed;
 
+  @Option(
+      names = "--no-engagement",
+      description = "send the campaign but simulate no readers: post your own receipts")
+  boolean noEngagement;
+
+  @Option(
+      names = "--engagement-minutes",
+      defaultValue = "3",
+      description = "how long the simulated readers take (default ${DEFAULT-VALUE} minutes)")
+  int engagementMinutes;
+
   @Override
   public Integer call() {
     if (subscribers < 1 || products < 1)
       throw new UsageException("--subscribers and --products must be at least 1");
+    if (engagementMinutes < 1 || engagementMinutes > 60)
+      throw new UsageException("--engagement-minutes must be from 1 to 60");
     if (eventsPerSubscriber < 0)
       throw new UsageException("--events-per-subscriber must not be negative");
     var configured = settings();
@@ -84,8 +97,11 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       throw e;
     }
     Banner.print(node, Role.DEMO);
-    DemoCampaign.sendOnFirstStart(node);
-    UntilStopped.await(node);
+    try (var readers =
+        new DemoReaders(node, seed, java.time.Duration.ofMinutes(engagementMinutes))) {
+      DemoCampaign.sendOnFirstStart(node, noEngagement ? () -> {} : readers::start);
+      UntilStopped.await(node);
+    }
     return 0;
   }
 

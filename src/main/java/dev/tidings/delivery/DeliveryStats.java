@@ -150,6 +150,38 @@ public final class DeliveryStats {
     });
   }
 
+  /** A product and the human clicks its slots got in one campaign. */
+  public record ProductClicks(String productId, long clicks) {}
+
+  /**
+   * The products most clicked by people in a campaign: each human slot click resolved to the product
+   * the email's kept list showed in that slot (lists are 0-based slots, Postgres arrays 1-based).
+   */
+  public List<ProductClicks> topClickedProducts(long campaignId, int limit) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT s.product_ids[c.slot + 1] AS product, count(*) AS n"
+            + " FROM slot_clicks c JOIN message_slots s ON s.message_id = c.message_id"
+            + " WHERE c.campaign_id = :id AND s.product_ids[c.slot + 1] IS NOT NULL"
+            + " GROUP BY 1 ORDER BY n DESC, product LIMIT :limit")
+        .bind("id", campaignId)
+        .bind("limit", limit)
+        .map((rs, ctx) -> new ProductClicks(rs.getString("product"), rs.getLong("n")))
+        .list());
+  }
+
+  /** Funnel steps reached since {@code since} across every campaign: the node's throughput. */
+  public Map<FunnelStep, Long> stepsSince(Instant since) {
+    Map<FunnelStep, Long> steps = new EnumMap<>(FunnelStep.class);
+    jdbi.useHandle(handle -> handle
+        .createQuery("SELECT step, sum(count) AS n FROM campaign_funnel_minutes"
+            + " WHERE minute >= :since GROUP BY step")
+        .bind("since", since)
+        .map((rs, ctx) -> Map.entry(rs.getInt("step"), rs.getLong("n")))
+        .forEach(row ->
+            FunnelStep.ofCode(row.getKey()).ifPresent(step -> steps.put(step, row.getValue()))));
+    return steps;
+  }
+
   private record MinuteRow(Instant minute, int step, long count) {}
 
   private record StepRead(int code, Instant at, String source, Optional<String> reason) {}

@@ -25,11 +25,14 @@ public final class EngagementRecorder implements AutoCloseable {
 
   public EngagementRecorder(WorkQueue queue, int capacity) {
     queue.declare(TOPIC.spec());
-    this.buffer = new BatchingBuffer<>(
-        "engagements",
-        capacity,
-        MAX_BATCH,
-        batch -> TOPIC.publish(queue, new Engagements(batch), 1));
+    queue.declare(RECEIPTS_TOPIC.spec());
+    // both consumers need every engagement: activity (clicks for the recommenders) and delivery
+    // (opens and clicks in the funnel); publishing only the first left the funnel without opens
+    this.buffer = new BatchingBuffer<>("engagements", capacity, MAX_BATCH, batch -> {
+      var engagements = new Engagements(batch);
+      TOPIC.publish(queue, engagements, 1);
+      RECEIPTS_TOPIC.publish(queue, engagements, 1);
+    });
   }
 
   public void record(Engagement engagement) {

@@ -8,16 +8,14 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
-/** {@code /metrics} (Prometheus text), the OpenAPI document, and the dashboard's landing page. */
+/** {@code /metrics} (Prometheus text) and the OpenAPI document; the dashboard is {@code web.dashboard}. */
 final class OperationsRoutes implements RouteGroup {
   private final PrometheusMeterRegistry registry;
   private final byte[] openApi;
-  private final byte[] dashboard;
 
   OperationsRoutes(PrometheusMeterRegistry registry) {
     this.registry = registry;
     this.openApi = resource("/web/openapi.json");
-    this.dashboard = resource("/web/index.html");
   }
 
   @Override
@@ -29,10 +27,6 @@ final class OperationsRoutes implements RouteGroup {
     routing.get(ApiKeyFilter.OPENAPI_PATH, (request, response) -> {
       response.header(HeaderNames.CONTENT_TYPE, "application/json; charset=UTF-8");
       response.send(openApi);
-    });
-    routing.get("/", (request, response) -> {
-      response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=UTF-8");
-      response.send(dashboard);
     });
   }
 

@@ -98,6 +98,7 @@ class NodeRolesTest {
       assertThat(consumed.poll(20, TimeUnit.SECONDS)).isEqualTo("to the worker");
       assertThat(status(node, "/health")).isEqualTo(200);
       assertThat(status(node, "/echo")).isEqualTo(404);
+      assertThat(status(node, "/")).as("no dashboard on a worker").isEqualTo(404);
     }
   }
 
@@ -107,6 +108,9 @@ class NodeRolesTest {
       node.start(Role.SERVE, 0);
       assertThat(status(node, "/echo")).isEqualTo(200);
       assertThat(status(node, "/health")).isEqualTo(200);
+      assertThat(status(node, "/"))
+          .as("the dashboard sends a stranger to sign in")
+          .isEqualTo(303);
       assertThat(node.consumedQueues()).isEmpty();
       publish(node, "for a worker");
       assertThat(consumed.poll(1, TimeUnit.SECONDS)).isNull();

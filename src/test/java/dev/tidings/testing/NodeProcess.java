@@ -45,6 +45,15 @@ public final class NodeProcess implements AutoCloseable {
   public static NodeProcess start(
       String command, java.util.List<String> jvmOptions, Map<String, String> environment)
       throws IOException {
+    return start(java.util.List.of(command), jvmOptions, environment);
+  }
+
+  /** Starts {@code tidings} with a whole command line (e.g. {@code demo --no-engagement}). */
+  public static NodeProcess start(
+      java.util.List<String> commandLine,
+      java.util.List<String> jvmOptions,
+      Map<String, String> environment)
+      throws IOException {
     if (!Files.isRegularFile(JAR))
       throw new IllegalStateException(
           JAR.toAbsolutePath() + " is missing: run the tests with verify");
@@ -55,7 +64,8 @@ public final class NodeProcess implements AutoCloseable {
     arguments.add(java());
     arguments.add("-Xmx256m");
     arguments.addAll(jvmOptions);
-    arguments.addAll(java.util.List.of("-jar", JAR.toString(), command));
+    arguments.addAll(java.util.List.of("-jar", JAR.toString()));
+    arguments.addAll(commandLine);
     var builder =
         new ProcessBuilder(arguments).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = builder.environment();
@@ -72,6 +82,11 @@ public final class NodeProcess implements AutoCloseable {
         .info()
         .command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+
+  /** The node's TIDINGS_DATA_DIR (outbox, secrets, embedded database). */
+  public Path dataDir() {
+    return log.getParent();
   }
 
   public URI uri(String path) {

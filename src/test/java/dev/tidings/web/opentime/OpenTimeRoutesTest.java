@@ -67,6 +67,8 @@ class OpenTimeRoutesTest {
   /** Every engagement the routes handed to the queue, as a consumer receives them. */
   private static final List<Engagement> queued = new CopyOnWriteArrayList<>();
 
+  private static final List<Engagement> forDelivery = new CopyOnWriteArrayList<>();
+
   private static SlotChooser chooser;
   private static EngagementRecorder engagements;
   private static HttpServer server;
@@ -129,6 +131,14 @@ class OpenTimeRoutesTest {
     queue.subscribeBatches(
         EngagementRecorder.TOPIC.name(), 1, 100, EngagementRecorder.TOPIC.batchHandler(batch -> {
           batch.forEach(received -> queued.addAll(received.value().items()));
+          return BatchResult.ACK_ALL;
+        }));
+    queue.subscribeBatches(
+        EngagementRecorder.RECEIPTS_TOPIC.name(),
+        1,
+        100,
+        EngagementRecorder.RECEIPTS_TOPIC.batchHandler(batch -> {
+          batch.forEach(received -> forDelivery.addAll(received.value().items()));
           return BatchResult.ACK_ALL;
         }));
     tokens = TokenCodec.of(new Secret("open-time-test-secret-0123"));
@@ -286,6 +296,22 @@ class OpenTimeRoutesTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (engagementsQueued() < before + 3 && System.nanoTime() < deadline) Thread.sleep(20);
     assertThat(engagementsQueued()).isEqualTo(before + 3);
+  }
+
+  @Test
+  void the_delivery_funnel_gets_every_engagement_too() throws Exception {
+    String token = token("gil", 2);
+    get("/p/" + token);
+    get("/o/" + token + "/1");
+    engagements.flush();
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (forDelivery.stream().filter(e -> e.subscriberId().equals("gil")).count() < 2
+        && System.nanoTime() < deadline) Thread.sleep(20);
+    assertThat(forDelivery)
+        .as("opens on the receipts topic, which the delivery capability consumes")
+        .filteredOn(e -> e.subscriberId().equals("gil"))
+        .hasSize(2);
   }
 
   @Test

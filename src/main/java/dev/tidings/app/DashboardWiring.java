@@ -1,0 +1,66 @@
+package dev.tidings.app;
+
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.send.SendOptions;
+import dev.tidings.campaign.send.SendTopics;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.delivery.ReceiptQueue;
+import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.opentime.ShownProducts;
+import dev.tidings.queue.Topic;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.dashboard.DashboardRoutes;
+import dev.tidings.web.dashboard.DashboardSources;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * The dashboard: read-only queries of the campaign, delivery, open-time, catalog and audience
+ * capabilities, the node's dependency probes and the depths of the queues the capabilities use.
+ */
+final class DashboardWiring implements Capability {
+  private final Infrastructure infrastructure;
+  private final Supplier<CampaignWiring> campaigns;
+
+  DashboardWiring(Infrastructure infrastructure, Supplier<CampaignWiring> campaigns) {
+    this.infrastructure = infrastructure;
+    this.campaigns = campaigns;
+  }
+
+  @Override
+  public List<RouteGroup> routes() {
+    var jdbi = infrastructure.database().jdbi();
+    var clock = infrastructure.clock();
+    var send = SendOptions.fromEnvironment(System.getenv());
+    List<Topic<?>> topics = List.of(
+        SendTopics.tasks(send),
+        SendTopics.receipts(send),
+        ReceiptQueue.TOPIC,
+        EngagementRecorder.TOPIC,
+        EngagementRecorder.RECEIPTS_TOPIC);
+    var queue = infrastructure.workQueue();
+    var gauges = topics.stream()
+        .map(
+            topic -> new DashboardSources.QueueGauge(topic.name(), () -> queue.depth(topic.name())))
+        .toList();
+    return List.of(new DashboardRoutes(new DashboardSources(
+        campaigns.get().campaigns(),
+        campaigns.get().emails(),
+        new DeliveryStats(jdbi),
+        new ShownProducts(jdbi),
+        new CatalogService(jdbi, clock),
+        new SubscriberService(jdbi, clock),
+        infrastructure.dependencyChecks(),
+        gauges,
+        infrastructure.apiKey(),
+        clock,
+        infrastructure
+            .settings()
+            .publicUrl()
+            .getScheme()
+            .toLowerCase(Locale.ROOT)
+            .equals("https"))));
+  }
+}

@@ -1,0 +1,107 @@
+package dev.tidings.web.dashboard;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.text.NumberFormat;
+import java.util.Locale;
+
+/** Escaping, number formats and the page shell every dashboard page shares. */
+final class Html {
+  private Html() {}
+
+  static String escape(String text) {
+    var out = new StringBuilder(text.length() + 16);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '&' -> out.append("&amp;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  static String count(long n) {
+    return NumberFormat.getIntegerInstance(Locale.ENGLISH).format(n);
+  }
+
+  /** An instant as operators read it in logs: UTC, to the second. */
+  static String time(java.time.Instant instant) {
+    return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+        .withZone(java.time.ZoneOffset.UTC)
+        .format(instant);
+  }
+
+  static String percent(double ratio) {
+    return String.format(Locale.ROOT, "%.1f%%", ratio * 100);
+  }
+
+  /** Which section of the navigation a page belongs to, so that its link is marked current. */
+  enum Section {
+    CAMPAIGNS("/", "Campaigns"),
+    EXPLORER("/explorer", "Recommendations"),
+    SYSTEM("/system", "System"),
+    NONE("", "");
+
+    final String path;
+    final String label;
+
+    Section(String path, String label) {
+      this.path = path;
+      this.label = label;
+    }
+  }
+
+  /**
+   * A whole page: the shell, its navigation (and sign-out form when signed in) around {@code body}.
+   * Pages render their tables here on the server; the script only makes them move.
+   */
+  static String page(String title, Section section, boolean signedIn, String body) {
+    var nav = new StringBuilder();
+    if (signedIn) {
+      nav.append("<nav aria-label=\"Dashboard\"><ul>");
+      for (Section s : Section.values()) {
+        if (s == Section.NONE) continue;
+        nav.append("<li><a href=\"")
+            .append(s.path)
+            .append('"')
+            .append(s == section ? " aria-current=\"page\"" : "")
+            .append('>')
+            .append(s.label)
+            .append("</a></li>");
+      }
+      nav.append("</ul><form method=\"post\" action=\"/signout\">"
+          + "<button type=\"submit\" class=\"link\">Sign out</button></form></nav>");
+    }
+    return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        + "<title>" + escape(title) + " · Tidings</title>"
+        + "<link rel=\"stylesheet\" href=\"/static/dashboard.css\">"
+        + "<script type=\"module\" src=\"/static/dashboard.js\"></script>"
+        + "</head><body><a class=\"skip\" href=\"#main\">Skip to content</a>"
+        + "<header><a class=\"brand\" href=\"/\">Tidings</a>" + nav + "</header>"
+        + "<main id=\"main\">" + body + "</main>"
+        + "<footer><a href=\"/api/v1/openapi.json\">API</a> · <a href=\"/health\">health</a> · "
+        + "<a href=\"/metrics\">metrics</a></footer></body></html>\n";
+  }
+
+  static void send(ServerResponse response, int status, String html) {
+    response.status(status);
+    response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=UTF-8");
+    response.header(HeaderNames.CACHE_CONTROL, "no-store");
+    // the pages load only their own script and style; nothing may frame them. Inline style
+    // attributes are allowed: the bars' widths are rendered on the server so they show without
+    // script
+    response.header(
+        "Content-Security-Policy",
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; frame-ancestors 'none'");
+    response.header("X-Content-Type-Options", "nosniff");
+    response.header("Referrer-Policy", "same-origin");
+    response.send(html.getBytes(StandardCharsets.UTF_8));
+  }
+}
