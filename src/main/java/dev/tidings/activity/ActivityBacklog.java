@@ -101,7 +101,7 @@ public final class ActivityBacklog {
     return sessions;
   }
 
-  private static ActivityEvent event(ResultSet rows) throws SQLException {
+  static ActivityEvent event(ResultSet rows) throws SQLException {
     BigDecimal price = rows.getBigDecimal("price");
     String attributes = rows.getString("attributes");
     return new ActivityEvent(

@@ -76,7 +76,7 @@ final class EventBatches implements AutoCloseable {
     if (listener == StoredEvents.NONE) {
       stored = EventTable.insert(handle, pending, receivedAt);
     } else {
-      List<ActivityEvent> added = EventTable.insertReturningStored(handle, pending, receivedAt);
+      List<StoredEvent> added = EventTable.insertReturningStored(handle, pending, receivedAt);
       listener.stored(handle, added);
       stored = added.size();
     }

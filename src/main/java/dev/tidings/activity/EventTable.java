@@ -6,10 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jspecify.annotations.Nullable;
 
@@ -59,20 +57,18 @@ final class EventTable {
   }
 
   /**
-   * Inserts {@code events} in one statement and returns those stored: every event without an id, and
-   * the first occurrence of each id not seen before.
+   * Inserts {@code events} in one statement and returns those stored (every event without an id, and
+   * the first occurrence of each id not seen before), as stored, with their {@code seq}.
    */
-  static List<ActivityEvent> insertReturningStored(
+  static List<StoredEvent> insertReturningStored(
       Handle handle, List<ActivityEvent> events, Instant receivedAt) {
-    var storedIds = new HashSet<String>();
-    bind(handle.createQuery(INSERT_BATCH + " RETURNING event_id"), events, receivedAt)
-        .map((rows, context) -> Optional.ofNullable(rows.getString(1)))
-        .forEach(id -> id.ifPresent(storedIds::add));
-    var stored = new ArrayList<ActivityEvent>(events.size());
-    for (ActivityEvent event : events) {
-      if (event.eventId().isEmpty() || storedIds.remove(event.eventId().get())) stored.add(event);
-    }
-    return stored;
+    return bind(
+            handle.createQuery(INSERT_BATCH + " RETURNING seq, event_id, user_id, type, item_id,"
+                + " occurred_at, quantity, price, session_id, attributes::text AS attributes"),
+            events,
+            receivedAt)
+        .map((rows, context) -> new StoredEvent(rows.getLong("seq"), ActivityBacklog.event(rows)))
+        .list();
   }
 
   private static <S extends org.jdbi.v3.core.statement.SqlStatement<S>> S bind(

@@ -11,5 +11,5 @@ import org.jdbi.v3.core.Handle;
 public interface StoredEvents {
   StoredEvents NONE = (handle, events) -> {};
 
-  void stored(Handle handle, List<ActivityEvent> events);
+  void stored(Handle handle, List<StoredEvent> events);
 }

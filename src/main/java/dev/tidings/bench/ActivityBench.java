@@ -4,6 +4,7 @@ import dev.tidings.Json;
 import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.activity.EventType;
+import dev.tidings.activity.StoredEvent;
 import dev.tidings.activity.StoredEvents;
 import dev.tidings.activity.aggregate.AggregateKey;
 import dev.tidings.activity.aggregate.AggregateStore;
@@ -11,8 +12,6 @@ import dev.tidings.activity.aggregate.AggregationDefinition;
 import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.activity.aggregate.AggregationRunner;
 import dev.tidings.activity.aggregate.BacklogAggregation;
-import dev.tidings.activity.aggregate.Deltas;
-import dev.tidings.activity.aggregate.ItemFacts;
 import dev.tidings.storage.Database;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -28,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
@@ -152,7 +150,7 @@ public final class ActivityBench {
         jdbi,
         InstantSource.system(),
         ActivityIntake.DEFAULT_BATCH_EVENTS,
-        new InRequestCounting(definitions, store));
+        new InRequestCounting(aggregation));
     phases.add(phase(
         "counted in the request (baseline)",
         generate("sync", options),
@@ -170,21 +168,14 @@ public final class ActivityBench {
     return result;
   }
 
-  /** Counts each request's events in its own transaction, before it answers. */
-  private record InRequestCounting(AggregationDefinitions definitions, AggregateStore store)
-      implements StoredEvents {
+  /**
+   * Counts each request's events in its own transaction, before it answers: the same aggregations and
+   * pairs as the rounds, written by the request.
+   */
+  private record InRequestCounting(BacklogAggregation aggregation) implements StoredEvents {
     @Override
-    public void stored(Handle handle, List<ActivityEvent> events) {
-      List<AggregationDefinition> enabled = definitions.enabled();
-      if (events.isEmpty()) return;
-      Map<String, ItemFacts> facts =
-          ItemFacts.of(handle, events.stream().map(ActivityEvent::itemId).toList());
-      store.add(
-          handle,
-          Deltas.of(
-              events,
-              enabled,
-              item -> Objects.requireNonNullElse(facts.get(item), ItemFacts.UNKNOWN)));
+    public void stored(Handle handle, List<StoredEvent> events) {
+      if (!events.isEmpty()) aggregation.countNow(handle, events);
     }
   }
 

@@ -98,6 +98,14 @@ public final class BacklogAggregation {
     }
   }
 
+  /**
+   * Counts stored events into the aggregates in the caller's transaction, with the enabled
+   * aggregations: what a round does with its claims, for a caller that counts as it stores instead.
+   */
+  public void countNow(Handle handle, List<StoredEvent> events) {
+    count(handle, events, definitions.enabled());
+  }
+
   private void count(
       Handle handle, List<StoredEvent> events, List<AggregationDefinition> counting) {
     if (counting.isEmpty()) return;
