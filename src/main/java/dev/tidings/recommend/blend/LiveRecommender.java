@@ -1,0 +1,167 @@
+package dev.tidings.recommend.blend;
+
+import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.recommend.RecommendationRequest;
+import dev.tidings.recommend.Recommendations;
+import dev.tidings.recommend.Recommender;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A node's recommender: the {@link Blender} with its background work. The settings are re-read every
+ * {@link Options#settingsEvery()}, the item model (catalogue, trending, co-occurrence) rebuilt every
+ * {@link Options#itemsEvery()}, and EASE refitted every {@link Options#easeEvery()}, each on a daemon
+ * thread of its own so a slow fit never delays the settings. Thread-safe; close it to stop them.
+ */
+public final class LiveRecommender implements Recommender, AutoCloseable {
+  /**
+   * @param settingsEvery how often the settings are re-read: a change through the API applies
+   *     within this on every node
+   * @param itemsEvery how often trending, the catalogue and the co-occurrence neighbours are rebuilt
+   * @param easeEvery how often EASE is refitted (its cost is cubic in its items)
+   */
+  public record Options(Duration settingsEvery, Duration itemsEvery, Duration easeEvery) {
+    public Options {
+      Objects.requireNonNull(settingsEvery, "settingsEvery");
+      Objects.requireNonNull(itemsEvery, "itemsEvery");
+      Objects.requireNonNull(easeEvery, "easeEvery");
+    }
+
+    public static Options defaults() {
+      return new Options(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofMinutes(10));
+    }
+  }
+
+  private final SettingsStore store;
+  private final Refreshed<RecommenderSettings> settings;
+  private final Refreshed<ItemModel> items;
+  private final Refreshed<Fit> ease;
+  private final SignalReader signals;
+  private final Blender blender;
+  private final List<ScheduledExecutorService> schedulers;
+
+  /** EASE's latest fit; none until the first has finished (and when disabled). */
+  private record Fit(@Nullable EaseModel model) {}
+
+  public LiveRecommender(
+      SettingsStore store,
+      CatalogFacts catalog,
+      AggregateReader aggregates,
+      Follows.Reader follows,
+      InstantSource clock,
+      Options options) {
+    this.store = store;
+    this.settings = new Refreshed<>("the recommender settings", store::load);
+    this.items = new Refreshed<>("the item model", () -> {
+      AlgorithmSettings popularity = settings.get().of(Algorithm.POPULARITY);
+      Instant now = clock.instant();
+      return ItemModel.load(
+          catalog,
+          aggregates,
+          now,
+          LocalDate.ofInstant(now, ZoneOffset.UTC),
+          popularity.param(Algorithm.POPULARITY, "halfLifeDays"),
+          (int) popularity.param(Algorithm.POPULARITY, "windowDays"));
+    });
+    this.ease = new Refreshed<>("the EASE model", () -> {
+      AlgorithmSettings easeSettings = settings.get().of(Algorithm.EASE);
+      if (!easeSettings.enabled()) return new Fit(null);
+      return new Fit(EaseModel.fit(
+          items.get(),
+          (int) easeSettings.param(Algorithm.EASE, "items"),
+          easeSettings.param(Algorithm.EASE, "lambda"),
+          clock.instant()));
+    });
+    this.signals = new SignalReader(aggregates, follows, clock);
+    this.blender = new Blender(
+        CandidateSource.all(),
+        settings::get,
+        items::get,
+        () -> {
+          Fit fit = ease.current();
+          return fit == null ? null : fit.model();
+        },
+        signals,
+        clock);
+    this.schedulers = List.of(
+        scheduler("recommend-settings"), scheduler("recommend-items"), scheduler("recommend-ease"));
+    settings.every(options.settingsEvery(), schedulers.get(0));
+    items.every(options.itemsEvery(), schedulers.get(1));
+    // the first fit starts now, in the background: a request never waits for EASE
+    ease.every(options.easeEvery(), schedulers.get(2), Duration.ZERO);
+  }
+
+  /** On the node's database: settings, catalogue, aggregates and follows. */
+  public static LiveRecommender of(Jdbi jdbi, InstantSource clock, Options options) {
+    return new LiveRecommender(
+        new JdbiSettingsStore(jdbi),
+        CatalogFacts.of(jdbi),
+        AggregateReader.of(new AggregateStore(jdbi)),
+        Follows.Reader.table(jdbi),
+        clock,
+        options);
+  }
+
+  private static ScheduledExecutorService scheduler(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        Thread.ofPlatform().name(name).daemon().factory());
+  }
+
+  @Override
+  public Recommendations recommend(RecommendationRequest request) {
+    return blender.recommend(request);
+  }
+
+  /** The settings this node uses now. */
+  public RecommenderSettings settings() {
+    return settings.get();
+  }
+
+  /** Stores a change of one algorithm and applies it on this node at once (others within seconds). */
+  public RecommenderSettings change(Algorithm algorithm, AlgorithmSettings changed) {
+    store.save(algorithm, changed);
+    return settings.refresh();
+  }
+
+  /** Stores a change of the blender's settings and applies it on this node at once. */
+  public RecommenderSettings change(BlendSettings changed) {
+    store.save(changed);
+    return settings.refresh();
+  }
+
+  /** Rebuilds the item model and refits EASE now, on the caller's thread (tests, benchmarks). */
+  public void refreshModels() {
+    settings.refresh();
+    items.refresh();
+    ease.refresh();
+  }
+
+  /** Requests answered without the user's aggregates (deadline too near, or the read failed). */
+  public long answersWithoutUserSignals() {
+    return signals.unread();
+  }
+
+  /** What the background work has built, for health and the benchmark. */
+  public String describe() {
+    ItemModel model = items.current();
+    Fit fit = ease.current();
+    EaseModel fitted = fit == null ? null : fit.model();
+    return "items " + (model == null ? "not built" : model.size() + " products") + ", EASE "
+        + (fitted == null ? "not fitted" : fitted.size() + " items");
+  }
+
+  @Override
+  public void close() {
+    schedulers.forEach(ScheduledExecutorService::shutdownNow);
+    signals.close();
+  }
+}
