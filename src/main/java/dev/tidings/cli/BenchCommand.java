@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
       OpenBurstBenchCommand.class,
       RenderBenchCommand.class,
       SendBenchCommand.class,
-      DeliveryBenchCommand.class
+      DeliveryBenchCommand.class,
+      RecommendBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
@@ -26,6 +27,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render, send or delivery");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery or recommend");
   }
 }
