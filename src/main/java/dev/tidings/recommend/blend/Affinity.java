@@ -13,8 +13,11 @@ import org.jspecify.annotations.Nullable;
  * categories, scored by the affinity of their brand plus their category, trending breaking ties.
  */
 final class Affinity implements CandidateSource {
-  /** Products looked at per brand or category of the user's taste. */
-  private static final int PRODUCTS_PER_TASTE = 200;
+  /**
+   * Products looked at per brand or category of the user's taste, at least: within one brand the
+   * order is mostly trending's, so the best n of the blend are among each taste's first few dozen.
+   */
+  private static final int PRODUCTS_PER_TASTE = 30;
 
   private static final double TRENDING_TIE_BREAK = 0.01;
 
@@ -36,12 +39,11 @@ final class Affinity implements CandidateSource {
     double maxTrending =
         items.popular().isEmpty() ? 0 : items.trending(items.popular().getFirst());
     var scores = new HashMap<String, Double>();
+    int perTaste = Math.max(n, PRODUCTS_PER_TASTE);
     for (String brand : top(brands, top))
-      items.ofBrand(brand).stream().limit(PRODUCTS_PER_TASTE).forEach(id -> scores.put(id, 0.0));
+      items.ofBrand(brand).stream().limit(perTaste).forEach(id -> scores.put(id, 0.0));
     for (String category : top(categories, top))
-      items.ofCategory(category).stream()
-          .limit(PRODUCTS_PER_TASTE)
-          .forEach(id -> scores.put(id, 0.0));
+      items.ofCategory(category).stream().limit(perTaste).forEach(id -> scores.put(id, 0.0));
     scores.replaceAll((id, zero) -> {
       ProductFacts product = items.product(id);
       if (product == null) return 0.0;

@@ -29,7 +29,7 @@ final class CoOccurrence implements CandidateSource {
       String seed = seeds.get(rank);
       double seedCount = Math.max(1, items.allTime(seed));
       double recency = 1.0 / (rank + 1);
-      for (ItemModel.Neighbour neighbour : items.neighbours(seed)) {
+      for (Neighbourhood.Neighbour neighbour : items.neighbours(seed)) {
         if (seedSet.contains(neighbour.item())) continue;
         double together =
             viewWeight * neighbour.coViews() + purchaseWeight * neighbour.coPurchases();

@@ -17,7 +17,7 @@ import java.util.Map;
  * 2,000, and n^2 floats of memory: 4 MB for 1,000), recomputed in the background every few minutes,
  * so a co-occurrence counted now reaches EASE only at the next fit. Sessions stand in for users (the
  * aggregates count sessions, not users' histories), and an item's neighbours are cut to the strongest
- * {@link ItemModel#MAX_NEIGHBOURS}. G read this way need not be positive definite, so its diagonal is
+ * {@link Neighbourhood#MAX_NEIGHBOURS}. G read this way need not be positive definite, so its diagonal is
  * raised to at least the row's sum (diagonal dominance), which keeps the unpivoted inversion stable.
  */
 final class EaseModel {
@@ -46,7 +46,7 @@ final class EaseModel {
     for (int i = 0; i < n; i++) index.put(chosen[i], i);
     double[][] p = new double[n][n];
     for (int i = 0; i < n; i++) {
-      for (ItemModel.Neighbour neighbour : model.neighbours(chosen[i])) {
+      for (Neighbourhood.Neighbour neighbour : model.neighbours(chosen[i])) {
         Integer j = index.get(neighbour.item());
         if (j == null || j == i) continue;
         double together = neighbour.coViews() + neighbour.coPurchases();

@@ -15,48 +15,36 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything about items the request path needs, built in the background from the catalogue and the
- * item aggregates: each product's facts, its trending score (day counts of {@code item_popularity},
- * each halved per half-life of age), its all-time popularity, the available products by trending score
- * overall, per brand and per category, the newest per brand and per category, and each item's
- * co-occurrence neighbours (all-time co-view and co-purchase counts). Immutable; replaced whole.
+ * Everything about items the request path needs, built in the background: each product's facts, its
+ * trending score (day counts of {@code item_popularity}, each halved per half-life of age), the
+ * available products by trending score overall, per brand and per category, the newest per brand and
+ * per category, and the all-time counts and co-occurrence neighbours of the last {@link
+ * Neighbourhood}. Immutable; replaced whole.
  */
 public final class ItemModel {
-  /** Neighbours kept per item, the strongest: more would only be read past on every request. */
-  static final int MAX_NEIGHBOURS = 100;
-
-  /** Aggregates read per refresh at most: the model stays bounded on a catalogue larger than planned. */
-  static final int MAX_ITEM_AGGREGATES = 5_000_000;
-
-  /** One co-occurring item with its session counts. */
-  record Neighbour(String item, double coViews, double coPurchases) {}
-
   private final Instant builtAt;
   private final Map<String, ProductFacts> products;
   private final Map<String, Double> trending;
-  private final Map<String, Double> allTime;
+  private final Neighbourhood neighbourhood;
   private final List<String> popular;
   private final Map<String, List<String>> byBrand;
   private final Map<String, List<String>> byCategory;
   private final Map<String, List<String>> newestByBrand;
   private final Map<String, List<String>> newestByCategory;
-  private final Map<String, List<Neighbour>> neighbours;
 
   private ItemModel(
       Instant builtAt,
       Map<String, ProductFacts> products,
       Map<String, Double> trending,
-      Map<String, Double> allTime,
-      Map<String, List<Neighbour>> neighbours) {
+      Neighbourhood neighbourhood) {
     this.builtAt = builtAt;
     this.products = products;
     this.trending = trending;
-    this.allTime = allTime;
-    this.neighbours = neighbours;
+    this.neighbourhood = neighbourhood;
     Comparator<ProductFacts> byTrending = Comparator.comparingDouble(
             (ProductFacts p) -> trending.getOrDefault(p.id(), 0.0))
         .reversed()
-        .thenComparing(p -> -allTime.getOrDefault(p.id(), 0.0))
+        .thenComparing(p -> -allTime(p.id()))
         .thenComparing(ProductFacts::id);
     Comparator<ProductFacts> newestFirst =
         Comparator.comparing(ProductFacts::createdAt).reversed().thenComparing(ProductFacts::id);
@@ -87,80 +75,56 @@ public final class ItemModel {
   }
 
   /**
-   * Reads the catalogue and the item aggregates of the last {@code windowDays} days and all time.
-   * One read from the window's first day to {@code all}: day periods of the window, months from it on
-   * (ignored) and all-time totals.
+   * Reads the catalogue and the day counts of the last {@code windowDays} days. One read per calendar
+   * month of the window, from its first to its last day in the window: a month's own period ({@code
+   * 2026-11}) sorts before its first day ({@code 2026-11-01}) and {@code all} after every day, so
+   * only day periods come back, however many all-time co-occurrences there are.
    */
   static ItemModel load(
       CatalogFacts catalog,
       AggregateReader aggregates,
+      Neighbourhood neighbourhood,
       Instant now,
       LocalDate today,
       double halfLifeDays,
       int windowDays) {
-    String from = today.minusDays(windowDays - 1L).toString();
-    List<AggregateStore.Entry> entries =
-        aggregates.read("s@" + Keys.ITEM + ":", from, "all", MAX_ITEM_AGGREGATES);
-    return of(now, today, catalog.all(), entries, halfLifeDays, windowDays);
+    var entries = new ArrayList<AggregateStore.Entry>();
+    LocalDate first = today.minusDays(windowDays - 1L);
+    for (LocalDate from = first;
+        !from.isAfter(today);
+        from = from.withDayOfMonth(1).plusMonths(1)) {
+      LocalDate monthEnd = from.withDayOfMonth(from.lengthOfMonth());
+      LocalDate to = monthEnd.isAfter(today) ? today : monthEnd;
+      entries.addAll(aggregates.read(
+          "s@" + Keys.ITEM + ":", from.toString(), to.toString(), Neighbourhood.MAX_AGGREGATES));
+    }
+    return of(now, today, catalog.all(), entries, neighbourhood, halfLifeDays, windowDays);
   }
 
   static ItemModel of(
       Instant now,
       LocalDate today,
       Collection<ProductFacts> catalog,
-      List<AggregateStore.Entry> entries,
+      List<AggregateStore.Entry> dayEntries,
+      Neighbourhood neighbourhood,
       double halfLifeDays,
       int windowDays) {
     var products = HashMap.<String, ProductFacts>newHashMap(catalog.size());
     for (ProductFacts product : catalog) products.put(product.id(), product);
     var trending = new HashMap<String, Double>();
-    var allTime = new HashMap<String, Double>();
-    var coViews = new HashMap<String, Map<String, Double>>();
-    var coPurchases = new HashMap<String, Map<String, Double>>();
-    for (AggregateStore.Entry entry : entries) {
+    for (AggregateStore.Entry entry : dayEntries) {
       AggregateKey key = entry.key();
-      KeyPart.Bucket bucket = key.bucket().orElse(null);
-      if (bucket == null || !Keys.ITEM.equals(Keys.text(key, 0))) continue;
-      String item = Keys.text(key, 1);
-      if (key.parts().size() == 5 && Keys.ITEM_POPULARITY.equals(Keys.text(key, 2))) {
-        if (bucket instanceof KeyPart.Day day) {
-          long age = ChronoUnit.DAYS.between(day.day(), today);
-          if (age >= 0 && age < windowDays)
-            trending.merge(item, entry.value() * Math.pow(0.5, age / halfLifeDays), Double::sum);
-        } else if (bucket instanceof KeyPart.AllTime) {
-          allTime.put(item, entry.value());
-        }
-      } else if (key.parts().size() == 7
-          && Keys.CO_ITEM.equals(Keys.text(key, 2))
-          && bucket instanceof KeyPart.AllTime) {
-        String other = Keys.text(key, 3);
-        String kind = Keys.text(key, 4);
-        if (Keys.CO_VIEW.equals(kind))
-          coViews.computeIfAbsent(item, i -> new HashMap<>()).put(other, entry.value());
-        else if (Keys.CO_PURCHASE.equals(kind))
-          coPurchases.computeIfAbsent(item, i -> new HashMap<>()).put(other, entry.value());
+      if (key.parts().size() == 5
+          && Keys.ITEM.equals(Keys.text(key, 0))
+          && Keys.ITEM_POPULARITY.equals(Keys.text(key, 2))
+          && key.bucket().orElse(null) instanceof KeyPart.Day day) {
+        long age = ChronoUnit.DAYS.between(day.day(), today);
+        if (age >= 0 && age < windowDays)
+          trending.merge(
+              Keys.text(key, 1), entry.value() * Math.pow(0.5, age / halfLifeDays), Double::sum);
       }
     }
-    var neighbours = new HashMap<String, List<Neighbour>>();
-    var items = new java.util.HashSet<>(coViews.keySet());
-    items.addAll(coPurchases.keySet());
-    for (String item : items) {
-      Map<String, Double> views = coViews.getOrDefault(item, Map.of());
-      Map<String, Double> purchases = coPurchases.getOrDefault(item, Map.of());
-      var others = new java.util.HashSet<>(views.keySet());
-      others.addAll(purchases.keySet());
-      neighbours.put(
-          item,
-          others.stream()
-              .map(other -> new Neighbour(
-                  other, views.getOrDefault(other, 0.0), purchases.getOrDefault(other, 0.0)))
-              .sorted(Comparator.comparingDouble((Neighbour n) -> n.coViews() + n.coPurchases())
-                  .reversed()
-                  .thenComparing(Neighbour::item))
-              .limit(MAX_NEIGHBOURS)
-              .toList());
-    }
-    return new ItemModel(now, Map.copyOf(products), trending, allTime, neighbours);
+    return new ItemModel(now, Map.copyOf(products), trending, neighbourhood);
   }
 
   Instant builtAt() {
@@ -181,7 +145,7 @@ public final class ItemModel {
 
   /** All-time event count; the trending score when the all-time count is missing. */
   double allTime(String id) {
-    Double count = allTime.get(id);
+    Double count = neighbourhood.allTime(id);
     return count != null ? count : trending(id);
   }
 
@@ -206,12 +170,12 @@ public final class ItemModel {
     return newestByCategory.getOrDefault(category, List.of());
   }
 
-  List<Neighbour> neighbours(String item) {
-    return neighbours.getOrDefault(item, List.of());
+  List<Neighbourhood.Neighbour> neighbours(String item) {
+    return neighbourhood.neighbours(item);
   }
 
   /** Items with neighbours, for the model-based algorithm's Gram matrix. */
-  Map<String, List<Neighbour>> allNeighbours() {
-    return neighbours;
+  Map<String, List<Neighbourhood.Neighbour>> allNeighbours() {
+    return neighbourhood.all();
   }
 }

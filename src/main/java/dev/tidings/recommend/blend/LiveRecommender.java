@@ -26,23 +26,32 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
   /**
    * @param settingsEvery how often the settings are re-read: a change through the API applies
    *     within this on every node
-   * @param itemsEvery how often trending, the catalogue and the co-occurrence neighbours are rebuilt
+   * @param itemsEvery how often trending and the catalogue are rebuilt
+   * @param neighboursEvery how often the all-time counts and co-occurrence neighbours are re-read (the
+   *     largest read: every all-time item aggregate)
    * @param easeEvery how often EASE is refitted (its cost is cubic in its items)
    */
-  public record Options(Duration settingsEvery, Duration itemsEvery, Duration easeEvery) {
+  public record Options(
+      Duration settingsEvery, Duration itemsEvery, Duration neighboursEvery, Duration easeEvery) {
     public Options {
       Objects.requireNonNull(settingsEvery, "settingsEvery");
       Objects.requireNonNull(itemsEvery, "itemsEvery");
+      Objects.requireNonNull(neighboursEvery, "neighboursEvery");
       Objects.requireNonNull(easeEvery, "easeEvery");
     }
 
     public static Options defaults() {
-      return new Options(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofMinutes(10));
+      return new Options(
+          Duration.ofSeconds(2),
+          Duration.ofSeconds(5),
+          Duration.ofMinutes(1),
+          Duration.ofMinutes(10));
     }
   }
 
   private final SettingsStore store;
   private final Refreshed<RecommenderSettings> settings;
+  private final Refreshed<Neighbourhood> neighbourhood;
   private final Refreshed<ItemModel> items;
   private final Refreshed<Fit> ease;
   private final SignalReader signals;
@@ -61,12 +70,15 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
       Options options) {
     this.store = store;
     this.settings = new Refreshed<>("the recommender settings", store::load);
+    this.neighbourhood = new Refreshed<>(
+        "the co-occurrence neighbours", () -> Neighbourhood.load(aggregates, clock.instant()));
     this.items = new Refreshed<>("the item model", () -> {
       AlgorithmSettings popularity = settings.get().of(Algorithm.POPULARITY);
       Instant now = clock.instant();
       return ItemModel.load(
           catalog,
           aggregates,
+          neighbourhood.get(),
           now,
           LocalDate.ofInstant(now, ZoneOffset.UTC),
           popularity.param(Algorithm.POPULARITY, "halfLifeDays"),
@@ -138,11 +150,27 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
     return settings.refresh();
   }
 
-  /** Rebuilds the item model and refits EASE now, on the caller's thread (tests, benchmarks). */
-  public void refreshModels() {
+  /**
+   * Rebuilds everything now, on the caller's thread (tests, benchmarks), and says how long each part
+   * took: what each background rebuild costs the node.
+   */
+  public String refreshModels() {
+    long started = System.nanoTime();
     settings.refresh();
+    long settingsDone = System.nanoTime();
+    neighbourhood.refresh();
+    long neighboursDone = System.nanoTime();
     items.refresh();
+    long itemsDone = System.nanoTime();
     ease.refresh();
+    long easeDone = System.nanoTime();
+    return String.format(
+        java.util.Locale.ROOT,
+        "settings %.3f s, neighbours %.2f s, trending and catalogue %.2f s, EASE %.2f s",
+        (settingsDone - started) / 1e9,
+        (neighboursDone - settingsDone) / 1e9,
+        (itemsDone - neighboursDone) / 1e9,
+        (easeDone - itemsDone) / 1e9);
   }
 
   /** Requests answered without the user's aggregates (deadline too near, or the read failed). */

@@ -121,6 +121,7 @@ final class Shop {
     return ItemModel.load(
         () -> products,
         aggregates,
+        Neighbourhood.load(aggregates, NOW),
         NOW,
         TODAY,
         popularity.param(Algorithm.POPULARITY, "halfLifeDays"),
