@@ -86,9 +86,11 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
     });
     this.ease = new Refreshed<>("the EASE model", () -> {
       AlgorithmSettings easeSettings = settings.get().of(Algorithm.EASE);
-      if (!easeSettings.enabled()) return new Fit(null);
+      // never builds the item model itself: built before the catalogue is filled, it would be empty
+      ItemModel model = items.current();
+      if (!easeSettings.enabled() || model == null) return new Fit(null);
       return new Fit(EaseModel.fit(
-          items.get(),
+          model,
           (int) easeSettings.param(Algorithm.EASE, "items"),
           easeSettings.param(Algorithm.EASE, "lambda"),
           clock.instant()));
@@ -97,7 +99,7 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
     this.blender = new Blender(
         CandidateSource.all(),
         settings::get,
-        items::get,
+        this::itemModel,
         () -> {
           Fit fit = ease.current();
           return fit == null ? null : fit.model();
@@ -105,11 +107,16 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
         signals,
         clock);
     this.schedulers = List.of(
-        scheduler("recommend-settings"), scheduler("recommend-items"), scheduler("recommend-ease"));
+        scheduler("recommend-settings"),
+        scheduler("recommend-items"),
+        scheduler("recommend-neighbours"),
+        scheduler("recommend-ease"));
     settings.every(options.settingsEvery(), schedulers.get(0));
     items.every(options.itemsEvery(), schedulers.get(1));
-    // the first fit starts now, in the background: a request never waits for EASE
-    ease.every(options.easeEvery(), schedulers.get(2), Duration.ZERO);
+    neighbourhood.every(options.neighboursEvery(), schedulers.get(2));
+    // the first fit once the item model has had time to be built; a request never waits for EASE,
+    // and until the first fit EASE offers nothing rather than a fit on an empty catalogue
+    ease.every(options.easeEvery(), schedulers.get(3), options.itemsEvery());
   }
 
   /** On the node's database: settings, catalogue, aggregates and follows. */
@@ -121,6 +128,16 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
         Follows.Reader.table(jdbi),
         clock,
         options);
+  }
+
+  /**
+   * The item model, built on first use. An empty one (no product known yet, as on a node started
+   * before the catalogue was imported) is rebuilt on the request rather than served until the next
+   * tick: an open-time slot keeps the first answer it gets for good.
+   */
+  private ItemModel itemModel() {
+    ItemModel model = items.get();
+    return model.size() > 0 ? model : items.refresh();
   }
 
   private static ScheduledExecutorService scheduler(String name) {
