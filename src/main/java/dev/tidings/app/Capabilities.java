@@ -21,13 +21,15 @@ final class Capabilities {
     var campaigns = new CampaignWiring(
         infrastructure, (infra, composer) -> sending.sends(), delivery::campaignHeadlines);
     campaignsHolder.set(campaigns);
+    var recommend = new RecommendWiring(infrastructure);
     return List.of(
         new SampleShopWiring(),
         new CatalogWiring(infrastructure),
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
         new NotifyWiring(infrastructure),
-        new OpenTimeWiring(infrastructure),
+        recommend,
+        new OpenTimeWiring(infrastructure, recommend::recommender),
         delivery,
         campaigns,
         sending,

@@ -1,6 +1,5 @@
 package dev.tidings.app;
 
-import dev.tidings.activity.ActivityHistory;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
@@ -11,15 +10,16 @@ import dev.tidings.opentime.SlotChooser;
 import dev.tidings.opentime.SlotImages;
 import dev.tidings.opentime.card.ProductCards;
 import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.recommend.AffinityPopularityRecommender;
+import dev.tidings.recommend.Recommender;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Open-time slots: the email-facing routes over the node's coordinator (compute-once), database
- * (kept lists, the recommender's history), work queue (engagements) and card cache under the data
- * directory.
+ * (kept lists), the recommend capability's blended recommender, work queue (engagements) and card
+ * cache under the data directory.
  */
 public final class OpenTimeWiring implements Capability {
   private static final int ENGAGEMENT_BUFFER = 100_000;
@@ -31,19 +31,14 @@ public final class OpenTimeWiring implements Capability {
   private final Lazy<SlotImages> images;
   private final Lazy<EngagementRecorder> engagements;
 
-  OpenTimeWiring(Infrastructure infrastructure) {
+  OpenTimeWiring(Infrastructure infrastructure, Supplier<Recommender> recommender) {
     this.infrastructure = infrastructure;
     this.tokens = Lazy.of(() -> TokenCodec.of(infrastructure.secret()));
     this.chooser = Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
-      var recommender = new AffinityPopularityRecommender(
-          new CatalogService(jdbi, infrastructure.clock()),
-          new ActivityHistory(jdbi),
-          infrastructure.clock(),
-          AffinityPopularityRecommender.Options.defaults());
       return new SlotChooser(
           OpenTimeComputeOnce.chosen(infrastructure),
-          recommender,
+          recommender.get(),
           jdbi,
           infrastructure.clock(),
           infrastructure.metrics(),

@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
       OpenBurstBenchCommand.class,
       RenderBenchCommand.class,
       SendBenchCommand.class,
-      DeliveryBenchCommand.class
+      DeliveryBenchCommand.class,
+      RecommendBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
@@ -28,6 +29,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render, send or delivery");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery or recommend");
   }
 }

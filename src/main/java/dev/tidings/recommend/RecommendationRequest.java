@@ -21,7 +21,8 @@ public record RecommendationRequest(
     Optional<Long> campaignId,
     Locale locale,
     Instant deadline) {
-  public static final int MAX_K = 12;
+  /** Open-time slots ask for a dozen at most; the API's lists go to 50. */
+  public static final int MAX_K = 50;
 
   public RecommendationRequest {
     Objects.requireNonNull(subscriberId, "subscriberId");

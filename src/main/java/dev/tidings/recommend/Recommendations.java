@@ -19,11 +19,24 @@ public record Recommendations(List<Recommended> items) {
     return items.stream().map(Recommended::productId).toList();
   }
 
-  /** One product with why: the algorithm's name and its score (higher is better, comparable within it). */
-  public record Recommended(String productId, String algorithm, double score) {
+  /**
+   * One product with why: the algorithm that weighed most for it, its score (higher is better,
+   * comparable within one answer) and every algorithm that put it there, the main one first.
+   */
+  public record Recommended(
+      String productId, String algorithm, double score, List<String> reasons) {
     public Recommended {
       Objects.requireNonNull(productId, "productId");
       Objects.requireNonNull(algorithm, "algorithm");
+      reasons = List.copyOf(reasons);
+      if (reasons.isEmpty() || !reasons.getFirst().equals(algorithm))
+        throw new IllegalArgumentException(
+            "the reasons of " + productId + " start with its main algorithm " + algorithm);
+    }
+
+    /** Put there by one algorithm alone. */
+    public Recommended(String productId, String algorithm, double score) {
+      this(productId, algorithm, score, List.of(algorithm));
     }
   }
 }

@@ -211,7 +211,8 @@ class CliTest {
     var none = run(embedded(), "bench");
     assertThat(none.status()).isEqualTo(2);
     assertThat(none.err())
-        .contains("import, events, compute-once, queue, open-burst, render, send or delivery");
+        .contains(
+            "import, events, compute-once, queue, open-burst, render, send, delivery or recommend");
     var send = run(embedded(), "bench", "send", "--backend", "nowhere");
     assertThat(send.status()).isEqualTo(2);
     assertThat(send.err()).contains("--backend must be embedded, real or both");
@@ -224,6 +225,9 @@ class CliTest {
     var computeOnce = run(embedded(), "bench", "compute-once", "--waiters", "0");
     assertThat(computeOnce.status()).isEqualTo(2);
     assertThat(computeOnce.err()).contains("--waiters must be at least 1");
+    var recommend = run(embedded(), "bench", "recommend", "--calls", "10");
+    assertThat(recommend.status()).isEqualTo(2);
+    assertThat(recommend.err()).contains("--calls must be at least 100");
   }
 
   @Test

@@ -27,6 +27,7 @@ import dev.tidings.opentime.card.ProductCards;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.recommend.Recommendations;
+import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.activity.ActivityRoutes;
@@ -37,6 +38,7 @@ import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.delivery.DeliveryRoutes;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
 import dev.tidings.web.opentime.OpenTimeRoutes;
+import dev.tidings.web.recommend.RecommendRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -73,6 +75,7 @@ class ApiResourcesTest {
   private static SlotChooser chooser;
   private static EngagementRecorder engagements;
   private static ActivityIntake activity;
+  private static LiveRecommender recommender;
 
   private static final String PRODUCT = """
       {"id":"%s","title":"Linen Shirt","brand":"Velin","category":"men/shirts","price":"49.90","currency":"EUR",
@@ -95,6 +98,7 @@ class ApiResourcesTest {
         metrics,
         SlotChooser.Options.defaults());
     engagements = new EngagementRecorder(queue, 1_000);
+    recommender = LiveRecommender.of(database.jdbi(), clock, LiveRecommender.Options.defaults());
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         metrics,
@@ -138,6 +142,7 @@ class ApiResourcesTest {
                 RecordingReceiptSink::new,
                 8 * 1024),
             new DeliveryRoutes(new DeliveryStats(database.jdbi()), clock),
+            new RecommendRoutes(recommender, clock, Duration.ofMillis(250), 8 * 1024),
             new OpenTimeRoutes(
                 TokenCodec.of(new Secret("resources-test-secret-0123456789")),
                 chooser,
@@ -157,6 +162,7 @@ class ApiResourcesTest {
   @AfterAll
   static void stop() {
     server.close();
+    recommender.close();
     engagements.close();
     chooser.close();
     queue.close();

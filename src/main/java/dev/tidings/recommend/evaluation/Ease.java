@@ -84,7 +84,7 @@ public record Ease(double lambda, int minUsers, int maxItems) implements Algorit
    * definite, so every pivot is positive. The row updates of one pivot are independent, so they run on
    * all cores.
    */
-  static void invertInPlace(double[][] a) {
+  public static void invertInPlace(double[][] a) {
     int n = a.length;
     for (int k = 0; k < n; k++) {
       double[] pivotRow = a[k];

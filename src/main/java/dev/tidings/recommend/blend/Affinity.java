@@ -1,0 +1,82 @@
+package dev.tidings.recommend.blend;
+
+import java.time.YearMonth;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Brand and category affinity: the user's events per brand and per category (months decayed by a
+ * half-life), each scaled to 1 for their favourite; the trending products of their top brands and
+ * categories, scored by the affinity of their brand plus their category, trending breaking ties.
+ */
+final class Affinity implements CandidateSource {
+  /**
+   * Products looked at per brand or category of the user's taste, at least: within one brand the
+   * order is mostly trending's, so the best n of the blend are among each taste's first few dozen.
+   */
+  private static final int PRODUCTS_PER_TASTE = 30;
+
+  private static final double TRENDING_TIE_BREAK = 0.01;
+
+  @Override
+  public Algorithm algorithm() {
+    return Algorithm.AFFINITY;
+  }
+
+  @Override
+  public List<Scored> candidates(Context context, AlgorithmSettings settings, int n) {
+    UserSignals user = context.user();
+    double halfLife = settings.param(algorithm(), "halfLifeMonths");
+    int top = (int) settings.param(algorithm(), "topTastes");
+    YearMonth current = YearMonth.from(user.today());
+    Map<String, Double> brands = decayed(user.brands(), current, halfLife);
+    Map<String, Double> categories = decayed(user.categories(), current, halfLife);
+    if (brands.isEmpty() && categories.isEmpty()) return List.of();
+    ItemModel items = context.items();
+    double maxTrending =
+        items.popular().isEmpty() ? 0 : items.trending(items.popular().getFirst());
+    var scores = new HashMap<String, Double>();
+    int perTaste = Math.max(n, PRODUCTS_PER_TASTE);
+    for (String brand : top(brands, top))
+      items.ofBrand(brand).stream().limit(perTaste).forEach(id -> scores.put(id, 0.0));
+    for (String category : top(categories, top))
+      items.ofCategory(category).stream().limit(perTaste).forEach(id -> scores.put(id, 0.0));
+    scores.replaceAll((id, zero) -> {
+      ProductFacts product = items.product(id);
+      if (product == null) return 0.0;
+      return share(brands, product.brand())
+          + share(categories, product.category())
+          + (maxTrending > 0 ? TRENDING_TIE_BREAK * items.trending(id) / maxTrending : 0);
+    });
+    return Scored.top(scores, n);
+  }
+
+  /** Each key's decayed affinity divided by the favourite's, so the favourite is 1. */
+  private static Map<String, Double> decayed(
+      Map<String, Periods> periods, YearMonth current, double halfLife) {
+    var affinity = new HashMap<String, Double>();
+    periods.forEach((key, p) -> affinity.put(key, p.decayedMonths(current, halfLife)));
+    double max =
+        affinity.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    if (max <= 0) return Map.of();
+    affinity.replaceAll((key, value) -> value / max);
+    return affinity;
+  }
+
+  private static double share(Map<String, Double> affinity, @Nullable String key) {
+    return key == null ? 0 : affinity.getOrDefault(key, 0.0);
+  }
+
+  private static List<String> top(Map<String, Double> affinity, int n) {
+    return affinity.entrySet().stream()
+        .filter(entry -> entry.getValue() > 0)
+        .sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())
+            .thenComparing(Map.Entry.comparingByKey()))
+        .limit(n)
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+}

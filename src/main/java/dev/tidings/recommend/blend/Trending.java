@@ -1,0 +1,26 @@
+package dev.tidings.recommend.blend;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Popularity with time decay: every available product by its decayed recent event count (computed in
+ * the background into the {@link ItemModel}); the same for every user.
+ */
+final class Trending implements CandidateSource {
+  @Override
+  public Algorithm algorithm() {
+    return Algorithm.POPULARITY;
+  }
+
+  @Override
+  public List<Scored> candidates(Context context, AlgorithmSettings settings, int n) {
+    var out = new ArrayList<Scored>(n);
+    for (String id : context.items().popular()) {
+      double score = context.items().trending(id);
+      if (out.size() >= n || score <= 0) break;
+      out.add(new Scored(id, score));
+    }
+    return out;
+  }
+}
