@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -131,6 +132,23 @@ public final class AggregateStore {
         limit);
   }
 
+  /**
+   * As {@link #under(AggregateKey, String, String, int)} with no bounds on months, years and all time,
+   * and day periods from {@code firstDay} on only: a reader of recent days reads their partitions, not
+   * the whole retention.
+   */
+  public List<Entry> under(AggregateKey key, LocalDate firstDay, int limit) {
+    String exact = key.format();
+    return select(
+        "(hash_key = :exact OR hash_key LIKE :like)",
+        like(exact + ":"),
+        exact,
+        "",
+        "",
+        limit,
+        Optional.of(firstDay));
+  }
+
   private static String like(String prefix) {
     return escapeLike(prefix) + "%";
   }
@@ -141,13 +159,24 @@ public final class AggregateStore {
 
   private List<Entry> select(
       String where, String like, String exact, String fromRange, String toRange, int limit) {
+    return select(where, like, exact, fromRange, toRange, limit, Optional.empty());
+  }
+
+  private List<Entry> select(
+      String where,
+      String like,
+      String exact,
+      String fromRange,
+      String toRange,
+      int limit,
+      Optional<LocalDate> firstDay) {
     return jdbi.withHandle(handle -> handle
         .createQuery("""
             SELECT hash_key, range_key, value FROM (
               SELECT hash_key, range_key, value FROM aggregates WHERE %1$s
               UNION ALL
               SELECT hash_key, to_char(day, 'YYYY-MM-DD'), value FROM aggregate_days
-              WHERE %1$s) AS a
+              WHERE %1$s AND day >= :firstDay) AS a
             WHERE (:from = '' OR range_key COLLATE "C" >= :from)
               AND (:to = '' OR range_key COLLATE "C" <= :to)
             ORDER BY hash_key COLLATE "C", range_key COLLATE "C"
@@ -157,6 +186,7 @@ public final class AggregateStore {
         .bind("from", fromRange)
         .bind("to", toRange)
         .bind("limit", limit)
+        .bind("firstDay", firstDay.orElse(LocalDate.of(1, 1, 1)))
         .map((rows, context) -> new Entry(
             AggregateKey.parse(
                 rows.getString(2).isEmpty()

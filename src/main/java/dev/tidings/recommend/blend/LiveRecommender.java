@@ -95,7 +95,8 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
           easeSettings.param(Algorithm.EASE, "lambda"),
           clock.instant()));
     });
-    this.signals = new SignalReader(aggregates, follows, clock);
+    this.signals = new SignalReader(aggregates, follows, clock, () -> (int) Math.ceil(
+        settings.get().of(Algorithm.RECENTLY_VIEWED).param(Algorithm.RECENTLY_VIEWED, "days")));
     this.blender = new Blender(
         CandidateSource.all(),
         settings::get,

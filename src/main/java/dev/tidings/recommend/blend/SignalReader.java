@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,11 +38,18 @@ final class SignalReader implements AutoCloseable {
   private final InstantSource clock;
   private final ExecutorService reads = Executors.newVirtualThreadPerTaskExecutor();
   private final LongAdder unread = new LongAdder();
+  private final IntSupplier recentDays;
 
-  SignalReader(AggregateReader aggregates, Follows.Reader follows, InstantSource clock) {
+  /** {@code recentDays}: how many days of daily aggregates (recent views) the algorithms use. */
+  SignalReader(
+      AggregateReader aggregates,
+      Follows.Reader follows,
+      InstantSource clock,
+      IntSupplier recentDays) {
     this.aggregates = aggregates;
     this.follows = follows;
     this.clock = clock;
+    this.recentDays = recentDays;
   }
 
   UserSignals read(String userId, Instant deadline) {
@@ -52,8 +60,8 @@ final class SignalReader implements AutoCloseable {
       unread.increment();
       return UserSignals.none(userId, today);
     }
-    Future<List<AggregateStore.Entry>> read =
-        reads.submit(() -> aggregates.under(Keys.user(userId), "", "", MAX_USER_AGGREGATES));
+    Future<List<AggregateStore.Entry>> read = reads.submit(() -> aggregates.under(
+        Keys.user(userId), today.minusDays(recentDays.getAsInt()), MAX_USER_AGGREGATES));
     Future<Follows> followed = reads.submit(() -> follows.of(userId));
     List<AggregateStore.Entry> entries = await(read, deadline, null);
     if (entries == null) {

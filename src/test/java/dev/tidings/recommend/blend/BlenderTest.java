@@ -159,7 +159,7 @@ class BlenderTest {
         shop.settings::get,
         () -> items,
         () -> null,
-        new SignalReader(slow, user -> Follows.NONE, java.time.InstantSource.system()),
+        new SignalReader(slow, user -> Follows.NONE, java.time.InstantSource.system(), () -> 90),
         java.time.InstantSource.system());
     long started = System.nanoTime();
     var answer = blender.recommend(new RecommendationRequest(

@@ -161,7 +161,8 @@ final class Shop {
         settings::get,
         () -> items,
         () -> ease,
-        new SignalReader(aggregates, user -> follows.getOrDefault(user, Follows.NONE), clock),
+        new SignalReader(
+            aggregates, user -> follows.getOrDefault(user, Follows.NONE), clock, () -> 90),
         clock);
   }
 
