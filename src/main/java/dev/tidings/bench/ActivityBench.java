@@ -58,13 +58,22 @@ public final class ActivityBench {
    * @param callers concurrent clients
    * @param users distinct users
    * @param products products in the catalogue
-   * @param counters nodes counting at once (each a counting loop)
+   * @param counters nodes counting at once
+   * @param paced events/s the clients keep to in the paced phase (0: no paced phase)
    */
   public record Options(
-      int events, int batch, int callers, int users, int products, int counters, long seed) {
+      int events,
+      int batch,
+      int callers,
+      int users,
+      int products,
+      int counters,
+      int paced,
+      long seed) {
     public Options {
       if (events < 1 || batch < 1 || callers < 1 || users < 1 || products < 1 || counters < 1)
         throw new IllegalArgumentException("every option must be >= 1");
+      if (paced < 0) throw new IllegalArgumentException("paced must be >= 0");
     }
   }
 
@@ -136,7 +145,19 @@ public final class ActivityBench {
           store,
           aggregation::waiting,
           options.callers(),
+          0,
           progress));
+      if (options.paced() > 0)
+        phases.add(phase(
+            String.format(Locale.ROOT, "  the same, paced at %,d events/s", options.paced()),
+            generate("paced", options),
+            intake,
+            serve,
+            store,
+            aggregation::waiting,
+            options.callers(),
+            options.paced(),
+            progress));
     } finally {
       runners.forEach(AggregationRunner::close);
     }
@@ -159,6 +180,7 @@ public final class ActivityBench {
         store,
         () -> 0L,
         options.callers(),
+        0,
         progress));
     // the baseline's events were counted already; what the trigger queued for counting is not
     // needed
@@ -191,6 +213,7 @@ public final class ActivityBench {
       AggregateStore store,
       Backlog backlog,
       int callers,
+      int paced,
       EventIntakeBench.ProgressDisplay progress) {
     try (Endpoint endpoint = serve.apply(intake);
         var client =
@@ -218,6 +241,12 @@ public final class ActivityBench {
         for (int c = 0; c < Math.min(callers, batches.size()); c++)
           clients.add(threads.submit(() -> {
             for (int i = next.getAndIncrement(); i < batches.size(); i = next.getAndIncrement()) {
+              if (paced > 0) {
+                // batch i is due when i batches' worth of events have had their time
+                long due = started + (long) (i * (double) perBatch / paced * 1e9);
+                long wait = due - System.nanoTime();
+                if (wait > 0) Thread.sleep(Duration.ofNanos(wait));
+              }
               post(client, endpoint, batches.get(i));
               tracker.stepTo(posted.addAndGet(perBatch));
             }

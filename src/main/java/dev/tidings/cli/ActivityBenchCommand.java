@@ -73,6 +73,13 @@ final class ActivityBenchCommand extends EnvironmentAware implements Callable<In
   int counters;
 
   @Option(
+      names = "--paced",
+      defaultValue = "4000",
+      description = "events/s of a second, paced phase that measures freshness at a sustained load;"
+          + " 0 for none (default ${DEFAULT-VALUE})")
+  int paced;
+
+  @Option(
       names = "--seed",
       defaultValue = "7",
       description = "seed of the generated events (default ${DEFAULT-VALUE})")
@@ -83,6 +90,7 @@ final class ActivityBenchCommand extends EnvironmentAware implements Callable<In
 
   @Override
   public Integer call() throws IOException {
+    if (paced < 0) throw new UsageException("--paced must be 0 or more events/s");
     if (events < 1 || batch < 1 || callers < 1 || users < 1 || products < 1 || counters < 1)
       throw new UsageException(
           "--events, --batch, --callers, --users, --products and --counters must be at least 1");
@@ -98,7 +106,8 @@ final class ActivityBenchCommand extends EnvironmentAware implements Callable<In
         System.out.println("database: " + throwaway.database().describe());
         result = ActivityBench.run(
             throwaway.database(),
-            new ActivityBench.Options(events, batch, callers, users, products, counters, seed),
+            new ActivityBench.Options(
+                events, batch, callers, users, products, counters, paced, seed),
             intake -> serve(intake, settings),
             (task, total) -> Progress.of(task, total, "events"),
             System.out);
