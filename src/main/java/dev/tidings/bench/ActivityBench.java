@@ -15,7 +15,6 @@ import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.storage.Database;
 import java.io.PrintStream;
 import java.math.BigDecimal;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -93,14 +92,6 @@ public final class ActivityBench {
 
   public record Result(Options options, String database, long aggregates, List<Phase> phases) {}
 
-  /** The events route on an intake; closing it stops the server. */
-  public record Endpoint(URI events, String apiKey, Runnable stop) implements AutoCloseable {
-    @Override
-    public void close() {
-      stop.run();
-    }
-  }
-
   private static final Duration PROBE_EVERY = Duration.ofMillis(20);
   private static final int BRANDS = 200;
   private static final int CATEGORIES = 40;
@@ -110,7 +101,7 @@ public final class ActivityBench {
   public static Result run(
       Database database,
       Options options,
-      Function<ActivityIntake, Endpoint> serve,
+      Function<ActivityIntake, EventIntakeBench.Endpoint> serve,
       EventIntakeBench.ProgressDisplay progress,
       PrintStream out) {
     var jdbi = database.jdbi();
@@ -209,13 +200,13 @@ public final class ActivityBench {
       String name,
       List<byte[]> batches,
       ActivityIntake intake,
-      Function<ActivityIntake, Endpoint> serve,
+      Function<ActivityIntake, EventIntakeBench.Endpoint> serve,
       AggregateStore store,
       Backlog backlog,
       int callers,
       int paced,
       EventIntakeBench.ProgressDisplay progress) {
-    try (Endpoint endpoint = serve.apply(intake);
+    try (EventIntakeBench.Endpoint endpoint = serve.apply(intake);
         var client =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         var threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -286,7 +277,8 @@ public final class ActivityBench {
    * the answer to the POST (the event is stored) until it is counted.
    */
   private static long probeOnce(
-      HttpClient client, Endpoint endpoint, AggregateStore store, String id) throws Exception {
+      HttpClient client, EventIntakeBench.Endpoint endpoint, AggregateStore store, String id)
+      throws Exception {
     String user = "probe-" + id;
     Instant now = Instant.now();
     ArrayNode array = Json.MAPPER.createArrayNode();
@@ -309,7 +301,8 @@ public final class ActivityBench {
     return System.nanoTime() - stored;
   }
 
-  private static void post(HttpClient client, Endpoint endpoint, byte[] body) throws Exception {
+  private static void post(HttpClient client, EventIntakeBench.Endpoint endpoint, byte[] body)
+      throws Exception {
     var request = HttpRequest.newBuilder(endpoint.events())
         .timeout(Duration.ofSeconds(120))
         .header("Authorization", "Bearer " + endpoint.apiKey())

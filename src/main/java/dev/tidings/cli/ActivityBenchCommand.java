@@ -3,22 +3,11 @@ package dev.tidings.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import dev.tidings.Json;
-import dev.tidings.activity.ActivityIntake;
 import dev.tidings.app.Logging;
 import dev.tidings.app.ThrowawayDatabase;
 import dev.tidings.bench.ActivityBench;
-import dev.tidings.config.Secret;
-import dev.tidings.config.Settings;
-import dev.tidings.web.HttpServer;
-import dev.tidings.web.activity.ActivityRoutes;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
@@ -108,7 +97,7 @@ final class ActivityBenchCommand extends EnvironmentAware implements Callable<In
             throwaway.database(),
             new ActivityBench.Options(
                 events, batch, callers, users, products, counters, paced, seed),
-            intake -> serve(intake, settings),
+            intake -> EventBenchCommand.serve(intake, settings),
             (task, total) -> Progress.of(task, total, "events"),
             System.out);
       }
@@ -118,18 +107,5 @@ final class ActivityBenchCommand extends EnvironmentAware implements Callable<In
       }
       return 0;
     }
-  }
-
-  private static ActivityBench.Endpoint serve(ActivityIntake intake, Settings settings) {
-    var key = new Secret(UUID.randomUUID().toString());
-    var server = HttpServer.start(
-        new HttpServer.Options(0, key, Duration.ofSeconds(1)),
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-        List.of(),
-        List.of(new ActivityRoutes(intake, settings.maxBodyBytes(), settings.maxImportBytes())));
-    return new ActivityBench.Endpoint(
-        URI.create("http://127.0.0.1:" + server.port() + "/api/v1/events"),
-        key.value(),
-        server::close);
   }
 }

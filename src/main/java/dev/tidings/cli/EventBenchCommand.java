@@ -97,7 +97,7 @@ final class EventBenchCommand extends EnvironmentAware implements Callable<Integ
   }
 
   /** The events route alone, on an ephemeral port, with the node's body limits. */
-  private static EventIntakeBench.Endpoint serve(ActivityIntake intake, Settings settings) {
+  static EventIntakeBench.Endpoint serve(ActivityIntake intake, Settings settings) {
     var key = new Secret(UUID.randomUUID().toString());
     var server = HttpServer.start(
         new HttpServer.Options(0, key, Duration.ofSeconds(1)),

@@ -37,13 +37,16 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The dashboard in a real browser: Debian's headless Chromium, driven through its chromedriver,
  * against {@code tidings demo --no-engagement} in a process of its own. Signs in, opens the campaign,
  * posts receipts through the API and fires a real open at the email's URLs, and watches the funnel
- * change on the page without a reload. Screenshots of every page go to {@code docs/screenshots}.
+ * change on the page without a reload. Screenshots of every page go to {@code target/screenshots}, or
+ * to the folder {@code -Dtidings.screenshots} names ({@code docs/screenshots} refreshes the README's), so
+ * a test run leaves the checkout as it was.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserIT {
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-  private static final Path SCREENSHOTS = Path.of("docs", "screenshots");
+  private static final Path SCREENSHOTS =
+      Path.of(System.getProperty("tidings.screenshots", "target/screenshots"));
   private static final String KEY = "dashboard-browser-test-key-0123456789";
   private static final String PERSON =
       "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)";
