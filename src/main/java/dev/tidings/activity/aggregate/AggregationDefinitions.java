@@ -8,6 +8,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,7 @@ public final class AggregationDefinitions {
   private final long refreshNanos;
   private volatile List<AggregationDefinition> cached = List.of();
   private volatile long readAt = Long.MIN_VALUE;
+  private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
   public AggregationDefinitions(Jdbi jdbi, Duration refresh) {
     this.jdbi = jdbi;
@@ -50,7 +52,9 @@ public final class AggregationDefinitions {
       try {
         read.add(parse(stored.name(), stored.definition()));
       } catch (RuntimeException e) {
-        log.warn("aggregation {} is left out: {}", stored.name(), e.getMessage());
+        // once per version of the row, not at every re-read
+        if (warned.add(stored.name() + "@" + stored.updatedAt()))
+          log.warn("aggregation {} is left out: {}", stored.name(), e.getMessage());
       }
     }
     cached = List.copyOf(read);
