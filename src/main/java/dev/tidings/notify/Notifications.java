@@ -42,6 +42,32 @@ public final class Notifications {
     this.days = new DayPartitions(jdbi, "notification_buckets", PARTITION_LOCK, "");
   }
 
+  /** What an import did: pieces stored (new and replaced), and who the published ones reached. */
+  public record Imported(int created, int replaced, int published, long followers, long nearby) {}
+
+  /**
+   * Stores every piece in one transaction, then publishes those named in {@code publish} (each its own
+   * fan-out, as {@link #publish} does): all are stored or none.
+   */
+  public Imported importAll(List<Content> pieces, java.util.Set<String> publish) {
+    int created = jdbi.inTransaction(handle -> {
+      int fresh = 0;
+      for (Content piece : pieces) if (ContentTable.put(handle, piece, clock.instant())) fresh++;
+      return fresh;
+    });
+    long followers = 0;
+    long nearby = 0;
+    int published = 0;
+    for (Content piece : pieces) {
+      if (!publish.contains(piece.id())) continue;
+      var told = publish(piece.id()).orElseThrow();
+      followers += told.followers();
+      nearby += told.nearby();
+      published++;
+    }
+    return new Imported(created, pieces.size() - created, published, followers, nearby);
+  }
+
   /** Stores or replaces a piece of content (its published state stays as it was); true when new. */
   public boolean put(Content content) {
     return jdbi.withHandle(handle -> ContentTable.put(handle, content, clock.instant()));

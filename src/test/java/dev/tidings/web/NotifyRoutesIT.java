@@ -96,6 +96,34 @@ class NotifyRoutesIT {
   }
 
   @Test
+  void an_import_stores_all_or_nothing_and_publishes_what_it_marks_published() {
+    String body = """
+        [{"id": "scarf-%1$s", "type": "product", "title": "Scarf", "owners": [{"type": "brand", "id": "acme-%1$s"}],
+          "published": true},
+         {"id": "hat-%1$s", "type": "product", "title": "Hat", "owners": [{"type": "brand", "id": "acme-%1$s"}]}]""".formatted(run);
+    var bad = api.postJson(
+        "/api/v1/content/import",
+        body.replace("\"title\": \"Hat\"", "\"title\": \"Hat\", \"type\": \"hat\""));
+    assertThat(bad.status()).isIn(400, 422);
+    assertThat(api.get("/api/v1/content/scarf-" + run).status())
+        .as("nothing stored when one piece is bad")
+        .isEqualTo(404);
+    var twice = api.postJson("/api/v1/content/import", body.replace("hat-", "scarf-"));
+    assertThat(twice.status()).isEqualTo(422);
+    assertThat(twice.detail()).contains("content 2").contains("comes twice");
+
+    var imported = api.postJson("/api/v1/content/import", body);
+    assertThat(imported.status()).isEqualTo(200);
+    assertThat(imported.json().path("created").asInt()).isEqualTo(2);
+    assertThat(imported.json().path("published").asInt()).isEqualTo(1);
+    assertThat(imported.json().path("followers").asLong()).isEqualTo(1);
+    assertThat(api.get("/api/v1/content/hat-" + run).json().path("published").asBoolean())
+        .isFalse();
+    var digest = api.get("/api/v1/users/fan-" + run + "/notifications").json();
+    assertThat(digest.findValuesAsString("title")).contains("Scarf").doesNotContain("Hat");
+  }
+
+  @Test
   void bad_content_and_bad_windows_get_a_4xx_that_says_what_is_wrong_and_store_nothing() {
     var badType = api.putJson(
         "/api/v1/content/bad-" + run,

@@ -1,5 +1,6 @@
 package dev.tidings.web.notify;
 
+import dev.tidings.InvalidInputException;
 import dev.tidings.Problems;
 import dev.tidings.notify.Content;
 import dev.tidings.notify.ContentJson;
@@ -12,8 +13,11 @@ import dev.tidings.web.RouteGroup;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Content ({@code /api/v1/content}: create or replace by id, read, list, delete, publish, unpublish) and
@@ -37,6 +41,37 @@ public final class NotifyRoutes implements RouteGroup {
       int limit = Requests.limit(request);
       var rows = notifications.page(Requests.query(request, "after"), limit);
       JsonBodies.ok(response, Page.of(rows, limit, ContentJson::toJson, Content::id));
+    });
+    routing.post(PATH + "/import", (request, response) -> {
+      JsonNode body = JsonBodies.read(request, maxBodyBytes);
+      if (!body.isArray())
+        throw ApiProblem.badRequest("expected a JSON array of content, each with its id");
+      var pieces = new ArrayList<Content>();
+      var publish = new HashSet<String>();
+      var ids = new HashSet<String>();
+      var problems = new ArrayList<String>();
+      int position = 0;
+      for (JsonNode element : body) {
+        position++;
+        String id = element.path("id").asString("");
+        if (!Problems.isId(id)) {
+          problems.add(
+              "content " + position + ": id must be 1-64 characters of A-Z a-z 0-9 . _ : -");
+          continue;
+        }
+        if (!ids.add(id)) {
+          problems.add("content " + position + ": id " + id + " comes twice");
+          continue;
+        }
+        try {
+          pieces.add(ContentJson.fromJson(id, element));
+          if (element.path("published").asBoolean(false)) publish.add(id);
+        } catch (InvalidInputException e) {
+          problems.add("content " + position + ": " + String.join("; ", e.problems()));
+        }
+      }
+      if (!problems.isEmpty()) throw new InvalidInputException(problems);
+      JsonBodies.ok(response, notifications.importAll(pieces, publish));
     });
     routing.put(PATH + "/{id}", (request, response) -> {
       String id = id(request);
