@@ -18,6 +18,7 @@ public final class ActivityWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<ActivityIntake> intake;
   private final Lazy<AggregateStore> aggregates;
+  private final Lazy<AggregationDefinitions> definitions;
   private final Lazy<BacklogAggregation> aggregation;
 
   ActivityWiring(Infrastructure infrastructure) {
@@ -25,11 +26,10 @@ public final class ActivityWiring implements Capability {
     this.intake =
         Lazy.of(() -> new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()));
     this.aggregates = Lazy.of(() -> new AggregateStore(infrastructure.database().jdbi()));
+    this.definitions = Lazy.of(() -> new AggregationDefinitions(
+        infrastructure.database().jdbi(), AggregationDefinitions.DEFAULT_REFRESH));
     this.aggregation = Lazy.of(() -> new BacklogAggregation(
-        infrastructure.database().jdbi(),
-        new AggregationDefinitions(
-            infrastructure.database().jdbi(), AggregationDefinitions.DEFAULT_REFRESH),
-        aggregates.get()));
+        infrastructure.database().jdbi(), definitions.get(), aggregates.get()));
   }
 
   public ActivityIntake intake() {
@@ -47,12 +47,9 @@ public final class ActivityWiring implements Capability {
   @Override
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
-    var jdbi = infrastructure.database().jdbi();
     return List.of(
         new ActivityRoutes(intake(), settings.maxBodyBytes(), settings.maxImportBytes()),
-        new AggregateRoutes(
-            aggregates(),
-            new AggregationDefinitions(jdbi, AggregationDefinitions.DEFAULT_REFRESH)));
+        new AggregateRoutes(aggregates(), definitions.get()));
   }
 
   @Override

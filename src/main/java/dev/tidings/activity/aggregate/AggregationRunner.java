@@ -23,6 +23,8 @@ public final class AggregationRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AggregationRunner.class);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
   private static final Duration RETENTION_EVERY = Duration.ofHours(1);
+  /** How much longer than the first loop the other loops rest while nothing waits. */
+  private static final int IDLE_HELPERS_FACTOR = 20;
 
   /**
    * @param batch events counted per round, at most
@@ -60,8 +62,10 @@ public final class AggregationRunner implements AutoCloseable {
     this.store = store;
     this.clock = clock;
     this.options = options;
-    for (int i = 0; i < options.loops(); i++)
-      threads.add(Thread.ofVirtual().name("aggregation-" + i).unstarted(this::run));
+    for (int i = 0; i < options.loops(); i++) {
+      boolean first = i == 0;
+      threads.add(Thread.ofVirtual().name("aggregation-" + i).unstarted(() -> run(first)));
+    }
   }
 
   public static AggregationRunner start(
@@ -81,14 +85,22 @@ public final class AggregationRunner implements AutoCloseable {
     }
   }
 
-  private void run() {
+  /**
+   * The first loop looks every {@link Options#idlePoll()} and wakes the others when it finds a full
+   * round waiting; they rest longer when nothing waits, so an idle node asks the database once per poll,
+   * not once per loop.
+   */
+  private void run(boolean first) {
+    Duration idle =
+        first ? options.idlePoll() : options.idlePoll().multipliedBy(IDLE_HELPERS_FACTOR);
     Duration backoff = options.idlePoll();
     while (!closed) {
       try {
-        dropExpiredDays();
+        if (first) dropExpiredDays();
         int counted = aggregation.countOnce(options.batch());
         backoff = options.idlePoll();
-        if (counted < options.batch()) pause(options.idlePoll());
+        if (counted < options.batch()) pause(idle);
+        else if (first) nudge();
       } catch (RuntimeException e) {
         if (closed) return;
         log.warn("aggregation: counting failed; trying again in {} ms", backoff.toMillis(), e);
@@ -100,7 +112,7 @@ public final class AggregationRunner implements AutoCloseable {
     }
   }
 
-  private synchronized void dropExpiredDays() {
+  private void dropExpiredDays() {
     long now = System.nanoTime();
     if (nextRetention != Long.MIN_VALUE && now - nextRetention < 0) return;
     nextRetention = now + RETENTION_EVERY.toNanos();

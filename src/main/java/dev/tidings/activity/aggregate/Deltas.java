@@ -14,17 +14,6 @@ import java.util.function.Function;
 public final class Deltas {
   private Deltas() {}
 
-  /** Events of no session (pairs of items are not counted). */
-  public static Map<AggregateKey, Double> of(
-      List<ActivityEvent> events,
-      List<AggregationDefinition> definitions,
-      Function<String, ItemFacts> items) {
-    var sums = new HashMap<AggregateKey, Double>();
-    for (ActivityEvent event : events)
-      add(sums, event, definitions, items.apply(event.itemId()), SessionPartners.NONE);
-    return sums;
-  }
-
   /** Stored events, each paired with the items its session held before it. */
   static Map<AggregateKey, Double> of(
       List<StoredEvent> events,

@@ -53,17 +53,7 @@ final class SignIn {
   }
 
   void submit(ServerRequest request, ServerResponse response) {
-    if (!sameOrigin(request)) {
-      Html.send(
-          response,
-          403,
-          Html.page(
-              "Refused",
-              Html.Section.NONE,
-              false,
-              "<h1>Refused</h1><p role=\"alert\">This form was sent from another site.</p>"));
-      return;
-    }
+    if (refusedFromElsewhere(request, response)) return;
     Map<String, String> form = form(request);
     String next = safeNext(Optional.ofNullable(form.get("next")));
     String key = form.getOrDefault("key", "").trim();
@@ -81,18 +71,22 @@ final class SignIn {
     redirect(response, next);
   }
 
+  /** A form posted from another site is refused (403) whatever it holds: true when it was. */
+  private boolean refusedFromElsewhere(ServerRequest request, ServerResponse response) {
+    if (sameOrigin(request)) return false;
+    Html.send(
+        response,
+        403,
+        Html.page(
+            "Refused",
+            Html.Section.NONE,
+            false,
+            "<h1>Refused</h1><p role=\"alert\">This form was sent from another site.</p>"));
+    return true;
+  }
+
   void signOut(ServerRequest request, ServerResponse response) {
-    if (!sameOrigin(request)) {
-      Html.send(
-          response,
-          403,
-          Html.page(
-              "Refused",
-              Html.Section.NONE,
-              false,
-              "<h1>Refused</h1><p role=\"alert\">This form was sent from another site.</p>"));
-      return;
-    }
+    if (refusedFromElsewhere(request, response)) return;
     response.header(HeaderNames.SET_COOKIE, cookie.clear());
     redirect(response, "/signin");
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tidings.InvalidInputException;
 import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.EventType;
+import dev.tidings.activity.StoredEvent;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -64,11 +65,14 @@ class AggregationDefinitionTest {
   @Test
   void a_batch_is_summed_per_key_before_it_is_written() {
     var events = List.of(
-        event(EventType.PURCHASE, "u-1", "p-9", 2),
-        event(EventType.PURCHASE, "u-2", "p-9", 1),
-        event(EventType.VIEW, "u-1", "p-9", 1));
-    Map<AggregateKey, Double> deltas =
-        Deltas.of(events, List.of(BRAND_AFFINITY, REVENUE_PER_ITEM), item -> ACME_SHOES);
+        new StoredEvent(1, event(EventType.PURCHASE, "u-1", "p-9", 2)),
+        new StoredEvent(2, event(EventType.PURCHASE, "u-2", "p-9", 1)),
+        new StoredEvent(3, event(EventType.VIEW, "u-1", "p-9", 1)));
+    Map<AggregateKey, Double> deltas = Deltas.of(
+        events,
+        List.of(BRAND_AFFINITY, REVENUE_PER_ITEM),
+        item -> ACME_SHOES,
+        new SessionHistory(Map.of()));
 
     assertThat(
             deltas.get(AggregateKey.parse("s@item:s@p-9:s@item_revenue:s@trending:b@2026-11-23")))
