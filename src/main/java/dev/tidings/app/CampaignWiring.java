@@ -7,6 +7,7 @@ import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignScheduler;
 import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.DigestSource;
 import dev.tidings.campaign.Unsubscribes;
 import dev.tidings.campaign.send.Composer;
 import dev.tidings.campaign.send.Sends;
@@ -39,11 +40,15 @@ public final class CampaignWiring implements Capability {
   private final Supplier<CampaignHeadlines> headlines;
   private @Nullable CampaignScheduler scheduler;
 
-  /** {@code headlines}: each listed campaign's delivery headline, from the delivery capability. */
+  /**
+   * {@code headlines}: each listed campaign's delivery headline, from the delivery capability;
+   * {@code digests}: what digest campaigns tell, from the notify capability.
+   */
   CampaignWiring(
       Infrastructure infrastructure,
       SendsFactory sendsFactory,
-      Supplier<CampaignHeadlines> headlines) {
+      Supplier<CampaignHeadlines> headlines,
+      Supplier<DigestSource> digests) {
     this.infrastructure = infrastructure;
     this.headlines = headlines;
     this.emails = Lazy.of(() -> {
@@ -55,6 +60,7 @@ public final class CampaignWiring implements Capability {
           new SuppressionService(jdbi, clock),
           new CampaignRenderer(
               infrastructure.settings().publicUrl(), TokenCodec.of(infrastructure.secret()), clock),
+          digests.get(),
           clock);
     });
     this.sends = Lazy.of(() -> sendsFactory.create(infrastructure, emails.get()));

@@ -18,16 +18,21 @@ final class Capabilities {
         infrastructure,
         () -> named.get().or(() -> Optional.of(campaignsHolder.get().emails())));
     var delivery = new DeliveryWiring(infrastructure);
+    var catalog = new CatalogWiring(infrastructure);
+    var notify = new NotifyWiring(infrastructure, catalog::catalog);
     var campaigns = new CampaignWiring(
-        infrastructure, (infra, composer) -> sending.sends(), delivery::campaignHeadlines);
+        infrastructure,
+        (infra, composer) -> sending.sends(),
+        delivery::campaignHeadlines,
+        notify::digests);
     campaignsHolder.set(campaigns);
     var recommend = new RecommendWiring(infrastructure);
     return List.of(
         new SampleShopWiring(),
-        new CatalogWiring(infrastructure),
+        catalog,
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
-        new NotifyWiring(infrastructure),
+        notify,
         recommend,
         new OpenTimeWiring(infrastructure, recommend::recommender),
         delivery,

@@ -1,5 +1,7 @@
 package dev.tidings.app;
 
+import dev.tidings.campaign.DigestSource;
+import dev.tidings.catalog.CatalogService;
 import dev.tidings.notify.Notifications;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.notify.NotifyRoutes;
@@ -8,26 +10,43 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Follow notifications on the node's database; every started node drops expired days hourly. */
+/**
+ * Follow notifications on the node's database. Every started node drops expired days hourly and tells
+ * followers of new products every second (rounds claim their products, so nodes share the work).
+ */
 public final class NotifyWiring implements Capability {
   private static final Logger log = LoggerFactory.getLogger(NotifyWiring.class);
   /** Buckets kept: a digest's longest look back, and a few days for a digest that runs late. */
   static final int KEEP_DAYS = Notifications.MAX_DAYS + 5;
 
+  /** Products a news round takes at most; a full round is followed at once by the next. */
+  static final int NEWS_BATCH = 500;
+
+  private static final Duration NEWS_POLL = Duration.ofSeconds(1);
+
   private final Infrastructure infrastructure;
   private final Lazy<Notifications> notifications;
 
-  NotifyWiring(Infrastructure infrastructure) {
+  /** {@code catalog}: which products are sold out (their news is no longer told). */
+  NotifyWiring(Infrastructure infrastructure, Supplier<CatalogService> catalog) {
     this.infrastructure = infrastructure;
-    this.notifications =
-        Lazy.of(() -> new Notifications(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.notifications = Lazy.of(() -> new Notifications(
+        infrastructure.database().jdbi(),
+        infrastructure.clock(),
+        ids -> catalog.get().unavailableAmong(ids)));
   }
 
   public Notifications notifications() {
     return notifications.get();
+  }
+
+  /** What digest campaigns tell. */
+  public DigestSource digests() {
+    return new NotifyDigests(notifications());
   }
 
   @Override
@@ -37,13 +56,32 @@ public final class NotifyWiring implements Capability {
 
   @Override
   public List<Background> background() {
-    return List.of(() -> {
-      var retention = Executors.newSingleThreadScheduledExecutor(
-          Thread.ofVirtual().name("notification-retention").factory());
-      retention.scheduleWithFixedDelay(
-          this::dropExpiredDays, 0, Duration.ofHours(1).toMinutes(), TimeUnit.MINUTES);
-      return retention::shutdownNow;
-    });
+    return List.of(
+        () -> {
+          var retention = Executors.newSingleThreadScheduledExecutor(
+              Thread.ofVirtual().name("notification-retention").factory());
+          retention.scheduleWithFixedDelay(
+              this::dropExpiredDays, 0, Duration.ofHours(1).toMinutes(), TimeUnit.MINUTES);
+          return retention::shutdownNow;
+        },
+        () -> {
+          var news = Executors.newSingleThreadScheduledExecutor(
+              Thread.ofVirtual().name("product-news").factory());
+          news.scheduleWithFixedDelay(
+              this::tellProductNews, 0, NEWS_POLL.toMillis(), TimeUnit.MILLISECONDS);
+          return news::shutdownNow;
+        });
+  }
+
+  /** Tells what waits, round after round while rounds come back full. */
+  private void tellProductNews() {
+    try {
+      while (notifications().tellProductNews(NEWS_BATCH) == NEWS_BATCH) {
+        if (Thread.currentThread().isInterrupted()) return;
+      }
+    } catch (RuntimeException e) {
+      log.warn("notifications: telling new products failed; trying again in {}", NEWS_POLL, e);
+    }
   }
 
   private void dropExpiredDays() {

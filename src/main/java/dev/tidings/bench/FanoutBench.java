@@ -120,6 +120,7 @@ public final class FanoutBench {
         ContentType.PRODUCT,
         "New from " + brand,
         Optional.empty(),
+        Optional.empty(),
         List.of(new FollowTarget(TargetType.BRAND, brand)),
         Optional.empty(),
         Content.DEFAULT_RADIUS_KM,

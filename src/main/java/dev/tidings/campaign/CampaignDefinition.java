@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param priority the work queue's, 0 (lowest) .. 9
  * @param ratePerSecond emails per second across every worker
  * @param scheduledAt when to start by itself; empty for a campaign started by hand
+ * @param digest present for a digest campaign: each email tells what the subscriber follows
  */
 public record CampaignDefinition(
     String name,
@@ -26,7 +27,8 @@ public record CampaignDefinition(
     int slots,
     int priority,
     double ratePerSecond,
-    Optional<Instant> scheduledAt) {
+    Optional<Instant> scheduledAt,
+    Optional<DigestOptions> digest) {
   public static final int MAX_NAME = 200;
   public static final int MAX_SUBJECT = 500;
   public static final int MAX_PRIORITY = 9;
@@ -41,6 +43,7 @@ public record CampaignDefinition(
     Objects.requireNonNull(text, "text");
     Objects.requireNonNull(audience, "audience");
     Objects.requireNonNull(scheduledAt, "scheduledAt");
+    Objects.requireNonNull(digest, "digest");
     if (slots < 0 || slots > MessageToken.MAX_SLOTS)
       throw new IllegalArgumentException("slots must be within 0.." + MessageToken.MAX_SLOTS);
     if (priority < 0 || priority > MAX_PRIORITY)

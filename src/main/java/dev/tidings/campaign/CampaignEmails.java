@@ -27,18 +27,31 @@ public final class CampaignEmails implements BatchComposer {
   private final SubscriberService subscribers;
   private final SuppressionService suppressions;
   private final CampaignRenderer renderer;
+  private final DigestSource digests;
 
+  /** Campaign emails on a node that writes no digests. */
   public CampaignEmails(
       Jdbi jdbi,
       SubscriberService subscribers,
       SuppressionService suppressions,
       CampaignRenderer renderer,
       InstantSource clock) {
+    this(jdbi, subscribers, suppressions, renderer, DigestSource.NONE, clock);
+  }
+
+  public CampaignEmails(
+      Jdbi jdbi,
+      SubscriberService subscribers,
+      SuppressionService suppressions,
+      CampaignRenderer renderer,
+      DigestSource digests,
+      InstantSource clock) {
     this.campaigns = new CompiledCampaigns(
         id -> jdbi.withHandle(handle -> CampaignTable.find(handle, id)), clock);
     this.subscribers = subscribers;
     this.suppressions = suppressions;
     this.renderer = renderer;
+    this.digests = digests;
   }
 
   @Override
@@ -75,8 +88,10 @@ public final class CampaignEmails implements BatchComposer {
     var message = new MessageId(campaign.id(), campaign.runId().orElse(0L), subscriberId);
     Optional<String> skip =
         skipReason(subscriber.get(), suppressions.isSuppressed(subscriber.get().email()));
+    DigestSource.Pending digest = pendingDigest(campaign.definition(), subscriberId);
+    if (skip.isEmpty()) skip = tooLittle(campaign.definition(), digest);
     return Optional.of(
-        switch (render(entry, subscriber.get(), message)) {
+        switch (render(entry, subscriber.get(), message, digest.notices())) {
           case CampaignRenderer.Result.Written written ->
             new Preview(Optional.of(written.email()), skip);
           case CampaignRenderer.Result.Refused refused ->
@@ -94,17 +109,44 @@ public final class CampaignEmails implements BatchComposer {
     Optional<String> skip =
         skipReason(subscriber, suppressed.contains(subscriber.email().toLowerCase(Locale.ROOT)));
     if (skip.isPresent()) return new Composed.Skip(skip.get());
-    return switch (render(entry, subscriber, message)) {
-      case CampaignRenderer.Result.Written written -> new Composed.Email(written.email());
+    CampaignDefinition definition = entry.campaign().definition();
+    DigestSource.Pending digest = pendingDigest(definition, subscriber.id());
+    Optional<String> nothingToTell = tooLittle(definition, digest);
+    if (nothingToTell.isPresent()) return new Composed.Skip(nothingToTell.get());
+    return switch (render(entry, subscriber, message, digest.notices())) {
+      case CampaignRenderer.Result.Written written ->
+        definition.digest().isPresent()
+            ? new Composed.Email(written.email(), () -> digest.sent(message))
+            : new Composed.Email(written.email());
       case CampaignRenderer.Result.Refused refused -> new Composed.Skip(refused.reason());
     };
   }
 
+  private DigestSource.Pending pendingDigest(CampaignDefinition definition, String subscriberId) {
+    return definition
+        .digest()
+        .map(options -> digests.pending(subscriberId, options.lookBackDays()))
+        .orElse(DigestSource.Pending.NOTHING);
+  }
+
+  /** A digest with less to tell than its minimum is not sent. */
+  private static Optional<String> tooLittle(
+      CampaignDefinition definition, DigestSource.Pending digest) {
+    return definition
+        .digest()
+        .filter(options -> digest.notices().size() < options.minimum())
+        .map(options -> "nothing to tell: " + digest.notices().size()
+            + " new for this subscriber, the digest's minimum is " + options.minimum());
+  }
+
   private CampaignRenderer.Result render(
-      CompiledCampaigns.Entry entry, Subscriber subscriber, MessageId message) {
+      CompiledCampaigns.Entry entry,
+      Subscriber subscriber,
+      MessageId message,
+      List<DigestSource.Notice> notices) {
     Campaign campaign = entry.campaign();
     return renderer.render(
-        campaign.id(), campaign.definition(), entry.templates(), subscriber, message);
+        campaign.id(), campaign.definition(), entry.templates(), subscriber, message, notices);
   }
 
   private static Optional<String> skipReason(Subscriber subscriber, boolean suppressed) {

@@ -38,7 +38,8 @@ public final class CampaignJson {
       "slots",
       "priority",
       "ratePerSecond",
-      "scheduledAt");
+      "scheduledAt",
+      "digest");
   /** What {@link #toJson(Campaign)} adds: a body read back from GET may be sent again as it is. */
   private static final Set<String> READ_ONLY =
       Set.of("id", "state", "version", "runId", "createdAt", "updatedAt", "progress");
@@ -73,6 +74,7 @@ public final class CampaignJson {
         whole(problems, object, "priority", DEFAULT_PRIORITY, 0, CampaignDefinition.MAX_PRIORITY);
     double rate = rate(problems, object.get("ratePerSecond"));
     Optional<Instant> scheduledAt = instant(problems, object.get("scheduledAt"), "scheduledAt");
+    Optional<DigestOptions> digest = digest(problems, object.get("digest"));
     problems.throwIfAny();
     // every required value is present once no problem was found
     return new CampaignDefinition(
@@ -86,7 +88,8 @@ public final class CampaignJson {
         slots,
         priority,
         rate,
-        scheduledAt);
+        scheduledAt,
+        digest);
   }
 
   /** The definition's fields (what {@link #fromJson} reads back). */
@@ -103,6 +106,11 @@ public final class CampaignJson {
     out.put("priority", definition.priority());
     out.put("ratePerSecond", definition.ratePerSecond());
     definition.scheduledAt().ifPresent(at -> out.put("scheduledAt", at.toString()));
+    definition
+        .digest()
+        .ifPresent(digest -> out.putObject("digest")
+            .put("lookBackDays", digest.lookBackDays())
+            .put("minimum", digest.minimum()));
     return out;
   }
 
@@ -381,6 +389,30 @@ public final class CampaignJson {
       return fallback;
     }
     return node.asInt();
+  }
+
+  /** {@code {"lookBackDays": 7, "minimum": 1}}, both optional; absent or null: not a digest. */
+  private static Optional<DigestOptions> digest(Problems problems, @Nullable JsonNode node) {
+    if (node == null || node.isNull()) return Optional.empty();
+    if (!(node instanceof ObjectNode object)) {
+      problems.add("digest must be an object such as {\"lookBackDays\": 7, \"minimum\": 1}");
+      return Optional.empty();
+    }
+    object.propertyNames().forEach(field -> {
+      if (!field.equals("lookBackDays") && !field.equals("minimum"))
+        problems.add("unknown field 'digest." + field + "'; a digest has lookBackDays, minimum");
+    });
+    var inner = new Problems();
+    int days = whole(
+        inner,
+        object,
+        "lookBackDays",
+        DigestOptions.DEFAULT_LOOK_BACK_DAYS,
+        1,
+        DigestOptions.MAX_LOOK_BACK_DAYS);
+    int minimum = whole(inner, object, "minimum", 1, 1, DigestOptions.MAX_MINIMUM);
+    inner.list().forEach(problem -> problems.add("digest." + problem));
+    return inner.isEmpty() ? Optional.of(new DigestOptions(days, minimum)) : Optional.empty();
   }
 
   private static double rate(Problems problems, @Nullable JsonNode node) {

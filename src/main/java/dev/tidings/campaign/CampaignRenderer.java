@@ -27,7 +27,9 @@ import java.util.Optional;
  * <p>Template variables: {@code subscriber.id}, {@code .email}, {@code .name}, {@code .firstName},
  * {@code .locale}, {@code .language}, {@code .city}, {@code .country}, {@code .timeZone};
  * {@code campaign.id}, {@code campaign.name}; {@code unsubscribeUrl}, {@code pixelUrl}; {@code slots}
- * (a list of {@code index}, {@code number}, {@code imageUrl}, {@code clickUrl}) and {@code slotCount}.
+ * (a list of {@code index}, {@code number}, {@code imageUrl}, {@code clickUrl}) and {@code slotCount};
+ * in a digest, {@code notifications} (see {@link #notifications}) and {@code notificationCount}, placed
+ * by {@link DigestBlocks} when the template has no {@code {{#notifications}}} section.
  */
 public final class CampaignRenderer {
   public static final String LIST_UNSUBSCRIBE = "List-Unsubscribe";
@@ -58,6 +60,17 @@ public final class CampaignRenderer {
       CampaignTemplates.Compiled templates,
       Subscriber subscriber,
       MessageId message) {
+    return render(campaignId, definition, templates, subscriber, message, List.of());
+  }
+
+  /** An email that also tells {@code notices} (a digest). */
+  public Result render(
+      long campaignId,
+      CampaignDefinition definition,
+      CampaignTemplates.Compiled templates,
+      Subscriber subscriber,
+      MessageId message,
+      List<DigestSource.Notice> notices) {
     String token = tokens.encode(new MessageToken(message, clock.instant(), definition.slots()));
     String unsubscribeUrl = publicBase + "/u/" + token;
     String pixelUrl = publicBase + "/p/" + token;
@@ -77,23 +90,25 @@ public final class CampaignRenderer {
     scope.put("pixelUrl", pixelUrl);
     scope.put("slots", slots);
     scope.put("slotCount", definition.slots());
+    List<Map<String, Object>> notifications = notifications(notices);
+    scope.put("notifications", notifications);
+    scope.put("notificationCount", notices.size());
 
     String subject = execute(templates.subject(), scope, 128).strip();
     if (hasLineBreak(subject))
       return new Result.Refused("the subject would contain a line break from subscriber data");
     if (subject.isEmpty()) return new Result.Refused("the subject would be empty");
 
-    String html = html(
-        execute(templates.html(), scope, definition.html().length() + 2048),
-        templates,
-        slots,
-        pixelUrl,
-        unsubscribeUrl);
-    String text = text(
-        execute(templates.text(), scope, definition.text().length() + 1024),
-        templates,
-        slots,
-        unsubscribeUrl);
+    String htmlBody = execute(templates.html(), scope, definition.html().length() + 2048);
+    String textBody = execute(templates.text(), scope, definition.text().length() + 1024);
+    if (!notifications.isEmpty()) {
+      if (!templates.htmlPlacesNotifications())
+        htmlBody = DigestBlocks.insertHtml(htmlBody, notifications);
+      if (!templates.textPlacesNotifications())
+        textBody = DigestBlocks.appendText(textBody, notifications);
+    }
+    String html = html(htmlBody, templates, slots, pixelUrl, unsubscribeUrl);
+    String text = text(textBody, templates, slots, unsubscribeUrl);
 
     Address to;
     try {
@@ -113,6 +128,29 @@ public final class CampaignRenderer {
     } catch (IllegalArgumentException e) {
       return new Result.Refused("a header would carry a line break: " + e.getMessage());
     }
+  }
+
+  /**
+   * Each notice as the template sees it: {@code number}, {@code id}, {@code type}, {@code kind}, {@code
+   * nearby}, {@code title}, {@code url}, {@code imageUrl}, {@code day}.
+   */
+  private static List<Map<String, Object>> notifications(List<DigestSource.Notice> notices) {
+    List<Map<String, Object>> out = new ArrayList<>(notices.size());
+    for (int i = 0; i < notices.size(); i++) {
+      var notice = notices.get(i);
+      Map<String, Object> item = HashMap.newHashMap(10);
+      item.put("number", i + 1);
+      item.put("id", notice.id());
+      item.put("type", notice.type());
+      item.put("kind", notice.kind());
+      item.put("nearby", notice.kind().equals("nearby"));
+      item.put("title", notice.title());
+      notice.url().ifPresent(url -> item.put("url", url));
+      notice.imageUrl().ifPresent(url -> item.put("imageUrl", url));
+      item.put("day", notice.day().toString());
+      out.add(item);
+    }
+    return out;
   }
 
   private static Map<String, Object> subscriberScope(Subscriber subscriber) {
@@ -252,7 +290,7 @@ public final class CampaignRenderer {
     return false;
   }
 
-  private static int lastIndexOfIgnoreCase(String text, String what) {
+  static int lastIndexOfIgnoreCase(String text, String what) {
     for (int i = text.length() - what.length(); i >= 0; i--)
       if (text.regionMatches(true, i, what, 0, what.length())) return i;
     return -1;

@@ -30,8 +30,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CampaignTemplates {
   static final Set<String> URL_VARIABLES =
-      Set.of("unsubscribeUrl", "pixelUrl", "clickUrl", "imageUrl");
-  private static final String URL_VARIABLES_TEXT = "unsubscribeUrl, pixelUrl, clickUrl, imageUrl";
+      Set.of("unsubscribeUrl", "pixelUrl", "clickUrl", "imageUrl", "url");
+  private static final String URL_VARIABLES_TEXT =
+      "unsubscribeUrl, pixelUrl, clickUrl, imageUrl, url";
 
   private static final Pattern URL_ATTRIBUTE = Pattern.compile(
       "(?i)(?<![\\w-])(href|src|action|formaction|background|poster|srcset|xlink:href|cite|longdesc)"
@@ -42,6 +43,8 @@ public final class CampaignTemplates {
   private static final Pattern UNESCAPED = Pattern.compile("\\{\\{\\s*[{&]");
   private static final Pattern PARTIAL = Pattern.compile("\\{\\{\\s*[<>=$]");
   private static final Pattern SLOTS_SECTION = Pattern.compile("\\{\\{\\s*#\\s*slots\\s*}}");
+  private static final Pattern NOTIFICATIONS_SECTION =
+      Pattern.compile("\\{\\{\\s*[#^]\\s*notifications\\s*}}");
   private static final Pattern UNSUBSCRIBE = Pattern.compile("\\{\\{\\s*unsubscribeUrl\\s*}}");
 
   private CampaignTemplates() {}
@@ -54,7 +57,9 @@ public final class CampaignTemplates {
       boolean htmlPlacesSlots,
       boolean htmlLinksUnsubscribe,
       boolean textPlacesSlots,
-      boolean textLinksUnsubscribe) {}
+      boolean textLinksUnsubscribe,
+      boolean htmlPlacesNotifications,
+      boolean textPlacesNotifications) {}
 
   /** @throws InvalidInputException listing every problem of every template */
   public static Compiled compile(CampaignDefinition definition) {
@@ -72,7 +77,9 @@ public final class CampaignTemplates {
         SLOTS_SECTION.matcher(definition.html()).find(),
         UNSUBSCRIBE.matcher(definition.html()).find(),
         SLOTS_SECTION.matcher(definition.text()).find(),
-        UNSUBSCRIBE.matcher(definition.text()).find());
+        UNSUBSCRIBE.matcher(definition.text()).find(),
+        NOTIFICATIONS_SECTION.matcher(definition.html()).find(),
+        NOTIFICATIONS_SECTION.matcher(definition.text()).find());
   }
 
   private static @Nullable Mustache compile(

@@ -9,8 +9,10 @@ import dev.tidings.imports.ImportReport;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 
 /** The product catalogue: single products by id, pages in id order, and bulk import. */
@@ -63,6 +65,16 @@ public final class CatalogService {
    */
   public List<ProductTraits> allTraits() {
     return jdbi.inTransaction(ProductTable::traits);
+  }
+
+  /** Those of {@code ids} that are products marked unavailable (ids of no product are not among them). */
+  public Set<String> unavailableAmong(Collection<String> ids) {
+    if (ids.isEmpty()) return Set.of();
+    return jdbi.withHandle(handle -> Set.copyOf(handle
+        .createQuery("SELECT id FROM products WHERE id = ANY(:ids) AND NOT available")
+        .bindArray("ids", String.class, ids)
+        .mapTo(String.class)
+        .list()));
   }
 
   /** True when a product was deleted, false when there was none with this id. */

@@ -188,6 +188,7 @@ final class RenderBenchCommand implements Callable<Integer> {
         6,
         4,
         1000,
+        Optional.empty(),
         Optional.empty());
   }
 

@@ -1,12 +1,14 @@
 package dev.tidings.notify;
 
 import dev.tidings.Problems;
+import dev.tidings.WebUrl;
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.GeoPoint;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Something people follow and hear about: a brand's new product, an artist's artwork, an article, a
@@ -19,6 +21,7 @@ public record Content(
     ContentType type,
     String title,
     Optional<String> url,
+    Optional<String> imageUrl,
     List<FollowTarget> owners,
     Optional<GeoPoint> location,
     double radiusKm,
@@ -33,7 +36,8 @@ public record Content(
     problems.id("id", id);
     problems.present("type", type);
     problems.requiredText("title", title, 300);
-    problems.optionalText("url", url, 2_000);
+    link(problems, "url", url);
+    link(problems, "imageUrl", imageUrl);
     if (owners == null) problems.add("missing required field 'owners'");
     else if (owners.size() > MAX_OWNERS)
       problems.add("owners must be at most " + MAX_OWNERS + ", got " + owners.size());
@@ -50,6 +54,16 @@ public record Content(
     owners = List.copyOf(owners);
   }
 
+  /** Links go into emails as they are: absolute http(s) URLs only. */
+  private static void link(Problems problems, String field, @Nullable Optional<String> value) {
+    if (value == null) problems.add("missing required field '" + field + "'");
+    else
+      value
+          .flatMap(WebUrl::problem)
+          .ifPresent(problem ->
+              problems.add(field + " " + problem + ", got " + Problems.quote(value.get())));
+  }
+
   /** Still worth telling at {@code now}: published, and not over. */
   public boolean applicableAt(Instant now) {
     return published && endsAt.map(now::isBefore).orElse(true);
@@ -57,6 +71,6 @@ public record Content(
 
   public Content withPublished(boolean published) {
     return new Content(
-        id, type, title, url, owners, location, radiusKm, startsAt, endsAt, published);
+        id, type, title, url, imageUrl, owners, location, radiusKm, startsAt, endsAt, published);
   }
 }

@@ -24,6 +24,7 @@ public final class ContentJson {
       "type",
       "title",
       "url",
+      "imageUrl",
       "owners",
       "location",
       "radiusKm",
@@ -98,6 +99,7 @@ public final class ContentJson {
         toValidate(type),
         node.path("title").asString(null),
         Optional.ofNullable(node.path("url").asString(null)),
+        Optional.ofNullable(node.path("imageUrl").asString(null)),
         owners,
         location,
         radius.isNumber() ? radius.asDouble() : Content.DEFAULT_RADIUS_KM,
@@ -123,6 +125,7 @@ public final class ContentJson {
     node.put("type", content.type().wire());
     node.put("title", content.title());
     content.url().ifPresent(url -> node.put("url", url));
+    content.imageUrl().ifPresent(url -> node.put("imageUrl", url));
     var owners = node.putArray("owners");
     content
         .owners()

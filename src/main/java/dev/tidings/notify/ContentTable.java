@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ArrayNode;
 /** The SQL of {@code content} (V16__notifications.sql). */
 final class ContentTable {
   private static final String COLUMNS =
-      "id, type, title, url, owners::text AS owners, latitude, longitude, radius_km, starts_at, ends_at, published";
+      "id, type, title, url, image_url, owners::text AS owners, latitude, longitude, radius_km, starts_at, ends_at, published";
 
   private ContentTable() {}
 
@@ -27,12 +27,13 @@ final class ContentTable {
   static boolean put(Handle handle, Content content, Instant now) {
     return handle
         .createQuery("""
-            INSERT INTO content (id, type, title, url, owners, latitude, longitude, radius_km,
+            INSERT INTO content (id, type, title, url, image_url, owners, latitude, longitude, radius_km,
                                  starts_at, ends_at, published, created_at, updated_at)
-            VALUES (:id, :type, :title, :url, :owners::jsonb, :latitude, :longitude, :radius,
+            VALUES (:id, :type, :title, :url, :imageUrl, :owners::jsonb, :latitude, :longitude, :radius,
                     :startsAt, :endsAt, false, :now, :now)
             ON CONFLICT (id) DO UPDATE SET
               type = excluded.type, title = excluded.title, url = excluded.url,
+              image_url = excluded.image_url,
               owners = excluded.owners, latitude = excluded.latitude, longitude = excluded.longitude,
               radius_km = excluded.radius_km, starts_at = excluded.starts_at,
               ends_at = excluded.ends_at, updated_at = excluded.updated_at
@@ -41,6 +42,7 @@ final class ContentTable {
         .bind("type", content.type().wire())
         .bind("title", content.title())
         .bind("url", content.url().orElse(null))
+        .bind("imageUrl", content.imageUrl().orElse(null))
         .bind("owners", owners(content.owners()))
         .bind("latitude", content.location().map(GeoPoint::latitude).orElse(null))
         .bind("longitude", content.location().map(GeoPoint::longitude).orElse(null))
@@ -50,6 +52,40 @@ final class ContentTable {
         .bind("now", Timestamp.from(now))
         .mapTo(Boolean.class)
         .one();
+  }
+
+  /**
+   * Stores brand products as published content unless content with their id exists; returns the ids it
+   * stored, the ones to tell of.
+   */
+  static List<String> insertPublishedProducts(Handle handle, List<Content> products, Instant now) {
+    if (products.isEmpty()) return List.of();
+    return handle
+        .createQuery("""
+            INSERT INTO content (id, type, title, url, image_url, owners, published, created_at,
+                                 updated_at)
+            SELECT id, 'product', title, url, image_url, owners::jsonb, true, :now, :now
+              FROM unnest(:ids::text[], :titles::text[], :urls::text[], :images::text[],
+                          :owners::text[]) AS p (id, title, url, image_url, owners)
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id""")
+        .bindArray("ids", String.class, products.stream().map(Content::id).toList())
+        .bindArray("titles", String.class, products.stream().map(Content::title).toList())
+        .bindArray(
+            "urls",
+            String.class,
+            products.stream().map(c -> c.url().orElse(null)).toList())
+        .bindArray(
+            "images",
+            String.class,
+            products.stream().map(c -> c.imageUrl().orElse(null)).toList())
+        .bindArray(
+            "owners",
+            String.class,
+            products.stream().map(c -> owners(c.owners())).toList())
+        .bind("now", Timestamp.from(now))
+        .mapTo(String.class)
+        .list();
   }
 
   static Optional<Content> get(Handle handle, String id) {
@@ -105,6 +141,12 @@ final class ContentTable {
     return array.toString();
   }
 
+  /** Content stored without a place (a product's news) has no radius: the default stands in. */
+  private static double radius(ResultSet rows) throws SQLException {
+    double radius = rows.getDouble("radius_km");
+    return rows.wasNull() ? Content.DEFAULT_RADIUS_KM : radius;
+  }
+
   private static Content read(ResultSet rows) throws SQLException {
     var owners = new ArrayList<FollowTarget>();
     for (JsonNode owner : Json.MAPPER.readTree(rows.getString("owners")))
@@ -120,9 +162,10 @@ final class ContentTable {
         ContentType.ofWire(rows.getString("type")).orElseThrow(),
         rows.getString("title"),
         Optional.ofNullable(rows.getString("url")),
+        Optional.ofNullable(rows.getString("image_url")),
         owners,
         location,
-        rows.getDouble("radius_km"),
+        radius(rows),
         Optional.ofNullable(rows.getTimestamp("starts_at")).map(Timestamp::toInstant),
         Optional.ofNullable(rows.getTimestamp("ends_at")).map(Timestamp::toInstant),
         rows.getBoolean("published"));

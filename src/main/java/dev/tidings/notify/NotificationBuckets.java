@@ -12,14 +12,17 @@ import org.jdbi.v3.core.Handle;
  * order ({@code kind:content}) and how many of them a digest has sent. A fan-out is one statement,
  * streamed from the followers' index inside the database, so neither the node's memory nor its time
  * grows with a round trip per follower; appending an event the bucket holds already changes nothing,
- * so publishing twice in a day tells nobody twice.
+ * so publishing twice in a day tells nobody twice. Every fan-out writes its buckets in subscriber order
+ * and is its transaction's only one, so fan-outs racing over the same followers wait, never deadlock.
  */
 final class NotificationBuckets {
   private static final String APPEND = """
       INSERT INTO notification_buckets (day, subscriber_id, events)
-      SELECT :day, subscriber_id, ARRAY[:event] FROM (%s) AS audience
+      SELECT :day, subscriber_id, events FROM (%s) AS audience
       ON CONFLICT (subscriber_id, day) DO UPDATE
-        SET events = notification_buckets.events || excluded.events
+        SET events = notification_buckets.events
+                     || ARRAY(SELECT e FROM unnest(excluded.events) AS e
+                               WHERE e <> ALL (notification_buckets.events))
         WHERE NOT notification_buckets.events @> excluded.events""";
 
   private NotificationBuckets() {}
@@ -30,20 +33,31 @@ final class NotificationBuckets {
 
   /** Appends the event to the bucket of every follower of any owner; returns how many got it. */
   static long toFollowers(Handle handle, LocalDate day, Content content) {
-    if (content.owners().isEmpty()) return 0;
+    return toFollowers(handle, day, content.owners(), List.of(content.id()));
+  }
+
+  /**
+   * Appends the events of several pieces with the same owners (a brand's new products of one import) to
+   * the bucket of every follower in one statement: one pass over the followers however many pieces.
+   */
+  static long toFollowers(
+      Handle handle, LocalDate day, List<FollowTarget> owners, List<String> contentIds) {
+    if (owners.isEmpty() || contentIds.isEmpty()) return 0;
     return handle
         .createUpdate(APPEND.formatted("""
-            SELECT DISTINCT f.subscriber_id FROM follows f
-              JOIN unnest(:types::text[], :ids::text[]) AS o (type, id)
-                ON f.target_type = o.type AND f.target_id = o.id"""))
+            SELECT subscriber_id, :events::text[] AS events FROM (
+              SELECT DISTINCT f.subscriber_id FROM follows f
+                JOIN unnest(:types::text[], :ids::text[]) AS o (type, id)
+                  ON f.target_type = o.type AND f.target_id = o.id) AS followers
+             ORDER BY subscriber_id"""))
         .bind("day", day)
-        .bind("event", event(NotificationKind.FOLLOWED, content.id()))
         .bindArray(
-            "types",
+            "events",
             String.class,
-            content.owners().stream().map(o -> o.type().wire()).toList())
+            contentIds.stream().map(id -> event(NotificationKind.FOLLOWED, id)).toList())
         .bindArray(
-            "ids", String.class, content.owners().stream().map(FollowTarget::id).toList())
+            "types", String.class, owners.stream().map(o -> o.type().wire()).toList())
+        .bindArray("ids", String.class, owners.stream().map(FollowTarget::id).toList())
         .execute();
   }
 
@@ -58,15 +72,16 @@ final class NotificationBuckets {
         content.radiusKm() / (111.2 * Math.max(0.01, Math.cos(Math.toRadians(at.latitude()))));
     return handle
         .createUpdate(APPEND.formatted("""
-            SELECT id AS subscriber_id FROM subscribers
+            SELECT id AS subscriber_id, :events::text[] AS events FROM subscribers
              WHERE latitude IS NOT NULL
                AND point(longitude, latitude) <@ box(point(:west, :south), point(:east, :north))
                AND 2 * 6371 * asin(sqrt(
                      power(sin(radians(latitude - :lat) / 2), 2)
                      + cos(radians(:lat)) * cos(radians(latitude))
-                       * power(sin(radians(longitude - :lon) / 2), 2))) <= :radius"""))
+                       * power(sin(radians(longitude - :lon) / 2), 2))) <= :radius
+             ORDER BY id"""))
         .bind("day", day)
-        .bind("event", event(NotificationKind.NEARBY, content.id()))
+        .bindArray("events", String.class, List.of(event(NotificationKind.NEARBY, content.id())))
         .bind("west", Math.max(-180, at.longitude() - lonDegrees))
         .bind("east", Math.min(180, at.longitude() + lonDegrees))
         .bind("south", Math.max(-90, at.latitude() - latDegrees))
@@ -74,6 +89,28 @@ final class NotificationBuckets {
         .bind("lat", at.latitude())
         .bind("lon", at.longitude())
         .bind("radius", content.radiusKm())
+        .execute();
+  }
+
+  /**
+   * Appends each product's event to the buckets of its brand's followers, all brands in one statement:
+   * a follower of several gets one write with all of theirs.
+   */
+  static long toBrandFollowers(
+      Handle handle, LocalDate day, List<String> brands, List<String> contentIds) {
+    if (contentIds.isEmpty()) return 0;
+    return handle
+        .createUpdate(APPEND.formatted("""
+            SELECT f.subscriber_id, array_agg(DISTINCT n.event) AS events FROM follows f
+              JOIN unnest(:brands::text[], :events::text[]) AS n (brand, event)
+                ON f.target_type = 'brand' AND f.target_id = n.brand
+             GROUP BY f.subscriber_id ORDER BY f.subscriber_id"""))
+        .bind("day", day)
+        .bindArray("brands", String.class, brands)
+        .bindArray(
+            "events",
+            String.class,
+            contentIds.stream().map(id -> event(NotificationKind.FOLLOWED, id)).toList())
         .execute();
   }
 

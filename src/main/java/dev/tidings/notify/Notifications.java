@@ -6,6 +6,7 @@ import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Jdbi;
@@ -32,14 +34,48 @@ public final class Notifications {
   /** Who was told of a publish. */
   public record Published(Content content, long followers, long nearby) {}
 
+  /** The catalogue's answer to "which of these products can no longer be bought". */
+  @FunctionalInterface
+  public interface ProductShelf {
+    ProductShelf ALL_AVAILABLE = ids -> Set.of();
+
+    Set<String> unavailableAmong(Collection<String> productIds);
+  }
+
   private final Jdbi jdbi;
   private final InstantSource clock;
   private final DayPartitions days;
+  private final ProductShelf shelf;
 
   public Notifications(Jdbi jdbi, InstantSource clock) {
+    this(jdbi, clock, ProductShelf.ALL_AVAILABLE);
+  }
+
+  /** @param shelf says which products are gone: news of a product is worth telling while it is sold */
+  public Notifications(Jdbi jdbi, InstantSource clock, ProductShelf shelf) {
     this.jdbi = jdbi;
     this.clock = clock;
     this.days = new DayPartitions(jdbi, "notification_buckets", PARTITION_LOCK, "");
+    this.shelf = shelf;
+  }
+
+  /**
+   * Tells the followers of their brands of up to {@code limit} products new to the catalogue (see
+   * {@link ProductNews}); returns how many products it took, 0 when none waited.
+   */
+  public int tellProductNews(int limit) {
+    LocalDate today = today();
+    days.ensure(today);
+    try {
+      return jdbi.inTransaction(handle -> {
+        var claimed = ProductNews.claim(handle, limit);
+        if (!claimed.isEmpty()) ProductNews.tell(handle, claimed, today, clock.instant());
+        return claimed.size();
+      });
+    } catch (RuntimeException e) {
+      if (DayPartitions.isMissing(e)) days.forget();
+      throw e;
+    }
   }
 
   /** What an import did: pieces stored (new and replaced), and who the published ones reached. */
@@ -145,10 +181,14 @@ public final class Notifications {
           ? Map.of()
           : ContentTable.all(handle, pending.keySet()).stream()
               .collect(Collectors.toMap(Content::id, Function.identity()));
+      Set<String> soldOut = shelf.unavailableAmong(content.values().stream()
+          .filter(piece -> piece.type() == ContentType.PRODUCT)
+          .map(Content::id)
+          .toList());
       var items = new ArrayList<Digest.Notification>();
       pending.forEach((id, why) -> {
         Content piece = content.get(id);
-        if (piece != null && piece.applicableAt(clock.instant()))
+        if (piece != null && piece.applicableAt(clock.instant()) && !soldOut.contains(id))
           items.add(new Digest.Notification(why.getKey(), piece, why.getValue()));
       });
       items.sort(Comparator.comparing(Digest.Notification::day).reversed());
@@ -160,6 +200,22 @@ public final class Notifications {
   public void flush(Digest digest) {
     jdbi.useHandle(
         handle -> NotificationBuckets.flush(handle, digest.subscriberId(), digest.positions()));
+  }
+
+  /**
+   * Marks the digest sent as the email of a campaign's run ({@link #flush}) and records what it held, in
+   * one transaction; sending the same run's digest again records nothing twice.
+   */
+  public void flushSent(Digest digest, long campaignId, long runId) {
+    jdbi.useTransaction(handle -> {
+      NotificationBuckets.flush(handle, digest.subscriberId(), digest.positions());
+      DigestsSent.record(handle, digest, campaignId, runId, clock.instant());
+    });
+  }
+
+  /** What a campaign's digests told: how many went out, the pieces told most, the latest ones. */
+  public DigestsSent.Summary digestsSent(long campaignId, int latest) {
+    return jdbi.withHandle(handle -> DigestsSent.summary(handle, campaignId, latest));
   }
 
   /** Makes the partition of a day before it is first written (for writers of earlier days). */

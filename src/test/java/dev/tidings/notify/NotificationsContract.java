@@ -4,15 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.WebUrl;
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.GeoPoint;
 import dev.tidings.audience.TargetType;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Product;
 import dev.tidings.storage.Database;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Currency;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,11 +53,14 @@ public abstract class NotificationsContract {
 
   protected abstract Database openDatabase();
 
+  private CatalogService catalog;
+
   @BeforeEach
   void open() {
     database = openDatabase();
     InstantSource clock = now::get;
-    notifications = new Notifications(database.jdbi(), clock);
+    catalog = new CatalogService(database.jdbi(), clock);
+    notifications = new Notifications(database.jdbi(), clock, catalog::unavailableAmong);
   }
 
   @AfterEach
@@ -94,6 +104,7 @@ public abstract class NotificationsContract {
         id + "-" + run,
         ContentType.ARTWORK,
         "Piece " + id,
+        Optional.empty(),
         Optional.empty(),
         List.of(owners),
         Optional.empty(),
@@ -145,6 +156,7 @@ public abstract class NotificationsContract {
         ContentType.SHOW,
         "Opening",
         Optional.of("https://gallery.test/show"),
+        Optional.empty(),
         List.of(),
         Optional.of(new GeoPoint(52.37, 4.90)),
         40,
@@ -196,6 +208,7 @@ public abstract class NotificationsContract {
         ContentType.EVENT,
         "Talk",
         Optional.empty(),
+        Optional.empty(),
         List.of(artist("a-" + run)),
         Optional.empty(),
         Content.DEFAULT_RADIUS_KM,
@@ -234,6 +247,149 @@ public abstract class NotificationsContract {
 
     assertThat(told(ann)).isEmpty();
     assertThat(partitionsOf(database.jdbi())).noneMatch(name -> name.endsWith("20261123"));
+  }
+
+  private Product product(String id, @Nullable String brand, boolean available) {
+    return new Product(
+        id + "-" + run,
+        "Product " + id,
+        Optional.ofNullable(brand),
+        Optional.empty(),
+        new BigDecimal("9.90"),
+        Currency.getInstance("EUR"),
+        WebUrl.of("https://img.shop.test/" + id + ".jpg"),
+        WebUrl.of("https://shop.test/" + id),
+        available,
+        Map.of());
+  }
+
+  private int tellAllProductNews() {
+    int told = 0;
+    for (int round; (round = notifications.tellProductNews(50)) > 0; ) told += round;
+    return told;
+  }
+
+  @Test
+  void a_new_product_of_a_brand_is_told_to_its_followers_once_while_it_is_for_sale() {
+    String ann = subscriber("ann");
+    String bob = subscriber("bob");
+    follow(ann, TargetType.BRAND, "acme-" + run);
+    follow(bob, TargetType.BRAND, "other-" + run);
+    var boots = product("boots", "acme-" + run, true);
+    var socks = product("socks", "acme-" + run, true);
+    catalog.put(boots);
+    assertThat(catalog.create(socks)).isPresent();
+    catalog.put(product("hidden", "acme-" + run, false));
+    catalog.put(product("plain", null, true));
+    catalog.put(boots); // a replace is not news
+
+    assertThat(tellAllProductNews()).as("new, available and branded").isEqualTo(2);
+    assertThat(tellAllProductNews()).isZero();
+
+    var digest = notifications.digest(ann, 7);
+    assertThat(digest.items())
+        .extracting(item -> item.content().id())
+        .containsExactlyInAnyOrder(boots.id(), socks.id());
+    var told = digest.items().stream()
+        .filter(item -> item.content().id().equals(boots.id()))
+        .findFirst()
+        .orElseThrow()
+        .content();
+    assertThat(told.type()).isEqualTo(ContentType.PRODUCT);
+    assertThat(told.title()).isEqualTo("Product boots");
+    assertThat(told.url()).contains("https://shop.test/boots");
+    assertThat(told.imageUrl()).contains("https://img.shop.test/boots.jpg");
+    assertThat(told.owners()).containsExactly(new FollowTarget(TargetType.BRAND, "acme-" + run));
+    assertThat(told(bob)).isEmpty();
+
+    catalog.put(new Product(
+        socks.id(),
+        socks.title(),
+        socks.brand(),
+        socks.category(),
+        socks.price(),
+        socks.currency(),
+        socks.imageUrl(),
+        socks.landingUrl(),
+        false,
+        socks.attributes()));
+    assertThat(told(ann)).as("sold out: no longer worth telling").containsExactly(boots.id());
+  }
+
+  @Test
+  void a_bulk_import_of_a_brand_is_told_in_one_pass_and_rounds_on_four_threads_tell_each_once()
+      throws Exception {
+    List<String> fans = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      fans.add(subscriber("fan" + i));
+      follow(fans.get(i), TargetType.BRAND, (i % 2 == 0 ? "even-" : "odd-") + run);
+    }
+    var lines = new StringBuilder();
+    for (int i = 0; i < 300; i++)
+      lines
+          .append(dev.tidings.catalog.ProductJson.toJson(
+              product("bulk" + i, (i % 2 == 0 ? "even-" : "odd-") + run, true)))
+          .append('\n');
+    var report = catalog.importStream(
+        new java.io.ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
+        dev.tidings.imports.Format.JSON_LINES,
+        dev.tidings.imports.ImportOptions.defaults());
+    assertThat(report.imported()).isEqualTo(300);
+
+    var told = new java.util.concurrent.atomic.AtomicInteger();
+    try (var pool = Executors.newFixedThreadPool(4)) {
+      List<Future<?>> rounds = new ArrayList<>();
+      for (int t = 0; t < 4; t++)
+        rounds.add(pool.submit(() -> {
+          for (int round; (round = notifications.tellProductNews(20)) > 0; ) told.addAndGet(round);
+        }));
+      for (var round : rounds) round.get();
+    }
+
+    assertThat(told.get()).isEqualTo(300);
+    for (int i = 0; i < fans.size(); i++) {
+      var digest = notifications.digest(fans.get(i), 7).items();
+      assertThat(digest).hasSize(150);
+      assertThat(digest.stream().map(item -> item.content().id()).distinct()).hasSize(150);
+      String brand = (i % 2 == 0 ? "even-" : "odd-") + run;
+      assertThat(digest)
+          .allSatisfy(item -> assertThat(item.content().owners())
+              .containsExactly(new FollowTarget(TargetType.BRAND, brand)));
+    }
+  }
+
+  @Test
+  void a_digest_flushed_as_sent_is_recorded_with_what_it_held() {
+    String ann = subscriber("ann");
+    String bob = subscriber("bob");
+    follow(ann, TargetType.ARTIST, "a-" + run);
+    follow(bob, TargetType.ARTIST, "a-" + run);
+    var first = content("first", artist("a-" + run));
+    var second = content("second", artist("a-" + run));
+    notifications.put(first);
+    notifications.put(second);
+    notifications.publish(first.id());
+    notifications.publish(second.id());
+
+    notifications.flushSent(notifications.digest(ann, 7), 41, 7);
+    var bobs = notifications.digest(bob, 7);
+    notifications.flushSent(bobs, 41, 7);
+    notifications.flushSent(bobs, 41, 7); // a repeated flush records nothing twice
+
+    assertThat(told(ann)).isEmpty();
+    assertThat(told(bob)).isEmpty();
+    var summary = notifications.digestsSent(41, 10);
+    assertThat(summary.digests()).isEqualTo(2);
+    assertThat(summary.pieces()).isEqualTo(4);
+    assertThat(summary.mostTold())
+        .extracting(DigestsSent.Told::contentId, DigestsSent.Told::title, DigestsSent.Told::digests)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(first.id(), "Piece first", 2L),
+            org.assertj.core.groups.Tuple.tuple(second.id(), "Piece second", 2L));
+    assertThat(summary.latest())
+        .extracting(DigestsSent.Sent::subscriberId)
+        .containsExactlyInAnyOrder(ann, bob);
+    assertThat(notifications.digestsSent(42, 10).digests()).isZero();
   }
 
   private static List<String> partitionsOf(Jdbi jdbi) {

@@ -13,7 +13,15 @@ public interface Composer {
 
   /** An email to send, or the reason this recipient gets none (suppressed, unsubscribed, no consent). */
   sealed interface Composed {
-    record Email(OutgoingEmail email) implements Composed {}
+    /**
+     * @param afterSent runs once the transport has accepted the email (a digest marks what it told
+     *     as sent); a failure there is logged, the email stays sent
+     */
+    record Email(OutgoingEmail email, Runnable afterSent) implements Composed {
+      public Email(OutgoingEmail email) {
+        this(email, () -> {});
+      }
+    }
 
     record Skip(String reason) implements Composed {}
   }

@@ -9,6 +9,8 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes and sends one recipient's email and says what the ledger should record: SMTP 4xx is retried
@@ -16,6 +18,7 @@ import java.util.function.Consumer;
  * (never retried: the recipient may have it). Thread-safe.
  */
 final class RecipientSender {
+  private static final Logger log = LoggerFactory.getLogger(RecipientSender.class);
   private final Composer composer;
   private final MailTransport mail;
   private final SendOptions options;
@@ -69,6 +72,7 @@ final class RecipientSender {
       SendResult result = mail.send(email.email(), handover);
       switch (result) {
         case SendResult.Accepted accepted -> {
+          afterSent(id, email);
           return new Ledger.Outcome(subscriberId, Ledger.Mark.sent, accepted.reply());
         }
         case SendResult.Rejected rejected -> {
@@ -95,6 +99,14 @@ final class RecipientSender {
           backoff = backoff.multipliedBy(2);
         }
       }
+    }
+  }
+
+  private static void afterSent(MessageId id, Composer.Composed.Email email) {
+    try {
+      email.afterSent().run();
+    } catch (RuntimeException e) {
+      log.warn("{} was sent, but what follows a send failed: {}", id.text(), e.toString(), e);
     }
   }
 

@@ -1,0 +1,72 @@
+package dev.tidings.notify;
+
+import dev.tidings.audience.FollowTarget;
+import dev.tidings.audience.TargetType;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Products new to the catalogue, told to the followers of their brand. A trigger on the products table
+ * queues each new available product of a brand (V18__digests.sql) with what a notification shows of it;
+ * a round claims a batch, stores each as published content (unless content with its id exists) and fans
+ * them out to their brands' followers in one statement, deleting the claims in the same transaction: a
+ * product is told once however many nodes run rounds, and a round of hundreds of products is one pass
+ * over their brands' followers.
+ */
+final class ProductNews {
+  /** A claimed product, as the trigger copied it. */
+  record Claimed(String productId, String title, String brand, String url, String imageUrl) {}
+
+  private ProductNews() {}
+
+  /** Claims up to {@code limit} waiting products; others claiming at once take others. */
+  static List<Claimed> claim(Handle handle, int limit) {
+    return handle
+        .createQuery("""
+            DELETE FROM product_news WHERE product_id IN (
+              SELECT product_id FROM product_news ORDER BY product_id
+               LIMIT :limit FOR UPDATE SKIP LOCKED)
+            RETURNING product_id, title, brand, landing_url, image_url""")
+        .bind("limit", limit)
+        .map((rows, context) -> new Claimed(
+            rows.getString("product_id"),
+            rows.getString("title"),
+            rows.getString("brand"),
+            rows.getString("landing_url"),
+            rows.getString("image_url")))
+        .list();
+  }
+
+  /**
+   * Tells the claimed products in the caller's transaction, in one fan-out statement for all brands;
+   * returns the buckets written.
+   */
+  static long tell(Handle handle, List<Claimed> claimed, LocalDate day, Instant now) {
+    Map<String, String> brandOf = new HashMap<>();
+    for (Claimed product : claimed) brandOf.put(product.productId(), product.brand());
+    List<String> stored = ContentTable.insertPublishedProducts(
+        handle, claimed.stream().map(ProductNews::content).toList(), now);
+    return NotificationBuckets.toBrandFollowers(
+        handle, day, stored.stream().map(brandOf::get).toList(), stored);
+  }
+
+  private static Content content(Claimed product) {
+    return new Content(
+        product.productId(),
+        ContentType.PRODUCT,
+        product.title().length() > 300 ? product.title().substring(0, 300) : product.title(),
+        Optional.of(product.url()),
+        Optional.of(product.imageUrl()),
+        List.of(new FollowTarget(TargetType.BRAND, product.brand())),
+        Optional.empty(),
+        Content.DEFAULT_RADIUS_KM,
+        Optional.empty(),
+        Optional.empty(),
+        true);
+  }
+}
