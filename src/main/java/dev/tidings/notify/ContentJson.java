@@ -142,6 +142,29 @@ public final class ContentJson {
     return node;
   }
 
+  /** A campaign's digests: {@code {"digests", "pieces", "mostTold": [...], "latest": [...]}}. */
+  public static ObjectNode toJson(DigestsSent.Summary summary) {
+    ObjectNode node = Json.MAPPER.createObjectNode();
+    node.put("digests", summary.digests());
+    node.put("pieces", summary.pieces());
+    var most = node.putArray("mostTold");
+    for (var told : summary.mostTold())
+      most.addObject()
+          .put("contentId", told.contentId())
+          .put("title", told.title())
+          .put("digests", told.digests());
+    var latest = node.putArray("latest");
+    for (var sent : summary.latest()) {
+      var entry = latest
+          .addObject()
+          .put("userId", sent.subscriberId())
+          .put("sentAt", sent.sentAt().toString());
+      var ids = entry.putArray("contentIds");
+      sent.contentIds().forEach(ids::add);
+    }
+    return node;
+  }
+
   /** The digest per day, newest first: {@code {"userId", "days": [{"day", "items": [{"kind", "content"}]}]}}. */
   public static ObjectNode toJson(Digest digest) {
     ObjectNode node = Json.MAPPER.createObjectNode();

@@ -85,6 +85,30 @@ class CampaignJsonTest {
   }
 
   @Test
+  void a_digest_reads_with_its_defaults_writes_back_and_says_what_is_wrong() {
+    ObjectNode json = Fixtures.json();
+    json.putObject("digest");
+    var digest = CampaignJson.fromJson(json);
+    assertThat(digest.digest()).contains(DigestOptions.defaults());
+    assertThat(CampaignJson.fromJson(CampaignJson.toJson(digest))).isEqualTo(digest);
+    assertThat(CampaignJson.fromJson(Fixtures.json()).digest()).isEmpty();
+
+    json.putObject("digest").put("lookBackDays", 31).put("minimum", 0).put("every", "week");
+    assertThatThrownBy(() -> CampaignJson.fromJson(json))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .containsExactlyInAnyOrder(
+                    "unknown field 'digest.every'; a digest has lookBackDays, minimum",
+                    "digest.lookBackDays must be a whole number within 1..30 but was 31",
+                    "digest.minimum must be a whole number within 1..1000 but was 0"));
+    json.put("digest", 7);
+    assertThatThrownBy(() -> CampaignJson.fromJson(json))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("digest must be an object");
+  }
+
+  @Test
   void a_sender_name_with_a_line_break_is_refused() {
     ObjectNode json = Fixtures.json();
     json.set(

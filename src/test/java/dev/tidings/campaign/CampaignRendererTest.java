@@ -157,6 +157,73 @@ class CampaignRendererTest {
     assertThat(email.text()).contains("Pick 4: https://mail.shop.example/c/");
   }
 
+  private static final List<DigestSource.Notice> NOTICES = List.of(
+      new DigestSource.Notice(
+          "boots",
+          "product",
+          "followed",
+          "Boots <&> \"laces\"",
+          Optional.of("https://shop.example/boots?a=1&b=2"),
+          Optional.of("https://img.example/boots.jpg"),
+          java.time.LocalDate.of(2026, 11, 22)),
+      new DigestSource.Notice(
+          "opening",
+          "show",
+          "nearby",
+          "Opening night",
+          Optional.empty(),
+          Optional.empty(),
+          java.time.LocalDate.of(2026, 11, 23)));
+
+  private static OutgoingEmail digest(CampaignDefinition definition) {
+    var subscriber = Fixtures.subscriber("1001", "ada@example.com", "Ada Lovelace", "Wien");
+    var result = RENDERER.render(
+        42,
+        definition,
+        CampaignTemplates.compile(definition),
+        subscriber,
+        new MessageId(42, 7, "1001"),
+        NOTICES);
+    return ((CampaignRenderer.Result.Written) result).email();
+  }
+
+  @Test
+  void a_digest_places_its_notices_escaped_before_the_slots_when_the_template_does_not() {
+    ObjectNode json = Fixtures.json();
+    json.put("subject", "{{notificationCount}} new for you");
+    OutgoingEmail email = digest(CampaignJson.fromJson(json));
+
+    assertThat(email.subject()).isEqualTo("2 new for you");
+    String html = email.html().orElseThrow();
+    assertThat(html)
+        .contains("<a href=\"https://shop.example/boots?a=1&amp;b=2\"")
+        .contains("<img src=\"https://img.example/boots.jpg\"")
+        .contains("Boots &lt;&amp;&gt; &quot;laces&quot;")
+        .contains("Opening night</div>", "Show near you", "New product")
+        .doesNotContain("<&>");
+    assertThat(html.indexOf("Opening night")).isLessThan(html.lastIndexOf("</body>"));
+    assertThat(email.text())
+        .contains("1. Boots <&> \"laces\"\n   https://shop.example/boots?a=1&b=2\n")
+        .contains("2. Opening night\n");
+  }
+
+  @Test
+  void a_template_that_places_the_notices_itself_gets_no_second_list() {
+    ObjectNode json = Fixtures.json();
+    json.put(
+        "html",
+        "<html><body>{{#notifications}}<p><a href=\"{{url}}\">{{title}}</a> {{day}}</p>"
+            + "{{/notifications}}{{^notifications}}nothing{{/notifications}}</body></html>");
+    json.put("text", "{{#notifications}}* {{title}}\n{{/notifications}}");
+    OutgoingEmail email = digest(CampaignJson.fromJson(json));
+
+    String html = unescape(email.html().orElseThrow());
+    assertThat(html).contains("<p><a href=\"https://shop.example/boots?a=1&b=2\">");
+    assertThat(html).contains("2026-11-23").doesNotContain("New product", "nothing");
+    assertThat(email.text()).startsWith("* Boots <&> \"laces\"\n* Opening night\n");
+    assertThat(email.text()).doesNotContain("1. Boots");
+  }
+
   private static String unescape(String html) {
     return html.replace("&#61;", "=").replace("&#x2F;", "/").replace("&amp;", "&");
   }

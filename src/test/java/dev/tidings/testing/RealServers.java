@@ -39,6 +39,31 @@ public final class RealServers {
     createTestDatabaseIfMissing();
   }
 
+  /** Creates a database of its own for a test's nodes on the real server; returns its JDBC URL. */
+  public static String createDatabase(String name) throws SQLException {
+    requirePostgres();
+    try (Connection connection = DriverManager.getConnection(databaseUrl("postgres"));
+        var statement = connection.createStatement()) {
+      statement.execute("CREATE DATABASE " + name);
+    }
+    return databaseUrl(name);
+  }
+
+  public static void dropDatabase(String name) throws SQLException {
+    try (Connection connection = DriverManager.getConnection(databaseUrl("postgres"));
+        var statement = connection.createStatement()) {
+      statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+  }
+
+  /** The test database's URL with another database name. */
+  public static String databaseUrl(String name) {
+    String url = postgresJdbcUrl();
+    int slash = url.indexOf('/', "jdbc:postgresql://".length());
+    int query = url.indexOf('?', slash);
+    return url.substring(0, slash + 1) + name + (query < 0 ? "" : url.substring(query));
+  }
+
   private static boolean testDatabaseChecked;
 
   /**

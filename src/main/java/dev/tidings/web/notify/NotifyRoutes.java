@@ -120,6 +120,16 @@ public final class NotifyRoutes implements RouteGroup {
             "since must be 1d to " + Notifications.MAX_DAYS + "d, got " + since);
       JsonBodies.ok(response, ContentJson.toJson(notifications.digest(user, lookBack)));
     });
+    routing.get("/api/v1/campaigns/{id}/digests", (request, response) -> {
+      String text = Requests.path(request, "id");
+      long campaign;
+      try {
+        campaign = Long.parseLong(text);
+      } catch (NumberFormatException e) {
+        throw ApiProblem.badRequest("a campaign id is a whole number, got " + Problems.quote(text));
+      }
+      JsonBodies.ok(response, ContentJson.toJson(notifications.digestsSent(campaign, 20)));
+    });
   }
 
   private static String id(ServerRequest request) {

@@ -13,7 +13,6 @@ import dev.tidings.testing.RealServers;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,9 +59,8 @@ class OpenTimeMultiNodeIT {
     RealServers.requireRedis();
     redis = PrivateRedis.start();
     databaseName = "tidings_otf_nodes_" + UUID.randomUUID().toString().substring(0, 8);
-    adminExecute("CREATE DATABASE " + databaseName);
     Map<String, String> environment = new HashMap<>();
-    environment.put("TIDINGS_DB_URL", databaseUrl(databaseName));
+    environment.put("TIDINGS_DB_URL", RealServers.createDatabase(databaseName));
     environment.put("TIDINGS_REDIS_URL", redis.uri().toString());
     environment.put("TIDINGS_SECRET", SECRET);
     environment.put("TIDINGS_API_KEY", API_KEY);
@@ -77,23 +75,7 @@ class OpenTimeMultiNodeIT {
       for (NodeProcess node : nodes) node.close();
     } finally {
       if (redis != null) redis.close();
-      if (!databaseName.isEmpty())
-        adminExecute("DROP DATABASE IF EXISTS " + databaseName + " WITH (FORCE)");
-    }
-  }
-
-  /** The test database URL with another database name. */
-  private static String databaseUrl(String name) {
-    String url = RealServers.postgresJdbcUrl();
-    int slash = url.indexOf('/', "jdbc:postgresql://".length());
-    int query = url.indexOf('?', slash);
-    return url.substring(0, slash + 1) + name + (query < 0 ? "" : url.substring(query));
-  }
-
-  private static void adminExecute(String sql) throws Exception {
-    try (var connection = DriverManager.getConnection(databaseUrl("postgres"));
-        var statement = connection.createStatement()) {
-      statement.execute(sql);
+      if (!databaseName.isEmpty()) RealServers.dropDatabase(databaseName);
     }
   }
 
