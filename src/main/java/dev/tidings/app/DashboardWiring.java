@@ -6,6 +6,7 @@ import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.ReceiptQueue;
+import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.queue.Topic;
@@ -51,6 +52,7 @@ final class DashboardWiring implements Capability {
         new DeliveryStats(jdbi),
         new ShownProducts(jdbi),
         new CatalogService(jdbi, clock),
+        new Notifications(jdbi, clock),
         new SubscriberService(jdbi, clock),
         infrastructure.dependencyChecks(),
         gauges,

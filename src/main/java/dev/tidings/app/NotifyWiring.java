@@ -24,7 +24,7 @@ public final class NotifyWiring implements Capability {
   static final int KEEP_DAYS = Notifications.MAX_DAYS + 5;
 
   /** Products a news round takes at most; a full round is followed at once by the next. */
-  static final int NEWS_BATCH = 500;
+  public static final int NEWS_BATCH = 500;
 
   private static final Duration NEWS_POLL = Duration.ofSeconds(1);
 

@@ -56,6 +56,19 @@ public final class FollowService {
     return jdbi.withHandle(handle -> FollowTable.followersPage(handle, target, after, limit));
   }
 
+  /** The {@code limit} targets of a type with the most followers, most first. */
+  public List<FollowTarget> mostFollowed(TargetType type, int limit) {
+    PageLimit.check(limit);
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT target_id FROM follows WHERE target_type = :type
+             GROUP BY target_id ORDER BY count(*) DESC, target_id LIMIT :limit""")
+        .bind("type", type.wire())
+        .bind("limit", limit)
+        .map((rows, context) -> new FollowTarget(type, rows.getString("target_id")))
+        .list());
+  }
+
   /** Bulk import from a file (.csv, .jsonl or .ndjson, optionally .gz); see {@link BulkImporter} for bad rows. */
   public ImportReport importFile(Path file, ImportOptions options) {
     return importer.run(follows, file, options);

@@ -23,30 +23,44 @@ final class DemoCampaign {
 
   private DemoCampaign() {}
 
-  /** {@code afterSent} runs once the run finished, on the progress thread. */
+  /**
+   * {@code afterSent} runs once the run finished, on the progress thread; then the demo's digest of new
+   * products is sent ({@link DemoDigest}).
+   */
   static void sendOnFirstStart(Node node, Runnable afterSent) {
     CampaignService campaigns = node.capability(CampaignWiring.class).campaigns();
     if (!campaigns.list(Optional.empty(), 1).isEmpty()) return;
-    Campaign campaign = campaigns.create(CampaignJson.fromJson(Json.MAPPER.readTree(definition())));
-    SendProgress started = campaigns.send(campaign.id());
-    System.out.printf(
-        "demo campaign %d: sending %,d emails to %s%n",
-        campaign.id(), started.planned(), node.settings().dataDir().resolve("outbox"));
+    long id = send(node, "demo campaign", DEFINITION);
     Thread.ofVirtual().name("demo campaign progress").start(() -> {
-      if (follow(campaigns, campaign.id())) afterSent.run();
+      if (!follow(campaigns, id, "demo campaign")) return;
+      afterSent.run();
+      DemoDigest.publishAndSend(node);
     });
   }
 
+  /** Creates and sends the campaign defined in the resource; returns its id. */
+  static long send(Node node, String label, String resource) {
+    CampaignService campaigns = node.capability(CampaignWiring.class).campaigns();
+    Campaign campaign =
+        campaigns.create(CampaignJson.fromJson(Json.MAPPER.readTree(definition(resource))));
+    SendProgress started = campaigns.send(campaign.id());
+    System.out.printf(
+        "%s %d: sending %,d emails to %s%n",
+        label, campaign.id(), started.planned(), node.settings().dataDir().resolve("outbox"));
+    return campaign.id();
+  }
+
   /** Shows the run's progress until it finished; false when it could not follow it to the end. */
-  private static boolean follow(CampaignService campaigns, long id) {
-    try (var bar = Progress.of("demo campaign", -1, " emails")) {
+  static boolean follow(CampaignService campaigns, long id, String label) {
+    try (var bar = Progress.of(label, -1, " emails")) {
       while (true) {
         Optional<SendProgress> progress = campaigns.view(id).flatMap(view -> view.progress());
         if (progress.isPresent()) {
           bar.stepTo(progress.get().done());
           if (progress.get().state().finished()) {
             System.out.printf(
-                "%ndemo campaign %d %s: %,d sent, %,d failed, %,d skipped%n",
+                "%n%s %d %s: %,d sent, %,d failed, %,d skipped%n",
+                label,
                 id,
                 progress.get().state().name().toLowerCase(java.util.Locale.ROOT),
                 progress.get().sent(),
@@ -61,14 +75,14 @@ final class DemoCampaign {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       // the node is stopping, or its database went away: the demo goes on without the bar
-      System.err.println("demo campaign progress stopped: " + e.getMessage());
+      System.err.println(label + " progress stopped: " + e.getMessage());
     }
     return false;
   }
 
-  private static byte[] definition() {
-    try (InputStream in = DemoCampaign.class.getResourceAsStream(DEFINITION)) {
-      if (in == null) throw new IllegalStateException(DEFINITION + " is missing from the jar");
+  private static byte[] definition(String resource) {
+    try (InputStream in = DemoCampaign.class.getResourceAsStream(resource)) {
+      if (in == null) throw new IllegalStateException(resource + " is missing from the jar");
       return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

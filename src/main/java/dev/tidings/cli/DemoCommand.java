@@ -5,6 +5,7 @@ import dev.tidings.app.AudienceWiring;
 import dev.tidings.app.CatalogWiring;
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
+import dev.tidings.app.NotifyWiring;
 import dev.tidings.app.Role;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
@@ -131,6 +132,11 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
         options -> node.capability(CatalogWiring.class)
             .catalog()
             .importFile(directory.resolve("products.jsonl"), options));
+    // the starting catalogue is news to nobody: it is told before anyone follows its brands
+    var notifications = node.capability(NotifyWiring.class).notifications();
+    while (notifications.tellProductNews(NotifyWiring.NEWS_BATCH) > 0) {
+      // round after round until none waits
+    }
     load(
         "subscribers",
         counts.subscribers(),

@@ -7,8 +7,9 @@ import org.jdbi.v3.core.Handle;
 
 /** The record of digest emails sent ({@code digests_sent}): who got which pieces, from which run. */
 public final class DigestsSent {
-  /** One sent digest. */
-  public record Sent(String subscriberId, Instant sentAt, List<String> contentIds) {}
+  /** One sent digest: the pieces it told, with their titles in the same order. */
+  public record Sent(
+      String subscriberId, Instant sentAt, List<String> contentIds, List<String> titles) {}
 
   /** A piece and how many digests told it. */
   public record Told(String contentId, String title, long digests) {}
@@ -57,14 +58,19 @@ public final class DigestsSent {
         .list();
     List<Sent> recent = handle
         .createQuery("""
-            SELECT subscriber_id, sent_at, content_ids FROM digests_sent
+            SELECT subscriber_id, sent_at, content_ids,
+                   ARRAY(SELECT coalesce(c.title, told.id)
+                           FROM unnest(d.content_ids) WITH ORDINALITY AS told (id, n)
+                           LEFT JOIN content c ON c.id = told.id ORDER BY told.n) AS titles
+              FROM digests_sent d
              WHERE campaign_id = :campaign ORDER BY sent_at DESC, subscriber_id LIMIT :latest""")
         .bind("campaign", campaignId)
         .bind("latest", latest)
         .map((rows, context) -> new Sent(
             rows.getString("subscriber_id"),
             rows.getTimestamp("sent_at").toInstant(),
-            List.of((String[]) rows.getArray("content_ids").getArray())))
+            List.of((String[]) rows.getArray("content_ids").getArray()),
+            List.of((String[]) rows.getArray("titles").getArray())))
         .list();
     return new Summary(totals[0], totals[1], mostTold, recent);
   }

@@ -1,7 +1,9 @@
 package dev.tidings.web.dashboard;
 
 import dev.tidings.campaign.CampaignView;
+import dev.tidings.campaign.DigestOptions;
 import dev.tidings.catalog.Product;
+import dev.tidings.notify.DigestsSent;
 import dev.tidings.opentime.ShownProducts;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +20,11 @@ final class CampaignPage {
   /** The email previewed: who it went to and the products its slots showed. */
   record Preview(ShownProducts.Shown email, String subject, List<Optional<Product>> products) {}
 
-  static String render(CampaignView view, CampaignFigures figures, Optional<Preview> preview) {
+  static String render(
+      CampaignView view,
+      CampaignFigures figures,
+      Optional<Preview> preview,
+      Optional<DigestsSent.Summary> digests) {
     long id = view.campaign().id();
     var definition = view.campaign().definition();
     var body = new StringBuilder();
@@ -121,6 +127,9 @@ final class CampaignPage {
     }
     body.append("</tbody></table></section>");
 
+    digests.ifPresent(
+        summary -> digestSection(body, summary, definition.digest().orElseThrow()));
+
     body.append(
         "<section aria-labelledby=\"preview\" class=\"card wide\"><h2 id=\"preview\">One email as it was opened</h2>");
     if (preview.isEmpty()) {
@@ -147,6 +156,54 @@ final class CampaignPage {
     }
     body.append("</section></div>");
     return Html.page(definition.name(), Html.Section.CAMPAIGNS, true, body.toString());
+  }
+
+  /** A digest campaign's digests as the page was loaded: how many, what they told most, the latest. */
+  private static void digestSection(
+      StringBuilder body, DigestsSent.Summary summary, DigestOptions options) {
+    body.append("<section aria-labelledby=\"digests\" class=\"card wide\"><h2 id=\"digests\">"
+            + "Digests</h2><dl class=\"facts\"><div><dt>Digests sent</dt><dd>")
+        .append(Html.count(summary.digests()))
+        .append("</dd></div><div><dt>Pieces told</dt><dd>")
+        .append(Html.count(summary.pieces()))
+        .append("</dd></div><div><dt>Per digest</dt><dd>")
+        .append(
+            summary.digests() == 0
+                ? "–"
+                : String.format(
+                    java.util.Locale.ROOT, "%.1f", summary.pieces() / (double) summary.digests()))
+        .append("</dd></div><div><dt>Looks back</dt><dd>")
+        .append(options.lookBackDays())
+        .append(" days, at least ")
+        .append(options.minimum())
+        .append("</dd></div></dl>");
+    if (summary.digests() == 0) {
+      body.append("<p>No digest of this campaign has been sent yet. Subscribers with fewer than ")
+          .append(options.minimum())
+          .append(" new pieces are skipped.</p></section>");
+      return;
+    }
+    body.append(
+        "<div class=\"grid\"><div><h3>Told most</h3><table><thead><tr>"
+            + "<th scope=\"col\">Piece</th><th scope=\"col\" class=\"num\">Digests</th></tr></thead><tbody>");
+    for (var told : summary.mostTold())
+      body.append("<tr><td>")
+          .append(Html.escape(told.title()))
+          .append("</td><td class=\"num\">")
+          .append(Html.count(told.digests()))
+          .append("</td></tr>");
+    body.append("</tbody></table></div><div><h3>Latest digests</h3><table><thead><tr>"
+        + "<th scope=\"col\">Subscriber</th><th scope=\"col\">Sent</th><th scope=\"col\">Told</th>"
+        + "</tr></thead><tbody>");
+    for (var sent : summary.latest())
+      body.append("<tr><td>")
+          .append(Html.escape(sent.subscriberId()))
+          .append("</td><td>")
+          .append(Html.time(sent.sentAt()))
+          .append("</td><td>")
+          .append(Html.escape(String.join(", ", sent.titles())))
+          .append("</td></tr>");
+    body.append("</tbody></table></div></div></section>");
   }
 
   private static void fact(StringBuilder body, String label, String key, CampaignFigures figures) {

@@ -94,7 +94,9 @@ public final class DashboardRoutes implements RouteGroup {
             email,
             subject(campaign, email.messageId()),
             email.productIds().stream().map(sources.catalog()::get).toList()));
-    Html.send(response, 200, CampaignPage.render(view.get(), figures.get(), preview));
+    var digests =
+        campaign.definition().digest().map(digest -> sources.notifications().digestsSent(id, 8));
+    Html.send(response, 200, CampaignPage.render(view.get(), figures.get(), preview, digests));
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */

@@ -6,6 +6,7 @@ import dev.tidings.campaign.CampaignService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.web.DependencyCheck;
 import java.time.InstantSource;
@@ -24,6 +25,7 @@ public record DashboardSources(
     DeliveryStats delivery,
     ShownProducts shown,
     CatalogService catalog,
+    Notifications notifications,
     SubscriberService subscribers,
     List<DependencyCheck> dependencies,
     List<QueueGauge> queues,
