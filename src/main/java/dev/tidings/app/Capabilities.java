@@ -28,6 +28,7 @@ final class Capabilities {
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
         new NotifyWiring(infrastructure),
+        new OptimizeWiring(infrastructure),
         recommend,
         new OpenTimeWiring(infrastructure, recommend::recommender),
         delivery,
