@@ -33,6 +33,7 @@ final class Capabilities {
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
         notify,
+        new OptimizeWiring(infrastructure),
         recommend,
         new OpenTimeWiring(infrastructure, recommend::recommender),
         delivery,

@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
       RenderBenchCommand.class,
       SendBenchCommand.class,
       DeliveryBenchCommand.class,
-      RecommendBenchCommand.class
+      RecommendBenchCommand.class,
+      OptimizeBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec
@@ -29,6 +30,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery or recommend");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery, recommend or optimize");
   }
 }
