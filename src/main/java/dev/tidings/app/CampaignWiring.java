@@ -8,6 +8,7 @@ import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignScheduler;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.DigestSource;
+import dev.tidings.campaign.ExperimentLedger;
 import dev.tidings.campaign.Unsubscribes;
 import dev.tidings.campaign.send.Composer;
 import dev.tidings.campaign.send.Sends;
@@ -42,13 +43,15 @@ public final class CampaignWiring implements Capability {
 
   /**
    * {@code headlines}: each listed campaign's delivery headline, from the delivery capability;
-   * {@code digests}: what digest campaigns tell, from the notify capability.
+   * {@code digests}: what digest campaigns tell, from the notify capability; {@code experiments}: the
+   * record of variants sent and their results, from the optimize capability.
    */
   CampaignWiring(
       Infrastructure infrastructure,
       SendsFactory sendsFactory,
       Supplier<CampaignHeadlines> headlines,
-      Supplier<DigestSource> digests) {
+      Supplier<DigestSource> digests,
+      Supplier<ExperimentLedger> experiments) {
     this.infrastructure = infrastructure;
     this.headlines = headlines;
     this.emails = Lazy.of(() -> {
@@ -61,6 +64,7 @@ public final class CampaignWiring implements Capability {
           new CampaignRenderer(
               infrastructure.settings().publicUrl(), TokenCodec.of(infrastructure.secret()), clock),
           digests.get(),
+          experiments.get(),
           clock);
     });
     this.sends = Lazy.of(() -> sendsFactory.create(infrastructure, emails.get()));

@@ -20,11 +20,14 @@ final class Capabilities {
     var delivery = new DeliveryWiring(infrastructure);
     var catalog = new CatalogWiring(infrastructure);
     var notify = new NotifyWiring(infrastructure, catalog::catalog);
+    var optimize =
+        new OptimizeWiring(infrastructure, () -> campaignsHolder.get().campaigns());
     var campaigns = new CampaignWiring(
         infrastructure,
         (infra, composer) -> sending.sends(),
         delivery::campaignHeadlines,
-        notify::digests);
+        notify::digests,
+        optimize::ledger);
     campaignsHolder.set(campaigns);
     var recommend = new RecommendWiring(infrastructure);
     return List.of(
@@ -33,7 +36,7 @@ final class Capabilities {
         new AudienceWiring(infrastructure),
         new ActivityWiring(infrastructure),
         notify,
-        new OptimizeWiring(infrastructure),
+        optimize,
         recommend,
         new OpenTimeWiring(infrastructure, recommend::recommender),
         delivery,

@@ -129,6 +129,12 @@ public final class AudienceQuery {
             + " WHERE e.user_id = s.id AND e.type = 'open' AND e.item_id = :" + p + "item))";
         yield opened.opened() ? exists : "NOT " + exists;
       }
+      case Condition.InExperiment tested -> {
+        binds.put(p + "campaign", tested.campaignId());
+        String exists = "EXISTS (SELECT 1 FROM experiment_sends x WHERE x.campaign_id = :" + p
+            + "campaign AND x.subscriber_id = s.id)";
+        yield tested.in() ? exists : "NOT " + exists;
+      }
       case Condition.ClickedWithin clicked -> {
         binds.put(p + "since", now.minus(Duration.ofDays(clicked.days())));
         yield "EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = s.id"

@@ -28,15 +28,18 @@ public final class CampaignEmails implements BatchComposer {
   private final SuppressionService suppressions;
   private final CampaignRenderer renderer;
   private final DigestSource digests;
+  private final ExperimentLedger experiments;
+  private final VariantChooser variants;
 
-  /** Campaign emails on a node that writes no digests. */
+  /** Campaign emails on a node that writes no digests and runs no experiments. */
   public CampaignEmails(
       Jdbi jdbi,
       SubscriberService subscribers,
       SuppressionService suppressions,
       CampaignRenderer renderer,
       InstantSource clock) {
-    this(jdbi, subscribers, suppressions, renderer, DigestSource.NONE, clock);
+    this(
+        jdbi, subscribers, suppressions, renderer, DigestSource.NONE, ExperimentLedger.NONE, clock);
   }
 
   public CampaignEmails(
@@ -45,6 +48,7 @@ public final class CampaignEmails implements BatchComposer {
       SuppressionService suppressions,
       CampaignRenderer renderer,
       DigestSource digests,
+      ExperimentLedger experiments,
       InstantSource clock) {
     this.campaigns = new CompiledCampaigns(
         id -> jdbi.withHandle(handle -> CampaignTable.find(handle, id)), clock);
@@ -52,6 +56,8 @@ public final class CampaignEmails implements BatchComposer {
     this.suppressions = suppressions;
     this.renderer = renderer;
     this.digests = digests;
+    this.experiments = experiments;
+    this.variants = new VariantChooser(experiments, clock);
   }
 
   @Override
@@ -91,7 +97,7 @@ public final class CampaignEmails implements BatchComposer {
     DigestSource.Pending digest = pendingDigest(campaign.definition(), subscriberId);
     if (skip.isEmpty()) skip = tooLittle(campaign.definition(), digest);
     return Optional.of(
-        switch (render(entry, subscriber.get(), message, digest.notices())) {
+        switch (render(entry, 0, subscriber.get(), message, digest.notices())) {
           case CampaignRenderer.Result.Written written ->
             new Preview(Optional.of(written.email()), skip);
           case CampaignRenderer.Result.Refused refused ->
@@ -110,14 +116,26 @@ public final class CampaignEmails implements BatchComposer {
         skipReason(subscriber, suppressed.contains(subscriber.email().toLowerCase(Locale.ROOT)));
     if (skip.isPresent()) return new Composed.Skip(skip.get());
     CampaignDefinition definition = entry.campaign().definition();
+    int variant = 0;
+    if (definition.experiment().isPresent()) {
+      var choice =
+          variants.choose(entry.campaign().id(), definition.experiment().get(), subscriber.id());
+      if (!(choice instanceof VariantChooser.Choice.Send send))
+        return new Composed.Skip("held back for the experiment's winner");
+      variant = send.variant();
+    }
     DigestSource.Pending digest = pendingDigest(definition, subscriber.id());
     Optional<String> nothingToTell = tooLittle(definition, digest);
     if (nothingToTell.isPresent()) return new Composed.Skip(nothingToTell.get());
-    return switch (render(entry, subscriber, message, digest.notices())) {
+    int chosen = variant;
+    return switch (render(entry, chosen, subscriber, message, digest.notices())) {
       case CampaignRenderer.Result.Written written ->
-        definition.digest().isPresent()
-            ? new Composed.Email(written.email(), () -> digest.sent(message))
-            : new Composed.Email(written.email());
+        definition.digest().isEmpty() && definition.experiment().isEmpty()
+            ? new Composed.Email(written.email())
+            : new Composed.Email(written.email(), () -> {
+              if (definition.experiment().isPresent()) experiments.sent(message, chosen);
+              if (definition.digest().isPresent()) digest.sent(message);
+            });
       case CampaignRenderer.Result.Refused refused -> new Composed.Skip(refused.reason());
     };
   }
@@ -141,12 +159,18 @@ public final class CampaignEmails implements BatchComposer {
 
   private CampaignRenderer.Result render(
       CompiledCampaigns.Entry entry,
+      int variant,
       Subscriber subscriber,
       MessageId message,
       List<DigestSource.Notice> notices) {
     Campaign campaign = entry.campaign();
     return renderer.render(
-        campaign.id(), campaign.definition(), entry.templates(), subscriber, message, notices);
+        campaign.id(),
+        campaign.definition().variant(variant),
+        entry.variants().get(variant),
+        subscriber,
+        message,
+        notices);
   }
 
   private static Optional<String> skipReason(Subscriber subscriber, boolean suppressed) {

@@ -39,7 +39,8 @@ public final class CampaignJson {
       "priority",
       "ratePerSecond",
       "scheduledAt",
-      "digest");
+      "digest",
+      "experiment");
   /** What {@link #toJson(Campaign)} adds: a body read back from GET may be sent again as it is. */
   private static final Set<String> READ_ONLY =
       Set.of("id", "state", "version", "runId", "createdAt", "updatedAt", "progress");
@@ -75,6 +76,7 @@ public final class CampaignJson {
     double rate = rate(problems, object.get("ratePerSecond"));
     Optional<Instant> scheduledAt = instant(problems, object.get("scheduledAt"), "scheduledAt");
     Optional<DigestOptions> digest = digest(problems, object.get("digest"));
+    Optional<Experiment> experiment = experiment(problems, object.get("experiment"));
     problems.throwIfAny();
     // every required value is present once no problem was found
     return new CampaignDefinition(
@@ -89,7 +91,8 @@ public final class CampaignJson {
         priority,
         rate,
         scheduledAt,
-        digest);
+        digest,
+        experiment);
   }
 
   /** The definition's fields (what {@link #fromJson} reads back). */
@@ -111,6 +114,7 @@ public final class CampaignJson {
         .ifPresent(digest -> out.putObject("digest")
             .put("lookBackDays", digest.lookBackDays())
             .put("minimum", digest.minimum()));
+    definition.experiment().ifPresent(experiment -> out.set("experiment", toJson(experiment)));
     return out;
   }
 
@@ -186,6 +190,10 @@ public final class CampaignJson {
       case Condition.OpenedCampaign opened -> {
         out.put("type", opened.opened() ? "opened" : "notOpened");
         out.put("campaignId", opened.campaignId());
+      }
+      case Condition.InExperiment tested -> {
+        out.put("type", tested.in() ? "inTest" : "notInTest");
+        out.put("campaignId", tested.campaignId());
       }
       case Condition.ClickedWithin clicked -> {
         out.put("type", "clicked");
@@ -279,6 +287,14 @@ public final class CampaignJson {
         }
         yield new Condition.OpenedCampaign(id.asLong(), type.equals("opened"));
       }
+      case "inTest", "notInTest" -> {
+        JsonNode id = node.get("campaignId");
+        if (id == null || !id.canConvertToLong() || !id.isIntegralNumber() || id.asLong() < 1) {
+          problems.add(where + ".campaignId must be a campaign id (a whole number >= 1)");
+          yield null;
+        }
+        yield new Condition.InExperiment(id.asLong(), type.equals("inTest"));
+      }
       case "clicked" -> {
         JsonNode days = node.get("withinDays");
         if (days == null
@@ -292,7 +308,7 @@ public final class CampaignJson {
       }
       default -> {
         problems.add(where + ".type must be one of field, locale, near, follows, opened,"
-            + " notOpened, clicked but was '" + type + "'");
+            + " notOpened, inTest, notInTest, clicked but was '" + type + "'");
         yield null;
       }
     };
@@ -389,6 +405,115 @@ public final class CampaignJson {
       return fallback;
     }
     return node.asInt();
+  }
+
+  private static ObjectNode toJson(Experiment experiment) {
+    ObjectNode out = Json.MAPPER.createObjectNode();
+    out.put("allocation", experiment.allocation().wire());
+    out.put("metric", experiment.metric().wire());
+    out.put("testShare", experiment.testShare());
+    out.put("alpha", experiment.alpha());
+    var variants = out.putArray("variants");
+    for (var variant : experiment.variants()) {
+      var entry = variants.addObject().put("name", variant.name());
+      variant.subject().ifPresent(subject -> entry.put("subject", subject));
+      variant.html().ifPresent(html -> entry.put("html", html));
+      variant.text().ifPresent(text -> entry.put("text", text));
+    }
+    return out;
+  }
+
+  private static final Set<String> EXPERIMENT_FIELDS =
+      Set.of("allocation", "metric", "variants", "testShare", "alpha");
+  private static final Set<String> VARIANT_FIELDS = Set.of("name", "subject", "html", "text");
+
+  /**
+   * {@code {"allocation": "ab"|"bandit", "metric": "human_open"|"human_click", "variants": [{"name",
+   * "subject", "html", "text"}, ...], "testShare": 0.2, "alpha": 0.05}}; absent or null: no experiment.
+   */
+  private static Optional<Experiment> experiment(Problems problems, @Nullable JsonNode node) {
+    if (node == null || node.isNull()) return Optional.empty();
+    if (!(node instanceof ObjectNode object)) {
+      problems.add("experiment must be an object with allocation, metric and variants");
+      return Optional.empty();
+    }
+    var inner = new Problems();
+    object.propertyNames().forEach(field -> {
+      if (!EXPERIMENT_FIELDS.contains(field))
+        inner.add("unknown field '" + field + "'; an experiment has "
+            + EXPERIMENT_FIELDS.stream().sorted().collect(Collectors.joining(", ")));
+    });
+    Experiment.Allocation allocation = choice(
+        inner, object, "allocation", Experiment.Allocation.values(), Experiment.Allocation::wire);
+    Experiment.Metric metric =
+        choice(inner, object, "metric", Experiment.Metric.values(), Experiment.Metric::wire);
+    double share = fraction(inner, object, "testShare", Experiment.DEFAULT_TEST_SHARE, 1);
+    double alpha = fraction(inner, object, "alpha", Experiment.DEFAULT_ALPHA, 0.2);
+    List<Experiment.Variant> variants = new ArrayList<>();
+    JsonNode list = object.get("variants");
+    if (list == null || !list.isArray() || list.size() < 2 || list.size() > Experiment.MAX_VARIANTS)
+      inner.add("variants must be a list of 2 to " + Experiment.MAX_VARIANTS + " variants");
+    else {
+      var names = new java.util.HashSet<String>();
+      for (int i = 0; i < list.size(); i++) {
+        String where = "variants[" + i + "]";
+        if (!(list.get(i) instanceof ObjectNode variant)) {
+          inner.add(where + " must be an object with a name");
+          continue;
+        }
+        variant.propertyNames().forEach(field -> {
+          if (!VARIANT_FIELDS.contains(field))
+            inner.add(where + ": unknown field '" + field + "'; a variant has html, name,"
+                + " subject, text");
+        });
+        var parts = new Problems();
+        String name = text(parts, variant, "name", 40, true);
+        String subject = text(parts, variant, "subject", CampaignDefinition.MAX_SUBJECT, false);
+        if (subject != null && (subject.indexOf('\r') >= 0 || subject.indexOf('\n') >= 0))
+          parts.add("subject must not contain a line break (header injection)");
+        String html = text(parts, variant, "html", Json.MAX_STRING_CHARS, false);
+        String plain = text(parts, variant, "text", Json.MAX_STRING_CHARS, false);
+        if (name != null && !names.add(name)) parts.add("name '" + name + "' is taken");
+        parts.list().forEach(problem -> inner.add(where + "." + problem));
+        if (parts.isEmpty() && name != null)
+          variants.add(new Experiment.Variant(
+              name,
+              Optional.ofNullable(subject),
+              Optional.ofNullable(html),
+              Optional.ofNullable(plain)));
+      }
+    }
+    inner.list().forEach(problem -> problems.add("experiment." + problem));
+    if (!inner.isEmpty() || allocation == null || metric == null) return Optional.empty();
+    return Optional.of(new Experiment(allocation, metric, variants, share, alpha));
+  }
+
+  private static <T> @Nullable T choice(
+      Problems problems,
+      ObjectNode object,
+      String field,
+      T[] values,
+      java.util.function.Function<T, String> wire) {
+    JsonNode node = object.get(field);
+    String names = java.util.Arrays.stream(values).map(wire).collect(Collectors.joining(", "));
+    if (node == null || node.isNull()) {
+      problems.add("missing required field '" + field + "' (" + names + ")");
+      return null;
+    }
+    for (T value : values) if (wire.apply(value).equals(node.asString(""))) return value;
+    problems.add(field + " must be one of " + names + " but was " + node);
+    return null;
+  }
+
+  private static double fraction(
+      Problems problems, ObjectNode object, String field, double fallback, double max) {
+    JsonNode node = object.get(field);
+    if (node == null || node.isNull()) return fallback;
+    if (!node.isNumber() || !(node.asDouble() > 0) || node.asDouble() > max) {
+      problems.add(field + " must be a number above 0 and at most " + max + " but was " + node);
+      return fallback;
+    }
+    return node.asDouble();
   }
 
   /** {@code {"lookBackDays": 7, "minimum": 1}}, both optional; absent or null: not a digest. */

@@ -34,7 +34,7 @@ public final class CampaignService {
   }
 
   public Campaign create(CampaignDefinition definition) {
-    CampaignTemplates.compile(definition);
+    CampaignTemplates.compileVariants(definition);
     return jdbi.withHandle(handle -> CampaignTable.insert(handle, definition, clock.instant()));
   }
 
@@ -50,7 +50,7 @@ public final class CampaignService {
 
   /** Replaces the definition of a DRAFT or SCHEDULED campaign. */
   public Campaign replace(long id, CampaignDefinition definition) {
-    CampaignTemplates.compile(definition);
+    CampaignTemplates.compileVariants(definition);
     return jdbi.withHandle(handle -> CampaignTable.replace(handle, id, definition, clock.instant()))
         .orElseThrow(() -> notEditable(id));
   }

@@ -61,6 +61,29 @@ public final class CampaignTemplates {
       boolean htmlPlacesNotifications,
       boolean textPlacesNotifications) {}
 
+  /**
+   * The templates of every variant of the definition's experiment, control first (just the
+   * definition's own when it has none).
+   *
+   * @throws InvalidInputException listing every problem of every template, each variant's named
+   */
+  public static List<Compiled> compileVariants(CampaignDefinition definition) {
+    if (definition.experiment().isEmpty()) return List.of(compile(definition));
+    var variants = definition.experiment().get().variants();
+    List<Compiled> out = new ArrayList<>(variants.size());
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < variants.size(); i++) {
+      try {
+        out.add(compile(definition.variant(i)));
+      } catch (InvalidInputException e) {
+        String name = variants.get(i).name();
+        e.problems().forEach(problem -> problems.add("variant " + name + ": " + problem));
+      }
+    }
+    if (!problems.isEmpty()) throw new InvalidInputException(problems);
+    return out;
+  }
+
   /** @throws InvalidInputException listing every problem of every template */
   public static Compiled compile(CampaignDefinition definition) {
     List<String> problems = new ArrayList<>();

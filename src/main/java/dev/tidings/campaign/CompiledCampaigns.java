@@ -3,6 +3,7 @@ package dev.tidings.campaign;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongFunction;
@@ -17,7 +18,12 @@ final class CompiledCampaigns {
   static final Duration RECHECK = Duration.ofSeconds(10);
   private static final int MAX_ENTRIES = 10_000;
 
-  record Entry(Campaign campaign, CampaignTemplates.Compiled templates, Instant checkedAt) {}
+  /** The campaign and its templates, one set per variant of its experiment (control first). */
+  record Entry(Campaign campaign, List<CampaignTemplates.Compiled> variants, Instant checkedAt) {
+    CampaignTemplates.Compiled templates() {
+      return variants.getFirst();
+    }
+  }
 
   private final LongFunction<Optional<Campaign>> load;
   private final InstantSource clock;
@@ -38,10 +44,10 @@ final class CompiledCampaigns {
       return Optional.empty();
     }
     Campaign campaign = stored.get();
-    CampaignTemplates.Compiled templates =
+    List<CampaignTemplates.Compiled> templates =
         cached != null && cached.campaign().version() == campaign.version()
-            ? cached.templates()
-            : CampaignTemplates.compile(campaign.definition());
+            ? cached.variants()
+            : CampaignTemplates.compileVariants(campaign.definition());
     if (entries.size() >= MAX_ENTRIES) entries.clear();
     Entry fresh = new Entry(campaign, templates, now);
     entries.put(campaignId, fresh);
@@ -52,8 +58,8 @@ final class CompiledCampaigns {
   Entry of(Campaign campaign) {
     Entry cached = entries.get(campaign.id());
     if (cached != null && cached.campaign().version() == campaign.version()) return cached;
-    Entry fresh =
-        new Entry(campaign, CampaignTemplates.compile(campaign.definition()), clock.instant());
+    Entry fresh = new Entry(
+        campaign, CampaignTemplates.compileVariants(campaign.definition()), clock.instant());
     entries.put(campaign.id(), fresh);
     return fresh;
   }

@@ -40,6 +40,9 @@ public sealed interface Condition {
   /** The subscriber opened ({@code opened = true}) or did not open an email of campaign {@code campaignId}. */
   record OpenedCampaign(long campaignId, boolean opened) implements Condition {}
 
+  /** Was (or was not) sent one of the variants of campaign X's experiment: a rollout's audience. */
+  record InExperiment(long campaignId, boolean in) implements Condition {}
+
   /** The subscriber clicked a link in an email within the last {@code days} days. */
   record ClickedWithin(int days) implements Condition {}
 

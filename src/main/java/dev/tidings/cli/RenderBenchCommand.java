@@ -189,6 +189,7 @@ final class RenderBenchCommand implements Callable<Integer> {
         4,
         1000,
         Optional.empty(),
+        Optional.empty(),
         Optional.empty());
   }
 

@@ -150,7 +150,7 @@ class CampaignJsonTest {
                     "audience.conditions[3].withinDays must be a whole number within 1..3650",
                     "audience.conditions[4].campaignId must be a campaign id (a whole number >= 1)",
                     "audience.conditions[5].type must be one of field, locale, near, follows, opened,"
-                        + " notOpened, clicked but was 'magic'"));
+                        + " notOpened, inTest, notInTest, clicked but was 'magic'"));
   }
 
   @Test
