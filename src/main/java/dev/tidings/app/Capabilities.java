@@ -43,6 +43,6 @@ final class Capabilities {
         campaigns,
         sending,
         new DeliveryWebhooksWiring(infrastructure, delivery::sink),
-        new DashboardWiring(infrastructure, () -> campaigns));
+        new DashboardWiring(infrastructure, () -> campaigns, () -> optimize));
   }
 }

@@ -24,10 +24,15 @@ import java.util.function.Supplier;
 final class DashboardWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Supplier<CampaignWiring> campaigns;
+  private final Supplier<OptimizeWiring> optimize;
 
-  DashboardWiring(Infrastructure infrastructure, Supplier<CampaignWiring> campaigns) {
+  DashboardWiring(
+      Infrastructure infrastructure,
+      Supplier<CampaignWiring> campaigns,
+      Supplier<OptimizeWiring> optimize) {
     this.infrastructure = infrastructure;
     this.campaigns = campaigns;
+    this.optimize = optimize;
   }
 
   @Override
@@ -53,6 +58,8 @@ final class DashboardWiring implements Capability {
         new ShownProducts(jdbi),
         new CatalogService(jdbi, clock),
         new Notifications(jdbi, clock),
+        (campaign, experiment) ->
+            optimize.get().experiments().report(campaign, OptimizeExperiments.plan(experiment)),
         new SubscriberService(jdbi, clock),
         infrastructure.dependencyChecks(),
         gauges,

@@ -22,6 +22,8 @@ final class DemoReaders implements AutoCloseable {
   private final Duration spread;
   private final ReaderSimulator simulator;
 
+  static final String PREFERRED_SUBJECT = "are waiting";
+
   DemoReaders(Node node, long seed, Duration spread) {
     this.node = node;
     this.seed = seed;
@@ -43,7 +45,7 @@ final class DemoReaders implements AutoCloseable {
         node.capability(CatalogWiring.class).catalog().list(Optional.empty(), PRODUCTS).stream()
             .map(Product::id)
             .toList();
-    var plan = EngagementPlan.of(emails, products, spread, seed);
+    var plan = EngagementPlan.of(emails, products, spread, seed, DemoReaders::openChance);
     System.out.printf(
         "demo readers: %,d actions on %,d emails over %d minutes (opens, prefetches, clicks, bounces,"
             + " complaints, shop activity); watch http://localhost:%d/%n",
@@ -53,6 +55,16 @@ final class DemoReaders implements AutoCloseable {
         done -> System.out.printf(
             "demo readers done: %,d fetches, %,d receipts, %,d shop events, %,d failed%n",
             done.fetches(), done.receipts(), done.events(), done.failures()));
+  }
+
+  /**
+   * The demo campaign tests two subject lines (demo/campaign.json): readers open the one that says
+   * their picks "are waiting" more often, so the experiment has a winner to find.
+   */
+  private static double openChance(SentEmail email) {
+    return email.subject().contains(PREFERRED_SUBJECT)
+        ? EngagementPlan.PERSON_OPENS
+        : EngagementPlan.PERSON_OPENS * 0.7;
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What the demo's readers do with the sent emails, drawn from a seed so that a demo behaves the same
@@ -23,7 +24,7 @@ public final class EngagementPlan {
   static final double BOUNCE = 0.04;
   static final double APPLE_PREFETCH = 0.30;
   static final double GMAIL_PREFETCH = 0.05;
-  static final double PERSON_OPENS = 0.60;
+  public static final double PERSON_OPENS = 0.60;
   static final double CLICKS_OF_OPENERS = 0.35;
   static final double SCANNED = 0.05;
   static final double COMPLAINS = 0.02;
@@ -52,6 +53,18 @@ public final class EngagementPlan {
    */
   public static List<ReaderAction> of(
       List<SentEmail> emails, List<String> products, Duration spread, long seed) {
+    return of(emails, products, spread, seed, email -> PERSON_OPENS);
+  }
+
+  /**
+   * @param opens the chance that a person opens the email (a subject people prefer has a higher one)
+   */
+  public static List<ReaderAction> of(
+      List<SentEmail> emails,
+      List<String> products,
+      Duration spread,
+      long seed,
+      ToDoubleFunction<SentEmail> opens) {
     var random = new SplittableRandom(seed);
     long spreadMs = Math.max(10_000, spread.toMillis());
     List<ReaderAction> actions = new ArrayList<>();
@@ -80,7 +93,7 @@ public final class EngagementPlan {
             SCANNER,
             Who.SCANNER));
       }
-      if (random.nextDouble() >= PERSON_OPENS) continue;
+      if (random.nextDouble() >= opens.applyAsDouble(email)) continue;
       // most people open early, some much later: an exponential, cut at the spread
       long openAt = Math.min(
           spreadMs - 5_000, 5_000 + (long) (-Math.log(1 - random.nextDouble()) * spreadMs / 3));

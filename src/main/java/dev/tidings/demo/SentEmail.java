@@ -15,14 +15,16 @@ import java.util.stream.Stream;
 
 /**
  * One email as the outbox wrote it, reduced to what a reader's client uses: the message id that
- * receipts name, the signed token of its {@code /p}, {@code /o}, {@code /c} and {@code /u} URLs, and
- * how many product slots it has.
+ * receipts name, the signed token of its {@code /p}, {@code /o}, {@code /c} and {@code /u} URLs, how
+ * many product slots it has, and its subject (what a reader decides to open by).
  */
-public record SentEmail(String messageId, String token, int slots) {
+public record SentEmail(String messageId, String token, int slots, String subject) {
   private static final Pattern MESSAGE_ID =
       Pattern.compile("^X-Tidings-Message-Id:\\s*(\\S+)", Pattern.MULTILINE);
   private static final Pattern UNSUBSCRIBE = Pattern.compile("/u/([A-Za-z0-9_-]+)");
   private static final Pattern SLOT_LINK = Pattern.compile("/c/([A-Za-z0-9_-]+)/(\\d+)");
+  private static final Pattern SUBJECT =
+      Pattern.compile("^Subject:[ \\t]*(.*(?:\\r?\\n[ \\t].*)*)", Pattern.MULTILINE);
 
   /** Reads an {@code .eml}; empty when it is not one of ours (no message id or token). */
   public static Optional<SentEmail> parse(String eml) {
@@ -36,7 +38,20 @@ public record SentEmail(String messageId, String token, int slots) {
     var slots = new TreeSet<Integer>();
     Matcher link = SLOT_LINK.matcher(text);
     while (link.find()) if (link.group(1).equals(token)) slots.add(Integer.parseInt(link.group(2)));
-    return Optional.of(new SentEmail(id.group(1).trim(), token, slots.size()));
+    return Optional.of(new SentEmail(id.group(1).trim(), token, slots.size(), subject(eml)));
+  }
+
+  /** The subject header, unfolded and with its encoded words decoded. */
+  private static String subject(String eml) {
+    int headersEnd = eml.indexOf("\r\n\r\n");
+    Matcher subject = SUBJECT.matcher(headersEnd < 0 ? eml : eml.substring(0, headersEnd));
+    if (!subject.find()) return "";
+    String folded = subject.group(1).replaceAll("\\r?\\n[ \\t]+", " ").strip();
+    try {
+      return jakarta.mail.internet.MimeUtility.decodeText(folded);
+    } catch (java.io.UnsupportedEncodingException e) {
+      return folded;
+    }
   }
 
   /** Every email under the outbox directory (the sender writes one folder per day), by file name. */

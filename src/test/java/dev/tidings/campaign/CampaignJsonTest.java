@@ -109,6 +109,75 @@ class CampaignJsonTest {
   }
 
   @Test
+  void an_experiment_reads_writes_back_and_its_rollout_goes_to_the_rest_with_the_winner() {
+    ObjectNode json = Fixtures.json();
+    var experiment =
+        json.putObject("experiment").put("allocation", "ab").put("metric", "human_open");
+    experiment
+        .putArray("variants")
+        .add(Json.MAPPER.createObjectNode().put("name", "A"))
+        .add(Json.MAPPER
+            .createObjectNode()
+            .put("name", "B")
+            .put("subject", "B for {{subscriber.name}}"));
+    var definition = CampaignJson.fromJson(json);
+    var read = definition.experiment().orElseThrow();
+    assertThat(read.testShare()).isEqualTo(Experiment.DEFAULT_TEST_SHARE);
+    assertThat(read.alpha()).isEqualTo(Experiment.DEFAULT_ALPHA);
+    assertThat(CampaignJson.fromJson(CampaignJson.toJson(definition))).isEqualTo(definition);
+    assertThat(definition.variant(0)).isSameAs(definition);
+    assertThat(definition.variant(1).subject()).isEqualTo("B for {{subscriber.name}}");
+    assertThat(definition.variant(1).html()).isEqualTo(definition.html());
+
+    var rollout = definition.rollout(9, 1);
+    assertThat(rollout.name()).isEqualTo("Autumn edit (winner: B)");
+    assertThat(rollout.subject()).isEqualTo("B for {{subscriber.name}}");
+    assertThat(rollout.experiment()).isEmpty();
+    assertThat(rollout.audience())
+        .isEqualTo(new Audience.Segment(List.of(new Condition.InExperiment(9, false))));
+  }
+
+  @Test
+  void a_bad_experiment_says_what_is_wrong_in_every_part() {
+    ObjectNode json = Fixtures.json();
+    var experiment = json.putObject("experiment")
+        .put("allocation", "coin")
+        .put("testShare", 1.5)
+        .put("alpha", 0.5)
+        .put("winner", "B");
+    experiment
+        .putArray("variants")
+        .add(Json.MAPPER.createObjectNode().put("name", "A"))
+        .add(Json.MAPPER
+            .createObjectNode()
+            .put("name", "A")
+            .put("subject", "x\ny")
+            .put("colour", 1));
+    assertThatThrownBy(() -> CampaignJson.fromJson(json))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .contains(
+                    "experiment.allocation must be one of ab, bandit but was \"coin\"",
+                    "experiment.missing required field 'metric' (human_open, human_click)",
+                    "experiment.testShare must be a number above 0 and at most 1.0 but was 1.5",
+                    "experiment.alpha must be a number above 0 and at most 0.2 but was 0.5",
+                    "experiment.variants[1]: unknown field 'colour'; a variant has html, name,"
+                        + " subject, text",
+                    "experiment.variants[1].subject must not contain a line break (header"
+                        + " injection)",
+                    "experiment.variants[1].name 'A' is taken")
+                .anyMatch(p -> p.startsWith("experiment.unknown field 'winner'")));
+    json.putObject("experiment")
+        .put("allocation", "bandit")
+        .put("metric", "human_click")
+        .putArray("variants")
+        .add(Json.MAPPER.createObjectNode().put("name", "only"));
+    assertThatThrownBy(() -> CampaignJson.fromJson(json))
+        .hasMessageContaining("experiment.variants must be a list of 2 to 5 variants");
+  }
+
+  @Test
   void a_sender_name_with_a_line_break_is_refused() {
     ObjectNode json = Fixtures.json();
     json.set(

@@ -19,7 +19,7 @@ class EngagementPlanTest {
   private static List<SentEmail> emails(int n) {
     List<SentEmail> emails = new ArrayList<>();
     for (int i = 0; i < n; i++)
-      emails.add(new SentEmail(new MessageId(1, 1, "s-" + i).text(), "token" + i, 6));
+      emails.add(new SentEmail(new MessageId(1, 1, "s-" + i).text(), "token" + i, 6, "Six picks"));
     return emails;
   }
 

@@ -5,6 +5,7 @@ import dev.tidings.campaign.DigestOptions;
 import dev.tidings.catalog.Product;
 import dev.tidings.notify.DigestsSent;
 import dev.tidings.opentime.ShownProducts;
+import dev.tidings.optimize.ExperimentReport;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +25,8 @@ final class CampaignPage {
       CampaignView view,
       CampaignFigures figures,
       Optional<Preview> preview,
-      Optional<DigestsSent.Summary> digests) {
+      Optional<DigestsSent.Summary> digests,
+      Optional<ExperimentReport> experiment) {
     long id = view.campaign().id();
     var definition = view.campaign().definition();
     var body = new StringBuilder();
@@ -129,6 +131,8 @@ final class CampaignPage {
 
     digests.ifPresent(
         summary -> digestSection(body, summary, definition.digest().orElseThrow()));
+    experiment.ifPresent(
+        report -> ExperimentSection.render(body, report, definition.experiment().orElseThrow()));
 
     body.append(
         "<section aria-labelledby=\"preview\" class=\"card wide\"><h2 id=\"preview\">One email as it was opened</h2>");

@@ -96,7 +96,12 @@ public final class DashboardRoutes implements RouteGroup {
             email.productIds().stream().map(sources.catalog()::get).toList()));
     var digests =
         campaign.definition().digest().map(digest -> sources.notifications().digestsSent(id, 8));
-    Html.send(response, 200, CampaignPage.render(view.get(), figures.get(), preview, digests));
+    var experiment =
+        campaign.definition().experiment().map(plan -> sources.experiments().of(id, plan));
+    Html.send(
+        response,
+        200,
+        CampaignPage.render(view.get(), figures.get(), preview, digests, experiment));
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */

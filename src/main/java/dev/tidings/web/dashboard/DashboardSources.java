@@ -3,11 +3,13 @@ package dev.tidings.web.dashboard;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.Experiment;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.ShownProducts;
+import dev.tidings.optimize.ExperimentReport;
 import dev.tidings.web.DependencyCheck;
 import java.time.InstantSource;
 import java.util.List;
@@ -26,12 +28,19 @@ public record DashboardSources(
     ShownProducts shown,
     CatalogService catalog,
     Notifications notifications,
+    ExperimentReports experiments,
     SubscriberService subscribers,
     List<DependencyCheck> dependencies,
     List<QueueGauge> queues,
     Secret apiKey,
     InstantSource clock,
     boolean secureCookies) {
+
+  /** A campaign's experiment as it stands (and the decision it keeps). */
+  @FunctionalInterface
+  public interface ExperimentReports {
+    ExperimentReport of(long campaignId, Experiment experiment);
+  }
 
   /** One work queue the system page shows, and how to measure it. */
   public record QueueGauge(String name, LongSupplier depth) {}
