@@ -153,7 +153,8 @@ final class OptimizeJson {
     json.put("pValue", result.pValue());
     json.put("test", result.method() == TestMethod.Z_TEST ? "z-test" : "fisher-exact");
     json.put("challengers", change.challengers());
-    json.put("holmAlpha", change.holmAlpha());
+    json.put("adjustedPValue", change.adjustedPValue());
+    json.put("threshold", change.threshold());
     return json;
   }
 

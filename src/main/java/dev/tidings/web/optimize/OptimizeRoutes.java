@@ -136,8 +136,11 @@ public final class OptimizeRoutes implements RouteGroup {
     long minImpressions = Requests.query(request, "minImpressions")
         .map(raw -> parse(raw, "minImpressions", Long::parseLong))
         .orElse(OptimizationCriteria.DEFAULT_MIN_IMPRESSIONS);
+    var correction = Requests.query(request, "correction")
+        .map(OptimizationCriteria.Correction::parse)
+        .orElse(OptimizationCriteria.Correction.CATALOGUE);
     try {
-      return new OptimizationCriteria(alpha, minImpressions);
+      return new OptimizationCriteria(alpha, minImpressions, correction);
     } catch (InvalidInputException e) {
       throw ApiProblem.badRequest(String.join("; ", e.problems()));
     }
