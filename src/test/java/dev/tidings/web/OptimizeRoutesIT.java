@@ -87,6 +87,14 @@ class OptimizeRoutesIT {
     assertThat(api.get(base + "/video").json().path("current").asBoolean()).isTrue();
     assertThat(api.get(base + "/photo").json().path("current").asBoolean()).isFalse();
 
+    var perItem = api.get("/api/v1/optimizations/items?correction=item&minImpressions=500");
+    assertThat(perItem.status()).isEqualTo(200);
+    assertThat(perItem.json().path("items").size()).isZero();
+    // Without a body every item is decided again: nothing is left to change.
+    var all = api.post("/api/v1/optimizations/items", "application/json", "");
+    assertThat(all.status()).isEqualTo(200);
+    assertThat(all.json().path("applied").asInt()).isZero();
+
     assertThat(api.delete(base + "/video").status()).isEqualTo(409);
     assertThat(api.delete(base + "/photo").status()).isEqualTo(204);
     assertThat(api.get(base + "/photo").status()).isEqualTo(404);
@@ -120,6 +128,9 @@ class OptimizeRoutesIT {
     assertThat(api.putJson("/api/v1/items/bad%20id/configurations/a", "{}").status())
         .isEqualTo(400);
     assertThat(api.get("/api/v1/optimizations/items?alpha=2").status()).isEqualTo(400);
+    var badCorrection = api.get("/api/v1/optimizations/items?correction=none");
+    assertThat(badCorrection.status()).isEqualTo(400);
+    assertThat(badCorrection.detail()).contains("item or catalogue");
     assertThat(api.get("/api/v1/optimizations/items?minImpressions=x").detail())
         .contains("minImpressions");
     assertThat(api.get("/api/v1/items/nobody-" + run + "/configurations").status())

@@ -136,10 +136,10 @@ public final class OptimizeRoutes implements RouteGroup {
     long minImpressions = Requests.query(request, "minImpressions")
         .map(raw -> parse(raw, "minImpressions", Long::parseLong))
         .orElse(OptimizationCriteria.DEFAULT_MIN_IMPRESSIONS);
-    var correction = Requests.query(request, "correction")
-        .map(OptimizationCriteria.Correction::parse)
-        .orElse(OptimizationCriteria.Correction.CATALOGUE);
     try {
+      var correction = Requests.query(request, "correction")
+          .map(OptimizationCriteria.Correction::parse)
+          .orElse(OptimizationCriteria.Correction.CATALOGUE);
       return new OptimizationCriteria(alpha, minImpressions, correction);
     } catch (InvalidInputException e) {
       throw ApiProblem.badRequest(String.join("; ", e.problems()));
