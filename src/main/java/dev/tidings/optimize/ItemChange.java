@@ -5,8 +5,9 @@ import dev.tidings.optimize.stats.TestResult;
 
 /**
  * An item whose best configuration is no longer the current one: {@code best} converts better than
- * {@code current} by {@code result} (difference, relative lift, 95% interval, p-value), and {@code holmAlpha}
- * is the threshold its p-value met after Holm's correction over the item's {@code challengers}.
+ * {@code current} by {@code result} (difference, relative lift, 95% interval, p-value). {@code adjustedPValue}
+ * is that p-value after Holm's correction over the item's {@code challengers}, and {@code threshold} what it
+ * met: alpha, or the catalogue's Benjamini–Hochberg cutoff.
  */
 public record ItemChange(
     String itemId,
@@ -16,4 +17,5 @@ public record ItemChange(
     Proportion best,
     TestResult result,
     int challengers,
-    double holmAlpha) {}
+    double adjustedPValue,
+    double threshold) {}

@@ -55,13 +55,16 @@ final class ItemConfigurationTable {
   /** Makes a configuration current; when {@code onlyIfNone}, only if the item has no current one yet. */
   static void makeCurrent(
       Handle handle, String itemId, String configurationId, boolean onlyIfNone, Instant now) {
+    String onConflict = onlyIfNone
+        ? "DO NOTHING"
+        : "DO UPDATE SET configuration_id = excluded.configuration_id, changed_at = excluded.changed_at"
+            + " WHERE item_current_configurations.configuration_id <> excluded.configuration_id";
     handle
         .createUpdate("""
             INSERT INTO item_current_configurations (item_id, configuration_id, changed_at)
             VALUES (:item, :configuration, :now)
-            ON CONFLICT (item_id) DO """ + (onlyIfNone ? " NOTHING" : """
-                     UPDATE SET configuration_id = excluded.configuration_id, changed_at = excluded.changed_at
-                    WHERE item_current_configurations.configuration_id <> excluded.configuration_id"""))
+            ON CONFLICT (item_id)
+            """ + onConflict)
         .bind("item", itemId)
         .bind("configuration", configurationId)
         .bind("now", Timestamp.from(now))

@@ -2,6 +2,7 @@ package dev.tidings.optimize;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.PageLimit;
+import dev.tidings.optimize.stats.MultipleComparisons;
 import java.sql.SQLException;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -151,34 +151,24 @@ public final class ItemConfigurations {
 
   /**
    * The items after {@code after} (item id order) whose best configuration changed, at most {@code limit}:
-   * a page of the day's changes. The scan stops as soon as the page is full.
+   * a page of the day's changes. With {@link OptimizationCriteria.Correction#ITEM} the scan stops as soon as
+   * the page is full; with {@code CATALOGUE} every page reads the whole catalogue (its cutoff needs all).
    */
   public List<ItemChange> changes(
       OptimizationCriteria criteria, Optional<String> after, int limit) {
     PageLimit.check(limit);
-    var changes = new ArrayList<ItemChange>();
-    scan(
-        criteria,
-        after.orElse(""),
-        Optional.empty(),
-        change -> changes.add(change),
-        () -> changes.size() < limit);
-    return changes;
+    return jdbi.inTransaction(handle -> {
+      handle.execute("SET TRANSACTION READ ONLY");
+      return decide(handle, criteria, after.orElse(""), Optional.empty(), limit);
+    });
   }
 
-  /** Every item whose best configuration changed, handed to {@code sink} in item order. */
-  public long allChanges(OptimizationCriteria criteria, Consumer<ItemChange> sink) {
-    long[] found = {0};
-    scan(
-        criteria,
-        "",
-        Optional.empty(),
-        change -> {
-          found[0]++;
-          sink.accept(change);
-        },
-        () -> true);
-    return found[0];
+  /** Every item whose best configuration changed, in item order. */
+  public List<ItemChange> allChanges(OptimizationCriteria criteria) {
+    return jdbi.inTransaction(handle -> {
+      handle.execute("SET TRANSACTION READ ONLY");
+      return decide(handle, criteria, "", Optional.empty(), Integer.MAX_VALUE);
+    });
   }
 
   /**
@@ -195,16 +185,7 @@ public final class ItemConfigurations {
           .bind("lock", APPLY_LOCK)
           .mapTo(Long.class)
           .one();
-      var changes = new ArrayList<ItemChange>();
-      var optimizer = new ItemOptimizer(criteria);
-      try {
-        ItemConfigurationTable.scan(handle, "", onlyItems, (item, arms) -> {
-          optimizer.decide(item, arms).ifPresent(changes::add);
-          return true;
-        });
-      } catch (SQLException e) {
-        throw new IllegalStateException("reading item configurations failed", e);
-      }
+      var changes = decide(handle, criteria, "", onlyItems, Integer.MAX_VALUE);
       var now = clock.instant();
       for (int from = 0; from < changes.size(); from += APPLY_CHUNK) {
         var chunk = changes.subList(from, Math.min(changes.size(), from + APPLY_CHUNK));
@@ -218,24 +199,50 @@ public final class ItemConfigurations {
     });
   }
 
-  private void scan(
+  private static List<ItemChange> decide(
+      Handle handle,
       OptimizationCriteria criteria,
       String after,
       Optional<Collection<String>> only,
-      Consumer<ItemChange> sink,
-      java.util.function.BooleanSupplier wantsMore) {
+      int limit) {
     var optimizer = new ItemOptimizer(criteria);
-    jdbi.useTransaction(handle -> {
-      handle.execute("SET TRANSACTION READ ONLY");
-      try {
+    var changes = new ArrayList<ItemChange>();
+    try {
+      if (criteria.correction() == OptimizationCriteria.Correction.ITEM) {
         ItemConfigurationTable.scan(handle, after, only, (item, arms) -> {
-          optimizer.decide(item, arms).ifPresent(sink);
-          return wantsMore.getAsBoolean();
+          optimizer.decide(item, arms).ifPresent(changes::add);
+          return changes.size() < limit;
         });
-      } catch (SQLException e) {
-        throw new IllegalStateException("reading item configurations failed", e);
+        return changes;
       }
-    });
+      // Across the catalogue: every tested item counts as a hypothesis, and only those whose
+      // p-value is
+      // within alpha can pass Benjamini–Hochberg, so only they are kept while reading.
+      long[] tested = {0};
+      var candidates = new ArrayList<ItemOptimizer.Assessment>();
+      ItemConfigurationTable.scan(handle, "", Optional.empty(), (item, arms) -> {
+        var assessment = optimizer.assess(item, arms);
+        if (assessment.isPresent()) {
+          tested[0]++;
+          if (assessment.get().pValue() <= criteria.alpha()) candidates.add(assessment.get());
+        }
+        return true;
+      });
+      double[] pValues =
+          candidates.stream().mapToDouble(ItemOptimizer.Assessment::pValue).toArray();
+      double cutoff =
+          MultipleComparisons.benjaminiHochbergCutoff(pValues, tested[0], criteria.alpha());
+      var wanted = only.map(HashSet::new);
+      for (var assessment : candidates) {
+        if (assessment.itemId().compareTo(after) <= 0) continue;
+        if (wanted.isPresent() && !wanted.get().contains(assessment.itemId())) continue;
+        optimizer.winner(assessment, cutoff).ifPresent(changes::add);
+        if (changes.size() >= limit) break;
+      }
+      return changes;
+    } catch (SQLException e) {
+      throw new IllegalStateException("reading item configurations failed", e);
+    }
   }
 
   private static Optional<ItemConfiguration> find(

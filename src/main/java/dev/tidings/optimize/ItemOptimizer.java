@@ -4,15 +4,14 @@ import dev.tidings.optimize.stats.MultipleComparisons;
 import dev.tidings.optimize.stats.TestResult;
 import dev.tidings.optimize.stats.TwoProportionTest;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * One item's decision: every challenger with enough impressions is tested against the current
  * configuration (z-test, or Fisher's exact test when counts are small), Holm's correction keeps the chance
- * of a false winner among them at alpha, and of the challengers that are significantly better the one with
- * the highest rate wins.
+ * of a false winner among them at the threshold, and of the challengers that are significantly better the one
+ * with the highest rate wins.
  */
 public final class ItemOptimizer {
   private final OptimizationCriteria criteria;
@@ -21,47 +20,72 @@ public final class ItemOptimizer {
     this.criteria = criteria;
   }
 
-  public Optional<ItemChange> decide(String itemId, List<Arm> arms) {
-    Arm current = null;
-    var challengers = new ArrayList<Arm>(arms.size());
-    for (Arm arm : arms) {
-      if (arm.current()) current = arm;
-      else if (arm.counts().trials() >= criteria.minImpressions()) challengers.add(arm);
+  /** A challenger tested against the current configuration, with its Holm-adjusted p-value. */
+  public record Challenger(Arm arm, TestResult result, double adjustedPValue) {}
+
+  /** An item with its challengers tested. */
+  public record Assessment(String itemId, Arm current, List<Challenger> challengers) {
+    /**
+     * The item's p-value for a correction across items: the smallest adjusted p-value of a challenger that
+     * converts better, 1 when none does.
+     */
+    public double pValue() {
+      double smallest = 1;
+      for (Challenger challenger : challengers)
+        if (challenger.result().difference() > 0)
+          smallest = Math.min(smallest, challenger.adjustedPValue());
+      return smallest;
     }
-    if (current == null
-        || challengers.isEmpty()
-        || current.counts().trials() < criteria.minImpressions()) return Optional.empty();
-    var results = new TestResult[challengers.size()];
-    var pValues = new double[challengers.size()];
-    for (int i = 0; i < results.length; i++) {
-      results[i] =
-          TwoProportionTest.compare(current.counts(), challengers.get(i).counts());
-      pValues[i] = results[i].pValue();
-    }
-    boolean[] rejected = MultipleComparisons.holm(pValues, criteria.alpha());
-    int best = -1;
-    for (int i = 0; i < results.length; i++) {
-      if (!rejected[i] || results[i].difference() <= 0) continue;
-      if (best < 0 || results[i].difference() > results[best].difference()) best = i;
-    }
-    if (best < 0) return Optional.empty();
-    return Optional.of(new ItemChange(
-        itemId,
-        current.configurationId(),
-        challengers.get(best).configurationId(),
-        current.counts(),
-        challengers.get(best).counts(),
-        results[best],
-        challengers.size(),
-        holmThreshold(pValues, best)));
   }
 
-  /** The threshold Holm compared the winner's p-value with: alpha over the hypotheses left at its rank. */
-  private double holmThreshold(double[] pValues, int index) {
-    double[] sorted = pValues.clone();
-    Arrays.sort(sorted);
-    int rank = Arrays.binarySearch(sorted, pValues[index]);
-    while (rank > 0 && sorted[rank - 1] == pValues[index]) rank--;
-    return criteria.alpha() / (pValues.length - rank);
+  /** Tests the item's challengers; empty when the current configuration or every challenger has too few impressions. */
+  public Optional<Assessment> assess(String itemId, List<Arm> arms) {
+    Arm current = null;
+    var eligible = new ArrayList<Arm>(arms.size());
+    for (Arm arm : arms) {
+      if (arm.current()) current = arm;
+      else if (arm.counts().trials() >= criteria.minImpressions()) eligible.add(arm);
+    }
+    if (current == null
+        || eligible.isEmpty()
+        || current.counts().trials() < criteria.minImpressions()) return Optional.empty();
+    var results = new TestResult[eligible.size()];
+    var pValues = new double[eligible.size()];
+    for (int i = 0; i < results.length; i++) {
+      results[i] = TwoProportionTest.compare(current.counts(), eligible.get(i).counts());
+      pValues[i] = results[i].pValue();
+    }
+    double[] adjusted = MultipleComparisons.holmAdjusted(pValues);
+    var challengers = new ArrayList<Challenger>(results.length);
+    for (int i = 0; i < results.length; i++)
+      challengers.add(new Challenger(eligible.get(i), results[i], adjusted[i]));
+    return Optional.of(new Assessment(itemId, current, List.copyOf(challengers)));
+  }
+
+  /** The better challenger with the highest rate among those whose adjusted p-value is at most {@code threshold}. */
+  public Optional<ItemChange> winner(Assessment assessment, double threshold) {
+    Challenger best = null;
+    for (Challenger challenger : assessment.challengers()) {
+      if (challenger.adjustedPValue() > threshold || challenger.result().difference() <= 0)
+        continue;
+      if (best == null || challenger.result().difference() > best.result().difference())
+        best = challenger;
+    }
+    if (best == null) return Optional.empty();
+    return Optional.of(new ItemChange(
+        assessment.itemId(),
+        assessment.current().configurationId(),
+        best.arm().configurationId(),
+        assessment.current().counts(),
+        best.arm().counts(),
+        best.result(),
+        assessment.challengers().size(),
+        best.adjustedPValue(),
+        threshold));
+  }
+
+  /** The item's decision on its own: Holm across its challengers at alpha. */
+  public Optional<ItemChange> decide(String itemId, List<Arm> arms) {
+    return assess(itemId, arms).flatMap(assessment -> winner(assessment, criteria.alpha()));
   }
 }

@@ -1,17 +1,41 @@
 package dev.tidings.optimize;
 
 import dev.tidings.InvalidInputException;
+import java.util.Locale;
 
 /**
- * When a challenger replaces the current configuration: both have at least {@code minImpressions}, and the
- * challenger's rate is higher with a p-value that survives Holm's correction at {@code alpha} across the
- * item's challengers.
+ * When a challenger replaces the current configuration: both have at least {@code minImpressions}, the
+ * challenger's rate is higher, and its p-value survives Holm's correction across the item's challengers and,
+ * with {@link Correction#CATALOGUE}, the Benjamini–Hochberg procedure across all tested items at {@code alpha}.
  */
-public record OptimizationCriteria(double alpha, long minImpressions) {
+public record OptimizationCriteria(double alpha, long minImpressions, Correction correction) {
   public static final double DEFAULT_ALPHA = 0.05;
 
   /** Fewer impressions than this say little about a rate of a few percent, whatever a test says. */
   public static final long DEFAULT_MIN_IMPRESSIONS = 100;
+
+  /** How far the guard against lucky winners reaches. */
+  public enum Correction {
+    /**
+     * Holm within each item: at most alpha chance of a false winner per item. Over a catalogue that adds up
+     * (a million items at 5% name thousands of false winners on a day with no real difference); pages stream.
+     */
+    ITEM,
+    /**
+     * Holm within each item, then Benjamini–Hochberg across the tested items: at most alpha of the changes
+     * named are false, on average. Needs every item's p-value before the first change, so each call reads
+     * the whole catalogue.
+     */
+    CATALOGUE;
+
+    public static Correction parse(String value) {
+      try {
+        return valueOf(value.toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new InvalidInputException("correction must be item or catalogue, got " + value);
+      }
+    }
+  }
 
   public OptimizationCriteria {
     if (!(alpha > 0 && alpha < 0.5))
@@ -21,6 +45,10 @@ public record OptimizationCriteria(double alpha, long minImpressions) {
   }
 
   public static OptimizationCriteria defaults() {
-    return new OptimizationCriteria(DEFAULT_ALPHA, DEFAULT_MIN_IMPRESSIONS);
+    return new OptimizationCriteria(DEFAULT_ALPHA, DEFAULT_MIN_IMPRESSIONS, Correction.CATALOGUE);
+  }
+
+  public OptimizationCriteria withCorrection(Correction other) {
+    return new OptimizationCriteria(alpha, minImpressions, other);
   }
 }

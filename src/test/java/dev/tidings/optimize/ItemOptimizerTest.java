@@ -66,7 +66,8 @@ class ItemOptimizerTest {
     assertThat(optimizer.decide(
             "hat", List.of(arm("photo", true, 0, 99), arm("video", false, 60, 99))))
         .isEmpty();
-    var change = new ItemOptimizer(new OptimizationCriteria(0.05, 50))
+    var change = new ItemOptimizer(
+            new OptimizationCriteria(0.05, 50, OptimizationCriteria.Correction.ITEM))
         .decide("hat", List.of(arm("photo", true, 0, 99), arm("video", false, 60, 99)));
     assertThat(change).isPresent();
   }

@@ -115,6 +115,8 @@ class ApiResourcesTest {
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
             new dev.tidings.web.notify.NotifyRoutes(
                 new dev.tidings.notify.Notifications(database.jdbi(), clock), 8 * 1024),
+            new dev.tidings.web.optimize.OptimizeRoutes(
+                new dev.tidings.optimize.ItemConfigurations(database.jdbi(), clock), 8 * 1024),
             new dev.tidings.web.aggregate.AggregateRoutes(
                 new dev.tidings.activity.aggregate.AggregateStore(database.jdbi()),
                 new dev.tidings.activity.aggregate.AggregationDefinitions(

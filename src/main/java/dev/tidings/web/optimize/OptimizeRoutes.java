@@ -137,7 +137,10 @@ public final class OptimizeRoutes implements RouteGroup {
         .map(raw -> parse(raw, "minImpressions", Long::parseLong))
         .orElse(OptimizationCriteria.DEFAULT_MIN_IMPRESSIONS);
     try {
-      return new OptimizationCriteria(alpha, minImpressions);
+      var correction = Requests.query(request, "correction")
+          .map(OptimizationCriteria.Correction::parse)
+          .orElse(OptimizationCriteria.Correction.CATALOGUE);
+      return new OptimizationCriteria(alpha, minImpressions, correction);
     } catch (InvalidInputException e) {
       throw ApiProblem.badRequest(String.join("; ", e.problems()));
     }

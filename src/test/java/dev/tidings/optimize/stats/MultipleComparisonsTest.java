@@ -29,6 +29,45 @@ class MultipleComparisonsTest {
   }
 
   @Test
+  void holm_adjusted_p_values_agree_with_holm_rejections() {
+    double[] pValues = {0.04, 0.01, 0.03, 0.015};
+    // By hand: sorted 0.01, 0.015, 0.03, 0.04 times 4, 3, 2, 1 = 0.04, 0.045, 0.06, 0.04, then
+    // running max.
+    assertThat(MultipleComparisons.holmAdjusted(pValues))
+        .containsExactly(
+            new double[] {0.06, 0.04, 0.06, 0.045}, org.assertj.core.api.Assertions.within(1e-12));
+    for (double alpha : new double[] {0.01, 0.04, 0.05, 0.1}) {
+      boolean[] rejected = MultipleComparisons.holm(pValues, alpha);
+      double[] adjusted = MultipleComparisons.holmAdjusted(pValues);
+      for (int i = 0; i < pValues.length; i++)
+        assertThat(adjusted[i] <= alpha).isEqualTo(rejected[i]);
+    }
+  }
+
+  @Test
+  void benjamini_hochberg_matches_the_papers_example() {
+    // Benjamini and Hochberg (1995), JRSS B 57:289, section 4: 15 p-values from a trial; at q =
+    // 0.05 the
+    // procedure rejects the four smallest (0.0095 <= 4 x 0.05 / 15 = 0.0133, and no larger p_(k)
+    // meets
+    // k x 0.05 / 15), where Bonferroni (0.05 / 15 = 0.0033) rejects three.
+    double[] pValues = {
+      0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.3240, 0.4262,
+      0.5719, 0.6528, 0.7590, 1.000
+    };
+    boolean[] rejected = MultipleComparisons.benjaminiHochberg(pValues, 0.05);
+    for (int i = 0; i < pValues.length; i++) assertThat(rejected[i]).isEqualTo(i < 4);
+    boolean[] bonferroni = MultipleComparisons.bonferroni(pValues, 0.05);
+    for (int i = 0; i < pValues.length; i++) assertThat(bonferroni[i]).isEqualTo(i < 3);
+    // Only the p-values at or below q are needed, with the count of all hypotheses.
+    assertThat(MultipleComparisons.benjaminiHochbergCutoff(
+            new double[] {0.0095, 0.0001, 0.0459, 0.0004, 0.0019, 0.0201, 0.0278, 0.0298, 0.0344},
+            15,
+            0.05))
+        .isEqualTo(0.0095);
+  }
+
+  @Test
   void no_hypotheses_reject_nothing() {
     assertThat(MultipleComparisons.holm(new double[0], 0.05)).isEmpty();
   }

@@ -29,6 +29,18 @@ class SequentialTestTest {
   }
 
   @Test
+  void a_badly_chosen_tau_costs_power_but_not_validity() {
+    // Ten times too small and ten times too large a mixing scale for this effect: still at most 5%
+    // false
+    // positives under repeated looks.
+    for (double tau : new double[] {0.002, 0.2}) {
+      var outcome = simulate(new SequentialTest(ALPHA, tau), BASE_RATE, BASE_RATE, 4);
+      report("A/A false-positive rate, tau " + tau, outcome.sequentialRejections());
+      assertThat(outcome.sequentialRejections() / (double) RUNS).isLessThanOrEqualTo(ALPHA);
+    }
+  }
+
+  @Test
   void naive_z_tests_at_every_look_exceed_the_nominal_false_positive_rate() {
     // The same A/A experiments judged by a fixed-horizon z-test after every batch: peeking inflates
     // the
@@ -61,6 +73,11 @@ class SequentialTestTest {
   }
 
   private Outcome simulate(double controlRate, double variantRate, long seed) {
+    return simulate(test, controlRate, variantRate, seed);
+  }
+
+  private static Outcome simulate(
+      SequentialTest test, double controlRate, double variantRate, long seed) {
     var random = new SplittableRandom(seed);
     UniformRandomProvider source = random::nextLong;
     DiscreteDistribution.Sampler controlBatch =
