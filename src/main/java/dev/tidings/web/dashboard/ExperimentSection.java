@@ -18,10 +18,12 @@ final class ExperimentSection {
     body.append("<section aria-labelledby=\"experiment\" class=\"card wide\">"
             + "<h2 id=\"experiment\">Experiment</h2><p class=\"muted\">")
         .append(
-            experiment.allocation() == Experiment.Allocation.AB
-                ? "A/B test on " + Html.percent(experiment.testShare())
-                    + " of the audience, the rest held back for the winner"
-                : "Bandit: each email's variant drawn by Thompson sampling from the results so far")
+            experiment.allocation() == Experiment.Allocation.BANDIT
+                ? "Bandit: each email's variant drawn by Thompson sampling from the results so far"
+                : experiment.testShare() >= 1
+                    ? "A/B test on the whole audience, split evenly"
+                    : "A/B test on " + Html.percent(experiment.testShare())
+                        + " of the audience, the rest held back for the winner")
         .append("; a conversion is a person who ")
         .append(metric)
         .append(" the email; always-valid test at α = ")
@@ -47,7 +49,7 @@ final class ExperimentSection {
           .append(variant
               .versusControl()
               .map(versus -> signed(versus.difference()) + " <span class=\"muted\">"
-                  + points(versus.interval()) + ", p " + format(versus.pValue(), 3) + "</span>")
+                  + points(versus.interval()) + ", p " + pValue(versus.pValue()) + "</span>")
               .orElse("control"))
           .append(
               "</td><td class=\"barcell\"><span class=\"bar\"><span class=\"b-best\" style=\"width:")
@@ -69,7 +71,7 @@ final class ExperimentSection {
                 .append(' ')
                 .append(points(decision.interval()))
                 .append(", always-valid p ")
-                .append(format(decision.pValue(), 4))
+                .append(pValue(decision.pValue()))
                 .append(")</p>"),
             () -> body.append("<p class=\"decision\">No decision yet: no variant is better or worse"
                 + " than the control at the test's level. The test stays valid however often it is"
@@ -80,6 +82,10 @@ final class ExperimentSection {
   /** An interval of rates in percentage points. */
   private static String points(Interval interval) {
     return "[" + format(interval.low() * 100, 1) + ", " + format(interval.high() * 100, 1) + "]";
+  }
+
+  private static String pValue(double p) {
+    return p < 0.001 ? "< 0.001" : format(p, 3);
   }
 
   private static String signed(double difference) {
