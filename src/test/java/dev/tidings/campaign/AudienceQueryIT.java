@@ -99,6 +99,17 @@ class AudienceQueryIT {
   }
 
   @Test
+  void a_rollout_audience_leaves_out_whoever_the_test_sent_a_variant() {
+    var experiments =
+        new dev.tidings.optimize.CampaignExperiments(database.jdbi(), InstantSource.fixed(NOW));
+    experiments.sent(77, "m-vienna", "vienna", 0);
+    experiments.sent(77, "m-paris", "paris", 1);
+    experiments.sent(78, "m-graz", "graz", 0);
+    assertThat(ids(new Condition.InExperiment(77, false))).containsExactly("berlin", "graz");
+    assertThat(ids(new Condition.InExperiment(77, true))).containsExactly("paris", "vienna");
+  }
+
+  @Test
   void all_is_everyone_in_id_order() {
     List<String> out = new ArrayList<>();
     query.ids(new Audience.All()).forEachRemaining(out::add);
