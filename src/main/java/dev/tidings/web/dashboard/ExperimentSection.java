@@ -29,11 +29,12 @@ final class ExperimentSection {
         .append(" the email; always-valid test at α = ")
         .append(format(experiment.alpha(), 2))
         .append(" split among the challengers.</p>");
-    body.append("<table class=\"experiment\"><thead><tr><th scope=\"col\">Variant</th>"
-        + "<th scope=\"col\" class=\"num\">Sent</th><th scope=\"col\" class=\"num\">Conversions</th>"
-        + "<th scope=\"col\" class=\"num\">Rate (95%)</th>"
-        + "<th scope=\"col\" class=\"num\">Against the control</th>"
-        + "<th scope=\"col\">Chance of being best</th></tr></thead><tbody>");
+    body.append(
+        "<div class=\"wide-table\"><table class=\"experiment\"><thead><tr><th scope=\"col\">Variant</th>"
+            + "<th scope=\"col\" class=\"num\">Sent</th><th scope=\"col\" class=\"num\">Conversions</th>"
+            + "<th scope=\"col\" class=\"num\">Rate (95%)</th>"
+            + "<th scope=\"col\" class=\"num\">Against the control</th>"
+            + "<th scope=\"col\">Chance of being best</th></tr></thead><tbody>");
     for (var variant : report.variants()) {
       body.append("<tr><th scope=\"row\">")
           .append(Html.escape(variant.name()))

@@ -218,6 +218,17 @@ class DashboardBrowserIT {
     new WebDriverWait(browser, WAIT)
         .until(b -> b.findElements(By.cssSelector("#preview ~ .email .product")).size() > 0
             && b.findElement(By.cssSelector("[data-status]")).getText().contains("updates"));
+    // the demo campaign tests two subject lines: every email sent is one variant's
+    var rows =
+        browser.findElements(By.cssSelector("section[aria-labelledby='experiment'] tbody tr"));
+    assertThat(rows)
+        .extracting(row -> row.findElement(By.cssSelector("th")).getText())
+        .containsExactly("Six picks", "Picks waiting");
+    long inTest = rows.stream()
+        .mapToLong(row -> Long.parseLong(
+            row.findElements(By.cssSelector("td")).getFirst().getText().replace(",", "")))
+        .sum();
+    assertThat(inTest).isEqualTo(emails.size());
     screenshot("campaign");
   }
 
