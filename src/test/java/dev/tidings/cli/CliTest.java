@@ -212,7 +212,8 @@ class CliTest {
     assertThat(none.status()).isEqualTo(2);
     assertThat(none.err())
         .contains(
-            "import, events, compute-once, queue, open-burst, render, send, delivery or recommend");
+            "import, events, compute-once, queue, open-burst, render, send, delivery, recommend or"
+                + " optimize");
     var send = run(embedded(), "bench", "send", "--backend", "nowhere");
     assertThat(send.status()).isEqualTo(2);
     assertThat(send.err()).contains("--backend must be embedded, real or both");

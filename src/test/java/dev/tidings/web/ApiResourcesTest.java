@@ -117,6 +117,14 @@ class ApiResourcesTest {
                 new dev.tidings.notify.Notifications(database.jdbi(), clock), 8 * 1024),
             new dev.tidings.web.optimize.OptimizeRoutes(
                 new dev.tidings.optimize.ItemConfigurations(database.jdbi(), clock), 8 * 1024),
+            new dev.tidings.web.optimize.ExperimentRoutes(
+                new CampaignService(
+                    database.jdbi(),
+                    new RecordingSends(),
+                    new AudienceQuery(database.jdbi(), clock),
+                    clock),
+                new dev.tidings.optimize.CampaignExperiments(database.jdbi(), clock),
+                dev.tidings.app.OptimizeExperiments::plan),
             new dev.tidings.web.aggregate.AggregateRoutes(
                 new dev.tidings.activity.aggregate.AggregateStore(database.jdbi()),
                 new dev.tidings.activity.aggregate.AggregationDefinitions(
