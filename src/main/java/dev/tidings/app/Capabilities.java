@@ -38,7 +38,13 @@ final class Capabilities {
         notify,
         optimize,
         recommend,
-        new OpenTimeWiring(infrastructure, recommend::recommender),
+        new OpenTimeWiring(
+            infrastructure,
+            () -> new ExperimentArms(
+                recommend.recommender(),
+                () -> campaignsHolder.get().campaigns(),
+                optimize.experiments(),
+                infrastructure.clock())),
         delivery,
         campaigns,
         sending,

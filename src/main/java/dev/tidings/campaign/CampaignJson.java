@@ -5,6 +5,7 @@ import dev.tidings.Json;
 import dev.tidings.Problems;
 import dev.tidings.audience.TargetType;
 import dev.tidings.mail.Address;
+import dev.tidings.recommend.blend.Algorithm;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -419,13 +420,18 @@ public final class CampaignJson {
       variant.subject().ifPresent(subject -> entry.put("subject", subject));
       variant.html().ifPresent(html -> entry.put("html", html));
       variant.text().ifPresent(text -> entry.put("text", text));
+      if (!variant.algorithms().isEmpty()) {
+        var algorithms = entry.putArray("algorithms");
+        variant.algorithms().forEach(algorithm -> algorithms.add(algorithm.id()));
+      }
     }
     return out;
   }
 
   private static final Set<String> EXPERIMENT_FIELDS =
       Set.of("allocation", "metric", "variants", "testShare", "alpha");
-  private static final Set<String> VARIANT_FIELDS = Set.of("name", "subject", "html", "text");
+  private static final Set<String> VARIANT_FIELDS =
+      Set.of("name", "subject", "html", "text", "algorithms");
 
   /**
    * {@code {"allocation": "ab"|"bandit", "metric": "human_open"|"human_click", "variants": [{"name",
@@ -463,8 +469,8 @@ public final class CampaignJson {
         }
         variant.propertyNames().forEach(field -> {
           if (!VARIANT_FIELDS.contains(field))
-            inner.add(where + ": unknown field '" + field + "'; a variant has html, name,"
-                + " subject, text");
+            inner.add(where + ": unknown field '" + field + "'; a variant has algorithms, html,"
+                + " name, subject, text");
         });
         var parts = new Problems();
         String name = text(parts, variant, "name", 40, true);
@@ -474,18 +480,38 @@ public final class CampaignJson {
         String html = text(parts, variant, "html", Json.MAX_STRING_CHARS, false);
         String plain = text(parts, variant, "text", Json.MAX_STRING_CHARS, false);
         if (name != null && !names.add(name)) parts.add("name '" + name + "' is taken");
+        var algorithms = algorithms(parts, variant.get("algorithms"));
         parts.list().forEach(problem -> inner.add(where + "." + problem));
         if (parts.isEmpty() && name != null)
           variants.add(new Experiment.Variant(
               name,
               Optional.ofNullable(subject),
               Optional.ofNullable(html),
-              Optional.ofNullable(plain)));
+              Optional.ofNullable(plain),
+              algorithms));
       }
     }
     inner.list().forEach(problem -> problems.add("experiment." + problem));
     if (!inner.isEmpty() || allocation == null || metric == null) return Optional.empty();
     return Optional.of(new Experiment(allocation, metric, variants, share, alpha));
+  }
+
+  /** A variant's recommendation algorithms by id ({@code ["popularity", "co_occurrence"]}). */
+  private static Set<Algorithm> algorithms(Problems problems, @Nullable JsonNode node) {
+    if (node == null || node.isNull()) return Set.of();
+    String known =
+        Arrays.stream(Algorithm.values()).map(Algorithm::id).collect(Collectors.joining(", "));
+    if (!node.isArray() || node.isEmpty()) {
+      problems.add("algorithms must be a list of some of " + known);
+      return Set.of();
+    }
+    var out = java.util.EnumSet.noneOf(Algorithm.class);
+    for (JsonNode id : node) {
+      var algorithm = Algorithm.byId(id.asString(""));
+      if (algorithm.isPresent()) out.add(algorithm.get());
+      else problems.add("algorithms: " + id + " is not one of " + known);
+    }
+    return out;
   }
 
   private static <T> @Nullable T choice(

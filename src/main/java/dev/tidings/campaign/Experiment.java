@@ -1,10 +1,14 @@
 package dev.tidings.campaign;
 
+import dev.tidings.recommend.blend.Algorithm;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A campaign that tests variants of itself (subject line, template) on one metric. Variant 0 is the
@@ -47,14 +51,30 @@ public record Experiment(
     }
   }
 
-  /** One variant: what it changes of the campaign (absent: the campaign's own). */
+  /**
+   * One variant: what it changes of the campaign (absent: the campaign's own). {@code algorithms}, when
+   * not empty, are the only recommendation algorithms its open-time slots blend (an arm of algorithm A
+   * against B); empty, the blend as configured.
+   */
   public record Variant(
-      String name, Optional<String> subject, Optional<String> html, Optional<String> text) {
+      String name,
+      Optional<String> subject,
+      Optional<String> html,
+      Optional<String> text,
+      Set<Algorithm> algorithms) {
     public Variant {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(subject, "subject");
       Objects.requireNonNull(html, "html");
       Objects.requireNonNull(text, "text");
+      algorithms =
+          algorithms.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(algorithms));
+    }
+
+    /** A variant of the campaign's content only. */
+    public Variant(
+        String name, Optional<String> subject, Optional<String> html, Optional<String> text) {
+      this(name, subject, html, text, Set.of());
     }
   }
 

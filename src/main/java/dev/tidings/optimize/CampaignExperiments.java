@@ -55,6 +55,19 @@ public final class CampaignExperiments {
         .execute());
   }
 
+  /** The variant the campaign's experiment last sent the subscriber, if it sent one. */
+  public Optional<Integer> variantOf(long campaignId, String subscriberId) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT variant FROM experiment_sends
+             WHERE campaign_id = :campaign AND subscriber_id = :subscriber
+             ORDER BY sent_at DESC LIMIT 1""")
+        .bind("campaign", campaignId)
+        .bind("subscriber", subscriberId)
+        .mapTo(Integer.class)
+        .findOne());
+  }
+
   /** Per variant, in order: emails sent and, of those, conversions on the goal. */
   public List<Proportion> results(long campaignId, int variants, Goal goal) {
     var counts = new long[variants][2];

@@ -119,8 +119,15 @@ class CampaignJsonTest {
         .add(Json.MAPPER
             .createObjectNode()
             .put("name", "B")
-            .put("subject", "B for {{subscriber.name}}"));
+            .put("subject", "B for {{subscriber.name}}")
+            .set(
+                "algorithms",
+                Json.MAPPER.createArrayNode().add("popularity").add("co_occurrence")));
     var definition = CampaignJson.fromJson(json);
+    assertThat(definition.experiment().orElseThrow().variants().get(1).algorithms())
+        .containsExactlyInAnyOrder(
+            dev.tidings.recommend.blend.Algorithm.POPULARITY,
+            dev.tidings.recommend.blend.Algorithm.CO_OCCURRENCE);
     var read = definition.experiment().orElseThrow();
     assertThat(read.testShare()).isEqualTo(Experiment.DEFAULT_TEST_SHARE);
     assertThat(read.alpha()).isEqualTo(Experiment.DEFAULT_ALPHA);
@@ -152,7 +159,11 @@ class CampaignJsonTest {
             .createObjectNode()
             .put("name", "A")
             .put("subject", "x\ny")
-            .put("colour", 1));
+            .put("colour", 1))
+        .add(Json.MAPPER
+            .createObjectNode()
+            .put("name", "C")
+            .set("algorithms", Json.MAPPER.createArrayNode().add("magic")));
     assertThatThrownBy(() -> CampaignJson.fromJson(json))
         .isInstanceOfSatisfying(
             InvalidInputException.class,
@@ -162,12 +173,14 @@ class CampaignJsonTest {
                     "experiment.missing required field 'metric' (human_open, human_click)",
                     "experiment.testShare must be a number above 0 and at most 1.0 but was 1.5",
                     "experiment.alpha must be a number above 0 and at most 0.2 but was 0.5",
-                    "experiment.variants[1]: unknown field 'colour'; a variant has html, name,"
-                        + " subject, text",
+                    "experiment.variants[1]: unknown field 'colour'; a variant has algorithms,"
+                        + " html, name, subject, text",
                     "experiment.variants[1].subject must not contain a line break (header"
                         + " injection)",
                     "experiment.variants[1].name 'A' is taken")
-                .anyMatch(p -> p.startsWith("experiment.unknown field 'winner'")));
+                .anyMatch(p -> p.startsWith("experiment.unknown field 'winner'"))
+                .anyMatch(p -> p.startsWith(
+                    "experiment.variants[2].algorithms: \"magic\" is not one of popularity")));
     json.putObject("experiment")
         .put("allocation", "bandit")
         .put("metric", "human_click")

@@ -6,6 +6,7 @@ import dev.tidings.recommend.Recommender;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,11 +58,16 @@ public final class Blender implements Recommender {
 
   @Override
   public Recommendations recommend(RecommendationRequest request) {
+    return recommend(request, EnumSet.allOf(Algorithm.class));
+  }
+
+  /** Blends only the algorithms in {@code only} (an experiment's arm); the rest as configured. */
+  public Recommendations recommend(RecommendationRequest request, Set<Algorithm> only) {
     RecommenderSettings now = settings.get();
     ItemModel model = items.get();
     UserSignals user = signals.read(request.subscriberId(), request.deadline());
     var context = new CandidateSource.Context(user, model, ease.get());
-    Map<String, Blended> blended = blend(context, now, request);
+    Map<String, Blended> blended = blend(context, now, request, only);
     var ranked = new ArrayList<>(blended.values());
     ranked.sort(
         Comparator.comparingDouble(Blended::total).reversed().thenComparing(Blended::productId));
@@ -86,11 +92,13 @@ public final class Blender implements Recommender {
   private Map<String, Blended> blend(
       CandidateSource.Context context,
       RecommenderSettings settings,
-      RecommendationRequest request) {
+      RecommendationRequest request,
+      Set<Algorithm> only) {
     int n = Math.max(MIN_CANDIDATES, CANDIDATES_PER_PLACE * request.k());
     var blended = new HashMap<String, Blended>();
     for (CandidateSource source : sources) {
       if (!clock.instant().isBefore(request.deadline())) break;
+      if (!only.contains(source.algorithm())) continue;
       AlgorithmSettings algorithm = settings.of(source.algorithm());
       if (!algorithm.enabled() || algorithm.weight() <= 0) continue;
       List<Scored> candidates = source.candidates(context, algorithm, n);

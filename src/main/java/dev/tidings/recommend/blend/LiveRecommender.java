@@ -151,6 +151,11 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
     return blender.recommend(request);
   }
 
+  /** Only {@code only} of the algorithms, weighted as configured: an experiment's arm. */
+  public Recommendations recommend(RecommendationRequest request, java.util.Set<Algorithm> only) {
+    return blender.recommend(request, only);
+  }
+
   /** The settings this node uses now. */
   public RecommenderSettings settings() {
     return settings.get();

@@ -75,6 +75,20 @@ class BlenderTest {
   }
 
   @Test
+  void an_experiment_arm_blends_only_its_algorithms() {
+    var shop = shop().viewed("u", "p21", 0, 5).coViewed("p21", "p20", 4).bought("u", "p25", 0, 2);
+    var popularOnly = shop.blender()
+        .recommend(Shop.ask("u", 10, Set.of()), java.util.EnumSet.of(Algorithm.POPULARITY));
+    assertThat(popularOnly.items())
+        .allSatisfy(item -> assertThat(item.reasons()).containsExactly("popularity"));
+    var neighbours = shop.blender()
+        .recommend(Shop.ask("u", 10, Set.of()), java.util.EnumSet.of(Algorithm.CO_OCCURRENCE));
+    assertThat(find(neighbours, "p20").reasons()).containsExactly("co_occurrence");
+    assertThat(neighbours.items())
+        .noneSatisfy(item -> assertThat(item.reasons()).contains("buy_again"));
+  }
+
+  @Test
   void unavailable_excluded_and_when_configured_bought_products_are_never_offered() {
     var shop = shop()
         .product("sold-out", "brand0", "cat0", false, Shop.NOW)

@@ -1,0 +1,82 @@
+package dev.tidings.app;
+
+import dev.tidings.campaign.Campaign;
+import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.Experiment;
+import dev.tidings.optimize.CampaignExperiments;
+import dev.tidings.recommend.RecommendationRequest;
+import dev.tidings.recommend.Recommendations;
+import dev.tidings.recommend.Recommender;
+import dev.tidings.recommend.blend.Algorithm;
+import dev.tidings.recommend.blend.LiveRecommender;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The open-time slots' recommender when a campaign's experiment has recommendation arms: the slots of an
+ * email of such a variant blend only that variant's algorithms (algorithm A against B, measured on the
+ * human clicks of its emails). Every other request goes to the blend as configured. A campaign's arms
+ * are re-read at most every {@link #RECHECK}; the email's variant is one indexed read, made only for
+ * campaigns with arms, once per email (open-time slots are computed once).
+ */
+final class ExperimentArms implements Recommender {
+  static final Duration RECHECK = Duration.ofSeconds(10);
+
+  private record Arms(List<Set<Algorithm>> byVariant, Instant readAt) {}
+
+  private final LiveRecommender live;
+  private final Supplier<CampaignService> campaigns;
+  private final CampaignExperiments experiments;
+  private final InstantSource clock;
+  private final ConcurrentHashMap<Long, Arms> arms = new ConcurrentHashMap<>();
+
+  ExperimentArms(
+      LiveRecommender live,
+      Supplier<CampaignService> campaigns,
+      CampaignExperiments experiments,
+      InstantSource clock) {
+    this.live = live;
+    this.campaigns = campaigns;
+    this.experiments = experiments;
+    this.clock = clock;
+  }
+
+  @Override
+  public Recommendations recommend(RecommendationRequest request) {
+    if (request.campaignId().isEmpty()) return live.recommend(request);
+    long campaign = request.campaignId().get();
+    List<Set<Algorithm>> byVariant = armsOf(campaign);
+    if (byVariant.isEmpty()) return live.recommend(request);
+    Optional<Set<Algorithm>> only = experiments
+        .variantOf(campaign, request.subscriberId())
+        .filter(variant -> variant < byVariant.size())
+        .map(byVariant::get)
+        .filter(algorithms -> !algorithms.isEmpty());
+    return only.isPresent() ? live.recommend(request, only.get()) : live.recommend(request);
+  }
+
+  /** Each variant's algorithms, or none when the campaign's experiment has no recommendation arm. */
+  private List<Set<Algorithm>> armsOf(long campaignId) {
+    Instant now = clock.instant();
+    Arms cached = arms.get(campaignId);
+    if (cached != null && cached.readAt().plus(RECHECK).isAfter(now)) return cached.byVariant();
+    List<Set<Algorithm>> fresh = campaigns
+        .get()
+        .get(campaignId)
+        .map(Campaign::definition)
+        .flatMap(definition -> definition.experiment())
+        .map(experiment ->
+            experiment.variants().stream().map(Experiment.Variant::algorithms).toList())
+        .filter(variants -> variants.stream().anyMatch(algorithms -> !algorithms.isEmpty()))
+        .orElse(List.of());
+    if (arms.size() > 10_000) arms.clear();
+    arms.put(campaignId, new Arms(fresh, now));
+    return fresh;
+  }
+}
