@@ -15,6 +15,22 @@ public final class Requests {
     return request.path().pathParameters().get(name);
   }
 
+  /** The campaign id in the path ({@code {id}}); a 400 saying so when it is not one. */
+  public static long campaignId(ServerRequest request) {
+    return campaignId(path(request, "id"));
+  }
+
+  public static long campaignId(String text) {
+    try {
+      long id = Long.parseLong(text);
+      if (id >= 1) return id;
+    } catch (NumberFormatException notANumber) {
+      // answered below
+    }
+    throw ApiProblem.badRequest("a campaign id is a whole number >= 1, got '"
+        + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "'");
+  }
+
   public static Optional<String> query(ServerRequest request, String name) {
     var value = request.query().first(name);
     return value.isPresent() && !value.get().isBlank()

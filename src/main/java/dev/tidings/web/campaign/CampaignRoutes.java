@@ -218,18 +218,11 @@ public final class CampaignRoutes implements RouteGroup {
   }
 
   private static long id(ServerRequest request) {
-    return id(Requests.path(request, "id"));
+    return Requests.campaignId(request);
   }
 
   private static long id(String text) {
-    try {
-      long id = Long.parseLong(text);
-      if (id < 1) throw new NumberFormatException();
-      return id;
-    } catch (NumberFormatException e) {
-      throw ApiProblem.badRequest("a campaign id is a whole number >= 1, got '"
-          + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "'");
-    }
+    return Requests.campaignId(text);
   }
 
   /** A body may carry the campaign's id (read back from GET), but only the one in the path. */

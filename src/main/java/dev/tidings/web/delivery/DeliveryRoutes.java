@@ -67,13 +67,7 @@ public final class DeliveryRoutes implements RouteGroup {
   }
 
   private static long campaignId(String text) {
-    try {
-      long id = Long.parseLong(text);
-      if (id >= 1) return id;
-    } catch (NumberFormatException notANumber) {
-      // answered below
-    }
-    throw ApiProblem.badRequest("campaign id must be a positive whole number, got '" + text + "'");
+    return Requests.campaignId(text);
   }
 
   private static int minutes(String text) {

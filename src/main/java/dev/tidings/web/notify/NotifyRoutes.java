@@ -121,13 +121,7 @@ public final class NotifyRoutes implements RouteGroup {
       JsonBodies.ok(response, ContentJson.toJson(notifications.digest(user, lookBack)));
     });
     routing.get("/api/v1/campaigns/{id}/digests", (request, response) -> {
-      String text = Requests.path(request, "id");
-      long campaign;
-      try {
-        campaign = Long.parseLong(text);
-      } catch (NumberFormatException e) {
-        throw ApiProblem.badRequest("a campaign id is a whole number, got " + Problems.quote(text));
-      }
+      long campaign = Requests.campaignId(request);
       JsonBodies.ok(response, ContentJson.toJson(notifications.digestsSent(campaign, 20)));
     });
   }

@@ -1,7 +1,6 @@
 package dev.tidings.web.optimize;
 
 import dev.tidings.Json;
-import dev.tidings.Problems;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignService;
@@ -77,13 +76,7 @@ public final class ExperimentRoutes implements RouteGroup {
   }
 
   private Campaign campaign(ServerRequest request) {
-    String text = Requests.path(request, "id");
-    long id;
-    try {
-      id = Long.parseLong(text);
-    } catch (NumberFormatException e) {
-      throw ApiProblem.badRequest("a campaign id is a whole number, got " + Problems.quote(text));
-    }
+    long id = Requests.campaignId(request);
     return campaigns.get(id).orElseThrow(() -> ApiProblem.notFound("no campaign " + id));
   }
 
