@@ -40,7 +40,9 @@ END $$;
 CREATE TRIGGER message_steps_to_experiments AFTER INSERT ON message_steps
   REFERENCING NEW TABLE AS stored FOR EACH STATEMENT EXECUTE FUNCTION message_steps_to_experiments();
 
--- The first decision an experiment reached, kept: later looks do not undo it.
+-- The first decision an experiment reached, kept: later looks do not undo it. An A/B test's rollout is
+-- claimed here once (the campaign that sends the winner to the rest), so a repeated request sends nothing
+-- twice.
 CREATE TABLE experiment_decisions (
   campaign_id bigint           PRIMARY KEY,
   winner      smallint         NOT NULL,
@@ -48,5 +50,6 @@ CREATE TABLE experiment_decisions (
   p_value     double precision NOT NULL,
   difference  double precision NOT NULL,
   low         double precision NOT NULL,
-  high        double precision NOT NULL
+  high        double precision NOT NULL,
+  rollout_campaign_id bigint
 );

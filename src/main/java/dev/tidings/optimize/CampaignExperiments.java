@@ -117,6 +117,58 @@ public final class CampaignExperiments {
     return report;
   }
 
+  /**
+   * Runs {@code rollout} (which creates and starts the rollout's campaign and returns its id) unless the
+   * decided experiment was rolled out already. The claim is its own statement, committed before the
+   * rollout runs (its campaign must be visible to the workers that send it); a rollout that fails gives
+   * the claim back.
+   *
+   * @return the rollout's campaign and whether it is new; empty while another request is rolling out
+   */
+  public Optional<RolledOut> rollOutOnce(long campaignId, java.util.function.LongSupplier rollout) {
+    boolean claimed = jdbi.withHandle(handle -> handle
+            .createUpdate("UPDATE experiment_decisions SET rollout_campaign_id = :claimed"
+                + " WHERE campaign_id = :campaign AND rollout_campaign_id IS NULL")
+            .bind("claimed", ROLLING_OUT)
+            .bind("campaign", campaignId)
+            .execute()
+        == 1);
+    if (!claimed) {
+      long earlier = jdbi.withHandle(handle -> handle
+          .createQuery("SELECT coalesce(rollout_campaign_id, 0) FROM experiment_decisions"
+              + " WHERE campaign_id = :campaign")
+          .bind("campaign", campaignId)
+          .mapTo(Long.class)
+          .findOne()
+          .orElse(0L));
+      return earlier > 0 ? Optional.of(new RolledOut(earlier, false)) : Optional.empty();
+    }
+    long created;
+    try {
+      created = rollout.getAsLong();
+    } catch (RuntimeException e) {
+      setRollout(campaignId, null);
+      throw e;
+    }
+    setRollout(campaignId, created);
+    return Optional.of(new RolledOut(created, true));
+  }
+
+  /** Marks a rollout being made: no campaign has this id. */
+  private static final long ROLLING_OUT = -1;
+
+  private void setRollout(long campaignId, @org.jspecify.annotations.Nullable Long rollout) {
+    jdbi.useHandle(handle -> handle
+        .createUpdate("UPDATE experiment_decisions SET rollout_campaign_id = :rollout"
+            + " WHERE campaign_id = :campaign")
+        .bind("rollout", rollout)
+        .bind("campaign", campaignId)
+        .execute());
+  }
+
+  /** The campaign that sends an A/B winner to the rest; {@code created} false when it existed. */
+  public record RolledOut(long campaignId, boolean created) {}
+
   private Optional<ExperimentReport.Decided> decided(long campaignId) {
     return jdbi.withHandle(handle -> handle
         .createQuery("SELECT * FROM experiment_decisions WHERE campaign_id = :campaign")

@@ -132,6 +132,12 @@ class ExperimentRoutesIT {
         .contains("\"type\":\"notInTest\"", "\"campaignId\":" + id);
     assertThat(sends.started.getLast().job().campaignId())
         .isEqualTo(rollout.json().path("id").asLong());
+    int runs = sends.started.size();
+    var again = api.postJson(path + "/rollout", "");
+    assertThat(again.status()).as("a repeated rollout sends nothing").isEqualTo(200);
+    assertThat(again.json().path("id").asLong())
+        .isEqualTo(rollout.json().path("id").asLong());
+    assertThat(sends.started).hasSize(runs);
   }
 
   @Test

@@ -67,11 +67,22 @@ public final class ExperimentRoutes implements RouteGroup {
           .orElseThrow(() -> ApiProblem.conflict(
               "the experiment of campaign " + campaign.id() + " has not decided yet: no variant is"
                   + " better or worse than the control at its level; look again later"));
-      Campaign rollout =
-          campaigns.create(campaign.definition().rollout(campaign.id(), decision.winner()));
-      campaigns.send(rollout.id());
+      var rolledOut = experiments
+          .rollOutOnce(campaign.id(), () -> {
+            Campaign rollout =
+                campaigns.create(campaign.definition().rollout(campaign.id(), decision.winner()));
+            campaigns.send(rollout.id());
+            return rollout.id();
+          })
+          .orElseThrow(() -> ApiProblem.conflict(
+              "campaign " + campaign.id() + " is being rolled out by another request"));
+      Campaign rollout = campaigns
+          .get(rolledOut.campaignId())
+          .orElseThrow(() -> ApiProblem.conflict("campaign " + campaign.id()
+              + " was rolled out as campaign " + rolledOut.campaignId() + ", since deleted"));
       response.header(HeaderNames.LOCATION, "/api/v1/campaigns/" + rollout.id());
-      JsonBodies.write(response, 201, CampaignJson.toJson(rollout));
+      // a repeated rollout answers with the campaign the first one made, and sends nothing
+      JsonBodies.write(response, rolledOut.created() ? 201 : 200, CampaignJson.toJson(rollout));
     });
   }
 
