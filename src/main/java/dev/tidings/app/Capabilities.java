@@ -41,7 +41,7 @@ final class Capabilities {
         new OpenTimeWiring(
             infrastructure,
             () -> new ExperimentArms(
-                recommend.recommender(),
+                ExperimentArms.Blend.of(recommend.recommender()),
                 () -> campaignsHolder.get().campaigns(),
                 optimize.experiments(),
                 infrastructure.clock())),

@@ -30,18 +30,37 @@ final class ExperimentArms implements Recommender {
 
   private record Arms(List<Set<Algorithm>> byVariant, Instant readAt) {}
 
-  private final LiveRecommender live;
+  /** The blend, whole or restricted to some algorithms ({@link LiveRecommender} is one). */
+  interface Blend extends Recommender {
+    Recommendations recommend(RecommendationRequest request, Set<Algorithm> only);
+
+    static Blend of(LiveRecommender live) {
+      return new Blend() {
+        @Override
+        public Recommendations recommend(RecommendationRequest request) {
+          return live.recommend(request);
+        }
+
+        @Override
+        public Recommendations recommend(RecommendationRequest request, Set<Algorithm> only) {
+          return live.recommend(request, only);
+        }
+      };
+    }
+  }
+
+  private final Blend blend;
   private final Supplier<CampaignService> campaigns;
   private final CampaignExperiments experiments;
   private final InstantSource clock;
   private final ConcurrentHashMap<Long, Arms> arms = new ConcurrentHashMap<>();
 
   ExperimentArms(
-      LiveRecommender live,
+      Blend blend,
       Supplier<CampaignService> campaigns,
       CampaignExperiments experiments,
       InstantSource clock) {
-    this.live = live;
+    this.blend = blend;
     this.campaigns = campaigns;
     this.experiments = experiments;
     this.clock = clock;
@@ -49,16 +68,16 @@ final class ExperimentArms implements Recommender {
 
   @Override
   public Recommendations recommend(RecommendationRequest request) {
-    if (request.campaignId().isEmpty()) return live.recommend(request);
+    if (request.campaignId().isEmpty()) return blend.recommend(request);
     long campaign = request.campaignId().get();
     List<Set<Algorithm>> byVariant = armsOf(campaign);
-    if (byVariant.isEmpty()) return live.recommend(request);
+    if (byVariant.isEmpty()) return blend.recommend(request);
     Optional<Set<Algorithm>> only = experiments
         .variantOf(campaign, request.subscriberId())
         .filter(variant -> variant < byVariant.size())
         .map(byVariant::get)
         .filter(algorithms -> !algorithms.isEmpty());
-    return only.isPresent() ? live.recommend(request, only.get()) : live.recommend(request);
+    return only.isPresent() ? blend.recommend(request, only.get()) : blend.recommend(request);
   }
 
   /** Each variant's algorithms, or none when the campaign's experiment has no recommendation arm. */
