@@ -44,9 +44,9 @@ public final class CampaignExperiments {
               INSERT INTO experiment_sends (message_id, campaign_id, subscriber_id, variant, sent_at)
               VALUES (:message, :campaign, :subscriber, :variant, :now)
               ON CONFLICT DO NOTHING RETURNING campaign_id, variant)
-            INSERT INTO experiment_counts AS c (campaign_id, variant, sent)
-            SELECT campaign_id, variant, 1 FROM fresh
-            ON CONFLICT (campaign_id, variant) DO UPDATE SET sent = c.sent + 1""")
+            INSERT INTO experiment_counts AS c (campaign_id, variant, shard, sent)
+            SELECT campaign_id, variant, pg_backend_pid() % 8, 1 FROM fresh
+            ON CONFLICT (campaign_id, variant, shard) DO UPDATE SET sent = c.sent + 1""")
         .bind("message", messageId)
         .bind("campaign", campaignId)
         .bind("subscriber", subscriberId)
@@ -72,8 +72,10 @@ public final class CampaignExperiments {
   public List<Proportion> results(long campaignId, int variants, Goal goal) {
     var counts = new long[variants][2];
     jdbi.useHandle(handle -> handle
-        .createQuery("SELECT variant, sent, human_opened, human_clicked FROM experiment_counts"
-            + " WHERE campaign_id = :campaign")
+        .createQuery("""
+            SELECT variant, sum(sent) AS sent, sum(human_opened) AS human_opened,
+                   sum(human_clicked) AS human_clicked
+              FROM experiment_counts WHERE campaign_id = :campaign GROUP BY variant""")
         .bind("campaign", campaignId)
         .map((rows, context) -> {
           int variant = rows.getInt("variant");
