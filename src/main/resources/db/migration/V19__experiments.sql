@@ -10,16 +10,13 @@ CREATE TABLE experiment_sends (
 -- the rollout's audience: who was not in a campaign's test
 CREATE INDEX experiment_sends_by_subscriber ON experiment_sends (campaign_id, subscriber_id);
 
--- Several rows per (campaign, variant), the shard picked by the writing session, so that concurrent
--- senders do not queue on one row; readers sum the shards (as the funnel's counts do).
 CREATE TABLE experiment_counts (
   campaign_id   bigint   NOT NULL,
   variant       smallint NOT NULL,
-  shard         smallint NOT NULL,
   sent          bigint   NOT NULL DEFAULT 0,
   human_opened  bigint   NOT NULL DEFAULT 0,
   human_clicked bigint   NOT NULL DEFAULT 0,
-  PRIMARY KEY (campaign_id, variant, shard)
+  PRIMARY KEY (campaign_id, variant)
 );
 
 -- A person's first open (step 61) or click (step 71) of an experiment's email counts for its variant,
@@ -27,14 +24,14 @@ CREATE TABLE experiment_counts (
 -- these do too.
 CREATE FUNCTION message_steps_to_experiments() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO experiment_counts AS c (campaign_id, variant, shard, human_opened, human_clicked)
-    SELECT e.campaign_id, e.variant, pg_backend_pid() % 8,
+  INSERT INTO experiment_counts AS c (campaign_id, variant, human_opened, human_clicked)
+    SELECT e.campaign_id, e.variant,
            count(*) FILTER (WHERE n.step = 61), count(*) FILTER (WHERE n.step = 71)
       FROM stored n JOIN experiment_sends e ON e.message_id = n.message_id
      WHERE n.step IN (61, 71)
      GROUP BY e.campaign_id, e.variant
      ORDER BY e.campaign_id, e.variant
-    ON CONFLICT (campaign_id, variant, shard) DO UPDATE
+    ON CONFLICT (campaign_id, variant) DO UPDATE
       SET human_opened = c.human_opened + excluded.human_opened,
           human_clicked = c.human_clicked + excluded.human_clicked;
   RETURN NULL;
@@ -43,9 +40,7 @@ END $$;
 CREATE TRIGGER message_steps_to_experiments AFTER INSERT ON message_steps
   REFERENCING NEW TABLE AS stored FOR EACH STATEMENT EXECUTE FUNCTION message_steps_to_experiments();
 
--- The first decision an experiment reached, kept: later looks do not undo it. An A/B test's rollout is
--- claimed here once (the campaign that sends the winner to the rest), so a repeated request sends nothing
--- twice.
+-- The first decision an experiment reached, kept: later looks do not undo it.
 CREATE TABLE experiment_decisions (
   campaign_id bigint           PRIMARY KEY,
   winner      smallint         NOT NULL,
@@ -53,6 +48,5 @@ CREATE TABLE experiment_decisions (
   p_value     double precision NOT NULL,
   difference  double precision NOT NULL,
   low         double precision NOT NULL,
-  high        double precision NOT NULL,
-  rollout_campaign_id bigint
+  high        double precision NOT NULL
 );

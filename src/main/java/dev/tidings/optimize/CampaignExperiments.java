@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The record of campaign experiments (V19__experiments.sql): the variant of each sent email, counts per
+ * The record of campaign experiments (V19__experiments.sql, V20): the variant of each sent email, counts per
  * variant kept as emails are sent and as people open and click them, and each experiment's decision once
  * reached. {@link #report} reads the counts and decides ({@link ExperimentReport}).
  */
