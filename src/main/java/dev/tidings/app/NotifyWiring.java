@@ -23,9 +23,6 @@ public final class NotifyWiring implements Capability {
   /** Buckets kept: a digest's longest look back, and a few days for a digest that runs late. */
   static final int KEEP_DAYS = Notifications.MAX_DAYS + 5;
 
-  /** Products a news round takes at most; a full round is followed at once by the next. */
-  public static final int NEWS_BATCH = 500;
-
   private static final Duration NEWS_POLL = Duration.ofSeconds(1);
 
   private final Infrastructure infrastructure;
@@ -73,12 +70,10 @@ public final class NotifyWiring implements Capability {
         });
   }
 
-  /** Tells what waits, round after round while rounds come back full. */
+  /** Tells what waits. */
   private void tellProductNews() {
     try {
-      while (notifications().tellProductNews(NEWS_BATCH) == NEWS_BATCH) {
-        if (Thread.currentThread().isInterrupted()) return;
-      }
+      notifications().tellAllProductNews();
     } catch (RuntimeException e) {
       log.warn("notifications: telling new products failed; trying again in {}", NEWS_POLL, e);
     }

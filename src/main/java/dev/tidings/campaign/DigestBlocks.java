@@ -1,5 +1,6 @@
 package dev.tidings.campaign;
 
+import dev.tidings.HtmlText;
 import java.util.List;
 import java.util.Map;
 
@@ -24,13 +25,13 @@ final class DigestBlocks {
         open(block, url);
         block
             .append("<img src=\"")
-            .append(escape(image.toString()))
+            .append(HtmlText.escape(image.toString()))
             .append("\" width=\"96\" alt=\"\" style=\"float:left;margin-right:12px;border:0\">");
         close(block, url);
       }
       block.append("<div style=\"font-weight:bold\">");
       open(block, url);
-      block.append(escape(String.valueOf(item.get("title"))));
+      block.append(HtmlText.escape(String.valueOf(item.get("title"))));
       close(block, url);
       block
           .append("</div><div style=\"font-size:12px;color:#666\">")
@@ -71,27 +72,11 @@ final class DigestBlocks {
     if (url != null)
       block
           .append("<a href=\"")
-          .append(escape(url.toString()))
+          .append(HtmlText.escape(url.toString()))
           .append("\" style=\"color:#1a1a1a;text-decoration:none\">");
   }
 
   private static void close(StringBuilder block, @org.jspecify.annotations.Nullable Object url) {
     if (url != null) block.append("</a>");
-  }
-
-  private static String escape(String text) {
-    var out = new StringBuilder(text.length() + 16);
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '&' -> out.append("&amp;");
-        case '<' -> out.append("&lt;");
-        case '>' -> out.append("&gt;");
-        case '"' -> out.append("&quot;");
-        case '\'' -> out.append("&#39;");
-        default -> out.append(c);
-      }
-    }
-    return out.toString();
   }
 }

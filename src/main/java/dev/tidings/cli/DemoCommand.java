@@ -133,10 +133,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
             .catalog()
             .importFile(directory.resolve("products.jsonl"), options));
     // the starting catalogue is news to nobody: it is told before anyone follows its brands
-    var notifications = node.capability(NotifyWiring.class).notifications();
-    while (notifications.tellProductNews(NotifyWiring.NEWS_BATCH) > 0) {
-      // round after round until none waits
-    }
+    node.capability(NotifyWiring.class).notifications().tellAllProductNews();
     load(
         "subscribers",
         counts.subscribers(),

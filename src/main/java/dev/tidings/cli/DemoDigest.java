@@ -26,10 +26,8 @@ final class DemoDigest {
   static void publishAndSend(Node node) {
     try {
       int added = addNewProducts(node);
-      var notifications = node.capability(NotifyWiring.class).notifications();
-      while (notifications.tellProductNews(NotifyWiring.NEWS_BATCH) > 0) {
-        // the node's own news rounds may take some of them: either way each is told once
-      }
+      // the node's own news rounds may take some of them: either way each is told once
+      node.capability(NotifyWiring.class).notifications().tellAllProductNews();
       System.out.printf("demo digest: %d new products of the most followed brands%n", added);
       long id = DemoCampaign.send(node, "demo digest", DEFINITION);
       DemoCampaign.follow(node.capability(CampaignWiring.class).campaigns(), id, "demo digest");

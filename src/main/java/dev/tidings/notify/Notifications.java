@@ -59,6 +59,23 @@ public final class Notifications {
     this.shelf = shelf;
   }
 
+  /** Products a news round takes at most; a full round is followed at once by the next. */
+  public static final int NEWS_ROUND = 500;
+
+  /**
+   * Tells every product new to the catalogue that waits, round after round, until a round comes back
+   * short (or the thread is interrupted); returns how many it told.
+   */
+  public int tellAllProductNews() {
+    int told = 0;
+    int round;
+    do {
+      round = tellProductNews(NEWS_ROUND);
+      told += round;
+    } while (round == NEWS_ROUND && !Thread.currentThread().isInterrupted());
+    return told;
+  }
+
   /**
    * Tells the followers of their brands of up to {@code limit} products new to the catalogue (see
    * {@link ProductNews}); returns how many products it took, 0 when none waited.
