@@ -3,6 +3,7 @@ package dev.tidings.app;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.delivery.EngagementVerdicts;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.opentime.EngagementActivity;
 import dev.tidings.opentime.EngagementRecorder;
@@ -84,7 +85,9 @@ public final class OpenTimeWiring implements Capability {
         1,
         ENGAGEMENT_BATCH,
         new EngagementActivity(
-            new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()))));
+            new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()),
+            new EngagementVerdicts(infrastructure.database().jdbi()),
+            infrastructure.metrics())));
   }
 
   @Override

@@ -22,7 +22,8 @@ import java.util.Optional;
 public final class EngagementActivity implements Topic.BatchOf<Engagements> {
   private final ActivityIntake intake;
 
-  public EngagementActivity(ActivityIntake intake) {
+  public EngagementActivity(
+      ActivityIntake intake, HumanEngagements people, io.micrometer.core.instrument.MeterRegistry metrics) {
     this.intake = intake;
   }
 
