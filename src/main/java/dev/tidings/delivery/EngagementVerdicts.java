@@ -25,8 +25,8 @@ public final class EngagementVerdicts implements HumanEngagements {
   @Override
   public List<Engagement> madeByPeople(List<Engagement> engagements) {
     if (engagements.isEmpty()) return List.of();
-    Map<String, Optional<Instant>> sent = sentAt(
-        engagements.stream().map(Engagement::messageId).distinct().toList());
+    Map<String, Optional<Instant>> sent =
+        sentAt(engagements.stream().map(Engagement::messageId).distinct().toList());
     return engagements.stream()
         .filter(engagement -> MachineTraffic.human(
             EngagementReceipts.receipt(engagement),

@@ -65,7 +65,8 @@ class EmailClicksInActivityTest {
   private String sent(String subscriber) {
     campaign++;
     String message = new MessageId(campaign, 1, subscriber).text();
-    receipts.apply(List.of(Receipt.of(message, DeliveryStatus.SENT, SENT, ReceiptSource.SMTP)), List.of());
+    receipts.apply(
+        List.of(Receipt.of(message, DeliveryStatus.SENT, SENT, ReceiptSource.SMTP)), List.of());
     return message;
   }
 
@@ -91,15 +92,21 @@ class EmailClicksInActivityTest {
   }
 
   private long emailClicks(String subscriber) {
-    return database.jdbi().withHandle(handle -> handle
-        .createQuery("SELECT count(*) FROM activity_events WHERE user_id = :user AND type = 'email_click'")
-        .bind("user", subscriber)
-        .mapTo(Long.class)
-        .one());
+    return database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery(
+                "SELECT count(*) FROM activity_events WHERE user_id = :user AND type = 'email_click'")
+            .bind("user", subscriber)
+            .mapTo(Long.class)
+            .one());
   }
 
   private double skipped(String reason) {
-    var counter = metrics.find("tidings_engagement_activity_skipped").tag("reason", reason).counter();
+    var counter = metrics
+        .find("tidings_engagement_activity_skipped")
+        .tag("reason", reason)
+        .counter();
     return counter == null ? 0 : counter.count();
   }
 
@@ -109,7 +116,8 @@ class EmailClicksInActivityTest {
     String message = sent("fifty");
     double repeatsBefore = skipped("repeat");
     var clicks = new ArrayList<Engagement>();
-    for (int i = 0; i < 50; i++) clicks.add(click(message, "fifty", SENT.plusSeconds(60 + i), PERSON));
+    for (int i = 0; i < 50; i++)
+      clicks.add(click(message, "fifty", SENT.plusSeconds(60 + i), PERSON));
 
     // ten queue messages of five, the first redelivered, handled by two consumers at once
     try (var threads = Executors.newFixedThreadPool(2)) {
@@ -164,10 +172,12 @@ class EmailClicksInActivityTest {
         Engagement.SourceClass.PUBLIC);
     consume(List.of(open));
 
-    long events = database.jdbi().withHandle(handle -> handle
-        .createQuery("SELECT count(*) FROM activity_events WHERE user_id = 'opener'")
-        .mapTo(Long.class)
-        .one());
+    long events = database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT count(*) FROM activity_events WHERE user_id = 'opener'")
+            .mapTo(Long.class)
+            .one());
     assertThat(events).isZero();
   }
 }

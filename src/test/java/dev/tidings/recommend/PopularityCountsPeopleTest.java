@@ -43,7 +43,10 @@ class PopularityCountsPeopleTest {
       var intake = new ActivityIntake(jdbi, InstantSource.fixed(now));
       var events = new ArrayList<ActivityEvent>();
       for (int i = 0; i < 50; i++)
-        events.add(event("hammer", i % 2 == 0 ? EventType.VIEW : EventType.CLICK, "hammered",
+        events.add(event(
+            "hammer",
+            i % 2 == 0 ? EventType.VIEW : EventType.CLICK,
+            "hammered",
             now.minusSeconds(60 + i)));
       for (int i = 1; i <= 3; i++) events.add(event("other-" + i, EventType.VIEW, "liked", now));
       intake.record(events);
@@ -51,15 +54,17 @@ class PopularityCountsPeopleTest {
           jdbi, new AggregationDefinitions(jdbi, Duration.ZERO), new AggregateStore(jdbi));
       while (aggregation.countOnce(1_000) > 0) {}
 
-      try (var recommender = LiveRecommender.of(
-          jdbi, InstantSource.system(), LiveRecommender.Options.defaults())) {
+      try (var recommender =
+          LiveRecommender.of(jdbi, InstantSource.system(), LiveRecommender.Options.defaults())) {
         var answer = recommender.recommend(new RecommendationRequest(
             "newcomer", 3, Set.of(), Optional.empty(), Locale.ENGLISH, now.plusSeconds(5)));
         List<String> order =
             answer.items().stream().map(Recommendations.Recommended::productId).toList();
         assertThat(order).contains("liked", "hammered");
         assertThat(order.indexOf("liked"))
-            .as("the product three people viewed comes before the one one person hammered: %s", order)
+            .as(
+                "the product three people viewed comes before the one one person hammered: %s",
+                order)
             .isLessThan(order.indexOf("hammered"));
       }
     }

@@ -21,10 +21,17 @@ public final class AggregateStore {
 
   private final Jdbi jdbi;
   private final DayPartitions days;
+  private final DistinctPeople people;
 
   public AggregateStore(Jdbi jdbi) {
     this.jdbi = jdbi;
     this.days = new DayPartitions(jdbi, "aggregate_days", PARTITION_LOCK, "fillfactor = 80");
+    this.people = new DistinctPeople(jdbi);
+  }
+
+  /** Who has counted into the {@link Measure#PEOPLE} aggregates, kept as long as their days. */
+  DistinctPeople people() {
+    return people;
   }
 
   /** One aggregate's value for one period. */
@@ -211,13 +218,19 @@ public final class AggregateStore {
             .createUpdate("DELETE FROM " + table + " WHERE hash_key LIKE :pattern")
             .bind("pattern", pattern)
             .execute();
+      people.deleteAggregation(handle, pattern);
       return deleted;
     });
   }
 
-  /** Drops the partitions of days before {@code firstKept}; returns how many it dropped. */
+  /**
+   * Drops the partitions of days before {@code firstKept}, of the aggregates and of who counted into
+   * them; returns how many aggregate days it dropped.
+   */
   public int dropDaysBefore(LocalDate firstKept) {
-    return days.dropBefore(firstKept);
+    int dropped = days.dropBefore(firstKept);
+    people.dropBefore(firstKept);
+    return dropped;
   }
 
   private static LocalDate day(AggregateKey key) {

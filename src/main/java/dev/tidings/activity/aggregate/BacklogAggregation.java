@@ -118,13 +118,14 @@ public final class BacklogAggregation {
         .distinct()
         .toList();
     var sessions = new SessionHistory(ActivityBacklog.sessions(handle, sessionIds));
-    store.add(
-        handle,
-        Deltas.of(
-            events,
-            counting,
-            item -> Objects.requireNonNullElse(facts.get(item), ItemFacts.UNKNOWN),
-            sessions));
+    Deltas.Batch batch = Deltas.batch(
+        events,
+        counting,
+        item -> Objects.requireNonNullElse(facts.get(item), ItemFacts.UNKNOWN),
+        sessions);
+    // people counted by another round (committed, or committing before this insert returns) are
+    // not new here: the primary key of aggregate_people decides
+    store.add(handle, batch.with(store.people().firsts(handle, batch.people().keySet())));
   }
 
   private static boolean sharedRound(Handle handle) {

@@ -11,7 +11,12 @@ public enum Measure {
   /** The event's quantity. */
   QUANTITY,
   /** Price times quantity; an event without a price adds nothing. */
-  REVENUE;
+  REVENUE,
+  /**
+   * One per person a day: only a user's first event on the aggregate that day adds one, so no one
+   * person moves what everyone is shown (popularity, trending) by repeating themselves.
+   */
+  PEOPLE;
 
   public String wire() {
     return name().toLowerCase(Locale.ROOT);
@@ -19,7 +24,7 @@ public enum Measure {
 
   double of(ActivityEvent event) {
     return switch (this) {
-      case EVENTS -> 1;
+      case EVENTS, PEOPLE -> 1;
       case QUANTITY -> event.quantity();
       case REVENUE ->
         event

@@ -137,9 +137,11 @@ public abstract class BacklogAggregationContract {
     assertThat(value(
             user + ":s@item:s@" + item() + ":s@user_item_views:s@recently_viewed:b@2026-11-23"))
         .isEqualTo(2.0);
-    assertThat(value(popularity)).isEqualTo(3.0);
+    assertThat(value(popularity))
+        .as("popularity counts people: one, whatever it did")
+        .isEqualTo(1.0);
     assertThat(countAll()).as("a second pass finds nothing to count").isZero();
-    assertThat(value(popularity)).isEqualTo(3.0);
+    assertThat(value(popularity)).isEqualTo(1.0);
   }
 
   @Test
@@ -157,7 +159,8 @@ public abstract class BacklogAggregationContract {
     assertThat(countAll()).isEqualTo(2);
 
     assertThat(value("s@item:s@" + item() + ":s@item_popularity:s@popularity:b@all"))
-        .isEqualTo(2.0);
+        .as("one person on one day")
+        .isEqualTo(1.0);
   }
 
   @Test
@@ -193,7 +196,16 @@ public abstract class BacklogAggregationContract {
   @Test
   void concurrent_counters_count_every_event_exactly_once() throws Exception {
     var events = new ArrayList<ActivityEvent>();
-    for (int i = 0; i < 3_000; i++) events.add(event("c" + i, EventType.VIEW, 1));
+    // 300 people, each viewing the item ten times, their views spread over every batch and round
+    for (int i = 0; i < 3_000; i++)
+      events.add(new ActivityEvent(
+          Optional.of("c" + i + "-" + suffix),
+          "u" + (i % 300) + "-" + suffix,
+          EventType.VIEW,
+          item(),
+          AT.plusMillis(i),
+          1,
+          Optional.empty()));
     for (int i = 0; i < 3; i++) intake.record(events.subList(i * 1_000, (i + 1) * 1_000));
 
     try (var threads = Executors.newFixedThreadPool(4)) {
@@ -209,8 +221,40 @@ public abstract class BacklogAggregationContract {
       for (Future<Long> future : counted) total += future.get();
       assertThat(total).isEqualTo(3_000);
     }
-    assertThat(value("s@item:s@" + item() + ":s@item_popularity:s@popularity:b@all"))
-        .isEqualTo(3_000.0);
+    String popularity = "s@item:s@" + item() + ":s@item_popularity:s@popularity";
+    assertThat(value(popularity + ":b@all")).as("one per person").isEqualTo(300.0);
+    assertThat(value(popularity + ":b@2026-11-23")).isEqualTo(300.0);
+    assertThat(value("s@user:s@u7-" + suffix + ":s@item:s@" + item()
+            + ":s@user_item_views:s@recently_viewed:b@2026-11-23"))
+        .as("a person's own aggregates count every event")
+        .isEqualTo(10.0);
+  }
+
+  @Test
+  void a_person_adds_one_to_popularity_a_day_across_rounds_and_a_rebuild_counts_them_once() {
+    String popularity = "s@item:s@" + item() + ":s@item_popularity:s@popularity";
+    intake.record(List.of(event("d1", EventType.VIEW, 1), event("d2", EventType.CLICK, 1)));
+    countAll();
+    intake.record(List.of(event("d3", EventType.PURCHASE, 1)));
+    countAll();
+    var nextDay = new ActivityEvent(
+        Optional.of("d4-" + suffix),
+        user(),
+        EventType.VIEW,
+        item(),
+        AT.plus(Duration.ofDays(1)),
+        1,
+        Optional.empty());
+    intake.record(List.of(nextDay));
+    countAll();
+
+    assertThat(value(popularity + ":b@2026-11-23")).isEqualTo(1.0);
+    assertThat(value(popularity + ":b@2026-11-24")).isEqualTo(1.0);
+    assertThat(value(popularity + ":b@all")).as("one person on two days").isEqualTo(2.0);
+
+    aggregation.rebuild("item_popularity", 2, counted -> {});
+    assertThat(value(popularity + ":b@2026-11-23")).isEqualTo(1.0);
+    assertThat(value(popularity + ":b@all")).isEqualTo(2.0);
   }
 
   @Test
@@ -238,8 +282,8 @@ public abstract class BacklogAggregationContract {
     aggregation.rebuild("test_cart_quantity", 100, seen::add);
     assertThat(value(key)).as("a second rebuild counts nothing twice").isEqualTo(14.0);
     assertThat(value("s@item:s@" + item() + ":s@item_popularity:s@popularity:b@all"))
-        .as("other aggregations are left alone")
-        .isEqualTo(3.0);
+        .as("other aggregations are left alone (one person)")
+        .isEqualTo(1.0);
   }
 
   @Test
