@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Everything about items the request path needs, built in the background: each product's facts, its
- * trending score (day counts of {@code item_popularity}, each halved per half-life of age), the
+ * trending score (day counts of people of {@code item_popularity}, each halved per half-life of age), the
  * available products by trending score overall, per brand and per category, the newest per brand and
  * per category, and the all-time counts and co-occurrence neighbours of the last {@link
  * Neighbourhood}. Immutable; replaced whole.
@@ -143,7 +143,7 @@ public final class ItemModel {
     return trending.getOrDefault(id, 0.0);
   }
 
-  /** All-time event count; the trending score when the all-time count is missing. */
+  /** All-time popularity (person-days); the trending score when it is missing. */
   double allTime(String id) {
     Double count = neighbourhood.allTime(id);
     return count != null ? count : trending(id);

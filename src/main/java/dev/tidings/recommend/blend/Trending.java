@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Popularity with time decay: every available product by its decayed recent event count (computed in
- * the background into the {@link ItemModel}); the same for every user.
+ * Popularity with time decay: every available product by its decayed count of the people who touched
+ * it each recent day (computed in the background into the {@link ItemModel}; one per person a day, so
+ * no one person's repeats move it); the same for every user.
  */
 final class Trending implements CandidateSource {
   @Override

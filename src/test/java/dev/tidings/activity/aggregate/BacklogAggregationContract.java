@@ -258,6 +258,29 @@ public abstract class BacklogAggregationContract {
   }
 
   @Test
+  void who_counted_on_a_day_is_dropped_with_the_days_aggregates() {
+    intake.record(List.of(event("r1", EventType.VIEW, 1)));
+    countAll();
+    assertThat(peopleDays()).containsExactly("aggregate_people_20261123");
+
+    store.dropDaysBefore(java.time.LocalDate.of(2026, 11, 24));
+
+    assertThat(peopleDays()).isEmpty();
+    assertThat(value("s@item:s@" + item() + ":s@item_popularity:s@popularity:b@2026-11-23"))
+        .isZero();
+  }
+
+  private List<String> peopleDays() {
+    return database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+                + " WHERE i.inhparent = 'aggregate_people'::regclass ORDER BY 1")
+            .mapTo(String.class)
+            .list());
+  }
+
+  @Test
   void a_new_aggregation_counts_what_arrives_after_it_and_a_rebuild_counts_history_once() {
     intake.record(List.of(event("before", EventType.ADD_TO_CART, 2)));
     countAll();
