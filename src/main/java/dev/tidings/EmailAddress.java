@@ -82,14 +82,17 @@ public final class EmailAddress {
     boolean asciiDomain = true;
     for (int i = 0; i < length; i++) {
       char c = text.charAt(i);
-      if (c <= ' ' || c == 0x7F || Character.isISOControl(c) || Character.isWhitespace(c)
+      if (c <= ' '
+          || c == 0x7F
+          || Character.isISOControl(c)
+          || Character.isWhitespace(c)
           || Character.isSpaceChar(c)) {
         return invalid(
-            Problem.CONTROL_CHARACTER, "must not contain spaces, line breaks or control characters");
+            Problem.CONTROL_CHARACTER,
+            "must not contain spaces, line breaks or control characters");
       }
       if (c == '@') {
-        if (at >= 0)
-          return invalid(Problem.NOT_ONE_ADDRESS, "must be one address with a single @");
+        if (at >= 0) return invalid(Problem.NOT_ONE_ADDRESS, "must be one address with a single @");
         at = i;
       } else if (c < 0x80 && !ATEXT[c] && c != '.') {
         return invalid(
@@ -118,7 +121,8 @@ public final class EmailAddress {
     String domainProblem = domainProblem(domain);
     if (domainProblem != null) return invalid(Problem.DOMAIN, domainProblem);
     String lowerDomain = lowerAscii(domain);
-    String normalised = asciiDomain && lowerDomain.equals(domain) ? text : text.substring(0, at + 1) + lowerDomain;
+    String normalised =
+        asciiDomain && lowerDomain.equals(domain) ? text : text.substring(0, at + 1) + lowerDomain;
     if (normalised.length() > MAX_LENGTH)
       return invalid(
           Problem.TOO_LONG,
@@ -195,9 +199,11 @@ public final class EmailAddress {
       int end = domain.indexOf('.', start);
       if (end < 0) end = domain.length();
       int labelLength = end - start;
-      if (labelLength == 0) return "must not have an empty label (two dots, or a dot at an end) in the domain";
+      if (labelLength == 0)
+        return "must not have an empty label (two dots, or a dot at an end) in the domain";
       if (labelLength > MAX_LABEL)
-        return "must have domain labels of at most " + MAX_LABEL + " characters, got " + labelLength;
+        return "must have domain labels of at most " + MAX_LABEL + " characters, got "
+            + labelLength;
       if (domain.charAt(start) == '-' || domain.charAt(end - 1) == '-')
         return "must not start or end a domain label with a hyphen";
       boolean allDigits = true;

@@ -80,7 +80,8 @@ public final class SuppressionService {
     if (emails.isEmpty()) return Set.of();
     Map<String, List<String>> byForm = new HashMap<>(emails.size() * 2);
     for (String email : emails) {
-      for (String form : forms(email)) byForm.computeIfAbsent(form, f -> new ArrayList<>(1)).add(email);
+      for (String form : forms(email))
+        byForm.computeIfAbsent(form, f -> new ArrayList<>(1)).add(email);
     }
     List<String> found =
         jdbi.withHandle(handle -> SuppressionTable.suppressedAmong(handle, byForm.keySet()));

@@ -54,8 +54,7 @@ final class SuppressionTable {
 
   static boolean exists(Handle handle, List<String> lowerCaseForms) {
     return handle
-        .createQuery(
-            "SELECT EXISTS (SELECT 1 FROM suppressions WHERE lower(email) = ANY(:emails))")
+        .createQuery("SELECT EXISTS (SELECT 1 FROM suppressions WHERE lower(email) = ANY(:emails))")
         .bind("emails", lowerCaseForms.toArray(String[]::new))
         .mapTo(Boolean.class)
         .one();

@@ -63,7 +63,6 @@ public final class CampaignEmails implements BatchComposer {
    * @param metrics counts {@value #REFUSED_ADDRESSES}, the subscribers skipped at send time because their
    *     stored address is not one bare address, by {@link EmailAddress.Problem}
    */
-
   public CampaignEmails(
       Jdbi jdbi,
       SubscriberService subscribers,
@@ -85,7 +84,8 @@ public final class CampaignEmails implements BatchComposer {
       refusedAddresses.put(
           problem,
           Counter.builder(REFUSED_ADDRESSES)
-              .description("Subscribers skipped at send time: their stored address is not one bare address")
+              .description(
+                  "Subscribers skipped at send time: their stored address is not one bare address")
               .tag("reason", problem.label())
               .register(metrics));
     }
@@ -126,7 +126,8 @@ public final class CampaignEmails implements BatchComposer {
     Optional<String> skip =
         EmailAddress.parse(subscriber.get().email()) instanceof EmailAddress.Invalid invalid
             ? Optional.of(unusable(subscriber.get(), invalid))
-            : skipReason(subscriber.get(), suppressions.isSuppressed(subscriber.get().email()));
+            : skipReason(
+                subscriber.get(), suppressions.isSuppressed(subscriber.get().email()));
     DigestSource.Pending digest = pendingDigest(campaign.definition(), subscriberId);
     if (skip.isEmpty()) skip = tooLittle(campaign.definition(), digest);
     return Optional.of(

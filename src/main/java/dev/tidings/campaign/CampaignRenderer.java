@@ -10,7 +10,6 @@ import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
 import java.io.Writer;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -182,8 +181,10 @@ public final class CampaignRenderer {
   private static String listUnsubscribe(
       CampaignDefinition definition, String unsubscribeUrl, MessageId message) {
     String mailbox = definition.replyTo().orElse(definition.from()).email();
-    // An address is ASCII (its domain in punycode); these characters need no escaping in a mailto URI.
-    boolean plain = mailbox.chars()
+    // An address is ASCII (its domain in punycode); these characters need no escaping in a mailto
+    // URI.
+    boolean plain = mailbox
+        .chars()
         .allMatch(c -> (c >= 'a' && c <= 'z')
             || (c >= 'A' && c <= 'Z')
             || (c >= '0' && c <= '9')

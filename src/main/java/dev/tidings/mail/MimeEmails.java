@@ -61,7 +61,8 @@ public final class MimeEmails {
       message.setFrom(internetAddress(email.from()));
       message.setRecipient(MimeMessage.RecipientType.TO, internetAddress(email.to()));
       if (email.replyTo().isPresent())
-        message.setReplyTo(new InternetAddress[] {internetAddress(email.replyTo().get())});
+        message.setReplyTo(
+            new InternetAddress[] {internetAddress(email.replyTo().get())});
       message.setSubject(email.subject(), UTF_8);
       message.setSentDate(Date.from(date));
       message.setHeader(OutgoingEmail.TIDINGS_MESSAGE_ID, email.messageId());
