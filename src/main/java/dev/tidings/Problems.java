@@ -159,6 +159,36 @@ public final class Problems {
     }
   }
 
+  /**
+   * Checks one mailbox address ({@link EmailAddress}), recording a problem (and returning null) when it is
+   * not one; else its normalised form, the one to store.
+   */
+  public @Nullable String parseEmail(String field, @Nullable String text) {
+    if (text == null) {
+      missing(field);
+      return null;
+    }
+    return switch (EmailAddress.parse(text)) {
+      case EmailAddress.Valid valid -> valid.address().value();
+      case EmailAddress.Invalid invalid -> {
+        add(field + " " + invalid.message() + ", got " + quote(printable(text)));
+        yield null;
+      }
+    };
+  }
+
+  /** The text with control characters shown as U+FFFD, so a message never carries a line break or NUL. */
+  public static String printable(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (Character.isISOControl(text.charAt(i))) {
+        var out = new StringBuilder(text.length());
+        text.chars().forEach(c -> out.append(Character.isISOControl(c) ? '\uFFFD' : (char) c));
+        return out.toString();
+      }
+    }
+    return text;
+  }
+
   public static String quote(String value) {
     String shown = value.length() > 80 ? value.substring(0, 77) + "..." : value;
     return "'" + shown + "'";

@@ -65,7 +65,8 @@ public final class CampaignWiring implements Capability {
               infrastructure.settings().publicUrl(), TokenCodec.of(infrastructure.secret()), clock),
           digests.get(),
           experiments.get(),
-          clock);
+          clock,
+          infrastructure.metrics());
     });
     this.sends = Lazy.of(() -> sendsFactory.create(infrastructure, emails.get()));
     this.campaigns = Lazy.of(() -> {

@@ -49,7 +49,8 @@ public final class AudienceJson {
         problems.add("unknown field '" + name + "' (fields: email, reason, createdAt)");
       }
     }
-    String email = text(node, "email", problems);
+    String givenEmail = text(node, "email", problems);
+    String email = givenEmail == null ? null : Subscriber.email(problems, givenEmail);
     String reasonText = text(node, "reason", problems);
     SuppressionReason reason =
         reasonText == null ? null : SuppressionReason.ofWire(reasonText).orElse(null);

@@ -1,13 +1,18 @@
 package dev.tidings.audience;
 
+import dev.tidings.InvalidInputException;
 import dev.tidings.Problems;
 import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Someone Tidings may mail: the fields and rules of the {@code subscribers} import format. The email is
- * stored as given and compared case-insensitively; it belongs to one subscriber at a time.
+ * Someone Tidings may mail: the fields and rules of the {@code subscribers} import format. The email is held
+ * as stored and compared case-insensitively; it belongs to one subscriber at a time. Every way in (the API,
+ * CSV and JSON Lines imports, {@link SubscriberService}'s writes) applies {@link #email(Problems, String)}
+ * and keeps the normalised address; a row that predates that rule, or was written to the table directly,
+ * is still read (so that it can be listed and deleted), and sending parses its address again.
  */
 public record Subscriber(
     String id,
@@ -21,7 +26,7 @@ public record Subscriber(
   public Subscriber {
     var problems = new Problems();
     problems.id("id", id);
-    email(problems, email);
+    problems.present("email", email);
     problems.optionalText("name", name, 200);
     if (name != null
         && name.isPresent()
@@ -35,19 +40,25 @@ public record Subscriber(
     problems.throwIfAny();
   }
 
-  /** The format's email rule: one {@code @} with text on both sides, no whitespace, at most 254 characters. */
-  static void email(Problems problems, String email) {
-    if (!problems.present("email", email)) return;
-    int at = email.indexOf('@');
-    boolean ok =
-        email.length() <= 254 && at > 0 && at == email.lastIndexOf('@') && at < email.length() - 1;
-    for (int i = 0; ok && i < email.length(); i++) {
-      char c = email.charAt(i);
-      if (Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c))
-        ok = false;
-    }
-    if (!ok)
-      problems.add("email must be an address with one @, no spaces, up to 254 characters, got "
-          + Problems.quote(email));
+  /**
+   * The format's email rule: exactly one bare address (see {@link dev.tidings.EmailAddress}). Returns the
+   * normalised address to store, or null after recording the problem.
+   */
+  static @Nullable String email(Problems problems, @Nullable String email) {
+    return problems.parseEmail("email", email);
+  }
+
+  /**
+   * This subscriber with its address normalised, for a write.
+   *
+   * @throws InvalidInputException naming {@code email} when it is not one bare address
+   */
+  Subscriber checkedForWrite() {
+    var problems = new Problems();
+    String normalised = email(problems, email);
+    problems.throwIfAny();
+    return normalised == null || normalised.equals(email)
+        ? this
+        : new Subscriber(id, normalised, name, locale, timeZone, location, consent);
   }
 }

@@ -65,6 +65,8 @@ final class SubscriberRows implements RowMapper<Subscriber> {
   @Override
   public Subscriber map(RowFields row) {
     var problems = new Problems();
+    String givenEmail = row.text(EMAIL);
+    String email = givenEmail == null ? null : Subscriber.email(problems, givenEmail);
     Locale locale = locale(row.text(LOCALE), problems);
     ZoneId zone = zone(row.text(TIME_ZONE), problems);
     BigDecimal latitude = row.decimal(LATITUDE, problems);
@@ -92,7 +94,7 @@ final class SubscriberRows implements RowMapper<Subscriber> {
     Optional<Location> locationGiven = location;
     return problems.build(() -> new Subscriber(
         toValidate(row.text(ID)),
-        toValidate(row.text(EMAIL)),
+        toValidate(email),
         row.optionalText(NAME),
         locale,
         zone,

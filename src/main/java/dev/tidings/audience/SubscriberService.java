@@ -1,5 +1,6 @@
 package dev.tidings.audience;
 
+import dev.tidings.EmailAddress;
 import dev.tidings.InvalidInputException;
 import dev.tidings.PageLimit;
 import dev.tidings.imports.BulkImporter;
@@ -43,12 +44,13 @@ public final class SubscriberService {
   /**
    * Creates or replaces the subscriber with this id.
    *
-   * @throws InvalidInputException when the email belongs to another subscriber
+   * @throws InvalidInputException when the email is not one bare address or belongs to another subscriber
    */
   public Subscriber put(Subscriber subscriber) {
-    return owningEmail(subscriber, handle -> {
-      SubscriberTable.upsert(handle, subscriber, clock.instant());
-      return subscriber;
+    Subscriber checked = subscriber.checkedForWrite();
+    return owningEmail(checked, handle -> {
+      SubscriberTable.upsert(handle, checked, clock.instant());
+      return checked;
     });
   }
 
@@ -60,8 +62,9 @@ public final class SubscriberService {
    * @throws InvalidInputException when the email belongs to another subscriber
    */
   public Optional<Subscriber> create(Subscriber subscriber) {
+    Subscriber checked = subscriber.checkedForWrite();
     return owningEmail(
-        subscriber, handle -> SubscriberTable.insertNew(handle, subscriber, clock.instant()));
+        checked, handle -> SubscriberTable.insertNew(handle, checked, clock.instant()));
   }
 
   public Optional<Subscriber> get(String id) {
@@ -83,9 +86,10 @@ public final class SubscriberService {
     return byId;
   }
 
-  /** The subscriber with this email, compared case-insensitively. */
+  /** The subscriber with this email, compared case-insensitively after normalising it (see {@link EmailAddress}). */
   public Optional<Subscriber> findByEmail(String email) {
-    return jdbi.withHandle(handle -> SubscriberTable.findByEmail(handle, email));
+    return jdbi.withHandle(
+        handle -> SubscriberTable.findByEmail(handle, EmailAddress.normalisedOrAsGiven(email)));
   }
 
   /** Up to {@code limit} subscribers in id order after the id {@code after} (keyset pagination). */

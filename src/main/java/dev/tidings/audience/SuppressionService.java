@@ -1,13 +1,25 @@
 package dev.tidings.audience;
 
+import dev.tidings.EmailAddress;
 import dev.tidings.PageLimit;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 
-/** Addresses never to mail (suppressions), compared case-insensitively, whether or not a subscriber has them. */
+/**
+ * Addresses never to mail (suppressions), whether or not a subscriber has them. Addresses are stored
+ * normalised ({@link EmailAddress}: the domain in lower-case ASCII, punycode for an internationalised one)
+ * and compared case-insensitively; a lookup matches an address both as given and normalised, so rows kept
+ * from before the rule still match.
+ */
 public final class SuppressionService {
   /** Largest page {@link #list} returns. */
   public static final int MAX_PAGE = PageLimit.MAX;
@@ -20,13 +32,15 @@ public final class SuppressionService {
   }
 
   /** Suppresses an address; when it already was, the existing suppression (its first reason and date) is kept and returned. */
-  public Suppression suppress(Suppression suppression) {
+  public Suppression suppress(Suppression given) {
+    var suppression = new Suppression(
+        EmailAddress.normalisedOrAsGiven(given.email()), given.reason(), given.createdAt());
     return jdbi.inTransaction(handle -> {
       SuppressionTable.insertUnlessSuppressed(handle, suppression);
       // Read back either way: the stored row is the answer (a new statement sees a concurrent
       // insert that
       // refused ours, under read committed).
-      return SuppressionTable.find(handle, suppression.email()).orElseThrow();
+      return SuppressionTable.find(handle, forms(suppression.email())).orElseThrow();
     });
   }
 
@@ -50,26 +64,42 @@ public final class SuppressionService {
   }
 
   public Optional<Suppression> get(String email) {
-    return jdbi.withHandle(handle -> SuppressionTable.find(handle, email));
+    return jdbi.withHandle(handle -> SuppressionTable.find(handle, forms(email)));
   }
 
-  /** Whether mail to this address (compared case-insensitively) must not be sent. */
+  /** Whether mail to this address (compared case-insensitively, as given or normalised) must not be sent. */
   public boolean isSuppressed(String email) {
-    return jdbi.withHandle(handle -> SuppressionTable.exists(handle, email));
+    return jdbi.withHandle(handle -> SuppressionTable.exists(handle, forms(email)));
   }
 
-  /** Which of {@code emails} must not be mailed, lower-cased, read in one query (a sending worker's batch). */
-  public java.util.Set<String> suppressedAmong(java.util.Collection<String> emails) {
-    if (emails.isEmpty()) return java.util.Set.of();
-    var lower =
-        emails.stream().map(email -> email.toLowerCase(java.util.Locale.ROOT)).toList();
-    return java.util.Set.copyOf(
-        jdbi.withHandle(handle -> SuppressionTable.suppressedAmong(handle, lower)));
+  /**
+   * Which of {@code emails} must not be mailed (each as given), read in one query (a sending worker's
+   * batch): an address is suppressed when it, or its normalised form, is, compared case-insensitively.
+   */
+  public Set<String> suppressedAmong(Collection<String> emails) {
+    if (emails.isEmpty()) return Set.of();
+    Map<String, List<String>> byForm = new HashMap<>(emails.size() * 2);
+    for (String email : emails) {
+      for (String form : forms(email))
+        byForm.computeIfAbsent(form, f -> new ArrayList<>(1)).add(email);
+    }
+    List<String> found =
+        jdbi.withHandle(handle -> SuppressionTable.suppressedAmong(handle, byForm.keySet()));
+    Set<String> suppressed = new HashSet<>();
+    for (String form : found) suppressed.addAll(byForm.getOrDefault(form, List.of()));
+    return suppressed;
   }
 
   /** False when the address was not suppressed. */
   public boolean unsuppress(String email) {
-    return jdbi.withHandle(handle -> SuppressionTable.delete(handle, email));
+    return jdbi.withHandle(handle -> SuppressionTable.delete(handle, forms(email)));
+  }
+
+  /** The address lower-cased, as given and normalised (one or two forms). */
+  static List<String> forms(String email) {
+    String given = email.toLowerCase(Locale.ROOT);
+    String normalised = EmailAddress.normalisedOrAsGiven(email).toLowerCase(Locale.ROOT);
+    return given.equals(normalised) ? List.of(given) : List.of(given, normalised);
   }
 
   /** Suppressions ordered by lower-cased address, after the address {@code after} (keyset pagination). */

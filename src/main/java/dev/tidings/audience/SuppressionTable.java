@@ -42,19 +42,20 @@ final class SuppressionTable {
         .execute();
   }
 
-  static Optional<Suppression> find(Handle handle, String email) {
+  /** The suppression of one address, given in its lower-cased forms (as given, normalised). */
+  static Optional<Suppression> find(Handle handle, List<String> lowerCaseForms) {
     return handle
-        .createQuery("SELECT " + COLUMNS + " FROM suppressions WHERE lower(email) = lower(:email)")
-        .bind("email", email)
+        .createQuery("SELECT " + COLUMNS + " FROM suppressions WHERE lower(email) = ANY(:emails)"
+            + " ORDER BY created_at LIMIT 1")
+        .bind("emails", lowerCaseForms.toArray(String[]::new))
         .map(SuppressionTable::suppression)
         .findOne();
   }
 
-  static boolean exists(Handle handle, String email) {
+  static boolean exists(Handle handle, List<String> lowerCaseForms) {
     return handle
-        .createQuery(
-            "SELECT EXISTS (SELECT 1 FROM suppressions WHERE lower(email) = lower(:email))")
-        .bind("email", email)
+        .createQuery("SELECT EXISTS (SELECT 1 FROM suppressions WHERE lower(email) = ANY(:emails))")
+        .bind("emails", lowerCaseForms.toArray(String[]::new))
         .mapTo(Boolean.class)
         .one();
   }
@@ -68,10 +69,10 @@ final class SuppressionTable {
         .list();
   }
 
-  static boolean delete(Handle handle, String email) {
+  static boolean delete(Handle handle, List<String> lowerCaseForms) {
     return handle
-            .createUpdate("DELETE FROM suppressions WHERE lower(email) = lower(:email)")
-            .bind("email", email)
+            .createUpdate("DELETE FROM suppressions WHERE lower(email) = ANY(:emails)")
+            .bind("emails", lowerCaseForms.toArray(String[]::new))
             .execute()
         > 0;
   }

@@ -1,5 +1,6 @@
 package dev.tidings.campaign;
 
+import dev.tidings.EmailAddress;
 import dev.tidings.audience.Consent;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
@@ -7,22 +8,29 @@ import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.send.SendJob;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.message.MessageId;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * The campaign capability's {@link dev.tidings.campaign.send.Composer}: at send time it reads the
- * subscriber as they are then, skips whoever must not be mailed (gone, not consenting, suppressed, or
- * data that would break a header) and renders the rest. {@link #composeAll} reads a whole batch's
+ * subscriber as they are then, skips whoever must not be mailed (gone, an address that is not one bare
+ * address, not consenting, suppressed, or data that would break a header) and renders the rest. {@link #composeAll} reads a whole batch's
  * subscribers and suppressions in one query each. Thread-safe.
  */
 public final class CampaignEmails implements BatchComposer {
+  /** Subscribers skipped at send time because their stored address is not one bare address. */
+  public static final String REFUSED_ADDRESSES = "tidings_send_addresses_refused";
+
   private final CompiledCampaigns campaigns;
   private final SubscriberService subscribers;
   private final SuppressionService suppressions;
@@ -30,6 +38,8 @@ public final class CampaignEmails implements BatchComposer {
   private final DigestSource digests;
   private final ExperimentLedger experiments;
   private final VariantChooser variants;
+  private final Map<EmailAddress.Problem, Counter> refusedAddresses =
+      new EnumMap<>(EmailAddress.Problem.class);
 
   /** Campaign emails on a node that writes no digests and runs no experiments. */
   public CampaignEmails(
@@ -39,9 +49,20 @@ public final class CampaignEmails implements BatchComposer {
       CampaignRenderer renderer,
       InstantSource clock) {
     this(
-        jdbi, subscribers, suppressions, renderer, DigestSource.NONE, ExperimentLedger.NONE, clock);
+        jdbi,
+        subscribers,
+        suppressions,
+        renderer,
+        DigestSource.NONE,
+        ExperimentLedger.NONE,
+        clock,
+        new SimpleMeterRegistry());
   }
 
+  /**
+   * @param metrics counts {@value #REFUSED_ADDRESSES}, the subscribers skipped at send time because their
+   *     stored address is not one bare address, by {@link EmailAddress.Problem}
+   */
   public CampaignEmails(
       Jdbi jdbi,
       SubscriberService subscribers,
@@ -49,7 +70,8 @@ public final class CampaignEmails implements BatchComposer {
       CampaignRenderer renderer,
       DigestSource digests,
       ExperimentLedger experiments,
-      InstantSource clock) {
+      InstantSource clock,
+      MeterRegistry metrics) {
     this.campaigns = new CompiledCampaigns(
         id -> jdbi.withHandle(handle -> CampaignTable.find(handle, id)), clock);
     this.subscribers = subscribers;
@@ -58,6 +80,15 @@ public final class CampaignEmails implements BatchComposer {
     this.digests = digests;
     this.experiments = experiments;
     this.variants = new VariantChooser(experiments, clock);
+    for (EmailAddress.Problem problem : EmailAddress.Problem.values()) {
+      refusedAddresses.put(
+          problem,
+          Counter.builder(REFUSED_ADDRESSES)
+              .description(
+                  "Subscribers skipped at send time: their stored address is not one bare address")
+              .tag("reason", problem.label())
+              .register(metrics));
+    }
   }
 
   @Override
@@ -75,7 +106,7 @@ public final class CampaignEmails implements BatchComposer {
     Map<String, Subscriber> found = subscribers.getAll(
         messages.stream().map(MessageId::subscriberId).distinct().toList());
     Set<String> suppressed = suppressions.suppressedAmong(
-        found.values().stream().map(Subscriber::email).toList());
+        found.values().stream().map(Subscriber::email).distinct().toList());
     List<Composed> out = new ArrayList<>(messages.size());
     for (MessageId message : messages) {
       Subscriber subscriber = found.get(message.subscriberId());
@@ -93,7 +124,10 @@ public final class CampaignEmails implements BatchComposer {
     var entry = campaigns.of(campaign);
     var message = new MessageId(campaign.id(), campaign.runId().orElse(0L), subscriberId);
     Optional<String> skip =
-        skipReason(subscriber.get(), suppressions.isSuppressed(subscriber.get().email()));
+        EmailAddress.parse(subscriber.get().email()) instanceof EmailAddress.Invalid invalid
+            ? Optional.of(unusable(subscriber.get(), invalid))
+            : skipReason(
+                subscriber.get(), suppressions.isSuppressed(subscriber.get().email()));
     DigestSource.Pending digest = pendingDigest(campaign.definition(), subscriberId);
     if (skip.isEmpty()) skip = tooLittle(campaign.definition(), digest);
     return Optional.of(
@@ -112,8 +146,11 @@ public final class CampaignEmails implements BatchComposer {
       MessageId message) {
     if (subscriber == null)
       return new Composed.Skip("subscriber " + message.subscriberId() + " no longer exists");
-    Optional<String> skip =
-        skipReason(subscriber, suppressed.contains(subscriber.email().toLowerCase(Locale.ROOT)));
+    if (EmailAddress.parse(subscriber.email()) instanceof EmailAddress.Invalid invalid) {
+      Objects.requireNonNull(refusedAddresses.get(invalid.problem())).increment();
+      return new Composed.Skip(unusable(subscriber, invalid));
+    }
+    Optional<String> skip = skipReason(subscriber, suppressed.contains(subscriber.email()));
     if (skip.isPresent()) return new Composed.Skip(skip.get());
     CampaignDefinition definition = entry.campaign().definition();
     int variant = 0;
@@ -171,6 +208,16 @@ public final class CampaignEmails implements BatchComposer {
         subscriber,
         message,
         notices);
+  }
+
+  /**
+   * Why the stored address cannot be mailed. It is parsed again at send time: a row may predate the
+   * address rule or have been written to the table directly, and a header or the SMTP envelope must
+   * never carry more than the one address.
+   */
+  private static String unusable(Subscriber subscriber, EmailAddress.Invalid invalid) {
+    return "the address of subscriber " + subscriber.id() + " cannot be mailed: it "
+        + invalid.message();
   }
 
   private static Optional<String> skipReason(Subscriber subscriber, boolean suppressed) {

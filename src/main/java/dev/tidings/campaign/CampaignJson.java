@@ -369,11 +369,13 @@ public final class CampaignJson {
       return null;
     }
     String email;
+    String emailField = field;
     Optional<String> name = Optional.empty();
     if (node.isString()) {
       email = node.asString();
     } else if (node.isObject() && node.path("email").isString()) {
       email = node.path("email").asString();
+      emailField = field + ".email";
       JsonNode given = node.get("name");
       if (given != null && !given.isNull()) {
         if (!given.isString() || given.asString().isEmpty() || given.asString().length() > 200) {
@@ -387,9 +389,10 @@ public final class CampaignJson {
           field + " must be an address: \"a@example.com\" or {\"email\": ..., \"name\": ...}");
       return null;
     }
+    String normalised = problems.parseEmail(emailField, email);
+    if (normalised == null) return null;
     try {
-      if (email.length() > 254) throw new IllegalArgumentException("address longer than 254");
-      return new Address(email, name);
+      return new Address(normalised, name);
     } catch (IllegalArgumentException e) {
       problems.add(field + ": " + e.getMessage());
       return null;

@@ -10,7 +10,6 @@ import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
 import java.io.Writer;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -119,11 +118,17 @@ public final class CampaignRenderer {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put(LIST_UNSUBSCRIBE, listUnsubscribe(definition, unsubscribeUrl, message));
     headers.put(LIST_UNSUBSCRIBE_POST, ONE_CLICK);
-    definition.replyTo().ifPresent(replyTo -> headers.put("Reply-To", replyTo.email()));
     try {
       return new Result.Written(
           new OutgoingEmail(
-              message.text(), definition.from(), to, subject, text, Optional.of(html), headers),
+              message.text(),
+              definition.from(),
+              to,
+              subject,
+              text,
+              Optional.of(html),
+              headers,
+              definition.replyTo()),
           token);
     } catch (IllegalArgumentException e) {
       return new Result.Refused("a header would carry a line break: " + e.getMessage());
@@ -172,13 +177,23 @@ public final class CampaignRenderer {
     return out;
   }
 
-  /** The URL, then a mailto to the reply-to (else sender) address when that address is plain ASCII. */
+  /** The URL, then a mailto to the reply-to (else sender) address when it needs no escaping in a URI. */
   private static String listUnsubscribe(
       CampaignDefinition definition, String unsubscribeUrl, MessageId message) {
     String mailbox = definition.replyTo().orElse(definition.from()).email();
-    boolean ascii = StandardCharsets.US_ASCII.newEncoder().canEncode(mailbox)
-        && mailbox.chars().noneMatch(c -> c == '<' || c == '>' || c == ',' || c == '?');
-    return ascii
+    // An address is ASCII (its domain in punycode); these characters need no escaping in a mailto
+    // URI.
+    boolean plain = mailbox
+        .chars()
+        .allMatch(c -> (c >= 'a' && c <= 'z')
+            || (c >= 'A' && c <= 'Z')
+            || (c >= '0' && c <= '9')
+            || c == '.'
+            || c == '_'
+            || c == '+'
+            || c == '-'
+            || c == '@');
+    return plain
         ? "<" + unsubscribeUrl + ">, <mailto:" + mailbox + "?subject=unsubscribe%20"
             + message.text() + ">"
         : "<" + unsubscribeUrl + ">";

@@ -1,22 +1,24 @@
 package dev.tidings.mail;
 
+import dev.tidings.EmailAddress;
 import java.util.Objects;
 import java.util.Optional;
 
-/** A mailbox: an address and an optional display name, both free of line breaks. */
+/**
+ * A mailbox: exactly one bare address ({@link EmailAddress}, kept normalised) and an optional display
+ * name free of line breaks. The name goes into a header only through {@link MimeEmails}, which quotes or
+ * encodes it, so no name can add a second address.
+ */
 public record Address(String email, Optional<String> name) {
   public Address {
     Objects.requireNonNull(email, "email");
     Objects.requireNonNull(name, "name");
-    HeaderText.requireSingleLine("address", email);
+    email = switch (EmailAddress.parse(email)) {
+      case EmailAddress.Valid valid -> valid.address().value();
+      case EmailAddress.Invalid invalid ->
+        throw new IllegalArgumentException("the address " + invalid.message());
+    };
     name.ifPresent(value -> HeaderText.requireSingleLine("display name", value));
-    int at = email.indexOf('@');
-    if (at < 1
-        || at != email.lastIndexOf('@')
-        || at == email.length() - 1
-        || email.chars().anyMatch(Character::isWhitespace)) {
-      throw new IllegalArgumentException("not an email address: '" + email + "'");
-    }
   }
 
   public static Address of(String email) {

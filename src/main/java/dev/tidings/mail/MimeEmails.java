@@ -60,6 +60,9 @@ public final class MimeEmails {
       var message = new FixedIdMimeMessage(session, messageIdHeader(email));
       message.setFrom(internetAddress(email.from()));
       message.setRecipient(MimeMessage.RecipientType.TO, internetAddress(email.to()));
+      if (email.replyTo().isPresent())
+        message.setReplyTo(
+            new InternetAddress[] {internetAddress(email.replyTo().get())});
       message.setSubject(email.subject(), UTF_8);
       message.setSentDate(Date.from(date));
       message.setHeader(OutgoingEmail.TIDINGS_MESSAGE_ID, email.messageId());
@@ -126,6 +129,29 @@ public final class MimeEmails {
     return encoded.toByteArray();
   }
 
+  /**
+   * The SMTP envelope's one recipient: exactly the parsed address of {@code to}, never the recipients read
+   * back from the headers.
+   */
+  public static InternetAddress[] envelopeRecipients(OutgoingEmail email) {
+    var recipient = new InternetAddress();
+    recipient.setAddress(email.to().email());
+    return new InternetAddress[] {recipient};
+  }
+
+  /** A mailbox as a person reads it in a header (the name decoded), for previews. */
+  public static String display(Address address) {
+    try {
+      return internetAddress(address).toUnicodeString();
+    } catch (UnsupportedEncodingException e) {
+      throw new IllegalStateException("UTF-8 is always supported", e);
+    }
+  }
+
+  /**
+   * The address as the mail library's mailbox, the name set as its "personal" part, which the library
+   * quotes (ASCII) or encodes as an RFC 2047 word (UTF-8): never text put together here.
+   */
   static InternetAddress internetAddress(Address address) throws UnsupportedEncodingException {
     return address.name().isPresent()
         ? new InternetAddress(address.email(), address.name().get(), UTF_8)

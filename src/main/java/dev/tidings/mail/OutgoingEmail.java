@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
 /**
  * One finished email. {@code messageId} is Tidings' own id (also sent as {@code X-Tidings-Message-Id},
  * which webhooks correlate on); {@code headers} are extra headers such as {@code List-Unsubscribe}.
- * Construction refuses any header value with a line break, so data can never inject headers.
+ * Construction refuses any header value with a line break, so data can never inject headers. The
+ * addresses ({@code from}, {@code to}, {@code replyTo}) are set only here, as {@link Address}es, never as
+ * header text: {@link MimeEmails} writes them through the mail library, quoting or encoding each name.
  */
 public record OutgoingEmail(
     String messageId,
@@ -20,7 +22,8 @@ public record OutgoingEmail(
     String subject,
     String text,
     Optional<String> html,
-    Map<String, String> headers) {
+    Map<String, String> headers,
+    Optional<Address> replyTo) {
 
   public static final String TIDINGS_MESSAGE_ID = "X-Tidings-Message-Id";
   private static final Pattern HEADER_NAME = Pattern.compile("[!-9;-~]{1,76}");
@@ -28,6 +31,8 @@ public record OutgoingEmail(
       "from",
       "to",
       "cc",
+      "reply-to",
+      "sender",
       "bcc",
       "subject",
       "message-id",
@@ -44,6 +49,7 @@ public record OutgoingEmail(
     Objects.requireNonNull(subject, "subject");
     Objects.requireNonNull(text, "text");
     Objects.requireNonNull(html, "html");
+    Objects.requireNonNull(replyTo, "replyTo");
     HeaderText.requireSingleLine("messageId", messageId);
     if (messageId.isBlank() || messageId.chars().anyMatch(c -> c <= ' ' || c == '<' || c == '>')) {
       throw new IllegalArgumentException(
@@ -60,5 +66,17 @@ public record OutgoingEmail(
       copy.put(name, HeaderText.requireSingleLine("header " + name, value));
     });
     headers = java.util.Collections.unmodifiableMap(copy);
+  }
+
+  /** An email without a Reply-To. */
+  public OutgoingEmail(
+      String messageId,
+      Address from,
+      Address to,
+      String subject,
+      String text,
+      Optional<String> html,
+      Map<String, String> headers) {
+    this(messageId, from, to, subject, text, html, headers, Optional.empty());
   }
 }

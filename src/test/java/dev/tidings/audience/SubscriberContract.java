@@ -21,6 +21,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What every database behind {@link SubscriberService} must do. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -72,8 +74,10 @@ public abstract class SubscriberContract {
 
   @Test
   void a_subscriber_put_is_read_back_by_id_and_by_email_in_any_case() {
-    Subscriber ada = subscriber("s1", "Ada@Example.com");
-    subscribers.put(ada);
+    Subscriber ada = subscriber("s1", "Ada@example.com");
+    assertThat(subscribers.put(subscriber("s1", "Ada@Example.com")))
+        .as("kept with the domain in lower case")
+        .isEqualTo(ada);
     assertThat(subscribers.get("s1")).contains(ada);
     assertThat(subscribers.findByEmail("ada@example.COM")).contains(ada);
   }
@@ -212,7 +216,7 @@ public abstract class SubscriberContract {
   void invalid_subscribers_say_what_is_wrong() {
     assertThatThrownBy(() -> new Subscriber(
             "s1",
-            "no at sign",
+            null,
             Optional.of("two\nlines"),
             Locale.ENGLISH,
             ZoneOffset.UTC,
@@ -222,7 +226,19 @@ public abstract class SubscriberContract {
             InvalidInputException.class,
             e -> assertThat(e.problems())
                 .containsExactly(
-                    "email must be an address with one @, no spaces, up to 254 characters, got 'no at sign'",
-                    "name must not contain line breaks"));
+                    "missing required field 'email'", "name must not contain line breaks"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"no at sign", "a>,<victim@evil.example", "Ada <ada@example.com>", "a@[127.0.0.1]"})
+  void a_subscriber_whose_email_is_not_one_bare_address_is_not_written(String email) {
+    assertThatThrownBy(() -> subscribers.put(subscriber("bad", email)))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems()).singleElement().asString().startsWith("email must "));
+    assertThatThrownBy(() -> subscribers.create(subscriber("bad", email)))
+        .isInstanceOf(InvalidInputException.class);
+    assertThat(subscribers.get("bad")).isEmpty();
   }
 }

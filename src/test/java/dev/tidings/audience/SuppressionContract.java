@@ -56,7 +56,7 @@ public abstract class SuppressionContract {
         .containsExactly("a@example.com", "m@example.com");
     assertThat(suppressions.list(Optional.of("m@example.com"), 2))
         .extracting(Suppression::email)
-        .containsExactly("X@Example.com");
+        .containsExactly("X@example.com");
     assertThat(suppressions.unsuppress("x@example.com")).isTrue();
     assertThat(suppressions.unsuppress("x@example.com")).isFalse();
     assertThat(suppressions.isSuppressed("x@example.com")).isFalse();

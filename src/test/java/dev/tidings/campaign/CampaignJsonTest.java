@@ -224,7 +224,7 @@ class CampaignJsonTest {
             InvalidInputException.class,
             e -> assertThat(e.problems())
                 .containsExactly(
-                    "replyTo: not an email address: 'not an address'",
+                    "replyTo must not contain spaces, line breaks or control characters, got 'not an address'",
                     "audience.conditions[0].field must be one of country, city, timeZone but was 'shoeSize'",
                     "audience.conditions[1].latitude must be within -90.0..90.0 but was 91.0",
                     "audience.conditions[2].targetType must be one of brand, artist, gallery, store,"

@@ -6,6 +6,7 @@ import dev.tidings.audience.Consent;
 import dev.tidings.audience.Location;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.config.Secret;
+import dev.tidings.mail.Address;
 import dev.tidings.mail.MimeEmails;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.message.MessageId;
@@ -57,7 +58,8 @@ class CampaignRendererTest {
     assertThat(email.to().name()).contains("Ada Lovelace");
     assertThat(email.headers().get("List-Unsubscribe-Post"))
         .isEqualTo("List-Unsubscribe=One-Click");
-    assertThat(email.headers().get("Reply-To")).isEqualTo("care@shop.example");
+    assertThat(email.replyTo()).contains(Address.of("care@shop.example"));
+    assertThat(email.headers()).doesNotContainKey("Reply-To");
     String listUnsubscribe = email.headers().get("List-Unsubscribe");
     assertThat(listUnsubscribe)
         .matches("<https://mail\\.shop\\.example/u/[A-Za-z0-9_-]+>, <mailto:care@shop\\.example"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.mail.BodyPart;
 import jakarta.mail.Multipart;
+import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -52,6 +53,46 @@ class MimeEmailsTest {
     boolean sevenBit = content.chars().allMatch(c -> c < 0x80) && content.length() < 998;
     assertThat(html.getHeader("Content-Transfer-Encoding"))
         .containsExactly(sevenBit ? "7bit" : "quoted-printable");
+  }
+
+  @org.junit.jupiter.api.Test
+  void
+      a_display_name_with_quotes_commas_angle_brackets_and_non_ascii_is_one_header_with_one_address()
+          throws Exception {
+    String name = "Zoë \"The Boss\" O'Brien, <victim@evil.example>; x@evil.example";
+    var email = new OutgoingEmail(
+        "m-names",
+        Address.of("news@shop.example", "Shop, \"Best\" <deals@evil.example>"),
+        Address.of("ann@example.com", name),
+        "Hello",
+        "text",
+        Optional.empty(),
+        Map.of(),
+        Optional.of(Address.of("care@shop.example", "Care <v@evil.example>, Ünï")));
+
+    MimeMessage parsed = roundTrip(email);
+
+    for (String header : new String[] {"To", "From", "Reply-To"}) {
+      assertThat(parsed.getHeader(header)).as(header).hasSize(1);
+      // strict parsing of the header as written: exactly one mailbox
+      assertThat(InternetAddress.parseHeader(parsed.getHeader(header)[0], true))
+          .as(header)
+          .hasSize(1);
+    }
+    var to = (InternetAddress) parsed.getRecipients(MimeMessage.RecipientType.TO)[0];
+    assertThat(parsed.getAllRecipients()).hasSize(1);
+    assertThat(to.getAddress()).isEqualTo("ann@example.com");
+    assertThat(to.getPersonal()).isEqualTo(name);
+    var from = (InternetAddress) parsed.getFrom()[0];
+    assertThat(from.getAddress()).isEqualTo("news@shop.example");
+    assertThat(from.getPersonal()).isEqualTo("Shop, \"Best\" <deals@evil.example>");
+    var replyTo = (InternetAddress) parsed.getReplyTo()[0];
+    assertThat(parsed.getReplyTo()).hasSize(1);
+    assertThat(replyTo.getAddress()).isEqualTo("care@shop.example");
+    assertThat(replyTo.getPersonal()).isEqualTo("Care <v@evil.example>, Ünï");
+    assertThat(MimeEmails.envelopeRecipients(email))
+        .extracting(InternetAddress::getAddress)
+        .containsExactly("ann@example.com");
   }
 
   /** Line ends are the wire's business: CRLF on the way out, whatever went in. */

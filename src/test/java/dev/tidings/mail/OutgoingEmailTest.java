@@ -48,10 +48,26 @@ class OutgoingEmailTest {
         "no-at",
         "a@b@c",
         "@x.com",
-        "ann@"
+        "ann@",
+        "a>,<victim@evil.example",
+        "ann@example.com, victim@evil.example",
+        "ann@example.com,victim@evil.example",
+        "Ann <ann@example.com>",
+        "<ann@example.com>",
+        "\"ann\"@example.com",
+        "ann@example.com (Ann)",
+        "ann@[127.0.0.1]",
+        "ann@example.com\0"
       })
   void an_email_address_that_could_inject_or_is_malformed_is_refused(String email) {
-    assertThatIllegalArgumentException().isThrownBy(() -> Address.of(email));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Address.of(email, "Angle"))
+        .withMessageStartingWith("the address must");
+  }
+
+  @Test
+  void an_address_is_kept_with_its_domain_in_lower_case_ascii() {
+    assertThat(Address.of("Ann@BÜCHER.Example").email()).isEqualTo("Ann@xn--bcher-kva.example");
   }
 
   @Test
@@ -68,7 +84,16 @@ class OutgoingEmailTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Bcc", "to", "Message-ID", "X-Tidings-Message-Id", "content-type"})
+  @ValueSource(
+      strings = {
+        "Bcc",
+        "to",
+        "Message-ID",
+        "X-Tidings-Message-Id",
+        "content-type",
+        "Reply-To",
+        "sender"
+      })
   void headers_tidings_sets_itself_cannot_be_overridden(String name) {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> withHeader(name, "v"))

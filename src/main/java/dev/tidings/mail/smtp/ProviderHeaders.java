@@ -107,7 +107,8 @@ public enum ProviderHeaders {
         email.subject(),
         email.text(),
         email.html(),
-        headers);
+        headers,
+        email.replyTo());
   }
 
   private static String json(Object value) {

@@ -195,7 +195,7 @@ public final class SmtpMailTransport implements MailTransport {
     }
     connection.beginMessage(handover);
     try {
-      connection.sendMessage(message, message.getAllRecipients());
+      connection.sendMessage(message, MimeEmails.envelopeRecipients(email));
       connection.markUsed();
       String reply =
           Objects.requireNonNullElse(connection.getLastServerResponse(), "").strip();

@@ -204,6 +204,7 @@ public final class CampaignRoutes implements RouteGroup {
       headers.put("From", address(email.from()));
       headers.put("To", address(email.to()));
       headers.put("Subject", email.subject());
+      email.replyTo().ifPresent(replyTo -> headers.put("Reply-To", address(replyTo)));
       headers.putAll(email.headers());
       out.put("headers", headers);
       out.put("listUnsubscribe", email.headers().get(CampaignRenderer.LIST_UNSUBSCRIBE));
@@ -214,7 +215,7 @@ public final class CampaignRoutes implements RouteGroup {
   }
 
   private static String address(Address address) {
-    return address.name().map(name -> name + " <" + address.email() + ">").orElse(address.email());
+    return MimeEmails.display(address);
   }
 
   private static long id(ServerRequest request) {
