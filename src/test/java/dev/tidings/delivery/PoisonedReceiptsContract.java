@@ -153,6 +153,7 @@ public abstract class PoisonedReceiptsContract {
         Thread.sleep(200);
       }
       assertThat(dead).as("dead letters").hasSize(1);
+      DeadLetter deadLetter = dead.getFirst();
       ReceiptBatch letter = topic.codec().decode(dead.getFirst().body());
       assertThat(letter.receipts())
           .singleElement()
@@ -175,10 +176,10 @@ public abstract class PoisonedReceiptsContract {
           .singleElement()
           .satisfies(event -> {
             assertThat(event.getFormattedMessage())
-                .contains(dead.getFirst().messageId())
+                .contains(deadLetter.messageId())
                 .contains(topic.name())
                 .containsAnyOf(reasonMentions)
-                .doesNotContain(new String(dead.getFirst().body(), StandardCharsets.UTF_8));
+                .doesNotContain(new String(deadLetter.body(), StandardCharsets.UTF_8));
           });
     } finally {
       consuming.close();
