@@ -80,7 +80,7 @@ public final class DeliveryWiring implements Capability {
           ReceiptQueue.TOPIC,
           CONSUMERS,
           MESSAGES_PER_TRANSACTION,
-          new ReceiptConsumer(store.get()));
+          new ReceiptConsumer(store.get(), ReceiptConsumer.DEFAULT_HOLD, sink.get()::setAside));
       consumers.consumeBatches(
           SendTopics.receipts(SendOptions.fromEnvironment(System.getenv())),
           1,

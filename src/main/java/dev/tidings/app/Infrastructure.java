@@ -11,7 +11,9 @@ import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.mail.smtp.SmtpMailTransport;
 import dev.tidings.mail.smtp.SmtpSettings;
 import dev.tidings.queue.WorkQueue;
+import dev.tidings.queue.postgres.PostgresQueueOptions;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
+import dev.tidings.queue.rabbitmq.RabbitQueueOptions;
 import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
@@ -164,13 +166,15 @@ public final class Infrastructure implements AutoCloseable {
     if (workQueue == null) {
       var amqpUrl = settings.amqpUrl();
       if (amqpUrl.isPresent()) {
-        var rabbit = open(() -> RabbitWorkQueue.connect(amqpUrl.get()));
+        var rabbit = open(() -> RabbitWorkQueue.connect(
+            amqpUrl.get(), RabbitQueueOptions.defaults(), InstantSource.system(), metrics));
         checks.add(
             new DependencyCheck("rabbitmq", Settings.maskUserInfo(amqpUrl.get()), rabbit::problem));
         workQueue = rabbit;
       } else {
         var databaseOfQueue = database();
-        workQueue = open(() -> new PostgresWorkQueue(databaseOfQueue));
+        workQueue = open(
+            () -> new PostgresWorkQueue(databaseOfQueue, PostgresQueueOptions.defaults(), metrics));
       }
     }
     return workQueue;

@@ -76,6 +76,7 @@ public final class ParkedReceiptExpiry implements AutoCloseable {
   /** Drops the receipts parked longer than the retention now; returns how many. */
   public int expireNow() {
     int dropped = store.expireParked(clock.instant().minus(retention));
+    store.expireUnknownEventIds(clock.instant());
     expired.increment(dropped);
     if (dropped > 0)
       log.info(

@@ -22,7 +22,8 @@ import tools.jackson.databind.JsonNode;
  * object form (queued by an earlier version) is still read.
  *
  * <pre>{"r":[[messageId, status, epochMillis, source, reason, userAgent, sourceAddress,
- *   providerSaysMachine, eventId, slot], ...], "u":[{"source", "eventType", "rawEvent"}, ...]}</pre>
+ *   providerSaysMachine, eventId, slot], ...],
+ *  "u":[{"source", "eventType", "rawEvent", "eventId"?}, ...]}</pre>
  */
 public final class ReceiptBatchCodec implements Codec<ReceiptBatch> {
   private static final Codec<ReceiptBatch> OBJECT_FORM = Codec.json(ReceiptBatch.class);
@@ -57,6 +58,8 @@ public final class ReceiptBatchCodec implements Codec<ReceiptBatch> {
         json.writeStringProperty("source", unknown.source().name());
         json.writeStringProperty("eventType", unknown.eventType());
         json.writeStringProperty("rawEvent", unknown.rawEvent());
+        if (unknown.eventId().isPresent())
+          json.writeStringProperty("eventId", unknown.eventId().get());
         json.writeEndObject();
       }
       json.writeEndArray();
@@ -90,7 +93,10 @@ public final class ReceiptBatchCodec implements Codec<ReceiptBatch> {
               unknown.add(new ReceiptStore.Unknown(
                   ReceiptSource.valueOf(event.path("source").asString()),
                   event.path("eventType").asString(),
-                  event.path("rawEvent").asString()));
+                  event.path("rawEvent").asString(),
+                  event.path("eventId").isString()
+                      ? Optional.of(event.path("eventId").asString())
+                      : Optional.empty()));
             }
           }
           default -> json.skipChildren();

@@ -5,6 +5,7 @@ import dev.tidings.queue.Topic;
 import dev.tidings.queue.WorkQueue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The {@link ReceiptSink} of the edges: a request's receipts go to the queue in messages of up to
@@ -43,11 +44,26 @@ public final class ReceiptQueue implements ReceiptSink {
     topic.publishAll(queue, batches, PRIORITY);
   }
 
+  /**
+   * Publishes receipts that failed in the store, taken out of a message whose others were applied,
+   * as a message of their own: alone, it fails again and is dead-lettered with its reason.
+   */
+  public void setAside(ReceiptBatch batch) {
+    topic.publish(queue, batch, PRIORITY);
+  }
+
   @Override
   public void unknown(ReceiptSource source, String eventType, String rawEvent) {
+    unknown(source, eventType, rawEvent, Optional.empty());
+  }
+
+  @Override
+  public void unknown(
+      ReceiptSource source, String eventType, String rawEvent, Optional<String> eventId) {
     topic.publish(
         queue,
-        new ReceiptBatch(List.of(), List.of(new ReceiptStore.Unknown(source, eventType, rawEvent))),
+        new ReceiptBatch(
+            List.of(), List.of(new ReceiptStore.Unknown(source, eventType, rawEvent, eventId))),
         PRIORITY);
   }
 }

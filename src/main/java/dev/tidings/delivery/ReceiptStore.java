@@ -58,8 +58,23 @@ public final class ReceiptStore {
   /** What one batch did, for metrics and tests. */
   public record Applied(int receipts, int newSteps, int parked, int unparked, int undecodable) {}
 
-  /** A provider event that maps to no status. */
-  public record Unknown(ReceiptSource source, String eventType, String rawEvent) {}
+  /**
+   * A provider event that maps to no status, with the provider's id of it when it has one: an
+   * event is counted once per id, however often the provider delivers it.
+   */
+  public record Unknown(
+      ReceiptSource source, String eventType, String rawEvent, Optional<String> eventId) {
+    public Unknown {
+      java.util.Objects.requireNonNull(eventId, "eventId");
+    }
+
+    public Unknown(ReceiptSource source, String eventType, String rawEvent) {
+      this(source, eventType, rawEvent, Optional.empty());
+    }
+  }
+
+  /** How long an unknown event's id is remembered: SendGrid retries a request for up to 72 hours. */
+  static final java.time.Duration UNKNOWN_IDS_KEPT = java.time.Duration.ofDays(4);
 
   public Applied apply(List<Receipt> receipts, List<Unknown> unknown) {
     return jdbi.inTransaction(handle -> apply(handle, receipts, unknown));
@@ -434,7 +449,8 @@ public final class ReceiptStore {
   }
 
   private static void recordUnknown(Handle handle, List<Unknown> unknown, Instant now) {
-    for (Unknown event : unknown)
+    for (Unknown event : unknown) {
+      if (event.eventId().isPresent() && !firstTimeSeen(handle, event, now)) continue;
       handle
           .createUpdate(
               "INSERT INTO unknown_receipts (source, event_type, count, last_seen, last_event)"
@@ -443,14 +459,41 @@ public final class ReceiptStore {
                   + " count = unknown_receipts.count + 1, last_seen = excluded.last_seen,"
                   + " last_event = excluded.last_event")
           .bind("source", event.source().name())
-          .bind("type", event.eventType())
+          .bind("type", ReceiptLimits.printable(event.eventType(), 200))
           .bind("now", now)
-          .bind(
-              "raw",
-              event.rawEvent().length() > 4_000
-                  ? event.rawEvent().substring(0, 4_000)
-                  : event.rawEvent())
+          .bind("raw", ReceiptLimits.printable(event.rawEvent(), 4_000))
           .execute();
+    }
+  }
+
+  /**
+   * Remembers the provider's id of an unknown event in {@code webhook_replays} (under the provider
+   * {@code unknown:<SOURCE>}) in the batch's transaction: false when it was there, so a replayed or
+   * retried request counts its events once.
+   */
+  private static boolean firstTimeSeen(Handle handle, Unknown event, Instant now) {
+    return handle
+            .createUpdate("INSERT INTO webhook_replays (provider, token, expires_at)"
+                + " VALUES (:provider, :token, :expiresAt) ON CONFLICT DO NOTHING")
+            .bind("provider", "unknown:" + event.source().name())
+            // a provider's ids are unique per event; with the type, a test vector that reuses one
+            // is still told apart
+            .bind(
+                "token",
+                ReceiptLimits.printable(
+                    event.eventType() + " " + event.eventId().orElseThrow(), 700))
+            .bind("expiresAt", now.plus(UNKNOWN_IDS_KEPT))
+            .execute()
+        == 1;
+  }
+
+  /** Forgets the ids of unknown events remembered before {@code before}; returns how many. */
+  public int expireUnknownEventIds(Instant before) {
+    return jdbi.withHandle(handle -> handle
+        .createUpdate("DELETE FROM webhook_replays WHERE provider LIKE 'unknown:%'"
+            + " AND expires_at < :before")
+        .bind("before", before)
+        .execute());
   }
 
   private static List<Long> millis(List<Instant> times) {

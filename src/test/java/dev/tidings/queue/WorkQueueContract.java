@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -55,6 +60,9 @@ public abstract class WorkQueueContract {
   /** Removes whatever the backend keeps of queue {@code name} and its dead letters. */
   protected void deleteQueue(String name) {}
 
+  /** Where the queues of this suite count what they dead-letter; {@link #openQueue()} passes it. */
+  protected final MeterRegistry metrics = new SimpleMeterRegistry();
+
   protected WorkQueue queue;
   protected String name;
   private final List<AutoCloseable> cleanups = new ArrayList<>();
@@ -102,6 +110,18 @@ public abstract class WorkQueueContract {
 
   static String text(Delivery delivery) {
     return new String(delivery.body(), UTF_8);
+  }
+
+  private static String text(DeadLetter letter) {
+    return new String(letter.body(), UTF_8);
+  }
+
+  private double deadLettersCounted(String reasonClass) {
+    Counter counter = metrics
+        .find(PoisonIsolation.METRIC)
+        .tags("queue", name, "reason_class", reasonClass)
+        .counter();
+    return counter == null ? 0 : counter.count();
   }
 
   @Test
@@ -569,14 +589,15 @@ public abstract class WorkQueueContract {
   }
 
   @Test
-  void a_batch_handler_that_throws_retries_the_whole_batch() {
+  void a_batch_handler_that_fails_transiently_retries_the_whole_batch() {
     queue.declare(spec(3));
     queue.publishAll(name, List.of(text("x", 5), text("y", 5)));
     List<Delivery> deliveries = new CopyOnWriteArrayList<>();
     subscribed(queue.subscribeBatches(name, 1, 10, batch -> {
       deliveries.addAll(batch);
       if (batch.stream().anyMatch(delivery -> delivery.deliveryCount() == 1))
-        throw new IllegalStateException("database down");
+        throw new SQLTransientConnectionException(
+            "Connection is not available, request timed out after 30000ms");
       return BatchResult.ACK_ALL;
     }));
 
@@ -586,6 +607,75 @@ public abstract class WorkQueueContract {
     awaitUntil("queue drained", () -> queue.depth(name) == 0);
     assertThat(deliveries).extracting(Delivery::deliveryCount).containsOnly(1, 2);
     assertThat(queue.deadLetters(name, 10)).isEmpty();
+    assertThat(deadLettersCounted("poison")).isZero();
+  }
+
+  @Test
+  void a_serialization_failure_or_lost_connection_is_retried_not_dead_lettered() {
+    queue.declare(spec(3));
+    queue.publishAll(name, List.of(text("a", 5), text("b", 5), text("c", 5)));
+    List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribeBatches(name, 1, 10, batch -> {
+      deliveries.addAll(batch);
+      for (Delivery delivery : batch) {
+        if (delivery.deliveryCount() == 1 && text(delivery).equals("b"))
+          throw new IllegalStateException(
+              "statement failed", new SQLException("could not serialize access", "40001"));
+        if (delivery.deliveryCount() == 1 && text(delivery).equals("c"))
+          throw new IllegalStateException(
+              "statement failed", new SQLException("connection lost", "08006"));
+      }
+      return BatchResult.ACK_ALL;
+    }));
+
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    awaitUntil(
+        "b and c handled again",
+        () -> deliveries.stream()
+            .filter(d -> d.deliveryCount() == 2)
+            .map(WorkQueueContract::text)
+            .toList()
+            .containsAll(List.of("b", "c")));
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+    assertThat(deadLettersCounted("poison")).isZero();
+  }
+
+  @Test
+  void
+      a_batch_handler_that_throws_for_one_message_dead_letters_it_alone_and_acknowledges_the_rest() {
+    queue.declare(spec(3));
+    List<Message> messages = new ArrayList<>();
+    for (int i = 0; i < 40; i++) messages.add(text(i == 23 ? "poison" : "good-" + i, 5));
+    queue.publishAll(name, messages);
+    List<String> applied = new CopyOnWriteArrayList<>();
+    List<Delivery> poisonDeliveries = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribeBatches(name, 1, 40, batch -> {
+      for (Delivery delivery : batch) {
+        if (text(delivery).equals("poison")) {
+          poisonDeliveries.add(delivery);
+          throw new IllegalArgumentException("timestamp out of range: +300000-01-01T00:00:00Z");
+        }
+      }
+      batch.forEach(delivery -> applied.add(text(delivery)));
+      return BatchResult.ACK_ALL;
+    }));
+
+    awaitUntil("one dead letter", () -> !queue.deadLetters(name, 10).isEmpty());
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    awaitUntil("39 applied", () -> applied.size() >= 39);
+    assertThat(applied)
+        .doesNotContain("poison")
+        .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 40)
+            .filter(i -> i != 23)
+            .mapToObj(i -> "good-" + i)
+            .toList());
+    assertThat(poisonDeliveries).extracting(Delivery::deliveryCount).containsOnly(1);
+    assertThat(queue.deadLetters(name, 10)).singleElement().satisfies(letter -> {
+      assertThat(text(letter)).isEqualTo("poison");
+      assertThat(letter.reason()).contains("timestamp out of range");
+      assertThat(letter.deliveries()).isEqualTo(1);
+    });
+    assertThat(deadLettersCounted("poison")).isEqualTo(1.0);
   }
 
   @Test

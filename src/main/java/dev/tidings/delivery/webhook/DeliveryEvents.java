@@ -3,6 +3,7 @@ package dev.tidings.delivery.webhook;
 import dev.tidings.InvalidInputException;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.Receipt;
+import dev.tidings.delivery.ReceiptLimits;
 import dev.tidings.delivery.ReceiptSource;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -20,10 +21,12 @@ import tools.jackson.databind.JsonNode;
 /**
  * The generic {@code POST /api/v1/delivery-events} body: an array of {@code {"messageId", "status",
  * "timestamp", "reason"?, "userAgent"?}}. Every element is checked before any is taken, so a client
- * learns every mistake in one answer and a batch is never half written.
+ * learns every mistake in one answer and a batch is never half written. What the store could not
+ * hold is refused here, naming the field ({@link ReceiptLimits}: a time before 2000 or more than a
+ * day ahead, a NUL character, an over-long text), so an accepted request never fails in the
+ * consumer.
  */
 public final class DeliveryEvents {
-  private static final int MAX_ID_LENGTH = 200;
   /** 9999-12-31T23:59:59Z, the last second an ISO-8601 year of four digits can name. */
   private static final long LATEST_SECONDS = 253_402_300_799L;
 
@@ -34,6 +37,11 @@ public final class DeliveryEvents {
   private DeliveryEvents() {}
 
   public static List<Receipt> parse(JsonNode body) {
+    return parse(body, Instant.now());
+  }
+
+  /** As {@link #parse(JsonNode)}, with {@code now} the time a receipt may be at most a day ahead of. */
+  public static List<Receipt> parse(JsonNode body, Instant now) {
     if (!body.isArray())
       throw new InvalidInputException(List.of("expected a JSON array of delivery events"));
     if (body.isEmpty()) throw new InvalidInputException(List.of("the array holds no events"));
@@ -41,23 +49,24 @@ public final class DeliveryEvents {
     var receipts = new ArrayList<Receipt>();
     for (int i = 0; i < body.size(); i++) {
       var before = problems.size();
-      var receipt = receipt(body.get(i), "[" + i + "]", problems);
+      var receipt = receipt(body.get(i), "[" + i + "]", now, problems);
       if (problems.size() == before && receipt.isPresent()) receipts.add(receipt.get());
     }
     if (!problems.isEmpty()) throw new InvalidInputException(problems);
     return receipts;
   }
 
-  private static Optional<Receipt> receipt(JsonNode event, String at, List<String> problems) {
+  private static Optional<Receipt> receipt(
+      JsonNode event, String at, Instant now, List<String> problems) {
     if (!event.isObject()) {
       problems.add(at + ": not a JSON object");
       return Optional.empty();
     }
-    Optional<String> messageId = optionalText(event, "messageId", at, problems);
+    Optional<String> messageId =
+        optionalText(event, "messageId", ReceiptLimits.MAX_ID_LENGTH, at, problems);
     if (messageId.isEmpty() && !event.has("messageId")) problems.add(at + ".messageId: missing");
-    else if (messageId.isPresent() && messageId.get().length() > MAX_ID_LENGTH)
-      problems.add(at + ".messageId: longer than " + MAX_ID_LENGTH + " characters");
-    Optional<DeliveryStatus> status = optionalText(event, "status", at, problems)
+    Optional<DeliveryStatus> status = optionalText(
+            event, "status", ReceiptLimits.MAX_TEXT_LENGTH, at, problems)
         .flatMap(text -> {
           var known = DeliveryStatus.ofWire(text);
           if (known.isEmpty())
@@ -65,9 +74,16 @@ public final class DeliveryEvents {
           return known;
         });
     if (!event.has("status")) problems.add(at + ".status: missing");
-    Optional<Instant> timestamp = timestamp(event.path("timestamp"), at, problems);
-    Optional<String> reason = optionalText(event, "reason", at, problems);
-    Optional<String> userAgent = optionalText(event, "userAgent", at, problems);
+    Optional<Instant> timestamp = timestamp(event.path("timestamp"), at, problems)
+        .filter(time -> {
+          var outside = ReceiptLimits.timeProblem(time, now);
+          outside.ifPresent(why -> problems.add(at + ".timestamp: " + why));
+          return outside.isEmpty();
+        });
+    Optional<String> reason =
+        optionalText(event, "reason", ReceiptLimits.MAX_TEXT_LENGTH, at, problems);
+    Optional<String> userAgent =
+        optionalText(event, "userAgent", ReceiptLimits.MAX_TEXT_LENGTH, at, problems);
     if (messageId.isEmpty() || status.isEmpty() || timestamp.isEmpty()) return Optional.empty();
     return Optional.of(new Receipt(
         messageId.get(),
@@ -83,14 +99,20 @@ public final class DeliveryEvents {
   }
 
   private static Optional<String> optionalText(
-      JsonNode event, String field, String at, List<String> problems) {
+      JsonNode event, String field, int maxLength, String at, List<String> problems) {
     JsonNode value = event.path(field);
     if (value.isMissingNode() || value.isNull()) return Optional.empty();
     if (!value.isString() || value.asString().isBlank()) {
       problems.add(at + "." + field + ": must be a non-empty string");
       return Optional.empty();
     }
-    return Optional.of(value.asString().trim());
+    String text = value.asString().trim();
+    var unstorable = ReceiptLimits.textProblem(text, maxLength);
+    if (unstorable.isPresent()) {
+      problems.add(at + "." + field + ": " + unstorable.get());
+      return Optional.empty();
+    }
+    return Optional.of(text);
   }
 
   /** ISO-8601 with an offset ({@code 2026-05-01T10:00:00Z}) or unix seconds. */

@@ -4,12 +4,15 @@ import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.PoisonIsolation;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.UnknownQueueException;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -44,14 +47,21 @@ public final class PostgresWorkQueue implements WorkQueue {
   private final @Nullable Notifier notifier;
   private final ConcurrentHashMap<String, QueueSpec> specs = new ConcurrentHashMap<>();
   private final Set<ConsumerSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+  private final MeterRegistry metrics;
 
   public PostgresWorkQueue(Database database) {
     this(database, PostgresQueueOptions.defaults());
   }
 
   public PostgresWorkQueue(Database database, PostgresQueueOptions options) {
+    this(database, options, new SimpleMeterRegistry());
+  }
+
+  /** Counting the messages its batch consumers give up on in {@code metrics} ({@link PoisonIsolation}). */
+  public PostgresWorkQueue(Database database, PostgresQueueOptions options, MeterRegistry metrics) {
     this.database = Objects.requireNonNull(database, "database");
     this.options = Objects.requireNonNull(options, "options");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.table = new MessageTable(database.jdbi());
     this.listener =
         new NotificationListener(database.dataSource(), wakeups, options.pollInterval());
@@ -108,8 +118,9 @@ public final class PostgresWorkQueue implements WorkQueue {
       throw new IllegalArgumentException("batchSize must be at least 1 but was " + batchSize);
     Objects.requireNonNull(handler, "handler");
     QueueSpec spec = spec(queue);
+    BatchHandler isolating = PoisonIsolation.around(queue, handler, metrics);
     return tracked(onClose -> new PostgresBatchSubscription(
-        table, wakeups, options, spec, consumers, batchSize, handler, onClose));
+        table, wakeups, options, spec, consumers, batchSize, isolating, onClose));
   }
 
   /** Starts a subscription that this queue closes with itself until it is closed on its own. */

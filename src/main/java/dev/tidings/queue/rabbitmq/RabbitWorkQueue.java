@@ -13,12 +13,15 @@ import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.PoisonIsolation;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.RetryPolicy;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.UnknownQueueException;
 import dev.tidings.queue.WorkQueue;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -68,14 +71,17 @@ public final class RabbitWorkQueue implements WorkQueue {
   private final Map<String, QueueSpec> declared = new ConcurrentHashMap<>();
   private final Map<String, RabbitLayout> layouts = new ConcurrentHashMap<>();
   private final Set<RabbitSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+  private final MeterRegistry metrics;
 
   private RabbitWorkQueue(
       Connection publishing,
       Connection consuming,
       RabbitQueueOptions options,
       InstantSource clock,
-      String description)
+      String description,
+      MeterRegistry metrics)
       throws IOException {
+    this.metrics = metrics;
     this.publishing = publishing;
     this.consuming = consuming;
     this.clock = clock;
@@ -94,6 +100,12 @@ public final class RabbitWorkQueue implements WorkQueue {
   /** Connects to {@code amqpUri} ({@code amqp://user:password@host:port/vhost}); {@code clock} stamps messages and dead letters. */
   public static RabbitWorkQueue connect(
       URI amqpUri, RabbitQueueOptions options, InstantSource clock) {
+    return connect(amqpUri, options, clock, new SimpleMeterRegistry());
+  }
+
+  /** As {@link #connect(URI, RabbitQueueOptions, InstantSource)}, counting what batch consumers give up on in {@code metrics} ({@link PoisonIsolation}). */
+  public static RabbitWorkQueue connect(
+      URI amqpUri, RabbitQueueOptions options, InstantSource clock, MeterRegistry metrics) {
     String description =
         amqpUri.getHost() + ":" + (amqpUri.getPort() < 0 ? 5672 : amqpUri.getPort());
     var factory = new ConnectionFactory();
@@ -130,7 +142,7 @@ public final class RabbitWorkQueue implements WorkQueue {
       String id = UUID.randomUUID().toString().substring(0, 8);
       publishing = factory.newConnection("tidings-publish-" + id);
       consuming = factory.newConnection("tidings-consume-" + id);
-      return new RabbitWorkQueue(publishing, consuming, options, clock, description);
+      return new RabbitWorkQueue(publishing, consuming, options, clock, description, metrics);
     } catch (Exception e) {
       abortQuietly(publishing);
       abortQuietly(consuming);
@@ -242,7 +254,11 @@ public final class RabbitWorkQueue implements WorkQueue {
       throw new IllegalArgumentException("batchSize must be at least 1 but was " + batchSize);
     Objects.requireNonNull(handler, "handler");
     return start(
-        queue, consumers, batchSize, batchSize, new RabbitSubscription.Work.Batch(handler));
+        queue,
+        consumers,
+        batchSize,
+        batchSize,
+        new RabbitSubscription.Work.Batch(PoisonIsolation.around(queue, handler, metrics)));
   }
 
   private Subscription start(

@@ -28,7 +28,7 @@ class PostgresWorkQueueIT extends WorkQueueContract {
 
   @Override
   protected WorkQueue openQueue() {
-    return new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST);
+    return new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST, metrics);
   }
 
   @Override

@@ -36,7 +36,7 @@ class PostgresWorkQueueTest extends WorkQueueContract {
 
   @Override
   protected WorkQueue openQueue() {
-    return new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST);
+    return new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST, metrics);
   }
 
   @Override

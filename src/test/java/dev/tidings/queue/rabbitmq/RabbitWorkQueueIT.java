@@ -28,8 +28,8 @@ class RabbitWorkQueueIT extends WorkQueueContract {
 
   @Override
   protected WorkQueue openQueue() {
-    var queue =
-        RabbitWorkQueue.connect(RealServers.amqpUrl(), SMALL_WINDOW, InstantSource.system());
+    var queue = RabbitWorkQueue.connect(
+        RealServers.amqpUrl(), SMALL_WINDOW, InstantSource.system(), metrics);
     opened.add(queue);
     return queue;
   }

@@ -293,6 +293,78 @@ class DeliveryWebhookRoutesTest {
     assertThat(sink.isEmpty()).isTrue();
   }
 
+  @Test
+  void delivery_events_the_store_cannot_hold_are_refused_with_400_naming_the_field()
+      throws Exception {
+    byte[] body = """
+        [{"messageId":"m-1","status":"delivered","timestamp":"+300000-01-01T00:00:00Z"},
+         {"messageId":"m-2","status":"bounced","timestamp":"2026-05-01T10:00:00Z",
+          "reason":"550 no\\u0000 such user"},
+         {"messageId":"m-3","status":"delivered","timestamp":99999999999999999},
+         {"messageId":"m-4","status":"delivered","timestamp":"1999-12-31T23:59:59Z"},
+         {"messageId":"m-5","status":"opened","timestamp":"2026-05-01T10:00:00Z",
+          "userAgent":"Mail\\u0000/1.0"},
+         {"messageId":"m-6","status":"delivered","timestamp":"2026-05-01T10:00:00Z",
+          "reason":"%s"}]""".formatted("x".repeat(5_000)).getBytes(StandardCharsets.UTF_8);
+    var response = send(
+        server,
+        "/api/v1/delivery-events",
+        body,
+        "application/json",
+        List.of("Authorization", "Bearer " + API_KEY));
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(json(response).path("detail").asString())
+        .contains("[0].timestamp")
+        .contains("[1].reason: contains a NUL character")
+        .contains("[2].timestamp")
+        .contains("[3].timestamp")
+        .contains("[4].userAgent: contains a NUL character")
+        .contains("[5].reason: longer than");
+    assertThat(sink.isEmpty()).isTrue();
+  }
+
+  @Test
+  void a_delivery_event_dated_more_than_a_day_ahead_is_refused_naming_the_timestamp()
+      throws Exception {
+    String ahead = Instant.now().plus(Duration.ofDays(2)).toString();
+    byte[] body = ("[{\"messageId\":\"m-1\",\"status\":\"delivered\",\"timestamp\":\"" + ahead
+            + "\"}]")
+        .getBytes(StandardCharsets.UTF_8);
+    var response = send(
+        server,
+        "/api/v1/delivery-events",
+        body,
+        "application/json",
+        List.of("Authorization", "Bearer " + API_KEY));
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(json(response).path("detail").asString()).contains("[0].timestamp");
+    assertThat(sink.isEmpty()).isTrue();
+  }
+
+  @Test
+  void a_signed_sendgrid_event_the_store_cannot_hold_is_kept_as_refused_and_the_rest_queued()
+      throws Exception {
+    var good = Fixtures.withMessageId(
+        Fixtures.json("sendgrid/events/docs-delivered.json").get(0), "", "m-sg");
+    var farFuture = Fixtures.withMessageId(
+        Fixtures.json("sendgrid/events/docs-delivered.json").get(0), "", "m-future");
+    farFuture.put("timestamp", 99999999999999999L);
+    var nul = Fixtures.withMessageId(
+        Fixtures.json("sendgrid/events/docs-delivered.json").get(0), "", "m-nul");
+    nul.put("response", "250 ok\u0000");
+    byte[] body = Json.MAPPER.writeValueAsBytes(
+        Json.MAPPER.createArrayNode().add(good).add(farFuture).add(nul));
+    String timestamp = Long.toString(NOW.getEpochSecond());
+    var response = sendgrid(body, SendGridKeys.sign(timestamp, body), timestamp);
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(sink.receipts()).extracting(r -> r.messageId()).containsExactly("m-sg");
+    assertThat(sink.unknown())
+        .extracting(RecordingReceiptSink.Unknown::eventType)
+        .containsExactly("refused:timestamp", "refused:reason");
+    assertThat(sink.unknown())
+        .allSatisfy(event -> assertThat(event.rawEvent()).doesNotContain("\u0000"));
+  }
+
   private static HttpResponse<String> send(
       HttpServer target, String path, byte[] body, String contentType, List<String> headers)
       throws Exception {

@@ -39,10 +39,12 @@ public final class MailgunEvents {
     Optional<DeliveryStatus> status = status(type, event);
     Optional<String> messageId = MessageIds.of(event.path("user-variables").path(MessageIds.KEY));
     if (status.isEmpty())
-      return mapped.unmapped(ReceiptSource.MAILGUN, type, raw(event)).build();
+      return mapped
+          .unmapped(ReceiptSource.MAILGUN, type, raw(event), text(event, "id"))
+          .build();
     if (messageId.isEmpty())
       return mapped
-          .unmapped(ReceiptSource.MAILGUN, "no-message-id:" + type, raw(event))
+          .unmapped(ReceiptSource.MAILGUN, "no-message-id:" + type, raw(event), text(event, "id"))
           .build();
     JsonNode client = event.path("client-info");
     return mapped

@@ -55,9 +55,14 @@ public final class SendGridEvents {
     Optional<DeliveryStatus> status = status(type, event);
     Optional<String> messageId = MessageIds.of(event.path(MessageIds.KEY));
     if (status.isEmpty()) {
-      mapped.unmapped(ReceiptSource.SENDGRID, type, WebhookJson.raw(event));
+      mapped.unmapped(
+          ReceiptSource.SENDGRID, type, WebhookJson.raw(event), text(event, "sg_event_id"));
     } else if (messageId.isEmpty()) {
-      mapped.unmapped(ReceiptSource.SENDGRID, "no-message-id:" + type, WebhookJson.raw(event));
+      mapped.unmapped(
+          ReceiptSource.SENDGRID,
+          "no-message-id:" + type,
+          WebhookJson.raw(event),
+          text(event, "sg_event_id"));
     } else {
       mapped.receipt(new Receipt(
           messageId.get(),

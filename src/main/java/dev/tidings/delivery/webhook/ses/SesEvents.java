@@ -33,7 +33,11 @@ public final class SesEvents {
     }
     if (event == null || !event.isObject()) {
       return mapped
-          .unmapped(ReceiptSource.SES, "not-an-ses-event", notification.message())
+          .unmapped(
+              ReceiptSource.SES,
+              "not-an-ses-event",
+              notification.message(),
+              Optional.of(notification.messageId()))
           .build();
     }
     map(event, notification.messageId(), mapped);
@@ -49,11 +53,12 @@ public final class SesEvents {
     Optional<String> messageId = messageId(event.path("mail"));
     String raw = dev.tidings.delivery.webhook.WebhookJson.raw(event);
     if (found.isEmpty()) {
-      mapped.unmapped(ReceiptSource.SES, type.isEmpty() ? "no-event-type" : type, raw);
+      mapped.unmapped(
+          ReceiptSource.SES, type.isEmpty() ? "no-event-type" : type, raw, Optional.of(eventId));
       return;
     }
     if (messageId.isEmpty()) {
-      mapped.unmapped(ReceiptSource.SES, "no-message-id:" + type, raw);
+      mapped.unmapped(ReceiptSource.SES, "no-message-id:" + type, raw, Optional.of(eventId));
       return;
     }
     JsonNode detail = found.get().detail();
