@@ -50,7 +50,9 @@ public final class OpenTimeWiring implements Capability {
           chooser.get(),
           new ProductCards(
               infrastructure.settings().dataDir().resolve("cards"),
-              ProductCards.Options.defaults()),
+              ProductCards.Options.defaults(),
+              infrastructure.settings().fetchAllow(),
+              infrastructure.metrics()),
           new CatalogService(jdbi, infrastructure.clock()),
           new SubscriberService(jdbi, infrastructure.clock()));
     });
@@ -74,7 +76,8 @@ public final class OpenTimeWiring implements Capability {
         images.get(),
         engagements.get(),
         infrastructure.settings().shopHome(),
-        infrastructure.clock()));
+        infrastructure.clock(),
+        infrastructure.metrics()));
   }
 
   @Override

@@ -82,6 +82,31 @@ public record FetchAllowance(List<Entry> entries) {
     return new FetchAllowance(all);
   }
 
+  /** The entries as the setting writes them. */
+  public String describe() {
+    var parts = new ArrayList<String>();
+    for (var entry : entries) {
+      parts.add(
+          switch (entry) {
+            case Range range
+            when range.range().prefix() == range.range().network().length * 8 ->
+              address(range)
+                  + range.port().stream().mapToObj(p -> ":" + p).findFirst().orElse("");
+            case Range range -> range.range().toString();
+            case Host host ->
+              host.name()
+                  + host.port().stream().mapToObj(p -> ":" + p).findFirst().orElse("");
+          });
+    }
+    return String.join(",", parts);
+  }
+
+  private static String address(Range range) {
+    String text = range.range().toString();
+    String bare = text.substring(0, text.indexOf('/'));
+    return bare.indexOf(':') >= 0 && range.port().isPresent() ? "[" + bare + "]" : bare;
+  }
+
   public boolean isEmpty() {
     return entries.isEmpty();
   }

@@ -160,12 +160,15 @@ class ApiResourcesTest {
                     chooser,
                     new ProductCards(
                         Files.createTempDirectory("tidings-resources-cards"),
-                        ProductCards.Options.defaults()),
+                        ProductCards.Options.defaults(),
+                        dev.tidings.fetch.FetchAllowance.none(),
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
                     catalog,
                     new SubscriberService(database.jdbi(), clock)),
                 engagements,
                 java.net.URI.create("https://shop.example/"),
-                clock)));
+                clock,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())));
     api = new ApiClient(server.port(), KEY);
   }
 
