@@ -277,6 +277,25 @@ class ApiResourcesTest {
     }
 
     @Test
+    void a_url_the_redirect_parser_refuses_is_a_422_naming_the_field() {
+      for (String landing : new String[] {"http://[1.2.3]/x", "https://shop.example/a\u00a0b"}) {
+        var answer = api.postJson(
+            "/api/v1/products",
+            PRODUCT.formatted("odd-url").replace("https://shop.example/p/odd-url", landing));
+        assertThat(answer.status()).as(landing).isEqualTo(422);
+        assertThat(answer.detail()).as(landing).contains("landingUrl");
+      }
+      var image = api.postJson(
+          "/api/v1/products",
+          PRODUCT
+              .formatted("odd-url")
+              .replace("https://img.example/odd-url.png", "http://[1.2.3]/x"));
+      assertThat(image.status()).isEqualTo(422);
+      assertThat(image.detail()).contains("imageUrl");
+      assertThat(api.get("/api/v1/products/odd-url").status()).isEqualTo(404);
+    }
+
+    @Test
     void an_invalid_product_is_a_422_that_names_the_field_and_writes_nothing() {
       api.postJson("/api/v1/products", PRODUCT.formatted("bad-1"));
       var negative = api.putJson(
