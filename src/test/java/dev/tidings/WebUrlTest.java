@@ -53,6 +53,46 @@ class WebUrlTest {
     assertThatThrownBy(() -> WebUrl.of(text)).isInstanceOf(IllegalArgumentException.class);
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "http://[1.2.3]/x",
+        "http://[::1::2]/x",
+        "https://shop.example/a\u00a0b",
+        "https://shop.example/a\u2003b",
+        "https://shop.example/a\u2028b",
+        "https://shop.example/a#b#c",
+        "http://1.2.3/x",
+        "http://1.2.3.256/x",
+        "http://a..b/x",
+        "http://a-.example/x",
+        "http://shop.123/x"
+      })
+  void what_java_net_uri_would_refuse_or_read_without_a_host_is_refused(String text) {
+    assertThat(WebUrl.problem(text)).isPresent();
+  }
+
+  @org.junit.jupiter.api.Test
+  void every_accepted_url_parses_as_a_uri_with_a_host() {
+    var random = new java.util.Random(21);
+    String alphabet = "aZ09.-:/?#%[]@!$&'()*+,;=_~ \u00a0\u00e9\u2003\u0085\u200b\ud83d\ude00";
+    int accepted = 0;
+    for (int i = 0; i < 200_000; i++) {
+      var text = new StringBuilder(random.nextBoolean() ? "http://" : "https://");
+      int length = 1 + random.nextInt(14);
+      for (int c = 0; c < length; c++)
+        text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      if (WebUrl.problem(text.toString()).isPresent()) continue;
+      accepted++;
+      try {
+        assertThat(new URI(text.toString()).getHost()).as(text.toString()).isNotNull();
+      } catch (java.net.URISyntaxException e) {
+        throw new AssertionError(text + " was accepted but " + e.getMessage(), e);
+      }
+    }
+    assertThat(accepted).isGreaterThan(1000);
+  }
+
   @org.junit.jupiter.api.Test
   void overlong_urls_are_refused() {
     assertThat(WebUrl.problem("https://shop.example/" + "a".repeat(WebUrl.MAX_LENGTH)))

@@ -51,7 +51,9 @@ public final class OpenTimeWiring implements Capability {
           chooser.get(),
           new ProductCards(
               infrastructure.settings().dataDir().resolve("cards"),
-              ProductCards.Options.defaults()),
+              ProductCards.Options.defaults(),
+              infrastructure.settings().fetchAllow(),
+              infrastructure.metrics()),
           new CatalogService(jdbi, infrastructure.clock()),
           new SubscriberService(jdbi, infrastructure.clock()));
     });
@@ -75,7 +77,8 @@ public final class OpenTimeWiring implements Capability {
         images.get(),
         engagements.get(),
         infrastructure.settings().shopHome(),
-        infrastructure.clock()));
+        infrastructure.clock(),
+        infrastructure.metrics()));
   }
 
   @Override

@@ -7,12 +7,16 @@ import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
 import dev.tidings.app.NotifyWiring;
 import dev.tidings.app.Role;
+import dev.tidings.config.Settings;
+import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
 import dev.tidings.sample.SampleFormat;
 import dev.tidings.sample.SampleShop;
 import dev.tidings.sample.SampleShopSpec;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.Callable;
@@ -79,7 +83,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     var configured = settings();
     Logging.configure(configured.logFormat());
     int httpPort = port != null ? port : configured.port();
-    var settings = configured.onPort(httpPort);
+    var settings = ownPictures(configured.onPort(httpPort));
     var node = Node.of(settings);
     try {
       var catalog = node.capability(CatalogWiring.class).catalog();
@@ -104,6 +108,27 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       UntilStopped.await(node);
     }
     return 0;
+  }
+
+  /**
+   * The sample shop's pictures are served by this node under its public URL, usually on loopback:
+   * its cards may fetch from exactly that address and port, not from the rest of the machine.
+   */
+  private static Settings ownPictures(Settings settings) {
+    URI base = settings.publicUrl();
+    String host = base.getHost();
+    int port =
+        base.getPort() > 0 ? base.getPort() : "https".equalsIgnoreCase(base.getScheme()) ? 443 : 80;
+    if (host == null) return settings;
+    try {
+      var own = FetchAllowance.none();
+      for (InetAddress address : InetAddress.getAllByName(host))
+        own = own.plus(FetchAllowance.addressAndPort(address, port));
+      return settings.withFetchAllowed(own);
+    } catch (UnknownHostException e) {
+      // a public URL this machine cannot resolve: its pictures show as cards without them
+      return settings;
+    }
   }
 
   private static URI publicUrl(Node node, int httpPort) {

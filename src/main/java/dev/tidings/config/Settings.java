@@ -1,5 +1,6 @@
 package dev.tidings.config;
 
+import dev.tidings.fetch.FetchAllowance;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +33,8 @@ public record Settings(
     OpenTimeStrategy openTimeStrategy,
     WebhookSettings webhooks,
     Duration parkedReceiptRetention,
-    SmtpProvider smtpProvider) {
+    SmtpProvider smtpProvider,
+    FetchAllowance fetchAllow) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -76,7 +78,38 @@ public record Settings(
         openTimeStrategy,
         webhooks,
         parkedReceiptRetention,
-        smtpProvider);
+        smtpProvider,
+        fetchAllow);
+  }
+
+  /**
+   * These settings letting fetches of URLs from input reach {@code extra} as well: the demo's node
+   * fetching its sample shop's pictures from itself.
+   */
+  public Settings withFetchAllowed(FetchAllowance extra) {
+    return new Settings(
+        dbUrl,
+        dbUser,
+        dbPassword,
+        dbPoolSize,
+        redisUrl,
+        amqpUrl,
+        smtpUrl,
+        dataDir,
+        publicUrl,
+        shopUrl,
+        secret,
+        apiKey,
+        port,
+        maxBodyBytes,
+        maxImportBytes,
+        shutdownGrace,
+        logFormat,
+        openTimeStrategy,
+        webhooks,
+        parkedReceiptRetention,
+        smtpProvider,
+        fetchAllow.plus(extra));
   }
 
   public enum LogFormat {
@@ -148,6 +181,9 @@ public record Settings(
     describeWebhooks(view);
     view.put("TIDINGS_PARKED_RECEIPT_RETENTION", parkedReceiptRetention.toString());
     view.put("TIDINGS_SMTP_PROVIDER", smtpProvider.name().toLowerCase(java.util.Locale.ROOT));
+    view.put(
+        "TIDINGS_FETCH_ALLOW",
+        fetchAllow.isEmpty() ? "public addresses only" : fetchAllow.describe());
     return view;
   }
 

@@ -1,5 +1,6 @@
 package dev.tidings.config;
 
+import dev.tidings.fetch.FetchAllowance;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -58,6 +59,7 @@ public final class SettingsLoader {
       "TIDINGS_WEBHOOK_MAX_AGE",
       "TIDINGS_PARKED_RECEIPT_RETENTION",
       "TIDINGS_SMTP_PROVIDER",
+      "TIDINGS_FETCH_ALLOW",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -129,7 +131,8 @@ public final class SettingsLoader {
         openTimeStrategy(redisUrl.isPresent()),
         webhooks(),
         parkedReceiptRetention(),
-        smtpProvider());
+        smtpProvider(),
+        fetchAllow());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -255,6 +258,18 @@ public final class SettingsLoader {
           + " set TIDINGS_REDIS_URL");
     }
     return strategy;
+  }
+
+  private FetchAllowance fetchAllow() {
+    String name = "TIDINGS_FETCH_ALLOW";
+    try {
+      return FetchAllowance.parse(text(name).orElse(""));
+    } catch (IllegalArgumentException e) {
+      problems.add(name + ": " + e.getMessage()
+          + " (expected CIDR ranges such as 10.20.0.0/16, addresses or host names, separated by"
+          + " commas)");
+      return FetchAllowance.none();
+    }
   }
 
   private Settings.SmtpProvider smtpProvider() {

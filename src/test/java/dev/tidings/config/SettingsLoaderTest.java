@@ -205,6 +205,22 @@ class SettingsLoaderTest {
   }
 
   @Test
+  void fetch_allow_is_read_and_a_bad_range_is_a_configuration_error_naming_it() {
+    assertThat(SettingsLoader.load(Map.of()).fetchAllow().isEmpty()).isTrue();
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_FETCH_ALLOW", "10.20.0.0/16,images.internal"))
+            .fetchAllow()
+            .entries())
+        .hasSize(2);
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_FETCH_ALLOW", "10.0.0.0/40")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .singleElement()
+                .satisfies(
+                    p -> assertThat(p).startsWith("TIDINGS_FETCH_ALLOW").contains("10.0.0.0/40")));
+  }
+
+  @Test
   void bad_webhook_settings_are_reported_together() {
     assertThatThrownBy(() -> SettingsLoader.load(Map.of(
             "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY", "not-a-key",

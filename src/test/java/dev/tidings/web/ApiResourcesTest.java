@@ -160,12 +160,15 @@ class ApiResourcesTest {
                     chooser,
                     new ProductCards(
                         Files.createTempDirectory("tidings-resources-cards"),
-                        ProductCards.Options.defaults()),
+                        ProductCards.Options.defaults(),
+                        dev.tidings.fetch.FetchAllowance.none(),
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
                     catalog,
                     new SubscriberService(database.jdbi(), clock)),
                 engagements,
                 java.net.URI.create("https://shop.example/"),
-                clock)));
+                clock,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())));
     api = new ApiClient(server.port(), KEY);
   }
 
@@ -271,6 +274,25 @@ class ApiResourcesTest {
       assertThat(again.detail()).contains("PUT /api/v1/products/dup-1");
       assertThat(api.get("/api/v1/products/dup-1").json().path("title").asString())
           .isEqualTo("Linen Shirt");
+    }
+
+    @Test
+    void a_url_the_redirect_parser_refuses_is_a_422_naming_the_field() {
+      for (String landing : new String[] {"http://[1.2.3]/x", "https://shop.example/a\u00a0b"}) {
+        var answer = api.postJson(
+            "/api/v1/products",
+            PRODUCT.formatted("odd-url").replace("https://shop.example/p/odd-url", landing));
+        assertThat(answer.status()).as(landing).isEqualTo(422);
+        assertThat(answer.detail()).as(landing).contains("landingUrl");
+      }
+      var image = api.postJson(
+          "/api/v1/products",
+          PRODUCT
+              .formatted("odd-url")
+              .replace("https://img.example/odd-url.png", "http://[1.2.3]/x"));
+      assertThat(image.status()).isEqualTo(422);
+      assertThat(image.detail()).contains("imageUrl");
+      assertThat(api.get("/api/v1/products/odd-url").status()).isEqualTo(404);
     }
 
     @Test

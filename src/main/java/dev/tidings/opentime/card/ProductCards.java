@@ -1,6 +1,9 @@
 package dev.tidings.opentime.card;
 
 import dev.tidings.catalog.Product;
+import dev.tidings.fetch.FetchAllowance;
+import dev.tidings.fetch.GuardedFetcher;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -77,10 +80,24 @@ public final class ProductCards {
   private final AtomicInteger renders = new AtomicInteger();
   private volatile Optional<Card> generic = Optional.empty();
 
-  public ProductCards(Path cacheDirectory, Options options) {
+  /**
+   * @param fetchAllowance the private addresses pictures may come from (none but in a demo or a
+   *     shop's own network: a picture URL is input)
+   */
+  public ProductCards(
+      Path cacheDirectory, Options options, FetchAllowance fetchAllowance, MeterRegistry metrics) {
     this.cardDirectory = cacheDirectory.resolve("cards");
+    var fetcher = new GuardedFetcher(
+        fetchAllowance,
+        new GuardedFetcher.Limits(
+            options.fetchTimeout(), options.fetchTimeout(), options.maxImageBytes(), 3),
+        metrics);
     this.images = new ProductImages(
-        cacheDirectory.resolve("images"), options, CardRenderer.WIDTH, CardRenderer.PICTURE_HEIGHT);
+        cacheDirectory.resolve("images"),
+        options,
+        fetcher,
+        CardRenderer.WIDTH,
+        CardRenderer.PICTURE_HEIGHT);
     this.memory = new BoundedLru<>(options.cardBytesInMemory(), card -> card.png().length);
     try {
       Files.createDirectories(cardDirectory);

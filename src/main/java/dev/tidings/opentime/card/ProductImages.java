@@ -1,16 +1,14 @@
 package dev.tidings.opentime.card;
 
 import dev.tidings.WebUrl;
+import dev.tidings.fetch.FetchPurpose;
+import dev.tidings.fetch.FetchResult;
+import dev.tidings.fetch.GuardedFetcher;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,10 +16,6 @@ import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
@@ -32,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Product pictures, fetched once and kept already cropped to the card's picture area: in memory (a
  * bounded count) and on disk (one PNG per URL hash). A URL that failed is left alone for a while, so
- * a broken shop image is not fetched again for every card that shows it.
+ * a broken shop image is not fetched again for every card that shows it. Fetched only through the
+ * {@link GuardedFetcher}: a product's image URL is input, and must not reach this node's own network.
  */
 final class ProductImages {
   private static final Logger log = LoggerFactory.getLogger(ProductImages.class);
@@ -46,21 +41,19 @@ final class ProductImages {
   private final ProductCards.Options options;
   private final int width;
   private final int height;
-  private final HttpClient http;
+  private final GuardedFetcher fetcher;
   private final BoundedLru<String, BufferedImage> memory;
   private final ConcurrentHashMap<String, Long> failedUntil = new ConcurrentHashMap<>();
   private final SingleFlight<String, Optional<BufferedImage>> flights = new SingleFlight<>();
   private final AtomicInteger fetches = new AtomicInteger();
 
-  ProductImages(Path directory, ProductCards.Options options, int width, int height) {
+  ProductImages(
+      Path directory, ProductCards.Options options, GuardedFetcher fetcher, int width, int height) {
     this.directory = directory;
     this.options = options;
     this.width = width;
     this.height = height;
-    this.http = HttpClient.newBuilder()
-        .connectTimeout(options.fetchTimeout())
-        .followRedirects(HttpClient.Redirect.NORMAL)
-        .build();
+    this.fetcher = fetcher;
     this.memory = new BoundedLru<>(options.imagesInMemory(), image -> 1);
   }
 
@@ -114,50 +107,14 @@ final class ProductImages {
     failedUntil.put(url, System.nanoTime() + options.failureMemory().toNanos());
   }
 
-  /**
-   * The whole fetch, connection to last byte, runs on its own virtual thread under one deadline: the
-   * client's own timeouts cover the connection and the headers but not a body that trickles in.
-   */
+  /** The picture's bytes through the guard: only from public addresses, or those allowed. */
   private byte[] fetch(String url) throws IOException {
-    var uri = URI.create(url);
-    var scheme = uri.getScheme();
-    if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme))
-      throw new IOException("not an http(s) URL");
     fetches.incrementAndGet();
-    var task = new FutureTask<>(() -> download(uri));
-    Thread.ofVirtual().name("product-image-fetch").start(task);
-    try {
-      return task.get(options.fetchTimeout().toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      task.cancel(true);
-      throw new IOException("no complete answer within " + options.fetchTimeout(), e);
-    } catch (InterruptedException e) {
-      task.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IOException io) throw io;
-      throw new IOException(e.getCause());
-    }
-  }
-
-  private byte[] download(URI uri) throws IOException, InterruptedException {
-    var request = HttpRequest.newBuilder(uri)
-        .timeout(options.fetchTimeout())
-        .header("Accept", "image/png,image/jpeg,image/gif")
-        .GET()
-        .build();
-    var response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    try (InputStream body = response.body()) {
-      if (response.statusCode() != 200) throw new IOException("status " + response.statusCode());
-      var declared = response.headers().firstValueAsLong("Content-Length");
-      if (declared.isPresent() && declared.getAsLong() > options.maxImageBytes())
-        throw new IOException("larger than " + options.maxImageBytes() + " bytes");
-      var bytes = body.readNBytes(Math.toIntExact(options.maxImageBytes() + 1));
-      if (bytes.length > options.maxImageBytes())
-        throw new IOException("larger than " + options.maxImageBytes() + " bytes");
-      return bytes;
-    }
+    return switch (fetcher.fetch(url, FetchPurpose.PRODUCT_IMAGE)) {
+      case FetchResult.Fetched fetched -> fetched.body();
+      case FetchResult.Refused refused -> throw new IOException("refused: " + refused.reason());
+      case FetchResult.Failed failed -> throw new IOException(failed.reason());
+    };
   }
 
   static BufferedImage decode(byte[] bytes) throws IOException {

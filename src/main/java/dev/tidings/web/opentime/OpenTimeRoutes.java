@@ -17,7 +17,10 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.InstantSource;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -46,6 +49,7 @@ public final class OpenTimeRoutes implements RouteGroup {
   private final EngagementRecorder engagements;
   private final URI shopHome;
   private final InstantSource clock;
+  private final Counter unredirectable;
 
   public OpenTimeRoutes(
       TokenCodec tokens,
@@ -53,13 +57,18 @@ public final class OpenTimeRoutes implements RouteGroup {
       SlotImages images,
       EngagementRecorder engagements,
       URI shopHome,
-      InstantSource clock) {
+      InstantSource clock,
+      MeterRegistry metrics) {
     this.tokens = tokens;
     this.slots = slots;
     this.images = images;
     this.engagements = engagements;
     this.shopHome = shopHome;
     this.clock = clock;
+    this.unredirectable = Counter.builder("tidings_opentime_neutral_total")
+        .description("Email-facing answers made neutral although the token was valid, by why")
+        .tag("reason", "unredirectable_landing_url")
+        .register(metrics);
   }
 
   @Override
@@ -130,15 +139,32 @@ public final class OpenTimeRoutes implements RouteGroup {
     if (token.isPresent() && slot.isPresent()) {
       // a click before any image (images blocked) chooses the list itself, the same way
       Optional<Product> product = productOrNone(token.get(), slot.get());
-      if (product.isPresent()) target = URI.create(product.get().landingUrl().toString());
+      if (product.isPresent()) target = redirectable(product.get()).orElse(shopHome);
       if (record)
         engagements.record(engagement(
             request, token.get(), Engagement.Kind.SLOT_CLICK, slot, product.map(Product::id)));
     }
     response.status(Status.FOUND_302);
-    response.header(HeaderNames.LOCATION, target.toString());
+    // ASCII only in a header: a path beyond ASCII goes percent-encoded as UTF-8
+    response.header(HeaderNames.LOCATION, target.toASCIIString());
     response.header(HeaderNames.CACHE_CONTROL, "no-store, private");
     response.send();
+  }
+
+  /**
+   * The product's landing URL as a redirect target. Stored URLs are checked with the same parser,
+   * but a row written before that check is sent to the shop's home, counted, never answered 500.
+   */
+  private Optional<URI> redirectable(Product product) {
+    try {
+      var uri = new URI(product.landingUrl().value());
+      if (uri.getHost() != null) return Optional.of(uri);
+    } catch (URISyntaxException e) {
+      // falls through to the neutral answer
+    }
+    unredirectable.increment();
+    log.warn("product {} has a landing URL no redirect can name", product.id());
+    return Optional.empty();
   }
 
   private void keptSlots(ServerRequest request, ServerResponse response) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import dev.tidings.WebUrl;
 import dev.tidings.catalog.Product;
+import dev.tidings.fetch.FetchAllowance;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.awt.Color;
 import java.awt.GraphicsEnvironment;
 import java.awt.image.BufferedImage;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Currency;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -61,7 +64,7 @@ class ProductCardsTest {
       }
     });
     server.start();
-    cards = new ProductCards(cache, options());
+    cards = cards(cache);
   }
 
   @AfterEach
@@ -124,13 +127,51 @@ class ProductCardsTest {
         Map.of());
 
     long started = System.nanoTime();
-    var image = decode(cards.card(product, Locale.ENGLISH));
+    var allowingTheClosedPort = new ProductCards(
+        cache.resolve("closed"),
+        options(),
+        FetchAllowance.addressAndPort(InetAddress.getLoopbackAddress(), closedPort),
+        new SimpleMeterRegistry());
+    var image = decode(allowingTheClosedPort.card(product, Locale.ENGLISH));
     var elapsed = Duration.ofNanos(System.nanoTime() - started);
 
     assertThat(elapsed).isLessThan(TIMEOUT.plusSeconds(1));
     assertThat(image.getWidth()).isEqualTo(CardRenderer.WIDTH);
     assertThat(new Color(image.getRGB(20, 20))).isNotEqualTo(Color.RED);
     assertThat(inkInPriceBand(image)).isGreaterThan(100);
+  }
+
+  @Test
+  void a_picture_on_a_loopback_private_or_metadata_address_is_never_fetched_and_the_card_is_served()
+      throws IOException {
+    var guarded = new ProductCards(
+        cache.resolve("guarded"), options(), FetchAllowance.none(), new SimpleMeterRegistry());
+    int port = server.getAddress().getPort();
+    for (String url : List.of(
+        "http://127.0.0.1:" + port + "/red.png",
+        "http://localhost:" + port + "/red-by-name.png",
+        "http://[::ffff:127.0.0.1]:" + port + "/red-mapped.png",
+        "http://169.254.169.254/latest/meta-data/red.png",
+        "http://10.0.0.1/red.png")) {
+      var product = new Product(
+          "sku-" + url.hashCode(),
+          "Linen shirt",
+          Optional.of("Acme"),
+          Optional.empty(),
+          new BigDecimal("49.00"),
+          Currency.getInstance("EUR"),
+          WebUrl.of(url),
+          WebUrl.of("https://shop.example/shirt"),
+          true,
+          Map.of());
+
+      var image = decode(guarded.card(product, Locale.ENGLISH));
+
+      assertThat(image.getWidth()).as(url).isEqualTo(CardRenderer.WIDTH);
+      assertThat(new Color(image.getRGB(20, 20))).as(url).isNotEqualTo(Color.RED);
+      assertThat(inkInPriceBand(image)).as(url).isGreaterThan(100);
+    }
+    assertThat(requests).isEmpty();
   }
 
   @Test
@@ -170,7 +211,7 @@ class ProductCardsTest {
     var product = product("sku-1", "/red.png", "10.00");
     var first = cards.card(product, Locale.ENGLISH);
 
-    var restarted = new ProductCards(cache, options());
+    var restarted = cards(cache);
     var again = restarted.card(product, Locale.ENGLISH);
     var otherLocale = restarted.card(product, Locale.GERMAN);
 
@@ -192,8 +233,8 @@ class ProductCardsTest {
   @Test
   void the_etag_is_stable_for_a_card_and_differs_between_products() {
     var one = cards.card(product("sku-1", "/red.png", "10.00"), Locale.ENGLISH);
-    var sameAgain = new ProductCards(cache.resolve("other"), options())
-        .card(product("sku-1", "/red.png", "10.00"), Locale.ENGLISH);
+    var sameAgain =
+        cards(cache.resolve("other")).card(product("sku-1", "/red.png", "10.00"), Locale.ENGLISH);
     var another = cards.card(product("sku-2", "/red.png", "20.00"), Locale.ENGLISH);
 
     assertThat(one.etag()).matches("\"[0-9a-f]{32}\"");
@@ -246,6 +287,16 @@ class ProductCardsTest {
         WebUrl.of("https://shop.example/" + id),
         true,
         Map.of());
+  }
+
+  /** Cards whose pictures may come from the test server on loopback, and from nowhere else there. */
+  private ProductCards cards(Path directory) {
+    return new ProductCards(
+        directory,
+        options(),
+        FetchAllowance.addressAndPort(
+            server.getAddress().getAddress(), server.getAddress().getPort()),
+        new SimpleMeterRegistry());
   }
 
   private static ProductCards.Options options() {

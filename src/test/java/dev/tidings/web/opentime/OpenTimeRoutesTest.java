@@ -8,6 +8,7 @@ import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
 import dev.tidings.config.Secret;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
@@ -63,6 +64,7 @@ class OpenTimeRoutesTest {
   private static final URI SHOP = URI.create("https://shop.example/");
   private static final AtomicInteger recommendations = new AtomicInteger();
   private static Database database;
+  private static CatalogService catalog;
   private static WorkQueue queue;
   /** Every engagement the routes handed to the queue, as a consumer receives them. */
   private static final List<Engagement> queued = new CopyOnWriteArrayList<>();
@@ -83,7 +85,7 @@ class OpenTimeRoutesTest {
   static void start() throws IOException {
     database = TestDatabases.embedded();
     InstantSource clock = InstantSource.system();
-    var catalog = new CatalogService(database.jdbi(), clock);
+    catalog = new CatalogService(database.jdbi(), clock);
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
       String id = "prod-" + i;
@@ -101,6 +103,8 @@ class OpenTimeRoutesTest {
           Map.of()));
     }
     Recommender shuffled = request -> {
+      if (request.subscriberId().startsWith("landing-"))
+        return new Recommendations(List.of(new Recommended(request.subscriberId(), "test", 1)));
       if (request.subscriberId().equals("broken"))
         throw new IllegalStateException("the recommender's database is down");
       recommendations.incrementAndGet();
@@ -123,7 +127,7 @@ class OpenTimeRoutesTest {
     cards = Files.createTempDirectory("tidings-cards-test");
     var images = new SlotImages(
         chooser,
-        new ProductCards(cards, ProductCards.Options.defaults()),
+        new ProductCards(cards, ProductCards.Options.defaults(), FetchAllowance.none(), metrics),
         catalog,
         new SubscriberService(database.jdbi(), clock));
     queue = new PostgresWorkQueue(database);
@@ -146,7 +150,7 @@ class OpenTimeRoutesTest {
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         metrics,
         List.of(),
-        List.of(new OpenTimeRoutes(tokens, chooser, images, engagements, SHOP, clock)));
+        List.of(new OpenTimeRoutes(tokens, chooser, images, engagements, SHOP, clock, metrics)));
   }
 
   @AfterAll
@@ -231,6 +235,39 @@ class OpenTimeRoutesTest {
     assertThat(image.headers().firstValue("ETag"))
         .isEqualTo(sameSlotAgain.headers().firstValue("ETag"));
     assertThat(keptProducts(clickedFirst)).isEqualTo(products);
+  }
+
+  @Test
+  void a_stored_landing_url_that_no_redirect_can_name_lands_on_the_shop_and_is_never_a_500() {
+    for (String landing : List.of("http://[1.2.3]/x", "https://shop.example/a\u00a0b")) {
+      String id = "landing-" + Integer.toHexString(landing.hashCode());
+      catalog.put(new Product(
+          id,
+          "Stored before the check",
+          Optional.empty(),
+          Optional.empty(),
+          new BigDecimal("5.00"),
+          Currency.getInstance("EUR"),
+          dev.tidings.WebUrl.of("http://127.0.0.1:9/" + id + ".png"),
+          dev.tidings.WebUrl.of("https://shop.example/p/" + id),
+          true,
+          Map.of()));
+      database
+          .jdbi()
+          .useHandle(handle -> handle
+              .createUpdate("UPDATE products SET landing_url = :url WHERE id = :id")
+              .bind("url", landing)
+              .bind("id", id)
+              .execute());
+      String token = token(id, 1);
+
+      var click = get("/c/" + token + "/0");
+      var image = get("/o/" + token + "/0");
+
+      assertThat(click.statusCode()).as(landing).isEqualTo(302);
+      assertThat(click.headers().firstValue("Location")).as(landing).contains(SHOP.toString());
+      assertThat(image.statusCode()).as(landing).isEqualTo(200);
+    }
   }
 
   @Test
