@@ -1,5 +1,6 @@
 package dev.tidings.config;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +33,9 @@ public record Settings(
     OpenTimeStrategy openTimeStrategy,
     WebhookSettings webhooks,
     Duration parkedReceiptRetention,
-    SmtpProvider smtpProvider) {
+    SmtpProvider smtpProvider,
+    Optional<InetAddress> bind,
+    Optional<Secret> metricsToken) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -76,7 +79,9 @@ public record Settings(
         openTimeStrategy,
         webhooks,
         parkedReceiptRetention,
-        smtpProvider);
+        smtpProvider,
+        bind,
+        metricsToken);
   }
 
   public enum LogFormat {
@@ -148,6 +153,11 @@ public record Settings(
     describeWebhooks(view);
     view.put("TIDINGS_PARKED_RECEIPT_RETENTION", parkedReceiptRetention.toString());
     view.put("TIDINGS_SMTP_PROVIDER", smtpProvider.name().toLowerCase(java.util.Locale.ROOT));
+    view.put(
+        "TIDINGS_BIND", bind.map(InetAddress::getHostAddress).orElse("every interface (0.0.0.0)"));
+    view.put(
+        "TIDINGS_METRICS_TOKEN",
+        metricsToken.isPresent() ? "<masked>" : "not set (/metrics takes the API key)");
     return view;
   }
 

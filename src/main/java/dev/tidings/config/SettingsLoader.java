@@ -2,6 +2,9 @@ package dev.tidings.config;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -58,6 +61,8 @@ public final class SettingsLoader {
       "TIDINGS_WEBHOOK_MAX_AGE",
       "TIDINGS_PARKED_RECEIPT_RETENTION",
       "TIDINGS_SMTP_PROVIDER",
+      "TIDINGS_BIND",
+      "TIDINGS_METRICS_TOKEN",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -129,7 +134,9 @@ public final class SettingsLoader {
         openTimeStrategy(redisUrl.isPresent()),
         webhooks(),
         parkedReceiptRetention(),
-        smtpProvider());
+        smtpProvider(),
+        bind(),
+        secret("TIDINGS_METRICS_TOKEN", 16));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -255,6 +262,27 @@ public final class SettingsLoader {
           + " set TIDINGS_REDIS_URL");
     }
     return strategy;
+  }
+
+  /** An address of this machine to listen on; absent: every interface, as before the setting. */
+  private Optional<InetAddress> bind() {
+    String name = "TIDINGS_BIND";
+    return text(name).flatMap(raw -> {
+      String literal =
+          raw.startsWith("[") && raw.endsWith("]") ? raw.substring(1, raw.length() - 1) : raw;
+      try {
+        InetAddress address = InetAddress.ofLiteral(literal);
+        if (!address.isAnyLocalAddress() && NetworkInterface.getByInetAddress(address) == null) {
+          problems.add(name + ": " + raw + " is not an address of this machine");
+          return Optional.empty();
+        }
+        return Optional.of(address);
+      } catch (IllegalArgumentException | SocketException e) {
+        problems.add(name + ": expected an IP address of this machine, such as 127.0.0.1 or"
+            + " 0.0.0.0, but was " + raw);
+        return Optional.empty();
+      }
+    });
   }
 
   private Settings.SmtpProvider smtpProvider() {
