@@ -52,6 +52,7 @@ public final class Infrastructure implements AutoCloseable {
   private final List<DependencyCheck> checks = new ArrayList<>();
   private @Nullable Secret secret;
   private DataDirSecrets.@Nullable Generated apiKey;
+  private dev.tidings.web.@Nullable AuthThrottle authThrottle;
   private @Nullable Database database;
   private @Nullable Coordination coordination;
   private @Nullable WorkQueue workQueue;
@@ -92,6 +93,14 @@ public final class Infrastructure implements AutoCloseable {
               .secret());
     }
     return secret;
+  }
+
+  /** Failed credentials counted per client address in the shared rate limiter, once per node. */
+  public synchronized dev.tidings.web.AuthThrottle authThrottle() {
+    if (authThrottle == null) {
+      authThrottle = new dev.tidings.web.AuthThrottle(coordination().rateLimiter(), metrics, clock);
+    }
+    return authThrottle;
   }
 
   /** The API key: configured, else generated once into the data directory. */

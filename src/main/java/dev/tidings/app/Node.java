@@ -73,7 +73,13 @@ public final class Node implements AutoCloseable {
           : List.of();
       var settings = settings();
       var http = HttpServer.start(
-          new HttpServer.Options(port, infrastructure.apiKey(), settings.shutdownGrace()),
+          new HttpServer.Options(
+              port,
+              infrastructure.apiKey(),
+              settings.shutdownGrace(),
+              settings.bind(),
+              settings.metricsToken(),
+              java.util.Optional.of(infrastructure.authThrottle())),
           infrastructure.metrics(),
           infrastructure.dependencyChecks(),
           routes);

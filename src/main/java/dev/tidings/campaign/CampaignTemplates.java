@@ -12,10 +12,8 @@ import java.io.Writer;
 import java.lang.reflect.AccessibleObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -23,23 +21,15 @@ import org.jspecify.annotations.Nullable;
  * Checks and compiles a definition's templates. Every template goes through Mustache.java's
  * {@link SafeMustacheFactory}: variables are HTML-escaped in the HTML part, triple mustaches, {@code
  * {{& }}}, partials and delimiter changes are refused. The subject and text part use the same rules
- * with plain output (they are not HTML). Links in the HTML are allow-listed at this point, so that
- * rendering never needs to look at them again: every URL attribute either starts with a literal
- * {@code http://} or {@code https://} (data after that cannot change the scheme) or is exactly one of
- * the URLs Tidings writes itself ({@value #URL_VARIABLES_TEXT}).
+ * with plain output (they are not HTML). The HTML is checked against an allow-list at this point
+ * ({@link EmailHtml}), so that rendering never needs to look at it again: every URL attribute either
+ * starts with a literal safe scheme (data after that cannot change it) or is exactly one of the URLs
+ * Tidings writes itself.
  */
 public final class CampaignTemplates {
   static final Set<String> URL_VARIABLES =
       Set.of("unsubscribeUrl", "pixelUrl", "clickUrl", "imageUrl", "url");
-  private static final String URL_VARIABLES_TEXT =
-      "unsubscribeUrl, pixelUrl, clickUrl, imageUrl, url";
 
-  private static final Pattern URL_ATTRIBUTE = Pattern.compile(
-      "(?i)(?<![\\w-])(href|src|action|formaction|background|poster|srcset|xlink:href|cite|longdesc)"
-          + "\\s*=\\s*(\"([^\"]*)\"|'([^']*)'|([^\\s>]+))");
-  private static final Pattern ONE_VARIABLE = Pattern.compile("\\{\\{\\s*([A-Za-z0-9_.]+)\\s*}}");
-  private static final Pattern DANGEROUS = Pattern.compile(
-      "(?i)(javascript\\s*:|vbscript\\s*:|data\\s*:\\s*text/html|<\\s*script|<\\s*iframe|<\\s*object|<\\s*embed)");
   private static final Pattern UNESCAPED = Pattern.compile("\\{\\{\\s*[{&]");
   private static final Pattern PARTIAL = Pattern.compile("\\{\\{\\s*[<>=$]");
   private static final Pattern SLOTS_SECTION = Pattern.compile("\\{\\{\\s*#\\s*slots\\s*}}");
@@ -87,7 +77,10 @@ public final class CampaignTemplates {
   /** @throws InvalidInputException listing every problem of every template */
   public static Compiled compile(CampaignDefinition definition) {
     List<String> problems = new ArrayList<>();
-    checkLinks(definition.html(), problems);
+    // a triple mustache or a partial is refused below whatever surrounds it
+    if (!UNESCAPED.matcher(definition.html()).find()
+        && !PARTIAL.matcher(definition.html()).find())
+      problems.addAll(EmailHtml.problems("html", definition.html()));
     Mustache subject = compile("subject", definition.subject(), false, problems);
     Mustache html = compile("html", definition.html(), true, problems);
     Mustache text = compile("text", definition.text(), false, problems);
@@ -124,30 +117,6 @@ public final class CampaignTemplates {
       problems.add(which + ": not a valid template: " + e.getMessage());
       return null;
     }
-  }
-
-  private static void checkLinks(String html, List<String> problems) {
-    Matcher dangerous = DANGEROUS.matcher(html);
-    if (dangerous.find())
-      problems.add("html: '" + dangerous.group(1).toLowerCase(Locale.ROOT)
-          + "' is refused: links must be http(s) and an email carries no scripts");
-    Matcher attribute = URL_ATTRIBUTE.matcher(html);
-    while (attribute.find()) {
-      String value = attribute.group(3) != null
-          ? attribute.group(3)
-          : attribute.group(4) != null ? attribute.group(4) : attribute.group(5);
-      String link = value.strip();
-      String lower = link.toLowerCase(Locale.ROOT);
-      if (lower.startsWith("https://") || lower.startsWith("http://")) continue;
-      Matcher variable = ONE_VARIABLE.matcher(link);
-      if (variable.matches() && URL_VARIABLES.contains(variable.group(1))) continue;
-      problems.add("html: " + attribute.group(1) + "=\"" + shorten(link) + "\" is refused: a link"
-          + " must start with http:// or https://, or be one of {{" + URL_VARIABLES_TEXT + "}}");
-    }
-  }
-
-  private static String shorten(String text) {
-    return text.length() > 80 ? text.substring(0, 77) + "..." : text;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.tidings.config;
 
 import dev.tidings.fetch.FetchAllowance;
+import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +35,9 @@ public record Settings(
     WebhookSettings webhooks,
     Duration parkedReceiptRetention,
     SmtpProvider smtpProvider,
-    FetchAllowance fetchAllow) {
+    FetchAllowance fetchAllow,
+    Optional<InetAddress> bind,
+    Optional<Secret> metricsToken) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -79,7 +82,9 @@ public record Settings(
         webhooks,
         parkedReceiptRetention,
         smtpProvider,
-        fetchAllow);
+        fetchAllow,
+        bind,
+        metricsToken);
   }
 
   /**
@@ -109,7 +114,9 @@ public record Settings(
         webhooks,
         parkedReceiptRetention,
         smtpProvider,
-        fetchAllow.plus(extra));
+        fetchAllow.plus(extra),
+        bind,
+        metricsToken);
   }
 
   public enum LogFormat {
@@ -184,6 +191,11 @@ public record Settings(
     view.put(
         "TIDINGS_FETCH_ALLOW",
         fetchAllow.isEmpty() ? "public addresses only" : fetchAllow.describe());
+    view.put(
+        "TIDINGS_BIND", bind.map(InetAddress::getHostAddress).orElse("every interface (0.0.0.0)"));
+    view.put(
+        "TIDINGS_METRICS_TOKEN",
+        metricsToken.isPresent() ? "<masked>" : "not set (/metrics takes the API key)");
     return view;
   }
 

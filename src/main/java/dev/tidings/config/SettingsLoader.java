@@ -3,6 +3,9 @@ package dev.tidings.config;
 import dev.tidings.fetch.FetchAllowance;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -60,6 +63,8 @@ public final class SettingsLoader {
       "TIDINGS_PARKED_RECEIPT_RETENTION",
       "TIDINGS_SMTP_PROVIDER",
       "TIDINGS_FETCH_ALLOW",
+      "TIDINGS_BIND",
+      "TIDINGS_METRICS_TOKEN",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -132,7 +137,9 @@ public final class SettingsLoader {
         webhooks(),
         parkedReceiptRetention(),
         smtpProvider(),
-        fetchAllow());
+        fetchAllow(),
+        bind(),
+        secret("TIDINGS_METRICS_TOKEN", 16));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -270,6 +277,27 @@ public final class SettingsLoader {
           + " commas)");
       return FetchAllowance.none();
     }
+  }
+
+  /** An address of this machine to listen on; absent: every interface, as before the setting. */
+  private Optional<InetAddress> bind() {
+    String name = "TIDINGS_BIND";
+    return text(name).flatMap(raw -> {
+      String literal =
+          raw.startsWith("[") && raw.endsWith("]") ? raw.substring(1, raw.length() - 1) : raw;
+      try {
+        InetAddress address = InetAddress.ofLiteral(literal);
+        if (!address.isAnyLocalAddress() && NetworkInterface.getByInetAddress(address) == null) {
+          problems.add(name + ": " + raw + " is not an address of this machine");
+          return Optional.empty();
+        }
+        return Optional.of(address);
+      } catch (IllegalArgumentException | SocketException e) {
+        problems.add(name + ": expected an IP address of this machine, such as 127.0.0.1 or"
+            + " 0.0.0.0, but was " + raw);
+        return Optional.empty();
+      }
+    });
   }
 
   private Settings.SmtpProvider smtpProvider() {

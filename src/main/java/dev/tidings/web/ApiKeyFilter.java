@@ -6,17 +6,21 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
+import java.util.Optional;
 
 /**
  * Requires {@code Authorization: Bearer <TIDINGS_API_KEY>} on {@code /api/**}. The OpenAPI document
- * stays public: it describes the API, it grants nothing. Email-facing routes never pass here.
+ * stays public: it describes the API, it grants nothing. Email-facing routes never pass here. Wrong
+ * keys are counted per address by the {@link AuthThrottle}, when there is one.
  */
 final class ApiKeyFilter implements Filter {
   static final String OPENAPI_PATH = "/api/v1/openapi.json";
   private final Secret apiKey;
+  private final Optional<AuthThrottle> throttle;
 
-  ApiKeyFilter(Secret apiKey) {
+  ApiKeyFilter(Secret apiKey, Optional<AuthThrottle> throttle) {
     this.apiKey = apiKey;
+    this.throttle = throttle;
   }
 
   @Override
@@ -34,10 +38,20 @@ final class ApiKeyFilter implements Filter {
               "an API key is required: send 'Authorization: Bearer <TIDINGS_API_KEY>'"));
       return;
     }
+    var waiting = throttle.flatMap(t -> t.waiting(request));
+    if (waiting.isPresent()) {
+      AuthThrottle.tooMany(response, waiting.get());
+      return;
+    }
     String value = header.get();
     if (!value.regionMatches(true, 0, "Bearer ", 0, 7)
         || !apiKey.matches(value.substring(7).trim())) {
-      ErrorMapping.send(response, ApiProblem.unauthorized("the API key is not valid"));
+      var wait = throttle.flatMap(t -> t.failed(AuthThrottle.Kind.API_KEY, request));
+      if (wait.isPresent()) {
+        AuthThrottle.tooMany(response, wait.get());
+      } else {
+        ErrorMapping.send(response, ApiProblem.unauthorized("the API key is not valid"));
+      }
       return;
     }
     chain.proceed();

@@ -12,26 +12,33 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code GET /health}: 200 when every dependency answers, 503 otherwise, with each dependency's state.
- * Probes run in parallel with a deadline, so one hung dependency cannot hang the health check.
+ * {@code GET /health}: 200 when every dependency answers, 503 otherwise. Anyone gets the status alone
+ * (a load balancer needs no more); each dependency's state, latency and problem go only to a request
+ * with the API key or the metrics token, and never where a dependency is: hosts, users and URLs tell
+ * an attacker what to aim at next. Probes run in parallel with a deadline, so one hung dependency
+ * cannot hang the health check.
  */
 final class HealthRoutes implements RouteGroup {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
   private final List<DependencyCheck> checks;
   private final long probeTimeoutMs;
+  private final OperatorAccess access;
 
-  HealthRoutes(List<DependencyCheck> checks) {
-    this(checks, PROBE_TIMEOUT);
+  HealthRoutes(List<DependencyCheck> checks, OperatorAccess access) {
+    this(checks, PROBE_TIMEOUT, access);
   }
 
-  HealthRoutes(List<DependencyCheck> checks, Duration probeTimeout) {
+  HealthRoutes(List<DependencyCheck> checks, Duration probeTimeout, OperatorAccess access) {
     this.checks = List.copyOf(checks);
     this.probeTimeoutMs = probeTimeout.toMillis();
+    this.access = access;
   }
 
-  record DependencyState(String status, String target, long millis, Optional<String> problem) {}
+  record DependencyState(String status, long millis, Optional<String> problem) {}
 
   record Health(String status, Map<String, DependencyState> dependencies) {}
+
+  record Status(String status) {}
 
   /**
    * Each probe on a virtual thread of its own; a probe still running at the deadline is interrupted
@@ -55,15 +62,21 @@ final class HealthRoutes implements RouteGroup {
         problem = Optional.of("interrupted");
       } catch (ExecutionException e) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
-        problem = Optional.of(String.valueOf(cause.getMessage()));
+        problem = Optional.of(withoutCredentials(String.valueOf(cause.getMessage())));
       }
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       results.put(
-          check.name(),
-          new DependencyState(problem.isEmpty() ? "up" : "down", check.target(), millis, problem));
+          check.name(), new DependencyState(problem.isEmpty() ? "up" : "down", millis, problem));
     });
     boolean up = results.values().stream().allMatch(state -> state.status().equals("up"));
     return new Health(up ? "up" : "down", results);
+  }
+
+  /** A driver's message may name a URL with its user and password: keep neither. */
+  static String withoutCredentials(String message) {
+    return message
+        .replaceAll("//[^/@\\s]*@", "//")
+        .replaceAll("(?i)(password=)[^&\\s]*", "$1<masked>");
   }
 
   /** One dependency's probe, running on a virtual thread of its own. */
@@ -84,8 +97,15 @@ final class HealthRoutes implements RouteGroup {
   @Override
   public void register(HttpRouting.Builder routing) {
     routing.get("/health", (request, response) -> {
+      var verdict = access.check(request, response);
+      if (verdict == OperatorAccess.Verdict.ANSWERED) return;
       Health health = check();
-      JsonBodies.write(response, health.status().equals("up") ? 200 : 503, health);
+      int status = health.status().equals("up") ? 200 : 503;
+      if (verdict == OperatorAccess.Verdict.OPERATOR) {
+        JsonBodies.write(response, status, health);
+      } else {
+        JsonBodies.write(response, status, new Status(health.status()));
+      }
     });
   }
 }

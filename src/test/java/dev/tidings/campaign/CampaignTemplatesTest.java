@@ -81,10 +81,10 @@ class CampaignTemplatesTest {
   @ValueSource(
       strings = {
         "<a href=\"{{subscriber.city}}\">x</a>",
-        "<a href=\"mailto:care@shop.example\">x</a>",
-        "<img src=\"data:image/png;base64,AAAA\">",
+        "<a href=\"ftp://files.example/x\">x</a>",
+        "<a href=\"cid:logo\">x</a>",
         "<a href=//evil.example>x</a>",
-        "<form action=\"/steal\"></form>"
+        "<a href=\"/steal\">x</a>"
       })
   void a_link_whose_scheme_data_could_choose_or_that_is_not_http_is_refused(String html) {
     assertThat(refused(withHtml(html)).problems())
@@ -94,8 +94,7 @@ class CampaignTemplatesTest {
   @Test
   void scripts_are_refused() {
     assertThat(refused(withHtml("<script>alert(1)</script>")).problems())
-        .containsExactly("html: '<script' is refused: links must be http(s) and an email carries no"
-            + " scripts");
+        .containsExactly("html: line 1: <script> is refused: an email carries no scripts");
   }
 
   @Test

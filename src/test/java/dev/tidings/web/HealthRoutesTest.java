@@ -33,7 +33,8 @@ class HealthRoutesTest {
         List.of(
             new DependencyCheck("stuck", "db.example:5432", this::hungProbe),
             new DependencyCheck("fine", "cache.example:6379", Optional::empty)),
-        Duration.ofMillis(200));
+        Duration.ofMillis(200),
+        new OperatorAccess(new dev.tidings.config.Secret("k"), Optional.empty(), Optional.empty()));
     // Let the probe go after 3 s, so a health check that waits for it returns late instead of
     // never.
     Thread.ofVirtual().start(() -> {
@@ -66,7 +67,8 @@ class HealthRoutesTest {
         List.of(new DependencyCheck("broken", "db.example:5432", () -> {
           throw new IllegalStateException("connection refused");
         })),
-        Duration.ofSeconds(1));
+        Duration.ofSeconds(1),
+        new OperatorAccess(new dev.tidings.config.Secret("k"), Optional.empty(), Optional.empty()));
     var answer = health.check();
     assertThat(answer.status()).isEqualTo("down");
     assertThat(answer.dependencies().get("broken").problem()).contains("connection refused");

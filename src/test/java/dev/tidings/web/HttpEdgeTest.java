@@ -150,13 +150,14 @@ class HttpEdgeTest {
 
   @Test
   void health_reports_each_dependency_and_turns_503_when_one_is_down() throws Exception {
-    var up = send(request("/health").GET());
+    var up = send(request("/health").header("Authorization", "Bearer " + KEY).GET());
     assertThat(up.statusCode()).isEqualTo(200);
     assertThat(body(up).path("dependencies").path("postgresql").path("status").asString())
         .isEqualTo("up");
     queueProblem.set(Optional.of("connection refused"));
     try {
-      var down = send(request("/health").GET());
+      var down =
+          send(request("/health").header("Authorization", "Bearer " + KEY).GET());
       assertThat(down.statusCode()).isEqualTo(503);
       assertThat(body(down).path("dependencies").path("queue").path("problem").asString())
           .isEqualTo("connection refused");
@@ -170,8 +171,9 @@ class HttpEdgeTest {
     var openapi = send(request("/api/v1/openapi.json").GET());
     assertThat(openapi.statusCode()).isEqualTo(200);
     assertThat(body(openapi).path("openapi").asString()).startsWith("3.");
-    send(request("/health").GET());
-    var metrics = send(request("/metrics").GET());
+    send(request("/health").header("Authorization", "Bearer " + KEY).GET());
+    var metrics =
+        send(request("/metrics").header("Authorization", "Bearer " + KEY).GET());
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.body())
         .contains("http_server_requests_seconds_count{method=\"GET\",route=\"/health\"");
