@@ -305,6 +305,7 @@ public final class OpenBurstBench {
 
   private static Map<String, Double> metrics(HttpClient http, NodeProcess node) {
     var request = HttpRequest.newBuilder(node.base.resolve("/metrics"))
+        .header("Authorization", "Bearer " + API_KEY)
         .timeout(REQUEST_TIMEOUT)
         .build();
     String text = send(http, request, HttpResponse.BodyHandlers.ofString()).body();

@@ -172,8 +172,12 @@ class OpenTimeMultiNodeIT {
   private static double sum(String counter) throws Exception {
     double total = 0;
     for (NodeProcess node : nodes) {
-      String text =
-          new String(get(node, "/metrics").body(), java.nio.charset.StandardCharsets.UTF_8);
+      String text = new String(
+          send(HttpRequest.newBuilder(node.uri("/metrics"))
+                  .header("Authorization", "Bearer " + API_KEY)
+                  .GET())
+              .body(),
+          java.nio.charset.StandardCharsets.UTF_8);
       for (String line : text.split("\n")) {
         if (line.startsWith(counter + " ") || line.startsWith(counter + "{"))
           total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
