@@ -71,7 +71,7 @@ public record FuzzTargets() {
         String relative = root.relativize(file).toString();
         String className =
             relative.substring(0, relative.length() - ".class".length()).replace('/', '.');
-        Class<?> type = Class.forName(className);
+        Class<?> type = Class.forName(className, false, FuzzTargets.class.getClassLoader());
         for (Method method : type.getDeclaredMethods()) {
           if (method.isAnnotationPresent(FuzzTest.class)
               && method.getParameterCount() == 1
