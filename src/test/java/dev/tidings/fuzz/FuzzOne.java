@@ -21,7 +21,11 @@ public final class FuzzOne {
     var summary = new SummaryGeneratingListener();
     LauncherFactory.create().execute(request, summary);
     var result = summary.getSummary();
-    result.printFailuresTo(new java.io.PrintWriter(System.out, true), 40);
+    result.printFailuresTo(
+        new java.io.PrintWriter(
+            new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8),
+            true),
+        40);
     System.out.flush();
     if (result.getTestsFoundCount() == 0 || result.getTestsStartedCount() == 0) System.exit(2);
     System.exit(result.getTotalFailureCount() == 0 && result.getTestsSucceededCount() > 0 ? 0 : 1);

@@ -26,12 +26,11 @@ public final class Refusals {
     }
   }
 
-  @SafeVarargs
-  public static void allowOnly(Attempt attempt, Class<? extends Throwable>... refusals) {
+  public static void allowOnly(Attempt attempt, Class<?>... refusals) {
     try {
       attempt.run();
     } catch (Throwable thrown) {
-      for (Class<? extends Throwable> allowed : List.of(refusals)) {
+      for (Class<?> allowed : List.of(refusals)) {
         if (allowed.isInstance(thrown)) return;
       }
       if (thrown instanceof Error error)

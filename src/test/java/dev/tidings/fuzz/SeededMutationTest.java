@@ -19,8 +19,8 @@ import org.junit.jupiter.api.TestFactory;
  * smallest input found for it, so that it can be copied into the target's seed corpus.
  */
 class SeededMutationTest {
-  private static final Duration SLICE =
-      Duration.parse("PT" + System.getProperty("fuzz.slice", "1.5s").toUpperCase());
+  private static final Duration SLICE = Duration.parse(
+      "PT" + System.getProperty("fuzz.slice", "1.5s").toUpperCase(java.util.Locale.ROOT));
   private static final int MAX_INPUTS = Integer.getInteger("fuzz.slice.inputs", 20_000);
   private static final long SEED = Long.getLong("fuzz.seed", 20_260_101L);
 
