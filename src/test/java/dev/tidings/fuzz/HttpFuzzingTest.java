@@ -67,7 +67,7 @@ import tools.jackson.databind.node.ObjectNode;
  * refused all-or-nothing import left a row). {@code fuzz.http.requests} (20,000 by default) sets the
  * count, {@code fuzz.seed} the seed; the report goes to standard output and target/fuzz/http-report.txt.
  */
-class HttpFuzzTest {
+class HttpFuzzingTest {
   private static final String KEY = "http-fuzz-api-key-0123456789";
   private static final String SECRET = "http-fuzz-secret-0123456789abcdef";
   private static final String MAILGUN_KEY = "http-fuzz-mailgun-key-0123456789";
