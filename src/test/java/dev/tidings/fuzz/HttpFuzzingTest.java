@@ -64,7 +64,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Afterwards: no answer was a 5xx, and nothing is half-written (every product and subscriber read back
  * through the API is valid under the API's own rules, the API's lists agree with the database, and no
- * refused all-or-nothing import left a row). {@code fuzz.http.requests} (20,000 by default) sets the
+ * refused all-or-nothing import left a row). {@code fuzz.http.requests} (15,000 by default) sets the
  * count, {@code fuzz.seed} the seed; the report goes to standard output and target/fuzz/http-report.txt.
  */
 class HttpFuzzingTest {
@@ -75,7 +75,7 @@ class HttpFuzzingTest {
   private static final String POSTMARK_PASSWORD = "fuzz-postmark-password-0123";
   private static final String SES_TOPIC =
       "arn:aws:sns:us-west-2:131990247566:dongie-standard-topic";
-  private static final int REQUESTS = Integer.getInteger("fuzz.http.requests", 20_000);
+  private static final int REQUESTS = Integer.getInteger("fuzz.http.requests", 15_000);
   private static final int WORKERS = Integer.getInteger("fuzz.http.workers", 4);
   private static final long SEED = Long.getLong("fuzz.seed", 20_260_101L);
   private static final int MINIMISE_BUDGET = 120;
