@@ -24,6 +24,9 @@ public final class SuppressionService {
   /** Largest page {@link #list} returns. */
   public static final int MAX_PAGE = PageLimit.MAX;
 
+  /** Inserts tried when a concurrent unsuppress keeps deleting the row ours conflicted with. */
+  private static final int MAX_ATTEMPTS = 100;
+
   private final Jdbi jdbi;
 
   /** The clock is not used yet: a suppression carries its own date, which the caller chooses. */
@@ -36,11 +39,17 @@ public final class SuppressionService {
     var suppression = new Suppression(
         EmailAddress.normalisedOrAsGiven(given.email()), given.reason(), given.createdAt());
     return jdbi.inTransaction(handle -> {
-      SuppressionTable.insertUnlessSuppressed(handle, suppression);
       // Read back either way: the stored row is the answer (a new statement sees a concurrent
-      // insert that
-      // refused ours, under read committed).
-      return SuppressionTable.find(handle, forms(suppression.email())).orElseThrow();
+      // insert that refused ours, under read committed). A concurrent unsuppress can delete that
+      // row between the two statements; then the address is free again and the insert is retried.
+      for (int attempt = 1; ; attempt++) {
+        SuppressionTable.insertUnlessSuppressed(handle, suppression);
+        var stored = SuppressionTable.find(handle, forms(suppression.email()));
+        if (stored.isPresent()) return stored.get();
+        if (attempt == MAX_ATTEMPTS)
+          throw new IllegalStateException("the suppression of an address was deleted "
+              + MAX_ATTEMPTS + " times while it was being written");
+      }
     });
   }
 

@@ -3,6 +3,8 @@ package dev.tidings.imports;
 import dev.tidings.InvalidInputException;
 import dev.tidings.TidingsException;
 import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -21,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -219,15 +222,73 @@ public final class BulkImporter {
     } catch (CharacterCodingException e) {
       throw new MalformedFileException(
           source.line(), "the file is not valid UTF-8 (after data row " + read + ")");
+    } catch (BrokenGzip e) {
+      throw new MalformedFileException(
+          source.line(),
+          "the gzip compression is broken (after data row " + read + "): " + e.getMessage());
     }
   }
 
   static RowSource open(InputStream raw, Format format, RowSchema schema) throws IOException {
-    Reader reader = reader(raw);
-    return switch (format) {
-      case CSV -> new CsvRowSource(reader, schema);
-      case JSON_LINES -> new JsonLinesRowSource(reader);
-    };
+    try {
+      Reader reader = reader(raw);
+      return switch (format) {
+        case CSV -> new CsvRowSource(reader, schema);
+        case JSON_LINES -> new JsonLinesRowSource(reader);
+      };
+    } catch (BrokenGzip e) {
+      throw new MalformedFileException(
+          1, "the content starts like gzip but is not valid gzip: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The gzip layer of the content is broken: a bad header, corrupt or cut-short data. Unchecked, so
+   * that it passes the readers and parsers between the stream and the row source unchanged (they wrap
+   * or report an IOException as a problem of the text), and becomes a {@link MalformedFileException}
+   * with the row it stopped at.
+   */
+  private static final class BrokenGzip extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BrokenGzip(IOException cause) {
+      super(
+          cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
+          cause);
+    }
+  }
+
+  /** Gunzips, reporting a broken gzip layer as {@link BrokenGzip} instead of an I/O failure. */
+  private static final class CheckedGzip extends FilterInputStream {
+    CheckedGzip(InputStream in) throws IOException {
+      super(gunzip(in));
+    }
+
+    private static InputStream gunzip(InputStream in) throws IOException {
+      try {
+        return new GZIPInputStream(in, 64 * 1024);
+      } catch (ZipException | EOFException e) {
+        throw new BrokenGzip(e);
+      }
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (ZipException | EOFException e) {
+        throw new BrokenGzip(e);
+      }
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      try {
+        return super.read(buffer, offset, length);
+      } catch (ZipException | EOFException e) {
+        throw new BrokenGzip(e);
+      }
+    }
   }
 
   /** UTF-8 text, gunzipped when the content starts with gzip's magic number, a byte order mark dropped. */
@@ -239,7 +300,7 @@ public final class BulkImporter {
     in.reset();
     InputStream decoded = in;
     if (first == 0x1f && second == 0x8b)
-      decoded = new BufferedInputStream(new GZIPInputStream(in, 64 * 1024), 64 * 1024);
+      decoded = new BufferedInputStream(new CheckedGzip(in), 64 * 1024);
     decoded.mark(3);
     byte[] bom = decoded.readNBytes(3);
     if (!(bom.length == 3

@@ -30,6 +30,24 @@ final class ItemConfigurationTable {
 
   private ItemConfigurationTable() {}
 
+  /** Key space of the per-item locks (the first half of a two-key advisory lock). */
+  private static final int ITEM_LOCK_SPACE = 7_306;
+
+  /**
+   * Serialises the writers of one item's configurations until the transaction ends. A put writes the
+   * configuration, then the current pointer; a delete reads the pointer, then removes the configuration.
+   * Interleaved, two puts deadlocked on the pointer row and a delete removed a configuration that a put
+   * had just made current (a foreign key failure), both answered as 500s.
+   */
+  static void lockItem(Handle handle, String itemId) {
+    handle
+        .createQuery("SELECT 1 FROM pg_advisory_xact_lock(:space, hashtext(:item))")
+        .bind("space", ITEM_LOCK_SPACE)
+        .bind("item", itemId)
+        .mapTo(Integer.class)
+        .one();
+  }
+
   /** Inserts or replaces a configuration's attributes (its counts stay); true when it was new. */
   static boolean put(
       Handle handle,

@@ -50,6 +50,7 @@ public final class ItemConfigurations {
     Ids.item(itemId);
     Ids.configuration(configurationId);
     return jdbi.inTransaction(handle -> {
+      ItemConfigurationTable.lockItem(handle, itemId);
       var now = clock.instant();
       boolean created =
           ItemConfigurationTable.put(handle, itemId, configurationId, attributes, now);
@@ -83,6 +84,7 @@ public final class ItemConfigurations {
     Ids.item(itemId);
     Ids.configuration(configurationId);
     return jdbi.inTransaction(handle -> {
+      ItemConfigurationTable.lockItem(handle, itemId);
       var current = ItemConfigurationTable.currentOf(handle, itemId);
       if (current.isPresent() && current.get().equals(configurationId)) {
         if (ItemConfigurationTable.countOf(handle, itemId) > 1) return Deleted.IS_CURRENT;

@@ -39,6 +39,38 @@ public abstract class SuppressionContract {
     database.jdbi().useHandle(handle -> handle.execute("TRUNCATE suppressions"));
   }
 
+  // An address suppressed while someone lifts its suppression: each call answers, none fails.
+  @Test
+  void suppressing_while_the_address_is_unsuppressed_concurrently_always_answers_a_suppression()
+      throws Exception {
+    var failures = new java.util.concurrent.ConcurrentLinkedQueue<Throwable>();
+    var stop = new java.util.concurrent.atomic.AtomicBoolean();
+    var threads = new java.util.ArrayList<Thread>();
+    for (int t = 0; t < 4; t++) {
+      boolean suppressing = t % 2 == 0;
+      threads.add(Thread.ofPlatform().start(() -> {
+        while (!stop.get()) {
+          try {
+            if (suppressing) {
+              var answer = suppressions.suppress(
+                  new Suppression("race@example.com", SuppressionReason.MANUAL, NOW));
+              assertThat(answer.email()).isEqualToIgnoringCase("race@example.com");
+            } else {
+              suppressions.unsuppress("race@example.com");
+            }
+          } catch (Throwable e) {
+            failures.add(e);
+            stop.set(true);
+          }
+        }
+      }));
+    }
+    Thread.sleep(3_000);
+    stop.set(true);
+    for (Thread thread : threads) thread.join();
+    assertThat(failures).isEmpty();
+  }
+
   @Test
   void suppressions_match_any_case_keep_the_first_reason_and_page() {
     assertThat(suppressions.isSuppressed("x@example.com")).isFalse();

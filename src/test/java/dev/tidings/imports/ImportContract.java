@@ -203,6 +203,29 @@ public abstract class ImportContract {
   }
 
   @Test
+  void a_body_that_starts_like_gzip_but_is_not_imports_nothing_and_says_why() throws IOException {
+    var whole = new ByteArrayOutputStream();
+    try (OutputStream gz = new GZIPOutputStream(whole)) {
+      gz.write((PRODUCT_HEADER + "p1,Zipped,,,1,EUR,https://i.example/1,https://s.example/1,,\n")
+          .getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] complete = whole.toByteArray();
+    byte[] badHeader = {0x1f, (byte) 0x8b, 8, 0, 0x22, 0x3a};
+    byte[] cutShort = java.util.Arrays.copyOf(complete, complete.length / 2);
+    byte[] corrupted = complete.clone();
+    for (int i = 12; i < corrupted.length - 8; i++) corrupted[i] ^= 0x5a;
+    for (Format format : Format.values()) {
+      for (byte[] body : List.of(badHeader, cutShort, corrupted)) {
+        var report =
+            catalog.importStream(new ByteArrayInputStream(body), format, ImportOptions.defaults());
+        assertThat(report.imported()).isZero();
+        assertThat(report.failure()).hasValueSatisfying(f -> assertThat(f).contains("gzip"));
+      }
+    }
+    assertThat(catalog.get("p1")).isEmpty();
+  }
+
+  @Test
   void duplicate_ids_in_one_file_let_the_last_row_win() throws IOException {
     var report = catalog.importFile(
         file(

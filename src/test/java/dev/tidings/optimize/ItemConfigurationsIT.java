@@ -52,6 +52,33 @@ class ItemConfigurationsIT {
     assertThat(configurations.of("nothing")).isEmpty();
   }
 
+  // The API's clients write one item's configurations from several threads at once: every call
+  // answers.
+  @Test
+  void concurrent_puts_and_deletes_of_one_items_configurations_all_answer() throws Exception {
+    var failures = new java.util.concurrent.ConcurrentLinkedQueue<Throwable>();
+    var stop = new java.util.concurrent.atomic.AtomicBoolean();
+    var threads = new java.util.ArrayList<Thread>();
+    for (int t = 0; t < 6; t++) {
+      int thread = t;
+      threads.add(Thread.ofPlatform().start(() -> {
+        for (int i = 0; !stop.get(); i++) {
+          try {
+            if (thread % 3 == 2) configurations.delete("race", "c-" + (i % 2));
+            else configurations.put("race", "c-" + ((i + thread) % 2), Map.of(), i % 2 == 0);
+          } catch (Throwable e) {
+            failures.add(e);
+            stop.set(true);
+          }
+        }
+      }));
+    }
+    Thread.sleep(3_000);
+    stop.set(true);
+    for (Thread thread : threads) thread.join();
+    assertThat(failures).isEmpty();
+  }
+
   @Test
   void the_current_configuration_is_deleted_only_as_the_last_one() {
     configurations.put("hat", "a", Map.of(), false);
