@@ -62,7 +62,10 @@ final class ServerErrors implements DirectHandler {
     return switch (status.code()) {
       case 400 -> "bad_request";
       case 404 -> "not_found";
+      case 405 -> "method_not_allowed";
       case 413 -> "payload_too_large";
+      case 414 -> "uri_too_long";
+      case 431 -> "request_header_fields_too_large";
       case 500 -> "internal";
       default -> status.reasonPhrase().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
     };

@@ -345,6 +345,22 @@ public abstract class ImportContract {
   }
 
   @Test
+  void a_decimal_past_any_price_rejects_its_row_only() throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "big,Fine,,,1e200000,EUR,https://i.example/1,https://s.example/1,,\n"),
+        ImportOptions.defaults());
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+        .containsExactly(1L, 1L, true);
+    assertThat(report.errors()).extracting(RowError::line).containsExactly(3L);
+    assertThat(report.errors().getFirst().reason()).startsWith("price must have at most");
+  }
+
+  @Test
   void all_or_nothing_refuses_a_file_with_a_nul_naming_its_line() throws IOException {
     var report = catalog.importFile(
         file(
