@@ -58,6 +58,30 @@ public final class AudienceQuery {
     });
   }
 
+  /** Whether a subscriber with this id exists, whatever their consent. */
+  public boolean exists(String subscriberId) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT EXISTS (SELECT 1 FROM subscribers WHERE id = :id)")
+        .bind("id", subscriberId)
+        .mapTo(Boolean.class)
+        .one());
+  }
+
+  /**
+   * Whether the audience holds this one subscriber now: the same predicates as {@link #ids}, consent and
+   * suppressions included, asked of one row (a preview's "would this subscriber be sent to?").
+   */
+  public boolean includes(Audience audience, String subscriberId) {
+    Sql sql = sql(audience, clock.instant());
+    return jdbi.withHandle(handle -> {
+      var query =
+          handle.createQuery("SELECT EXISTS (SELECT 1 FROM subscribers s WHERE s.id = :subject AND "
+              + sql.where() + ")");
+      sql.binds().forEach(query::bind);
+      return query.bind("subject", subscriberId).mapTo(Boolean.class).one();
+    });
+  }
+
   List<String> page(Sql sql, Optional<String> after, int limit) {
     return jdbi.withHandle(handle -> {
       var query = handle.createQuery("SELECT s.id FROM subscribers s WHERE " + sql.where()

@@ -2,6 +2,7 @@ package dev.tidings.campaign;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.JsonFields;
 import dev.tidings.Problems;
 import dev.tidings.audience.TargetType;
 import dev.tidings.mail.Address;
@@ -243,11 +244,12 @@ public final class CampaignJson {
       problems.add(where + " must be an object");
       return null;
     }
-    String type = node.path("type").asString("");
     int before = problems.list().size();
+    String type = orEmpty(JsonFields.string(problems, node.get("type"), where + ".type"));
     Condition condition = switch (type) {
       case "field" -> {
-        String fieldName = node.path("field").asString("");
+        String fieldName =
+            orEmpty(JsonFields.string(problems, node.get("field"), where + ".field"));
         var field = Condition.Field.ofWire(fieldName);
         if (field.isEmpty())
           problems.add(where + ".field must be one of "
@@ -267,7 +269,8 @@ public final class CampaignJson {
         yield new Condition.Near(latitude, longitude, radius);
       }
       case "follows" -> {
-        String targetType = node.path("targetType").asString("");
+        String targetType =
+            orEmpty(JsonFields.string(problems, node.get("targetType"), where + ".targetType"));
         var target = TargetType.ofWire(targetType);
         if (target.isEmpty())
           problems.add(where + ".targetType must be one of "
@@ -275,37 +278,32 @@ public final class CampaignJson {
                   .map(TargetType::wire)
                   .collect(Collectors.joining(", "))
               + " but was '" + targetType + "'");
-        String targetId = node.path("targetId").asString("");
-        if (targetId.isEmpty() || targetId.length() > 200)
+        String targetId = JsonFields.string(problems, node.get("targetId"), where + ".targetId");
+        if (targetId == null && !JsonFields.given(node.get("targetId")))
           problems.add(where + ".targetId must be 1-200 characters");
-        yield target.isPresent() ? new Condition.Follows(target.get(), targetId) : null;
+        else if (targetId != null && (targetId.isEmpty() || targetId.length() > 200))
+          problems.add(where + ".targetId must be 1-200 characters");
+        yield target.isPresent() && targetId != null
+            ? new Condition.Follows(target.get(), targetId)
+            : null;
       }
       case "opened", "notOpened" -> {
-        JsonNode id = node.get("campaignId");
-        if (id == null || !id.canConvertToLong() || !id.isIntegralNumber() || id.asLong() < 1) {
-          problems.add(where + ".campaignId must be a campaign id (a whole number >= 1)");
-          yield null;
-        }
-        yield new Condition.OpenedCampaign(id.asLong(), type.equals("opened"));
+        Long id = campaignId(problems, node.get("campaignId"), where + ".campaignId");
+        yield id == null ? null : new Condition.OpenedCampaign(id, type.equals("opened"));
       }
       case "inTest", "notInTest" -> {
-        JsonNode id = node.get("campaignId");
-        if (id == null || !id.canConvertToLong() || !id.isIntegralNumber() || id.asLong() < 1) {
-          problems.add(where + ".campaignId must be a campaign id (a whole number >= 1)");
-          yield null;
-        }
-        yield new Condition.InExperiment(id.asLong(), type.equals("inTest"));
+        Long id = campaignId(problems, node.get("campaignId"), where + ".campaignId");
+        yield id == null ? null : new Condition.InExperiment(id, type.equals("inTest"));
       }
       case "clicked" -> {
-        JsonNode days = node.get("withinDays");
-        if (days == null
-            || !days.isIntegralNumber()
-            || days.asLong() < 1
-            || days.asLong() > MAX_DAYS) {
-          problems.add(where + ".withinDays must be a whole number within 1.." + MAX_DAYS);
+        Long days =
+            JsonFields.whole(problems, node.get("withinDays"), where + ".withinDays", 1, MAX_DAYS);
+        if (days == null) {
+          if (!JsonFields.given(node.get("withinDays")))
+            problems.add(where + ".withinDays must be a whole number within 1.." + MAX_DAYS);
           yield null;
         }
-        yield new Condition.ClickedWithin(days.asInt());
+        yield new Condition.ClickedWithin(days.intValue());
       }
       default -> {
         problems.add(where + ".type must be one of field, locale, near, follows, opened,"
@@ -332,16 +330,27 @@ public final class CampaignJson {
     return values;
   }
 
+  private static @Nullable Long campaignId(
+      Problems problems, @Nullable JsonNode node, String where) {
+    if (!JsonFields.given(node)) {
+      problems.add(where + " must be a campaign id (a whole number >= 1)");
+      return null;
+    }
+    return JsonFields.whole(problems, node, where, 1, Long.MAX_VALUE);
+  }
+
   private static double number(
       Problems problems, @Nullable JsonNode node, String where, double min, double max) {
-    if (node == null || !node.isNumber()) {
+    if (!JsonFields.given(node)) {
       problems.add(where + " must be a number within " + min + ".." + max);
       return 0;
     }
-    double value = node.asDouble();
-    if (!(value >= min && value <= max))
-      problems.add(where + " must be within " + min + ".." + max + " but was " + value);
-    return value;
+    Double value = JsonFields.number(problems, node, where, min, max);
+    return value == null ? 0 : value;
+  }
+
+  private static String orEmpty(@Nullable String text) {
+    return text == null ? "" : text;
   }
 
   private static @Nullable String text(
@@ -352,7 +361,7 @@ public final class CampaignJson {
       return null;
     }
     if (!node.isString()) {
-      problems.add(field + " must be a string");
+      problems.add(field + " must be a string, got " + JsonFields.kind(node));
       return null;
     }
     String value = node.asString();
@@ -401,14 +410,8 @@ public final class CampaignJson {
 
   private static int whole(
       Problems problems, ObjectNode object, String field, int fallback, int min, int max) {
-    JsonNode node = object.get(field);
-    if (node == null || node.isNull()) return fallback;
-    if (!node.isIntegralNumber() || node.asLong() < min || node.asLong() > max) {
-      problems.add(
-          field + " must be a whole number within " + min + ".." + max + " but was " + node);
-      return fallback;
-    }
-    return node.asInt();
+    Long value = JsonFields.whole(problems, object.get(field), field, min, max);
+    return value == null ? fallback : value.intValue();
   }
 
   private static ObjectNode toJson(Experiment experiment) {
@@ -536,13 +539,25 @@ public final class CampaignJson {
 
   private static double fraction(
       Problems problems, ObjectNode object, String field, double fallback, double max) {
-    JsonNode node = object.get(field);
-    if (node == null || node.isNull()) return fallback;
-    if (!node.isNumber() || !(node.asDouble() > 0) || node.asDouble() > max) {
-      problems.add(field + " must be a number above 0 and at most " + max + " but was " + node);
+    return aboveZero(problems, object.get(field), field, fallback, max, Double.toString(max));
+  }
+
+  /** A number above 0 and at most {@code max}, {@code fallback} when not given. */
+  private static double aboveZero(
+      Problems problems,
+      @Nullable JsonNode node,
+      String field,
+      double fallback,
+      double max,
+      String maxShown) {
+    var found = new Problems();
+    Double value = JsonFields.number(found, node, field, 0, max);
+    if (!found.isEmpty() || (value != null && value == 0)) {
+      problems.add(field + " must be a number above 0 and at most " + maxShown + " but was "
+          + (node == null ? "absent" : JsonFields.shown(node)));
       return fallback;
     }
-    return node.asDouble();
+    return value == null ? fallback : value;
   }
 
   /** {@code {"lookBackDays": 7, "minimum": 1}}, both optional; absent or null: not a digest. */
@@ -570,15 +585,13 @@ public final class CampaignJson {
   }
 
   private static double rate(Problems problems, @Nullable JsonNode node) {
-    if (node == null || node.isNull()) return DEFAULT_RATE;
-    if (!node.isNumber()
-        || !(node.asDouble() > 0)
-        || node.asDouble() > CampaignDefinition.MAX_RATE) {
-      problems.add("ratePerSecond must be a number above 0 and at most "
-          + (long) CampaignDefinition.MAX_RATE + " but was " + node);
-      return DEFAULT_RATE;
-    }
-    return node.asDouble();
+    return aboveZero(
+        problems,
+        node,
+        "ratePerSecond",
+        DEFAULT_RATE,
+        CampaignDefinition.MAX_RATE,
+        Long.toString((long) CampaignDefinition.MAX_RATE));
   }
 
   private static Optional<Instant> instant(

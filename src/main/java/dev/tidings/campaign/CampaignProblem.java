@@ -28,6 +28,10 @@ public final class CampaignProblem extends TidingsException {
     return new CampaignProblem(Kind.NOT_FOUND, "no campaign with id " + id);
   }
 
+  static CampaignProblem subscriberNotFound(String subscriberId) {
+    return new CampaignProblem(Kind.NOT_FOUND, "no subscriber with id " + subscriberId);
+  }
+
   static CampaignProblem conflict(String message) {
     return new CampaignProblem(Kind.CONFLICT, message);
   }

@@ -162,12 +162,23 @@ public final class CampaignService {
     Campaign campaign = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
     if (campaign.state() == CampaignState.CANCELLED)
       throw CampaignProblem.conflict("campaign " + id + " is CANCELLED; it sends nothing more");
+    // a send to nobody would be queued, then skipped at compose time: the caller's mistake is told
+    // now
+    if (!audience.exists(subscriberId)) throw CampaignProblem.subscriberNotFound(subscriberId);
     long run = jdbi.withHandle(handle -> CampaignTable.triggerRun(handle, id))
         .orElseThrow(() -> CampaignProblem.notFound(id));
     var job =
         new SendJob(id, run, SendJob.TRIGGERED_PRIORITY, campaign.definition().ratePerSecond());
     sends.trigger(job, subscriberId);
     return job;
+  }
+
+  /**
+   * Whether this campaign's audience holds the subscriber now (a segment's conditions, consent and
+   * suppressions), for a preview that says whether a send would reach them.
+   */
+  public boolean inAudience(Campaign campaign, String subscriberId) {
+    return audience.includes(campaign.definition().audience(), subscriberId);
   }
 
   private long runIn(long id, CampaignState required, String verb) {

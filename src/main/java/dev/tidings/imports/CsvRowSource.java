@@ -1,6 +1,7 @@
 package dev.tidings.imports;
 
 import dev.tidings.Problems;
+import dev.tidings.StoredText;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
@@ -114,13 +115,18 @@ final class CsvRowSource implements RowSource {
         // later.
         if (column == 0) line = parser.currentTokenLocation().getLineNr();
         if (column < fieldOfColumn.length) {
-          fields.setText(fieldOfColumn[column], parser.getString());
+          String cell = parser.getString();
+          String unstorable = problem == null ? StoredText.problem(cell) : null;
+          if (unstorable != null)
+            problem = schema.field(fieldOfColumn[column]).name() + " " + unstorable;
+          fields.setText(fieldOfColumn[column], cell);
         }
         column++;
       }
       if (column > fieldOfColumn.length) {
-        problem = "the record has " + column + " cells but the header has " + fieldOfColumn.length
-            + " columns";
+        String cells = "the record has " + column + " cells but the header has "
+            + fieldOfColumn.length + " columns";
+        problem = problem == null ? cells : problem + "; " + cells;
       }
       return true;
     } catch (JacksonIOException e) {

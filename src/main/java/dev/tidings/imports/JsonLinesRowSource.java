@@ -2,6 +2,7 @@ package dev.tidings.imports;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.StoredText;
 import java.io.IOException;
 import java.io.Reader;
 import org.jspecify.annotations.Nullable;
@@ -43,6 +44,11 @@ final class JsonLinesRowSource implements RowSource {
         node = Json.MAPPER.readTree(current.toString());
       } catch (JacksonException e) {
         problem = "malformed JSON: " + CsvRowSource.firstLine(e);
+        return true;
+      }
+      String unstorable = StoredText.problemIn(node);
+      if (unstorable != null) {
+        problem = unstorable;
         return true;
       }
       try {

@@ -21,6 +21,9 @@ import tools.jackson.databind.JsonNode;
  * <p>One instance is reused for every row of an import: it is filled, mapped, then cleared.
  */
 public final class RowFields {
+  /** Digits a decimal may have on either side of its point: far past any price or coordinate. */
+  static final int MAX_DECIMAL_DIGITS = 30;
+
   private final RowSchema schema;
   private final @Nullable Object[] values;
 
@@ -65,13 +68,23 @@ public final class RowFields {
   public @Nullable BigDecimal decimal(int index, Problems problems) {
     String text = text(index);
     if (text == null) return null;
+    BigDecimal value;
     try {
       if (text.length() > 40) throw new NumberFormatException();
-      return new BigDecimal(text);
+      value = new BigDecimal(text);
     } catch (NumberFormatException e) {
       problems.add(name(index) + " must be a decimal number, got " + Problems.quote(text));
       return null;
     }
+    // 1e400 is 5 characters: bound the digits, not only the text, before it becomes a double or a
+    // numeric PostgreSQL cannot hold
+    if (value.precision() - value.scale() > MAX_DECIMAL_DIGITS
+        || value.scale() > MAX_DECIMAL_DIGITS) {
+      problems.add(name(index) + " must have at most " + MAX_DECIMAL_DIGITS
+          + " digits before and after the decimal point, got " + Problems.quote(text));
+      return null;
+    }
+    return value;
   }
 
   public @Nullable Long integer(int index, Problems problems) {

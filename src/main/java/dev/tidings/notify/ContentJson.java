@@ -4,6 +4,7 @@ import static dev.tidings.Problems.toValidate;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.JsonFields;
 import dev.tidings.Problems;
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.GeoPoint;
@@ -34,6 +35,10 @@ public final class ContentJson {
 
   private ContentJson() {}
 
+  private static String orEmpty(@Nullable String text) {
+    return text == null ? "" : text;
+  }
+
   /**
    * A piece of content; {@code id} is the one its URL names (a body's id must match it). Whether it is
    * published is not set here but by publishing it.
@@ -47,14 +52,13 @@ public final class ContentJson {
       if (!FIELDS.contains(name))
         problems.add("unknown field '" + name + "' (fields: "
             + String.join(", ", FIELDS.stream().sorted().toList()) + ")");
-    JsonNode given = node.path("id");
-    if (!given.isMissingNode() && !given.asString("").equals(id))
-      problems.add(
-          "id in the body (" + given.asString("") + ") is not the id in the URL (" + id + ")");
-    String typeText = node.path("type").asString(null);
+    String given = JsonFields.string(problems, node.get("id"), "id");
+    if (given != null && !given.equals(id))
+      problems.add("id in the body (" + given + ") is not the id in the URL (" + id + ")");
+    String typeText = JsonFields.string(problems, node.get("type"), "type");
     ContentType type = typeText == null ? null : ContentType.ofWire(typeText).orElse(null);
-    if (typeText == null) problems.add("missing required field 'type'");
-    else if (type == null)
+    if (!JsonFields.given(node.get("type"))) problems.add("missing required field 'type'");
+    else if (typeText != null && type == null)
       problems.add(
           "type must be product, artwork, article, show or event, got " + Problems.quote(typeText));
     var owners = new ArrayList<FollowTarget>();
@@ -64,9 +68,18 @@ public final class ContentJson {
     int position = 0;
     for (JsonNode owner : ownerList.isArray() ? ownerList : Json.MAPPER.createArrayNode()) {
       position++;
-      String ownerType = owner.path("type").asString("");
+      if (!owner.isObject()) {
+        problems.add(
+            "owner " + position + " must be {\"type\", \"id\"}, got " + JsonFields.kind(owner));
+        continue;
+      }
+      int before = problems.list().size();
+      String ownerType = orEmpty(
+          JsonFields.string(problems, owner.get("type"), "owners[" + (position - 1) + "].type"));
+      String ownerId = orEmpty(
+          JsonFields.string(problems, owner.get("id"), "owners[" + (position - 1) + "].id"));
+      if (problems.list().size() > before) continue;
       var target = TargetType.ofWire(ownerType);
-      String ownerId = owner.path("id").asString("");
       if (target.isEmpty())
         problems.add(
             "owner " + position + ": type must be brand, artist, gallery, store or category, got "
@@ -78,38 +91,49 @@ public final class ContentJson {
     Optional<GeoPoint> location = Optional.empty();
     JsonNode place = node.path("location");
     if (!place.isMissingNode() && !place.isNull()) {
-      if (!place.path("latitude").isNumber() || !place.path("longitude").isNumber())
+      if (!place.isObject()
+          || !JsonFields.given(place.get("latitude"))
+          || !JsonFields.given(place.get("longitude")))
         problems.add("location must be {\"latitude\": number, \"longitude\": number}");
       else {
-        try {
-          location = Optional.of(new GeoPoint(
-              place.path("latitude").asDouble(), place.path("longitude").asDouble()));
-        } catch (InvalidInputException e) {
-          e.problems().forEach(p -> problems.add("location: " + p));
+        Double latitude =
+            JsonFields.number(problems, place.get("latitude"), "location.latitude", -90, 90);
+        Double longitude =
+            JsonFields.number(problems, place.get("longitude"), "location.longitude", -180, 180);
+        if (latitude != null && longitude != null) {
+          try {
+            location = Optional.of(new GeoPoint(latitude, longitude));
+          } catch (InvalidInputException e) {
+            e.problems().forEach(p -> problems.add("location: " + p));
+          }
         }
       }
     }
-    JsonNode radius = node.path("radiusKm");
-    if (!radius.isMissingNode() && !radius.isNumber()) problems.add("radiusKm must be a number");
+    // Content's own rule (above 0, at most 1000) reports 0; this one keeps 1e400 from becoming
+    // Infinity
+    Double radius = JsonFields.number(problems, node.get("radiusKm"), "radiusKm", 0, 1_000);
+    String title = JsonFields.string(problems, node.get("title"), "title");
+    String url = JsonFields.string(problems, node.get("url"), "url");
+    String imageUrl = JsonFields.string(problems, node.get("imageUrl"), "imageUrl");
     Optional<Instant> startsAt = instant(node, "startsAt", problems);
     Optional<Instant> endsAt = instant(node, "endsAt", problems);
     problems.throwIfAny();
     return new Content(
         id,
         toValidate(type),
-        node.path("title").asString(null),
-        Optional.ofNullable(node.path("url").asString(null)),
-        Optional.ofNullable(node.path("imageUrl").asString(null)),
+        toValidate(title),
+        Optional.ofNullable(url),
+        Optional.ofNullable(imageUrl),
         owners,
         location,
-        radius.isNumber() ? radius.asDouble() : Content.DEFAULT_RADIUS_KM,
+        radius == null ? Content.DEFAULT_RADIUS_KM : radius,
         startsAt,
         endsAt,
         false);
   }
 
   private static Optional<Instant> instant(JsonNode node, String field, Problems problems) {
-    @Nullable String text = node.path(field).asString(null);
+    @Nullable String text = JsonFields.string(problems, node.get(field), field);
     if (text == null) return Optional.empty();
     try {
       return Optional.of(Instant.parse(text));

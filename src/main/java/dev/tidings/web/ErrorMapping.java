@@ -2,7 +2,10 @@ package dev.tidings.web;
 
 import dev.tidings.InvalidInputException;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HttpException;
+import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -23,21 +26,38 @@ final class ErrorMapping {
         InvalidInputException.class,
         (request, response, invalid) ->
             send(response, ApiProblem.unprocessable(String.join("; ", invalid.problems()))));
-    routing.error(Exception.class, (request, response, failure) -> {
-      String reference = UUID.randomUUID().toString();
-      log.error(
-          "unhandled failure on {} {} (reference {})",
-          request.prologue().method().text(),
-          request.path().path(),
-          reference,
-          failure);
+    // Helidon's own refusals met while a route runs (a query it cannot decode): their status, our
+    // body
+    routing.error(HttpException.class, (request, response, refused) -> {
+      Status status = refused.status();
+      if (status.code() >= 500) {
+        fail(request, response, refused);
+        return;
+      }
       send(
           response,
           new ApiProblem(
-              500,
-              "internal",
-              "the server failed; the log has the details under reference " + reference));
+              status.code(),
+              ServerErrors.error(status),
+              refused.getMessage() == null ? status.reasonPhrase() : refused.getMessage()));
     });
+    routing.error(Exception.class, ErrorMapping::fail);
+  }
+
+  private static void fail(ServerRequest request, ServerResponse response, Exception failure) {
+    String reference = UUID.randomUUID().toString();
+    log.error(
+        "unhandled failure on {} {} (reference {})",
+        request.prologue().method().text(),
+        request.path().path(),
+        reference,
+        failure);
+    send(
+        response,
+        new ApiProblem(
+            500,
+            "internal",
+            "the server failed; the log has the details under reference " + reference));
   }
 
   static void send(ServerResponse response, ApiProblem problem) {

@@ -47,6 +47,7 @@ public final class HttpServer implements AutoCloseable {
       List<RouteGroup> groups) {
     HttpRouting.Builder routing = HttpRouting.builder();
     routing.addFilter(new AccessLogFilter(registry));
+    routing.addFilter(new InputTextFilter(registry));
     routing.addFilter(new ApiKeyFilter(options.apiKey(), options.throttle()));
     ErrorMapping.register(routing);
     var access = new OperatorAccess(options.apiKey(), options.metricsToken(), options.throttle());
@@ -65,6 +66,7 @@ public final class HttpServer implements AutoCloseable {
         // a card is written as headers then a body larger than one segment: with Nagle on, its
         // last segment waits for the client's delayed ACK, 40 ms on every card
         .connectionOptions(socket -> socket.tcpNoDelay(true))
+        .directHandlers(ServerErrors.handlers(registry))
         .routing(routing)
         .build();
     // Helidon logs a failed bind and returns a stopped server instead of throwing

@@ -1,6 +1,7 @@
 package dev.tidings.web;
 
 import dev.tidings.Json;
+import dev.tidings.StoredText;
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
@@ -19,13 +20,18 @@ public final class JsonBodies {
 
   private JsonBodies() {}
 
-  /** The request body as a JSON tree; 415 unless it is JSON, 413 past {@code maxBytes}, 400 when malformed. */
+  /**
+   * The request body as a JSON tree; 415 unless it is JSON, 413 past {@code maxBytes}, 400 when malformed,
+   * 422 naming the field when a string holds what PostgreSQL text cannot (see {@link StoredText}).
+   */
   public static JsonNode read(ServerRequest request, long maxBytes) {
     requireContentType(request, JSON);
     try (InputStream body = Bodies.limited(request, maxBytes)) {
       JsonNode node = Json.MAPPER.readTree(body);
       if (node == null || node.isMissingNode())
         throw ApiProblem.badRequest("the request body is empty; a JSON document was expected");
+      String unstorable = StoredText.problemIn(node);
+      if (unstorable != null) throw ApiProblem.unprocessable(unstorable);
       return node;
     } catch (BodyTooLargeException e) {
       throw ApiProblem.tooLarge(e.limit());

@@ -229,7 +229,7 @@ class CampaignJsonTest {
                     "audience.conditions[1].latitude must be within -90.0..90.0 but was 91.0",
                     "audience.conditions[2].targetType must be one of brand, artist, gallery, store,"
                         + " category but was 'planet'",
-                    "audience.conditions[3].withinDays must be a whole number within 1..3650",
+                    "audience.conditions[3].withinDays must be a whole number within 1..3650 but was 0",
                     "audience.conditions[4].campaignId must be a campaign id (a whole number >= 1)",
                     "audience.conditions[5].type must be one of field, locale, near, follows, opened,"
                         + " notOpened, inTest, notInTest, clicked but was 'magic'"));

@@ -200,6 +200,8 @@ class CampaignServiceIT {
 
   @Test
   void a_trigger_sends_one_subscriber_at_high_priority_in_the_campaigns_trigger_run() {
+    subscribers.put(Fixtures.subscriber("s1", "s1@example.com", "S 1", "Wien"));
+    subscribers.put(Fixtures.subscriber("s2", "s2@example.com", "S 2", "Wien"));
     Campaign created = campaigns.create(Fixtures.definition());
     SendJob first = campaigns.trigger(created.id(), "s1");
     SendJob second = campaigns.trigger(created.id(), "s2");

@@ -336,6 +336,71 @@ public abstract class ImportContract {
   }
 
   @Test
+  void a_nul_in_one_csv_row_rejects_that_row_at_its_line_and_imports_the_others()
+      throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "nul,Eve\u0000X,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "ok2,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"),
+        ImportOptions.defaults());
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+        .containsExactly(2L, 1L, true);
+    assertThat(report.errors()).extracting(RowError::line).containsExactly(3L);
+    assertThat(report.errors().get(0).reason()).startsWith("title ").contains("NUL");
+    assertThat(catalog.get("ok2")).isPresent();
+    assertThat(catalog.get("nul")).isEmpty();
+  }
+
+  @Test
+  void a_nul_in_a_json_line_rejects_that_line_naming_the_field() throws IOException {
+    String line =
+        "{\"id\":\"%s\",\"title\":\"%s\",\"price\":1,\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\",\"landingUrl\":\"https://s.example/1\",\"attributes\":{\"k\":\"%s\"}}\n";
+    var report = catalog.importFile(
+        file("p.jsonl", line.formatted("ok", "T", "v") + line.formatted("nul", "T", "a\\u0000b")),
+        ImportOptions.defaults());
+    assertThat(report.errors()).extracting(RowError::line).containsExactly(2L);
+    assertThat(report.errors().getFirst().reason()).contains("attributes.k").contains("NUL");
+    assertThat(report.imported()).isEqualTo(1);
+  }
+
+  @Test
+  void a_decimal_past_any_price_rejects_its_row_only() throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "big,Fine,,,1e200000,EUR,https://i.example/1,https://s.example/1,,\n"),
+        ImportOptions.defaults());
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+        .containsExactly(1L, 1L, true);
+    assertThat(report.errors()).extracting(RowError::line).containsExactly(3L);
+    assertThat(report.errors().getFirst().reason()).startsWith("price must have at most");
+  }
+
+  @Test
+  void all_or_nothing_refuses_a_file_with_a_nul_naming_its_line() throws IOException {
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            PRODUCT_HEADER
+                + "ok1,Fine,,,1,EUR,https://i.example/1,https://s.example/1,,\n"
+                + "nul,Fine,Ac\u0000me,,1,EUR,https://i.example/1,https://s.example/1,,\n"),
+        ImportOptions.allOrNothing());
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+        .containsExactly(0L, 1L, false);
+    assertThat(report.errors()).extracting(RowError::line).containsExactly(3L);
+    assertThat(report.errors().getFirst().reason()).startsWith("brand ");
+    assertThat(catalog.count()).isZero();
+  }
+
+  @Test
   void a_products_csv_header_may_spell_fields_in_snake_case() throws IOException {
     var report = catalog.importFile(
         file(

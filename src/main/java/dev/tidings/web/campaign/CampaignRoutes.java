@@ -140,6 +140,13 @@ public final class CampaignRoutes implements RouteGroup {
       var preview = emails
           .preview(campaign, subscriberId)
           .orElseThrow(() -> ApiProblem.notFound("no subscriber with id " + subscriberId));
+      // the composer checks the subscriber (consent, suppression, data); whether the campaign's
+      // audience selects them at all is the audience query's answer
+      if (preview.skipped().isEmpty() && !campaigns.inAudience(campaign, subscriberId))
+        preview = new CampaignEmails.Preview(
+            preview.email(),
+            Optional.of("not in the campaign's audience: the segment's conditions do not select"
+                + " subscriber " + subscriberId));
       JsonBodies.ok(response, preview(subscriberId, preview));
     }));
   }

@@ -65,7 +65,11 @@ public final class NotifyRoutes implements RouteGroup {
         }
         try {
           pieces.add(ContentJson.fromJson(id, element));
-          if (element.path("published").asBoolean(false)) publish.add(id);
+          JsonNode published = element.get("published");
+          if (published != null && !published.isNull() && !published.isBoolean())
+            throw new InvalidInputException(
+                "published must be true or false, got " + dev.tidings.JsonFields.kind(published));
+          if (published != null && published.booleanValue()) publish.add(id);
         } catch (InvalidInputException e) {
           problems.add("content " + position + ": " + String.join("; ", e.problems()));
         }

@@ -1,5 +1,6 @@
 package dev.tidings.web.recommend;
 
+import dev.tidings.JsonFields;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.blend.Algorithm;
@@ -24,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -128,11 +130,11 @@ public final class RecommendRoutes implements RouteGroup {
       switch (field.getKey()) {
         case "enabled" -> {
           if (value.isBoolean()) enabled = value.asBoolean();
-          else problems.add("enabled must be true or false");
+          else problems.add("enabled must be true or false, got " + JsonFields.kind(value));
         }
         case "weight" -> {
-          if (value.isNumber()) weight = value.asDouble();
-          else problems.add("weight must be a number");
+          Double given = number(problems, value, "weight");
+          if (given != null) weight = given;
         }
         case "params" -> {
           if (!value.isObject()) {
@@ -140,9 +142,8 @@ public final class RecommendRoutes implements RouteGroup {
             continue;
           }
           for (var param : value.properties()) {
-            if (param.getValue().isNumber())
-              params.put(param.getKey(), param.getValue().asDouble());
-            else problems.add("params." + param.getKey() + " must be a number");
+            Double given = number(problems, param.getValue(), "params." + param.getKey());
+            if (given != null) params.put(param.getKey(), given);
           }
         }
         default ->
@@ -155,6 +156,21 @@ public final class RecommendRoutes implements RouteGroup {
     return changed;
   }
 
+  /**
+   * A finite number (the settings check their own ranges after), or null with a problem: 1e400 would be
+   * Infinity as a double.
+   */
+  private static @Nullable Double number(List<String> problems, JsonNode value, String field) {
+    var found = new dev.tidings.Problems();
+    Double given = JsonFields.given(value)
+        ? JsonFields.number(found, value, field, -Double.MAX_VALUE, Double.MAX_VALUE)
+        : null;
+    if (given == null)
+      problems.add(field + " must be a number, got "
+          + (value.isNumber() ? JsonFields.shown(value) : JsonFields.kind(value)));
+    return given;
+  }
+
   private static BlendSettings blend(JsonNode body, BlendSettings current) {
     var problems = new ArrayList<String>();
     boolean excludeBought = current.excludeBought();
@@ -165,15 +181,15 @@ public final class RecommendRoutes implements RouteGroup {
       switch (field.getKey()) {
         case "excludeBought" -> {
           if (value.isBoolean()) excludeBought = value.asBoolean();
-          else problems.add("excludeBought must be true or false");
+          else problems.add("excludeBought must be true or false, got " + JsonFields.kind(value));
         }
         case "brandCap" -> {
-          if (value.isIntegralNumber() && value.canConvertToInt()) brandCap = value.asInt();
-          else problems.add("brandCap must be a whole number");
+          if (value.isIntegralNumber() && value.canConvertToInt()) brandCap = value.intValue();
+          else problems.add("brandCap must be a whole number, got " + JsonFields.shown(value));
         }
         case "categoryCap" -> {
-          if (value.isIntegralNumber() && value.canConvertToInt()) categoryCap = value.asInt();
-          else problems.add("categoryCap must be a whole number");
+          if (value.isIntegralNumber() && value.canConvertToInt()) categoryCap = value.intValue();
+          else problems.add("categoryCap must be a whole number, got " + JsonFields.shown(value));
         }
         default ->
           problems.add("'" + field.getKey()
