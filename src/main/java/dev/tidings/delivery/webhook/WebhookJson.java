@@ -6,7 +6,9 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamWriteFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectWriter;
 
 /** Reading provider bodies: the raw bytes were needed for the signature, the tree for the events. */
 public final class WebhookJson {
@@ -24,9 +26,17 @@ public final class WebhookJson {
     }
   }
 
+  /**
+   * The event as text, to be kept beside what was made of it. Numbers are written in scientific notation
+   * where plain digits would not do: a signed body may hold {@code 1E83647}, which has no plain form the
+   * writer accepts, and an event Tidings does not understand is still kept, never refused for it.
+   */
   public static String raw(JsonNode event) {
-    return Json.MAPPER.writeValueAsString(event);
+    return RAW.writeValueAsString(event);
   }
+
+  private static final ObjectWriter RAW =
+      Json.MAPPER.writer().without(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN);
 
   /** A non-blank string field, if there is one. */
   public static Optional<String> text(JsonNode node, String field) {
