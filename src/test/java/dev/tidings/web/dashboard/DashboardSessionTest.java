@@ -197,6 +197,8 @@ class DashboardSessionTest {
     String cookie = signIn(node);
     assertThat(post(node, "/signout", "t=%", Optional.of(cookie)).statusCode()).isLessThan(500);
     assertThat(rawStatus(node, "/signin?next=%", "")).isLessThan(500);
-    assertThat(rawStatus(node, "/explorer?subscriber=%", signIn(node))).isLessThan(500);
+    String signedIn = signIn(node);
+    assertThat(rawStatus(node, "/explorer?subscriber=%", signedIn)).isLessThan(500);
+    assertThat(rawStatus(node, "/campaigns/%zz", signedIn)).isLessThan(500);
   }
 }
