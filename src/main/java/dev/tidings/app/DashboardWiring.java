@@ -13,8 +13,10 @@ import dev.tidings.queue.Topic;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.dashboard.DashboardRoutes;
 import dev.tidings.web.dashboard.DashboardSources;
+import dev.tidings.web.dashboard.SessionSignOuts;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -51,25 +53,28 @@ final class DashboardWiring implements Capability {
         .map(
             topic -> new DashboardSources.QueueGauge(topic.name(), () -> queue.depth(topic.name())))
         .toList();
-    return List.of(new DashboardRoutes(new DashboardSources(
-        campaigns.get().campaigns(),
-        campaigns.get().emails(),
-        new DeliveryStats(jdbi),
-        new ShownProducts(jdbi),
-        new CatalogService(jdbi, clock),
-        new Notifications(jdbi, clock),
-        (campaign, experiment) ->
-            optimize.get().experiments().report(campaign, OptimizeExperiments.plan(experiment)),
-        new SubscriberService(jdbi, clock),
-        infrastructure.dependencyChecks(),
-        gauges,
-        infrastructure.apiKey(),
-        clock,
-        infrastructure
-            .settings()
-            .publicUrl()
-            .getScheme()
-            .toLowerCase(Locale.ROOT)
-            .equals("https"))));
+    return List.of(new DashboardRoutes(
+        new DashboardSources(
+            campaigns.get().campaigns(),
+            campaigns.get().emails(),
+            new DeliveryStats(jdbi),
+            new ShownProducts(jdbi),
+            new CatalogService(jdbi, clock),
+            new Notifications(jdbi, clock),
+            (campaign, experiment) ->
+                optimize.get().experiments().report(campaign, OptimizeExperiments.plan(experiment)),
+            new SubscriberService(jdbi, clock),
+            infrastructure.dependencyChecks(),
+            gauges,
+            infrastructure.apiKey(),
+            clock,
+            infrastructure
+                .settings()
+                .publicUrl()
+                .getScheme()
+                .toLowerCase(Locale.ROOT)
+                .equals("https")),
+        new SessionSignOuts(jdbi, clock),
+        Optional.of(infrastructure.authThrottle())));
   }
 }

@@ -1,6 +1,7 @@
 package dev.tidings.web.dashboard;
 
 import dev.tidings.catalog.Product;
+import dev.tidings.web.AuthThrottle;
 import dev.tidings.web.RouteGroup;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -36,11 +37,19 @@ public final class DashboardRoutes implements RouteGroup {
   private final byte[] script;
   private final byte[] style;
 
-  public DashboardRoutes(DashboardSources sources) {
+  /**
+   * @param signOuts the sessions signed out, shared by every node on the database
+   * @param throttle counts wrong keys at sign-in per address; empty (tests): no limit
+   */
+  public DashboardRoutes(
+      DashboardSources sources, SessionSignOuts signOuts, Optional<AuthThrottle> throttle) {
     this.sources = sources;
     this.signIn = new SignIn(
         sources.apiKey(),
-        new SessionCookie(sources.apiKey(), sources.clock(), sources.secureCookies()));
+        new SessionCookie(sources.apiKey(), sources.clock(), sources.secureCookies()),
+        signOuts,
+        throttle,
+        sources.clock());
     this.campaignsPage = new CampaignsPage(sources.campaigns(), sources.delivery());
     this.recommendations = new Recommendations(sources.apiKey());
     this.script = resource("/web/dashboard.js");

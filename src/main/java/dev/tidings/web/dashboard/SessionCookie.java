@@ -4,6 +4,7 @@ import dev.tidings.config.Secret;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -13,15 +14,20 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The dashboard's session: a cookie that holds its expiry signed with a key derived from the API key.
- * Nothing is stored, so every node that shares the API key accepts it, and changing the API key signs
- * everyone out. HttpOnly (no script reads it) and SameSite=Strict (no other site's request carries
+ * The dashboard's session: a cookie that holds a random session id and its expiry, signed with the
+ * API key. Every node that shares the API key accepts it and changing the API key signs everyone out;
+ * signing out writes the id to {@link SessionSignOuts}, which every node consults. HttpOnly (no script reads it) and SameSite=Strict (no other site's request carries
  * it, which with the Origin check on each POST makes the forms CSRF-safe).
  */
 final class SessionCookie {
   static final String NAME = "tidings_session";
   static final Duration LIFETIME = Duration.ofHours(12);
-  private static final String PURPOSE = "tidings dashboard session v1:";
+  private static final String PURPOSE = "tidings dashboard session v2:";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** A session the cookie proves: its id (what a sign-out records) and when it expires. */
+  record Session(String id, Instant expires) {}
 
   private final SecretKeySpec key;
   private final InstantSource clock;
@@ -36,7 +42,10 @@ final class SessionCookie {
   /** The {@code Set-Cookie} value that signs the browser in until {@link #LIFETIME} from now. */
   String issue() {
     long expires = clock.instant().plus(LIFETIME).getEpochSecond();
-    String value = expires + "." + sign(expires);
+    byte[] id = new byte[18];
+    RANDOM.nextBytes(id);
+    String payload = expires + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+    String value = payload + "." + sign(payload);
     return NAME + "=" + value + "; Path=/; Max-Age=" + LIFETIME.toSeconds()
         + "; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
   }
@@ -48,26 +57,36 @@ final class SessionCookie {
 
   /** Whether {@code value} (the cookie as the browser sent it) is ours and not expired. */
   boolean valid(Optional<String> value) {
-    if (value.isEmpty()) return false;
-    String text = value.get();
-    int dot = text.indexOf('.');
-    if (dot <= 0) return false;
-    long expires;
-    try {
-      expires = Long.parseLong(text.substring(0, dot));
-    } catch (NumberFormatException garbled) {
-      return false;
-    }
-    if (Instant.ofEpochSecond(expires).isBefore(clock.instant())) return false;
-    byte[] given = text.substring(dot + 1).getBytes(StandardCharsets.US_ASCII);
-    return MessageDigest.isEqual(given, sign(expires).getBytes(StandardCharsets.US_ASCII));
+    return session(value).isPresent();
   }
 
-  private String sign(long expires) {
+  /** The session {@code value} proves, if it is ours and not expired (signed out or not). */
+  Optional<Session> session(Optional<String> value) {
+    if (value.isEmpty()) return Optional.empty();
+    String text = value.get();
+    int first = text.indexOf('.');
+    int last = text.lastIndexOf('.');
+    if (first <= 0 || last <= first + 1) return Optional.empty();
+    String payload = text.substring(0, last);
+    byte[] given = text.substring(last + 1).getBytes(StandardCharsets.US_ASCII);
+    if (!MessageDigest.isEqual(given, sign(payload).getBytes(StandardCharsets.US_ASCII)))
+      return Optional.empty();
+    long expires;
+    try {
+      expires = Long.parseLong(text.substring(0, first));
+    } catch (NumberFormatException garbled) {
+      return Optional.empty();
+    }
+    Instant expiry = Instant.ofEpochSecond(expires);
+    if (expiry.isBefore(clock.instant())) return Optional.empty();
+    return Optional.of(new Session(payload.substring(first + 1), expiry));
+  }
+
+  private String sign(String payload) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(key);
-      byte[] tag = mac.doFinal((PURPOSE + expires).getBytes(StandardCharsets.UTF_8));
+      byte[] tag = mac.doFinal((PURPOSE + payload).getBytes(StandardCharsets.UTF_8));
       return Base64.getUrlEncoder().withoutPadding().encodeToString(tag);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);

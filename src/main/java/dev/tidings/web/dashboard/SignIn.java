@@ -1,6 +1,7 @@
 package dev.tidings.web.dashboard;
 
 import dev.tidings.config.Secret;
+import dev.tidings.web.AuthThrottle;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -9,30 +10,76 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Sign-in with the API key: a form that, given the key, sets the session cookie. Both forms (sign in,
  * sign out) refuse a request another site made: the browser's {@code Origin} (or {@code
  * Sec-Fetch-Site}) must name this site. With the SameSite=Strict cookie that closes CSRF, including
  * signing a victim into the attacker's node.
+ *
+ * <p>Wrong keys are counted per client address by the {@link AuthThrottle} (kind {@code sign_in}):
+ * past its limit the form answers 429 with {@code Retry-After}. Signing out records the session in
+ * {@link SessionSignOuts}; each page request asks there, remembering a session found still signed in
+ * for {@link #RECHECK} on this node, so a sign-out on another node takes effect here within that
+ * time, and one on this node at once.
  */
 final class SignIn {
   private static final int MAX_FORM_BYTES = 4096;
+  static final Duration RECHECK = Duration.ofSeconds(5);
+  private static final int MAX_REMEMBERED = 10_000;
 
   private final Secret apiKey;
   private final SessionCookie cookie;
+  private final SessionSignOuts signOuts;
+  private final Optional<AuthThrottle> throttle;
+  private final InstantSource clock;
+  private final ConcurrentHashMap<String, Instant> stillSignedInUntil = new ConcurrentHashMap<>();
 
-  SignIn(Secret apiKey, SessionCookie cookie) {
+  SignIn(
+      Secret apiKey,
+      SessionCookie cookie,
+      SessionSignOuts signOuts,
+      Optional<AuthThrottle> throttle,
+      InstantSource clock) {
     this.apiKey = apiKey;
     this.cookie = cookie;
+    this.signOuts = signOuts;
+    this.throttle = throttle;
+    this.clock = clock;
   }
 
   boolean signedIn(ServerRequest request) {
-    return cookie.valid(request.headers().cookies().first(SessionCookie.NAME).asOptional());
+    return session(request).filter(session -> !signedOut(session.id())).isPresent();
+  }
+
+  private Optional<SessionCookie.Session> session(ServerRequest request) {
+    return cookie.session(request.headers().cookies().first(SessionCookie.NAME).asOptional());
+  }
+
+  private boolean signedOut(String sessionId) {
+    Instant now = clock.instant();
+    Instant until = stillSignedInUntil.get(sessionId);
+    if (until != null && until.isAfter(now)) return false;
+    if (signOuts.signedOut(sessionId)) {
+      stillSignedInUntil.remove(sessionId);
+      return true;
+    }
+    if (stillSignedInUntil.size() >= MAX_REMEMBERED)
+      stillSignedInUntil.entrySet().removeIf(entry -> !entry.getValue().isAfter(now));
+    if (stillSignedInUntil.size() < MAX_REMEMBERED)
+      stillSignedInUntil.put(sessionId, now.plus(RECHECK));
+    return false;
   }
 
   /** Sends a browser that is not signed in to the form, remembering where it wanted to go. */
@@ -54,17 +101,33 @@ final class SignIn {
 
   void submit(ServerRequest request, ServerResponse response) {
     if (refusedFromElsewhere(request, response)) return;
-    Map<String, String> form = form(request);
-    String next = safeNext(Optional.ofNullable(form.get("next")));
-    String key = form.getOrDefault("key", "").trim();
-    if (key.isEmpty() || !apiKey.matches(key)) {
+    Optional<Map<String, String>> parsed = form(request);
+    if (parsed.isEmpty()) {
       Html.send(
           response,
-          401,
-          page(
-              next,
-              Optional.of(
-                  key.isEmpty() ? "Enter the API key." : "That is not this node's API key.")));
+          400,
+          page("/", Optional.of("The form could not be read (a broken escape in its fields).")));
+      return;
+    }
+    Map<String, String> form = parsed.get();
+    String next = safeNext(Optional.ofNullable(form.get("next")));
+    var waiting = throttle.flatMap(t -> t.waiting(request));
+    if (waiting.isPresent()) {
+      tooMany(response, next, waiting.get());
+      return;
+    }
+    String key = form.getOrDefault("key", "").trim();
+    if (key.isEmpty()) {
+      Html.send(response, 401, page(next, Optional.of("Enter the API key.")));
+      return;
+    }
+    if (!apiKey.matches(key)) {
+      var wait = throttle.flatMap(t -> t.failed(AuthThrottle.Kind.SIGN_IN, request));
+      if (wait.isPresent()) {
+        tooMany(response, next, wait.get());
+        return;
+      }
+      Html.send(response, 401, page(next, Optional.of("That is not this node's API key.")));
       return;
     }
     response.header(HeaderNames.SET_COOKIE, cookie.issue());
@@ -87,8 +150,24 @@ final class SignIn {
 
   void signOut(ServerRequest request, ServerResponse response) {
     if (refusedFromElsewhere(request, response)) return;
+    session(request).ifPresent(session -> {
+      signOuts.signOut(session.id(), session.expires());
+      stillSignedInUntil.remove(session.id());
+    });
     response.header(HeaderNames.SET_COOKIE, cookie.clear());
     redirect(response, "/signin");
+  }
+
+  /** Too many wrong keys from this address: the form again, with how long to wait. */
+  private static void tooMany(ServerResponse response, String next, Duration wait) {
+    long seconds = AuthThrottle.seconds(wait);
+    response.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
+    Html.send(
+        response,
+        429,
+        page(
+            next,
+            Optional.of("Too many wrong keys from this address: try again in " + seconds + " s.")));
   }
 
   private static String page(String next, Optional<String> problem) {
@@ -139,7 +218,8 @@ final class SignIn {
     return site.isEmpty() || site.get().equals("same-origin") || site.get().equals("none");
   }
 
-  private static Map<String, String> form(ServerRequest request) {
+  /** The form's fields; empty when a field is not valid URL encoding (a broken {@code %} escape). */
+  private static Optional<Map<String, String>> form(ServerRequest request) {
     byte[] bytes;
     try (InputStream in = request.content().inputStream()) {
       bytes = in.readNBytes(MAX_FORM_BYTES + 1);
@@ -147,15 +227,30 @@ final class SignIn {
       throw new UncheckedIOException(e);
     }
     Map<String, String> fields = new HashMap<>();
-    if (bytes.length > MAX_FORM_BYTES) return fields;
-    for (String pair : new String(bytes, StandardCharsets.UTF_8).split("&")) {
+    if (bytes.length > MAX_FORM_BYTES) return Optional.of(fields);
+    // one char per byte until every escape is undone, then strict UTF-8: URLDecoder alone would
+    // turn a broken sequence into U+FFFD instead of refusing it
+    for (String pair : new String(bytes, StandardCharsets.ISO_8859_1).split("&")) {
       int eq = pair.indexOf('=');
       if (eq <= 0) continue;
-      fields.put(
-          URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-          URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+      try {
+        fields.put(decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
+      } catch (IllegalArgumentException | CharacterCodingException malformed) {
+        return Optional.empty();
+      }
     }
-    return fields;
+    return Optional.of(fields);
+  }
+
+  private static String decode(String field) throws CharacterCodingException {
+    byte[] raw =
+        URLDecoder.decode(field, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.ISO_8859_1);
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(ByteBuffer.wrap(raw))
+        .toString();
   }
 
   private static void redirect(ServerResponse response, String location) {

@@ -1,0 +1,204 @@
+package dev.tidings.web.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.config.Secret;
+import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.notify.Notifications;
+import dev.tidings.opentime.ShownProducts;
+import dev.tidings.storage.Database;
+import dev.tidings.testing.TestDatabases;
+import dev.tidings.web.AuthThrottle;
+import dev.tidings.web.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dashboard's session over HTTP, on two nodes sharing one database and the API key: sign-out
+ * ends it on both, wrong keys are throttled, a broken form is a 400.
+ */
+class DashboardSessionTest {
+  private static final String KEY = "dashboard-session-key-0123456789";
+  private static Database database;
+  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
+  private final InstantSource clock = () -> now.get();
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final AuthThrottle throttle = new AuthThrottle(
+      InProcessCoordination.rateLimiter(InstantSource.system()), registry, InstantSource.system());
+  private final List<HttpServer> nodes = new ArrayList<>();
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+  @BeforeAll
+  static void open() {
+    database = TestDatabases.embedded();
+  }
+
+  @AfterAll
+  static void close() {
+    database.close();
+  }
+
+  @AfterEach
+  void stop() {
+    nodes.forEach(HttpServer::close);
+  }
+
+  /** A node serving the dashboard only; the system page reads nothing the test lacks. */
+  private URI node() {
+    var jdbi = database.jdbi();
+    @SuppressWarnings("NullAway") // the campaign pages are never opened here
+    var sources = new DashboardSources(
+        null,
+        null,
+        new DeliveryStats(jdbi),
+        new ShownProducts(jdbi),
+        new CatalogService(jdbi, clock),
+        new Notifications(jdbi, clock),
+        null,
+        new SubscriberService(jdbi, clock),
+        List.of(),
+        List.of(),
+        new Secret(KEY),
+        clock,
+        false);
+    var server = HttpServer.start(
+        new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
+        registry,
+        List.of(),
+        List.of(
+            new DashboardRoutes(sources, new SessionSignOuts(jdbi, clock), Optional.of(throttle))));
+    nodes.add(server);
+    return URI.create("http://127.0.0.1:" + server.port());
+  }
+
+  private HttpResponse<String> get(URI node, String path, Optional<String> cookie)
+      throws Exception {
+    var request = HttpRequest.newBuilder(node.resolve(path));
+    cookie.ifPresent(value -> request.header("Cookie", value));
+    return client.send(request.GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> post(URI node, String path, String form, Optional<String> cookie)
+      throws Exception {
+    var request = HttpRequest.newBuilder(node.resolve(path))
+        .header("Content-Type", "application/x-www-form-urlencoded");
+    cookie.ifPresent(value -> request.header("Cookie", value));
+    return client.send(
+        request.POST(HttpRequest.BodyPublishers.ofString(form)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A GET whose target {@link URI} would refuse to send: the status code the node answers. */
+  private static int rawStatus(URI node, String target, String cookie) throws Exception {
+    try (var socket = new java.net.Socket(node.getHost(), node.getPort())) {
+      socket.setSoTimeout(5000);
+      String request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + node.getPort()
+          + (cookie.isEmpty() ? "" : "\r\nCookie: " + cookie) + "\r\nConnection: close\r\n\r\n";
+      socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      var reader = new java.io.BufferedReader(new java.io.InputStreamReader(
+          socket.getInputStream(), java.nio.charset.StandardCharsets.US_ASCII));
+      String status = reader.readLine();
+      return Integer.parseInt(status.split(" ")[1]);
+    }
+  }
+
+  private String signIn(URI node) throws Exception {
+    var answer = post(node, "/signin", "key=" + KEY + "&next=%2Fsystem", Optional.empty());
+    assertThat(answer.statusCode()).isEqualTo(303);
+    String set = answer.headers().firstValue("Set-Cookie").orElseThrow();
+    return set.substring(0, set.indexOf(';'));
+  }
+
+  private static boolean sentToSignIn(HttpResponse<String> answer) {
+    return answer.statusCode() == 303
+        && answer.headers().firstValue("Location").orElse("").startsWith("/signin");
+  }
+
+  @Test
+  void after_sign_out_the_old_cookie_is_sent_to_sign_in_on_this_node_and_on_another()
+      throws Exception {
+    URI one = node();
+    URI two = node();
+    String cookie = signIn(one);
+    assertThat(get(one, "/system", Optional.of(cookie)).statusCode()).isEqualTo(200);
+    assertThat(get(two, "/system", Optional.of(cookie)).statusCode())
+        .as("every node sharing the key accepts the session")
+        .isEqualTo(200);
+
+    var out = post(one, "/signout", "", Optional.of(cookie));
+    assertThat(out.statusCode()).isEqualTo(303);
+
+    assertThat(sentToSignIn(get(one, "/system", Optional.of(cookie))))
+        .as("at once on the node that signed out")
+        .isTrue();
+    now.set(now.get().plus(SignIn.RECHECK).plusSeconds(1));
+    assertThat(sentToSignIn(get(two, "/system", Optional.of(cookie))))
+        .as("on another node once its short memory of the session has lapsed")
+        .isTrue();
+    assertThat(get(two, "/live/campaigns", Optional.of(cookie)).statusCode()).isEqualTo(401);
+
+    String again = signIn(two);
+    assertThat(get(one, "/system", Optional.of(again)).statusCode())
+        .as("a new sign-in is a new session")
+        .isEqualTo(200);
+  }
+
+  @Test
+  void the_eleventh_wrong_key_in_a_minute_gets_a_429_page_and_is_counted() throws Exception {
+    URI node = node();
+    for (int i = 0; i < AuthThrottle.FAILURES; i++) {
+      assertThat(post(node, "/signin", "key=wrong-" + i, Optional.empty()).statusCode())
+          .isEqualTo(401);
+    }
+    var eleventh = post(node, "/signin", "key=wrong-eleventh", Optional.empty());
+    assertThat(eleventh.statusCode()).isEqualTo(429);
+    assertThat(eleventh.headers().firstValue("Retry-After")).isPresent();
+    assertThat(eleventh.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+    assertThat(eleventh.body()).contains("Too many wrong keys").contains("<form");
+    assertThat(post(node, "/signin", "key=" + KEY, Optional.empty()).statusCode())
+        .as("while it waits, even the right key cannot be told from a wrong one")
+        .isEqualTo(429);
+    assertThat(registry.scrape())
+        .contains("tidings_auth_failures_total{kind=\"sign_in\"} 11.0")
+        .doesNotContain("wrong-");
+  }
+
+  @Test
+  void a_broken_percent_escape_in_a_form_or_a_query_is_a_400_page_not_a_500() throws Exception {
+    URI node = node();
+    for (String form : List.of("t=%", "key=%zz", "%=x", "next=%E0%A4")) {
+      var answer = post(node, "/signin", form, Optional.empty());
+      assertThat(answer.statusCode()).as(form).isEqualTo(400);
+      assertThat(answer.headers().firstValue("Content-Type").orElse(""))
+          .as(form)
+          .startsWith("text/html");
+      assertThat(answer.body()).as(form).contains("could not be read");
+    }
+    String cookie = signIn(node);
+    assertThat(post(node, "/signout", "t=%", Optional.of(cookie)).statusCode()).isLessThan(500);
+    assertThat(rawStatus(node, "/signin?next=%", "")).isLessThan(500);
+    String signedIn = signIn(node);
+    assertThat(rawStatus(node, "/explorer?subscriber=%", signedIn)).isLessThan(500);
+    assertThat(rawStatus(node, "/campaigns/%zz", signedIn)).isLessThan(500);
+  }
+}
