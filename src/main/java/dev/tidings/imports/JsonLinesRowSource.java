@@ -45,6 +45,9 @@ final class JsonLinesRowSource implements RowSource {
       } catch (JacksonException e) {
         problem = "malformed JSON: " + CsvRowSource.firstLine(e);
         return true;
+      } catch (NumberFormatException e) {
+        problem = "malformed JSON: a number too large to read";
+        return true;
       }
       String unstorable = StoredText.problemIn(node);
       if (unstorable != null) {

@@ -2,6 +2,7 @@ package dev.tidings.imports;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.JsonFields;
 import dev.tidings.Problems;
 import java.math.BigDecimal;
 import java.util.Map;
@@ -54,21 +55,21 @@ public final class JsonRows {
     switch (spec.type()) {
       case TEXT -> {
         if (value.isString()) fields.setText(index, value.stringValue());
-        else problems.add(spec.name() + " must be a string, got " + kind(value));
+        else problems.add(spec.name() + " must be a string, got " + JsonFields.kind(value));
       }
       case DECIMAL -> {
         if (value.isNumber()) fields.setText(index, plain(value));
         else if (value.isString()) fields.setText(index, value.stringValue());
-        else problems.add(spec.name() + " must be a number, got " + kind(value));
+        else problems.add(spec.name() + " must be a number, got " + JsonFields.kind(value));
       }
       case INTEGER -> {
         if (value.isIntegralNumber()) fields.setText(index, value.asString());
         else if (value.isString()) fields.setText(index, value.stringValue());
-        else problems.add(spec.name() + " must be an integer, got " + kind(value));
+        else problems.add(spec.name() + " must be an integer, got " + JsonFields.kind(value));
       }
       case BOOLEAN -> {
         if (value.isBoolean()) fields.setText(index, value.asString());
-        else problems.add(spec.name() + " must be true or false, got " + kind(value));
+        else problems.add(spec.name() + " must be true or false, got " + JsonFields.kind(value));
       }
       case STRING_MAP -> {
         Map<String, String> map = RowFields.toStringMap(value);
@@ -81,16 +82,5 @@ public final class JsonRows {
   private static String plain(JsonNode number) {
     BigDecimal decimal = number.decimalValue();
     return decimal.toPlainString();
-  }
-
-  private static String kind(JsonNode value) {
-    return switch (value.getNodeType()) {
-      case STRING -> "a string";
-      case NUMBER -> "a number";
-      case BOOLEAN -> "a boolean";
-      case OBJECT -> "an object";
-      case ARRAY -> "an array";
-      default -> value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
-    };
   }
 }

@@ -561,8 +561,7 @@ public abstract class ImportContract {
             org.assertj.core.groups.Tuple.tuple(
                 5L, "latitude and longitude go together: give both or neither"),
             org.assertj.core.groups.Tuple.tuple(
-                6L,
-                "email must be an address name@domain with an @, got 'not-an-email'"));
+                6L, "email must be an address name@domain with an @, got 'not-an-email'"));
     assertThat(report)
         .extracting(ImportReport::imported, ImportReport::rejected)
         .containsExactly(2L, 4L);

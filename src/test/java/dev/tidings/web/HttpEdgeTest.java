@@ -232,6 +232,15 @@ class HttpEdgeTest {
     assertThat(body(name).path("detail").asString()).contains("a field name in a ");
   }
 
+  @Test
+  void a_number_too_large_for_a_decimal_is_a_400_not_a_500() throws Exception {
+    var huge = send(authorized("/api/v1/echo")
+        .POST(json("{\"n\":1E83641111111111111111111111111111111}"))
+        .header("Content-Type", "application/json"));
+    assertThat(huge.statusCode()).as(huge.body()).isEqualTo(400);
+    assertThat(body(huge).path("detail").asString()).contains("number too large");
+  }
+
   private record Raw(int status, String body) {
     JsonNode json() {
       return Json.MAPPER.readTree(body);

@@ -21,6 +21,8 @@ public final class WebhookJson {
       if (node == null || node.isMissingNode())
         throw WebhookRefused.malformed("the request body holds no JSON document");
       return node;
+    } catch (NumberFormatException e) {
+      throw WebhookRefused.malformed("malformed JSON: a number too large to read");
     } catch (JacksonException e) {
       throw WebhookRefused.malformed("malformed JSON: " + e.getOriginalMessage());
     }

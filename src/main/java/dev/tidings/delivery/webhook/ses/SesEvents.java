@@ -28,7 +28,7 @@ public final class SesEvents {
     JsonNode event;
     try {
       event = Json.MAPPER.readTree(notification.message());
-    } catch (JacksonException e) {
+    } catch (JacksonException | NumberFormatException e) {
       event = null;
     }
     if (event == null || !event.isObject()) {
