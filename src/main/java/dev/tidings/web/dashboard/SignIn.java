@@ -188,14 +188,18 @@ final class SignIn {
     return Html.page("Sign in", Html.Section.NONE, false, body.toString());
   }
 
-  /** Only a path on this site: an open redirect would let a link send a signed-in user anywhere. */
+  /**
+   * Only a path on this site: an open redirect would let a link send a signed-in user anywhere. And only
+   * visible ASCII, since it becomes a {@code Location} header, which cannot carry DEL or anything beyond
+   * ASCII (a browser sends such a path percent-encoded).
+   */
   static String safeNext(Optional<String> next) {
     if (next.isEmpty()) return "/";
     String path = next.get();
     if (!path.startsWith("/")
         || path.startsWith("//")
         || path.startsWith("/\\")
-        || path.chars().anyMatch(c -> c < 0x20)) return "/";
+        || path.chars().anyMatch(c -> c <= 0x20 || c >= 0x7f)) return "/";
     return path;
   }
 

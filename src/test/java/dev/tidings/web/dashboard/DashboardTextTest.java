@@ -19,6 +19,8 @@ class DashboardTextTest {
     assertThat(SignIn.safeNext(Optional.of("//evil.example/"))).isEqualTo("/");
     assertThat(SignIn.safeNext(Optional.of("/\\evil.example/"))).isEqualTo("/");
     assertThat(SignIn.safeNext(Optional.of("/x\r\nSet-Cookie: a=b"))).isEqualTo("/");
+    assertThat(SignIn.safeNext(Optional.of("/campaign\u007f"))).isEqualTo("/");
+    assertThat(SignIn.safeNext(Optional.of("/caf\u00e9"))).isEqualTo("/");
     assertThat(SignIn.safeNext(Optional.empty())).isEqualTo("/");
   }
 
