@@ -98,6 +98,23 @@ public final class CampaignTemplates {
         NOTIFICATIONS_SECTION.matcher(definition.text()).find());
   }
 
+  /** Deeper than any newsletter needs; the template compiler recurses once per level. */
+  static final int MAX_SECTION_DEPTH = 32;
+
+  private static final Pattern SECTION_TAG = Pattern.compile("\\{\\{\\s*([#^/])");
+
+  /** How deep {{#...}} / {{^...}} sections nest (delimiter changes are refused, so tags are {{ }}). */
+  private static int sectionDepth(String source) {
+    int depth = 0;
+    int deepest = 0;
+    var tags = SECTION_TAG.matcher(source);
+    while (tags.find()) {
+      depth = tags.group(1).equals("/") ? Math.max(0, depth - 1) : depth + 1;
+      deepest = Math.max(deepest, depth);
+    }
+    return deepest;
+  }
+
   private static @Nullable Mustache compile(
       String which, String source, boolean escaped, List<String> problems) {
     if (UNESCAPED.matcher(source).find()) {
@@ -108,6 +125,12 @@ public final class CampaignTemplates {
     if (PARTIAL.matcher(source).find()) {
       problems.add(which + ": partials, template inheritance and delimiter changes ({{> }}, {{< }},"
           + " {{$ }}, {{= =}}) are refused");
+      return null;
+    }
+    int depth = sectionDepth(source);
+    if (depth > MAX_SECTION_DEPTH) {
+      problems.add(which + ": sections nested " + depth + " deep; at most " + MAX_SECTION_DEPTH
+          + " are allowed");
       return null;
     }
     try {

@@ -210,7 +210,13 @@ final class EmailHtml {
     var found = new Found(field, problems);
     Matcher tag = VARIABLE_AS_TAG.matcher(html);
     if (tag.find()) found.add(lineOf(html, tag.start()), "a variable as a tag's name is refused");
-    check(Jsoup.parse(html, "", Parser.htmlParser().setTrackPosition(true)), html, 0, false, found);
+    check(
+        Jsoup.parse(html, "", Parser.htmlParser().setTrackPosition(true)),
+        html,
+        0,
+        false,
+        found,
+        0);
     return problems;
   }
 
@@ -220,14 +226,23 @@ final class EmailHtml {
     }
   }
 
+  /** Deeper than any email's markup; the check recurses once per level. */
+  static final int MAX_DEPTH = 100;
+
   private static void check(
-      Node root, String source, int lineOffset, boolean inComment, Found found) {
+      Node root, String source, int lineOffset, boolean inComment, Found found, int depth) {
+    if (depth > MAX_DEPTH) {
+      found.add(
+          lineOffset + line(root.sourceRange()),
+          "elements nested deeper than " + MAX_DEPTH + " are refused");
+      return;
+    }
     for (Node node : root.childNodes()) {
       int line = lineOffset + line(node.sourceRange());
       switch (node) {
         case Element element -> {
           checkElement(element, source, lineOffset, inComment, found);
-          check(element, source, lineOffset, inComment, found);
+          check(element, source, lineOffset, inComment, found, depth + 1);
         }
         case Comment comment -> {
           // Outlook reads HTML inside <!--[if mso]> ... <![endif]-->; other clients ignore
@@ -235,7 +250,7 @@ final class EmailHtml {
           // but which one is which is not ours to decide
           String data = comment.getData();
           var inner = Jsoup.parse(data, "", Parser.htmlParser().setTrackPosition(true));
-          check(inner, data, line - 1, true, found);
+          check(inner, data, line - 1, true, found, depth + 1);
         }
         case DataNode data
         when data.getWholeData().contains("{{") ->

@@ -58,7 +58,10 @@ public final class JsonRows {
         else problems.add(spec.name() + " must be a string, got " + JsonFields.kind(value));
       }
       case DECIMAL -> {
-        if (value.isNumber()) fields.setText(index, plain(value));
+        if (value.isNumber() && !plainFits(value))
+          problems.add(spec.name() + " must have at most " + MAX_PLAIN_DIGITS
+              + " digits on each side of the point");
+        else if (value.isNumber()) fields.setText(index, plain(value));
         else if (value.isString()) fields.setText(index, value.stringValue());
         else problems.add(spec.name() + " must be a number, got " + JsonFields.kind(value));
       }
@@ -77,6 +80,15 @@ public final class JsonRows {
         else fields.setMap(index, map);
       }
     }
+  }
+
+  /** Past this a number is no price: 1E2147483647 written out plainly would take gigabytes. */
+  private static final int MAX_PLAIN_DIGITS = 30;
+
+  private static boolean plainFits(JsonNode number) {
+    BigDecimal decimal = number.decimalValue();
+    return decimal.precision() - decimal.scale() <= MAX_PLAIN_DIGITS
+        && decimal.scale() <= MAX_PLAIN_DIGITS;
   }
 
   private static String plain(JsonNode number) {

@@ -24,8 +24,8 @@ public final class Inputs {
     try {
       JsonNode node = Json.MAPPER.readTree(data);
       return node == null || node.isMissingNode() ? Optional.empty() : Optional.of(node);
-    } catch (JacksonException malformed) {
-      return Optional.empty();
+    } catch (JacksonException | NumberFormatException malformed) {
+      return Optional.empty(); // the edge's reader refuses both as malformed JSON (a 400)
     }
   }
 }
