@@ -87,7 +87,8 @@ public final class JsonRows {
 
   private static boolean plainFits(JsonNode number) {
     BigDecimal decimal = number.decimalValue();
-    return decimal.precision() - decimal.scale() <= MAX_PLAIN_DIGITS
+    // in long: a scale of Integer.MIN_VALUE + 1 would wrap the difference in int
+    return (long) decimal.precision() - decimal.scale() <= MAX_PLAIN_DIGITS
         && decimal.scale() <= MAX_PLAIN_DIGITS;
   }
 
