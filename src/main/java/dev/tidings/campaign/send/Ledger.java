@@ -243,6 +243,8 @@ final class Ledger {
           .findOne()
           .orElse(null);
       if (current == null || current != fence) return null;
+      // FOR UPDATE: a row a cancel is skipping is read again once the cancel commits, so it is no
+      // longer planned and stays skipped; without it the sub-select's stale row would be claimed
       return handle
           .createQuery("""
               UPDATE send_recipient SET state = 'sending', fence = :fence, updated_at = now()
@@ -250,7 +252,7 @@ final class Ledger {
                 SELECT subscriber_id FROM send_recipient
                 WHERE campaign_id = :campaign AND run_id = :run AND part = :part
                   AND state = 'planned'
-                ORDER BY subscriber_id LIMIT :limit)
+                ORDER BY subscriber_id LIMIT :limit FOR UPDATE)
               RETURNING subscriber_id""")
           .bind("campaign", campaignId)
           .bind("run", runId)
