@@ -92,7 +92,9 @@ public final class SlotChooser implements AutoCloseable {
   public ChosenSlots choose(MessageToken token) {
     String key = token.message().text();
     Optional<ChosenSlots> near = nearCached(key);
-    if (near.isPresent()) return near.get().how(ChosenSlots.How.NEAR_CACHE);
+    if (near.isPresent() && near.get().how() != ChosenSlots.How.FALLBACK)
+      return near.get().how(ChosenSlots.How.NEAR_CACHE);
+    if (near.isPresent()) return settled(token, near.get()).how(ChosenSlots.How.NEAR_CACHE);
     ChosenSlots chosen;
     try {
       Outcome outcome = computeOnce.computeOnce("slots:" + key, options.timings(), () -> {
@@ -120,7 +122,29 @@ public final class SlotChooser implements AutoCloseable {
   /** The list kept for an email, for support: never computes. */
   public Optional<ChosenSlots> kept(MessageToken token) {
     Optional<ChosenSlots> near = nearCached(token.message().text());
-    return near.isPresent() ? near : table.find(token.message());
+    if (near.isEmpty()) return table.find(token.message());
+    if (near.get().how() != ChosenSlots.How.FALLBACK) return near;
+    return Optional.of(settled(token, near.get()));
+  }
+
+  /**
+   * A fallback stands in only until the coordinator's winner publishes: that list is the email's for
+   * good (the winner keeps it in the table over any fallback), so from then on this node serves it
+   * too, and images and clicks agree on every node.
+   */
+  private ChosenSlots settled(MessageToken token, ChosenSlots fallback) {
+    Optional<String> published;
+    try {
+      published = computeOnce.peek("slots:" + token.message().text());
+    } catch (CoordinationException e) {
+      return fallback; // still down: the fallback is all there is
+    }
+    if (published.isEmpty()) return fallback;
+    ChosenSlots winner = decode(token, published.get(), false);
+    synchronized (nearCache) {
+      nearCache.put(token.message().text(), winner);
+    }
+    return winner;
   }
 
   /** Waits until every list handed to the database so far is written. */
@@ -131,8 +155,11 @@ public final class SlotChooser implements AutoCloseable {
   private ChosenSlots fallback(MessageToken token) {
     fallbacks.increment();
     ChosenSlots list = compute(token);
-    if (list.how() == ChosenSlots.How.COMPUTED) recorder.add(list);
-    return list.how(ChosenSlots.How.FALLBACK);
+    if (list.how() != ChosenSlots.How.COMPUTED) return list; // kept already: the fallback found it
+    // kept as provisional: a winner that was only slow replaces it; with no winner it stays
+    ChosenSlots fallback = list.how(ChosenSlots.How.FALLBACK);
+    recorder.add(fallback);
+    return fallback;
   }
 
   private ChosenSlots compute(MessageToken token) {

@@ -20,15 +20,24 @@ final class SlotTable {
     this.jdbi = jdbi;
   }
 
-  /** Keeps every list whose email has none yet, in one statement; the first list of an email wins. */
-  void keepAll(List<ChosenSlots> lists) {
-    if (lists.isEmpty()) return;
+  /**
+   * Keeps every list whose email has none yet, in one statement; the first list of an email wins,
+   * except that a list chosen under the coordinator's lock replaces a fallback's (provisional) one.
+   */
+  void keepAll(List<ChosenSlots> batch) {
+    if (batch.isEmpty()) return;
+    List<ChosenSlots> lists = onePerEmail(batch);
     jdbi.useHandle(handle -> handle
         .createUpdate("""
-            INSERT INTO message_slots (message_id, subscriber_id, campaign_id, product_ids, chosen_at)
-            SELECT m, s, c, string_to_array(p, ','), to_timestamp(t / 1000.0)
-              FROM unnest(:messages, :subscribers, :campaigns, :products, :times) AS x(m, s, c, p, t)
-            ON CONFLICT (message_id) DO NOTHING
+            INSERT INTO message_slots
+              (message_id, subscriber_id, campaign_id, product_ids, chosen_at, provisional)
+            SELECT m, s, c, string_to_array(p, ','), to_timestamp(t / 1000.0), f
+              FROM unnest(:messages, :subscribers, :campaigns, :products, :times, :provisional)
+                AS x(m, s, c, p, t, f)
+            ON CONFLICT (message_id) DO UPDATE
+              SET product_ids = excluded.product_ids, chosen_at = excluded.chosen_at,
+                  provisional = false
+              WHERE message_slots.provisional AND NOT excluded.provisional
             """)
         .bindArray(
             "messages",
@@ -50,7 +59,29 @@ final class SlotTable {
             "times",
             Long.class,
             lists.stream().map(l -> l.chosenAt().toEpochMilli()).toList())
+        .bindArray(
+            "provisional",
+            Boolean.class,
+            lists.stream().map(l -> l.how() == ChosenSlots.How.FALLBACK).toList())
         .execute());
+  }
+
+  /**
+   * One statement may not touch a row twice: of one email's lists in a batch, the first chosen under
+   * the lock is kept, else the first fallback.
+   */
+  private static List<ChosenSlots> onePerEmail(List<ChosenSlots> batch) {
+    Map<MessageId, ChosenSlots> chosen = new java.util.LinkedHashMap<>();
+    for (ChosenSlots list : batch) {
+      chosen.merge(
+          list.message(),
+          list,
+          (first, next) ->
+              first.how() == ChosenSlots.How.FALLBACK && next.how() != ChosenSlots.How.FALLBACK
+                  ? next
+                  : first);
+    }
+    return List.copyOf(chosen.values());
   }
 
   Optional<ChosenSlots> find(MessageId message) {

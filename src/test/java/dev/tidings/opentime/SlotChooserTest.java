@@ -14,6 +14,7 @@ import dev.tidings.recommend.Recommender;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -142,6 +143,66 @@ class SlotChooserTest {
     assertThat(fallback.productIds()).hasSize(4).doesNotHaveDuplicates();
     assertThat(metrics.counter("tidings_opentime_fallbacks").count()).isEqualTo(1.0);
     assertThat(afterwards.productIds()).isEqualTo(fallback.productIds());
+  }
+
+  @Test
+  void a_node_that_could_not_wait_for_a_slow_winner_serves_the_winners_list_once_it_exists()
+      throws Exception {
+    var options = new SlotChooser.Options(
+        new ComputeOnce.Timings(
+            Duration.ofSeconds(5), Duration.ofMinutes(1), Duration.ofMillis(100)),
+        100,
+        Duration.ofMillis(800));
+    ComputeOnce shared = InProcessCoordination.computeOnce(clock);
+    var computing = new CountDownLatch(1);
+    var release = new CountDownLatch(1);
+    Recommender slow = request -> {
+      computing.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return recommender.recommend(request);
+    };
+    Recommender backwards = request -> new Recommendations(CATALOG.reversed().stream()
+        .limit(request.k())
+        .map(id -> new Recommended(id, "test", 1.0))
+        .toList());
+    var metrics = new SimpleMeterRegistry();
+    SlotChooser winnerNode = chooser(shared, slow, metrics, options);
+    SlotChooser waitingNode = chooser(shared, backwards, metrics, options);
+    MessageToken token = email(8, "fay", 4);
+
+    try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      Future<ChosenSlots> winner = pool.submit(() -> winnerNode.choose(token));
+      computing.await(); // the winner holds the lock, choosing slowly
+      ChosenSlots fallback = waitingNode.choose(token);
+      waitingNode.flush();
+      release.countDown();
+      ChosenSlots chosen = winner.get();
+      winnerNode.flush();
+
+      assertThat(fallback.how()).isEqualTo(ChosenSlots.How.FALLBACK);
+      assertThat(fallback.productIds()).isNotEqualTo(chosen.productIds());
+      assertThat(waitingNode.choose(token).productIds()).isEqualTo(chosen.productIds());
+      assertThat(waitingNode.kept(token).orElseThrow().productIds()).isEqualTo(chosen.productIds());
+      assertThat(
+              new SlotTable(database.jdbi()).find(token.message()).orElseThrow().productIds())
+          .as("the winner's list replaces the fallback's in the table")
+          .isEqualTo(chosen.productIds());
+    }
+  }
+
+  private SlotChooser chooser(
+      ComputeOnce computeOnce,
+      Recommender recommends,
+      SimpleMeterRegistry metrics,
+      SlotChooser.Options options) {
+    var chooser =
+        new SlotChooser(computeOnce, recommends, database.jdbi(), clock, metrics, options);
+    choosers.add(chooser);
+    return chooser;
   }
 
   @Test
