@@ -1,5 +1,10 @@
 package dev.tidings.campaign;
 
+import dev.tidings.activity.ActivitySql;
+import dev.tidings.activity.EventType;
+import dev.tidings.audience.SubscriberSql;
+import dev.tidings.opentime.ShownSql;
+import dev.tidings.optimize.ExperimentSql;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -52,7 +57,8 @@ public final class AudienceQuery {
   public long count(Audience audience) {
     Sql sql = sql(audience, clock.instant());
     return jdbi.withHandle(handle -> {
-      var query = handle.createQuery("SELECT count(*) FROM subscribers s WHERE " + sql.where());
+      var query = handle.createQuery(
+          "SELECT count(*) FROM " + SubscriberSql.SUBSCRIBERS + " WHERE " + sql.where());
       sql.binds().forEach(query::bind);
       return query.mapTo(Long.class).one();
     });
@@ -61,7 +67,8 @@ public final class AudienceQuery {
   /** Whether a subscriber with this id exists, whatever their consent. */
   public boolean exists(String subscriberId) {
     return jdbi.withHandle(handle -> handle
-        .createQuery("SELECT EXISTS (SELECT 1 FROM subscribers WHERE id = :id)")
+        .createQuery(
+            "SELECT EXISTS (SELECT 1 FROM " + SubscriberSql.SUBSCRIBERS + " WHERE s.id = :id)")
         .bind("id", subscriberId)
         .mapTo(Boolean.class)
         .one());
@@ -74,9 +81,8 @@ public final class AudienceQuery {
   public boolean includes(Audience audience, String subscriberId) {
     Sql sql = sql(audience, clock.instant());
     return jdbi.withHandle(handle -> {
-      var query =
-          handle.createQuery("SELECT EXISTS (SELECT 1 FROM subscribers s WHERE s.id = :subject AND "
-              + sql.where() + ")");
+      var query = handle.createQuery("SELECT EXISTS (SELECT 1 FROM " + SubscriberSql.SUBSCRIBERS
+          + " WHERE s.id = :subject AND " + sql.where() + ")");
       sql.binds().forEach(query::bind);
       return query.bind("subject", subscriberId).mapTo(Boolean.class).one();
     });
@@ -84,7 +90,8 @@ public final class AudienceQuery {
 
   List<String> page(Sql sql, Optional<String> after, int limit) {
     return jdbi.withHandle(handle -> {
-      var query = handle.createQuery("SELECT s.id FROM subscribers s WHERE " + sql.where()
+      var query = handle.createQuery("SELECT s.id FROM " + SubscriberSql.SUBSCRIBERS + " WHERE "
+          + sql.where()
           + " AND (:after::text IS NULL OR s.id > :after) ORDER BY s.id LIMIT :limit");
       sql.binds().forEach(query::bind);
       return query
@@ -99,9 +106,7 @@ public final class AudienceQuery {
 
   static Sql sql(Audience audience, Instant now) {
     List<String> predicates = new ArrayList<>();
-    predicates.add("s.consent = 'subscribed'");
-    predicates.add(
-        "NOT EXISTS (SELECT 1 FROM suppressions x WHERE lower(x.email) = lower(s.email))");
+    predicates.add(SubscriberSql.reachable());
     Map<String, Object> binds = new TreeMap<>();
     if (audience instanceof Audience.Segment segment) {
       int n = 0;
@@ -122,47 +127,38 @@ public final class AudienceQuery {
             in.values().stream()
                 .map(v -> v.toLowerCase(java.util.Locale.ROOT))
                 .toArray(String[]::new));
-        yield "lower(s." + in.field().column() + ") = ANY(:" + p + "values)";
+        yield SubscriberSql.fieldIn(in.field().column(), p);
       }
       case Condition.LocaleIn in -> {
         binds.put(p + "locales", in.locales().toArray(String[]::new));
-        yield "(lower(s.locale) = ANY(:" + p
-            + "locales) OR split_part(lower(s.locale), '-', 1) = ANY(:" + p + "locales))";
+        yield SubscriberSql.localeIn(p);
       }
       case Condition.Near near -> {
         binds.put(p + "lat", near.latitude());
         binds.put(p + "lon", near.longitude());
         binds.put(p + "km", near.radiusKm());
-        yield ("(s.latitude IS NOT NULL AND 2 * 6371 * asin(least(1, sqrt("
-                + "power(sin(radians(s.latitude - :%1$slat) / 2), 2)"
-                + " + cos(radians(:%1$slat)) * cos(radians(s.latitude))"
-                + " * power(sin(radians(s.longitude - :%1$slon) / 2), 2)))) <= :%1$skm)")
-            .formatted(p);
+        yield SubscriberSql.near(p);
       }
       case Condition.Follows follows -> {
         binds.put(p + "type", follows.targetType().wire());
         binds.put(p + "id", follows.targetId());
-        yield "EXISTS (SELECT 1 FROM follows f WHERE f.subscriber_id = s.id AND f.target_type = :"
-            + p + "type AND f.target_id = :" + p + "id)";
+        yield SubscriberSql.follows(p);
       }
       case Condition.OpenedCampaign opened -> {
         binds.put(p + "campaign", opened.campaignId());
         binds.put(p + "item", Long.toString(opened.campaignId()));
-        String exists = "(EXISTS (SELECT 1 FROM message_slots m WHERE m.subscriber_id = s.id"
-            + " AND m.campaign_id = :" + p + "campaign) OR EXISTS (SELECT 1 FROM activity_events e"
-            + " WHERE e.user_id = s.id AND e.type = 'open' AND e.item_id = :" + p + "item))";
+        String exists = "(" + ShownSql.shownCampaign(p) + " OR "
+            + ActivitySql.didOnItem(EventType.OPEN, p) + ")";
         yield opened.opened() ? exists : "NOT " + exists;
       }
       case Condition.InExperiment tested -> {
         binds.put(p + "campaign", tested.campaignId());
-        String exists = "EXISTS (SELECT 1 FROM experiment_sends x WHERE x.campaign_id = :" + p
-            + "campaign AND x.subscriber_id = s.id)";
+        String exists = ExperimentSql.sentInExperiment(p);
         yield tested.in() ? exists : "NOT " + exists;
       }
       case Condition.ClickedWithin clicked -> {
         binds.put(p + "since", now.minus(Duration.ofDays(clicked.days())));
-        yield "EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = s.id"
-            + " AND e.type = 'email_click' AND e.occurred_at >= :" + p + "since)";
+        yield ActivitySql.didSince(EventType.EMAIL_CLICK, p);
       }
     };
   }

@@ -78,18 +78,6 @@ class TableOwnershipTest {
   /** "capability -> table" (or "migration file -> tables") still crossing an owner, with why. */
   private static final Map<String, String> KNOWN_CROSSINGS = Map.ofEntries(
       Map.entry(
-          "campaign -> activity_events",
-          "segments (clicked/bought in the last N days) are one statement over the audience"),
-      Map.entry("campaign -> follows", "segments (follows X) are one statement over the audience"),
-      Map.entry(
-          "campaign -> message_slots",
-          "segments (opened campaign X) are one statement over the audience"),
-      Map.entry("campaign -> subscribers", "segments select subscribers in one statement"),
-      Map.entry(
-          "campaign -> suppressions", "segments leave out the suppressed in the same statement"),
-      Map.entry(
-          "campaign -> experiment_sends", "the after-send hook writes the experiment's sends"),
-      Map.entry(
           "delivery -> message_slots",
           "the dashboard's top clicked products join slot clicks to the kept lists in SQL"),
       Map.entry(
