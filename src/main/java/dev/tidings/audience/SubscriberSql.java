@@ -16,6 +16,28 @@ public final class SubscriberSql {
 
   private SubscriberSql() {}
 
+  /**
+   * The follows as a FROM item under {@code alias}: columns {@code subscriber_id}, {@code target_type}
+   * (a {@link TargetType} wire name) and {@code target_id}.
+   */
+  public static String followsAs(String alias) {
+    return "follows " + alias(alias);
+  }
+
+  /**
+   * The subscribers as a FROM item under {@code alias}, for statements that go through them all (a
+   * fan-out by position): columns as in {@link Subscriber}, {@code latitude} and {@code longitude}
+   * indexed together as {@code point(longitude, latitude)}.
+   */
+  public static String subscribersAs(String alias) {
+    return "subscribers " + alias(alias);
+  }
+
+  private static String alias(String alias) {
+    if (!alias.matches("[a-z]{1,8}")) throw new IllegalArgumentException("not an alias: " + alias);
+    return alias;
+  }
+
   /** Subscribed and not suppressed: who any campaign may reach. */
   public static String reachable() {
     return "s.consent = 'subscribed'"

@@ -1,5 +1,6 @@
 package dev.tidings.delivery;
 
+import dev.tidings.opentime.ShownSql;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -160,7 +161,8 @@ public final class DeliveryStats {
   public List<ProductClicks> topClickedProducts(long campaignId, int limit) {
     return jdbi.withHandle(handle -> handle
         .createQuery("SELECT s.product_ids[c.slot + 1] AS product, count(*) AS n"
-            + " FROM slot_clicks c JOIN message_slots s ON s.message_id = c.message_id"
+            + " FROM slot_clicks c JOIN " + ShownSql.keptListsAs("s")
+            + " ON s.message_id = c.message_id"
             + " WHERE c.campaign_id = :id AND s.product_ids[c.slot + 1] IS NOT NULL"
             + " GROUP BY 1 ORDER BY n DESC, product LIMIT :limit")
         .bind("id", campaignId)

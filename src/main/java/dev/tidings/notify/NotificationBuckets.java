@@ -2,6 +2,7 @@ package dev.tidings.notify;
 
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.GeoPoint;
+import dev.tidings.audience.SubscriberSql;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +47,10 @@ final class NotificationBuckets {
     return handle
         .createUpdate(APPEND.formatted("""
             SELECT subscriber_id, :events::text[] AS events FROM (
-              SELECT DISTINCT f.subscriber_id FROM follows f
+              SELECT DISTINCT f.subscriber_id FROM %s
                 JOIN unnest(:types::text[], :ids::text[]) AS o (type, id)
                   ON f.target_type = o.type AND f.target_id = o.id) AS followers
-             ORDER BY subscriber_id"""))
+             ORDER BY subscriber_id""".formatted(SubscriberSql.followsAs("f"))))
         .bind("day", day)
         .bindArray(
             "events",
@@ -72,14 +73,14 @@ final class NotificationBuckets {
         content.radiusKm() / (111.2 * Math.max(0.01, Math.cos(Math.toRadians(at.latitude()))));
     return handle
         .createUpdate(APPEND.formatted("""
-            SELECT id AS subscriber_id, :events::text[] AS events FROM subscribers
+            SELECT id AS subscriber_id, :events::text[] AS events FROM %s
              WHERE latitude IS NOT NULL
                AND point(longitude, latitude) <@ box(point(:west, :south), point(:east, :north))
                AND 2 * 6371 * asin(sqrt(
                      power(sin(radians(latitude - :lat) / 2), 2)
                      + cos(radians(:lat)) * cos(radians(latitude))
                        * power(sin(radians(longitude - :lon) / 2), 2))) <= :radius
-             ORDER BY id"""))
+             ORDER BY id""".formatted(SubscriberSql.subscribersAs("s"))))
         .bind("day", day)
         .bindArray("events", String.class, List.of(event(NotificationKind.NEARBY, content.id())))
         .bind("west", Math.max(-180, at.longitude() - lonDegrees))
@@ -101,10 +102,10 @@ final class NotificationBuckets {
     if (contentIds.isEmpty()) return 0;
     return handle
         .createUpdate(APPEND.formatted("""
-            SELECT f.subscriber_id, array_agg(DISTINCT n.event) AS events FROM follows f
+            SELECT f.subscriber_id, array_agg(DISTINCT n.event) AS events FROM %s
               JOIN unnest(:brands::text[], :events::text[]) AS n (brand, event)
                 ON f.target_type = 'brand' AND f.target_id = n.brand
-             GROUP BY f.subscriber_id ORDER BY f.subscriber_id"""))
+             GROUP BY f.subscriber_id ORDER BY f.subscriber_id""".formatted(SubscriberSql.followsAs("f"))))
         .bind("day", day)
         .bindArray("brands", String.class, brands)
         .bindArray(

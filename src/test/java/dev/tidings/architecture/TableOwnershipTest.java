@@ -77,12 +77,6 @@ class TableOwnershipTest {
 
   /** "capability -> table" (or "migration file -> tables") still crossing an owner, with why. */
   private static final Map<String, String> KNOWN_CROSSINGS = Map.ofEntries(
-      Map.entry(
-          "delivery -> message_slots",
-          "the dashboard's top clicked products join slot clicks to the kept lists in SQL"),
-      Map.entry(
-          "notify -> follows", "the fan-out reads followers in the statement that buckets them"),
-      Map.entry("notify -> subscribers", "the fan-out reads followers' time zones and positions"),
       Map.entry("recommend -> follows", "the follows recommender reads follows in SQL"),
       Map.entry("recommend -> products", "the blend filters unavailable products in SQL"),
       Map.entry("activity -> products", "the aggregation reads a product's brand and category"),
