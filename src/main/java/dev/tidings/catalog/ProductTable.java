@@ -100,13 +100,14 @@ final class ProductTable {
   /** Every product's traits, streamed row by row so a large catalogue never sits in the driver twice. */
   static List<ProductTraits> traits(Handle handle) {
     return handle
-        .createQuery("SELECT id, brand, category, available FROM products")
+        .createQuery("SELECT id, brand, category, available, created_at FROM products")
         .setFetchSize(10_000)
         .map((rs, ctx) -> new ProductTraits(
             rs.getString("id"),
             Optional.ofNullable(rs.getString("brand")),
             Optional.ofNullable(rs.getString("category")),
-            rs.getBoolean("available")))
+            rs.getBoolean("available"),
+            rs.getTimestamp("created_at").toInstant()))
         .list();
   }
 

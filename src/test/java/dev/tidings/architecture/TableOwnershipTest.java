@@ -77,9 +77,6 @@ class TableOwnershipTest {
 
   /** "capability -> table" (or "migration file -> tables") still crossing an owner, with why. */
   private static final Map<String, String> KNOWN_CROSSINGS = Map.ofEntries(
-      Map.entry("recommend -> follows", "the follows recommender reads follows in SQL"),
-      Map.entry("recommend -> products", "the blend filters unavailable products in SQL"),
-      Map.entry("activity -> products", "the aggregation reads a product's brand and category"),
       Map.entry(
           "V18__digests.sql -> catalog+notify",
           "a trigger on products queues new products as news"),

@@ -1,5 +1,6 @@
 package dev.tidings.activity.aggregate;
 
+import dev.tidings.catalog.CatalogQueries;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,14 +14,9 @@ public record ItemFacts(Optional<String> brand, Optional<String> category) {
   /** The facts of the items the catalog knows among {@code itemIds}, in one query. */
   public static Map<String, ItemFacts> of(Handle handle, Collection<String> itemIds) {
     var facts = new HashMap<String, ItemFacts>();
-    handle
-        .createQuery("SELECT id, brand, category FROM products WHERE id = ANY(:ids)")
-        .bindArray("ids", String.class, itemIds.stream().distinct().toList())
-        .map((rows, context) -> Map.entry(
-            rows.getString(1),
-            new ItemFacts(
-                Optional.ofNullable(rows.getString(2)), Optional.ofNullable(rows.getString(3)))))
-        .forEach(entry -> facts.put(entry.getKey(), entry.getValue()));
+    CatalogQueries.traitsOf(handle, itemIds)
+        .forEach(
+            (id, product) -> facts.put(id, new ItemFacts(product.brand(), product.category())));
     return facts;
   }
 }

@@ -1,8 +1,9 @@
 package dev.tidings.recommend.blend;
 
+import dev.tidings.audience.Follow;
+import dev.tidings.audience.FollowService;
 import java.util.HashSet;
 import java.util.Set;
-import org.jdbi.v3.core.Jdbi;
 
 /** The brands and categories one user follows (a user who is no subscriber follows nothing). */
 public record Follows(Set<String> brands, Set<String> categories) {
@@ -18,21 +19,20 @@ public record Follows(Set<String> brands, Set<String> categories) {
   public interface Reader {
     Follows of(String userId);
 
-    /** From the {@code follows} table, by its primary key's first column. */
-    static Reader table(Jdbi jdbi) {
-      return userId -> jdbi.withHandle(handle -> {
+    /** From the audience's own service: one indexed query per call. */
+    static Reader of(FollowService follows) {
+      return userId -> {
         var brands = new HashSet<String>();
         var categories = new HashSet<String>();
-        handle
-            .createQuery("""
-                SELECT target_type, target_id FROM follows
-                WHERE subscriber_id = :user AND target_type IN ('brand', 'category')""")
-            .bind("user", userId)
-            .map((rows, context) ->
-                ("brand".equals(rows.getString(1)) ? brands : categories).add(rows.getString(2)))
-            .list();
+        for (Follow follow : follows.followsOf(userId)) {
+          switch (follow.target().type()) {
+            case BRAND -> brands.add(follow.target().id());
+            case CATEGORY -> categories.add(follow.target().id());
+            default -> {}
+          }
+        }
         return new Follows(brands, categories);
-      });
+      };
     }
   }
 }

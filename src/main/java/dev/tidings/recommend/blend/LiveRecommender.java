@@ -1,6 +1,8 @@
 package dev.tidings.recommend.blend;
 
 import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.audience.FollowService;
+import dev.tidings.catalog.CatalogService;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommender;
@@ -124,9 +126,9 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
   public static LiveRecommender of(Jdbi jdbi, InstantSource clock, Options options) {
     return new LiveRecommender(
         new JdbiSettingsStore(jdbi),
-        CatalogFacts.of(jdbi),
+        CatalogFacts.of(new CatalogService(jdbi, clock)),
         AggregateReader.of(new AggregateStore(jdbi)),
-        Follows.Reader.table(jdbi),
+        Follows.Reader.of(new FollowService(jdbi, clock)),
         clock,
         options);
   }
