@@ -11,6 +11,7 @@ import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.delivery.SendOutcomeReceipts;
 import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.campaign.CampaignHeadlines;
@@ -39,8 +40,8 @@ public final class DeliveryWiring implements Capability {
 
   DeliveryWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
-    this.store =
-        Lazy.of(() -> new ReceiptStore(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.store = Lazy.of(() -> new ReceiptStore(
+        infrastructure.database().jdbi(), infrastructure.clock(), new ExperimentSteps()));
     this.sink = Lazy.of(() -> new ReceiptQueue(infrastructure.workQueue()));
   }
 

@@ -8,6 +8,7 @@ import dev.tidings.delivery.Receipt;
 import dev.tidings.delivery.ReceiptSource;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.message.MessageId;
+import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.storage.Database;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -319,7 +320,7 @@ public final class DeliveryBench {
    * the baselines' tables are prepared): their send records are applied first, not timed.
    */
   private static ReceiptStore sendRecordsApplied(Database database, Workload load) {
-    var store = new ReceiptStore(database.jdbi(), InstantSource.system());
+    var store = new ReceiptStore(database.jdbi(), InstantSource.system(), new ExperimentSteps());
     List<Receipt> sendRecords = new ArrayList<>();
     for (String message : load.last().keySet())
       sendRecords.add(

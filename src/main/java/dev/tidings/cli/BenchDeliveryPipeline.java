@@ -10,6 +10,7 @@ import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
+import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.Topic;
@@ -71,7 +72,8 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
         ReceiptQueue.TOPIC.codec());
     try {
       var sink = new ReceiptQueue(queue, topic);
-      var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
+      var consumer = new ReceiptConsumer(
+          new ReceiptStore(database.jdbi(), InstantSource.system(), new ExperimentSteps()));
       var applied = new AtomicLong();
       Topic.BatchOf<ReceiptBatch> counting = batch -> {
         var result = consumer.handle(batch);

@@ -49,10 +49,17 @@ public final class ReceiptStore {
 
   private final Jdbi jdbi;
   private final InstantSource clock;
+  private final StepListener listener;
 
   public ReceiptStore(Jdbi jdbi, InstantSource clock) {
+    this(jdbi, clock, StepListener.NONE);
+  }
+
+  /** @param listener told of each batch's new steps inside its transaction */
+  public ReceiptStore(Jdbi jdbi, InstantSource clock, StepListener listener) {
     this.jdbi = jdbi;
     this.clock = clock;
+    this.listener = listener;
   }
 
   /** What one batch did, for metrics and tests. */
@@ -248,6 +255,12 @@ public final class ReceiptStore {
     }
     List<StepRow> inserted = insertSteps(handle, rows.values());
     countNew(handle, inserted);
+    if (!inserted.isEmpty())
+      listener.added(
+          handle,
+          inserted.stream()
+              .map(row -> new StepListener.AddedStep(row.message(), row.campaign(), row.step()))
+              .toList());
     moveForward(handle, highest.values());
     recordSlotClicks(handle, humanClicks, ids);
     suppress(handle, inserted, ids, now);

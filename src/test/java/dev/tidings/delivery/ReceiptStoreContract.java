@@ -20,6 +20,7 @@ import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,8 +46,39 @@ public abstract class ReceiptStoreContract {
   @BeforeAll
   void open() {
     database = openDatabase();
-    store = new ReceiptStore(database.jdbi(), InstantSource.fixed(T0));
+    database.jdbi().useHandle(handle -> handle.execute("""
+        CREATE TABLE IF NOT EXISTS told_steps (
+          message_id text NOT NULL, step smallint NOT NULL, campaign_id bigint NOT NULL,
+          PRIMARY KEY (message_id, step))"""));
+    store = new ReceiptStore(database.jdbi(), InstantSource.fixed(T0), ReceiptStoreContract::tell);
     stats = new DeliveryStats(database.jdbi());
+  }
+
+  /**
+   * The listener writes what it is told in the receipts' own transaction: a batch rolled back (and
+   * tried again) takes its telling with it, and a step told twice breaks the primary key.
+   */
+  private static void tell(Handle handle, List<StepListener.AddedStep> steps) {
+    for (StepListener.AddedStep step : steps)
+      handle.execute(
+          "INSERT INTO told_steps (message_id, step, campaign_id) VALUES (?, ?, ?)",
+          step.messageId(),
+          (short) step.step().code(),
+          step.campaignId());
+  }
+
+  private Map<FunnelStep, Long> told(long campaign) {
+    Map<FunnelStep, Long> told = new EnumMap<>(FunnelStep.class);
+    database
+        .jdbi()
+        .useHandle(handle -> handle
+            .createQuery(
+                "SELECT step, count(*) FROM told_steps WHERE campaign_id = ? GROUP BY step")
+            .bind(0, campaign)
+            .map((rs, ctx) -> Map.entry(rs.getInt(1), rs.getLong(2)))
+            .forEach(
+                row -> told.put(FunnelStep.ofCode(row.getKey()).orElseThrow(), row.getValue())));
+    return told;
   }
 
   @AfterAll
@@ -105,6 +137,11 @@ public abstract class ReceiptStoreContract {
       assertThat(figures.count(step))
           .as("funnel %s", step)
           .isEqualTo(funnel.getOrDefault(step, 0L));
+    Map<FunnelStep, Long> reached = new EnumMap<>(FunnelStep.class);
+    funnel.forEach((step, count) -> {
+      if (count > 0) reached.put(step, count);
+    });
+    assertThat(told(campaign)).as("new steps told to the listener, once each").isEqualTo(reached);
     assertThat(figures.slotClicks()).isEqualTo(slotClicks);
     Map<DeliveryStatus, Long> current = new EnumMap<>(DeliveryStatus.class);
     finalStatus.values().forEach(status -> current.merge(status, 1L, Long::sum));

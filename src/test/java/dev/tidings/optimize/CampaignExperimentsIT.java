@@ -2,7 +2,9 @@ package dev.tidings.optimize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.delivery.FunnelStep;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.FunnelSteps;
 import dev.tidings.testing.TestDatabases;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -32,16 +34,17 @@ class CampaignExperimentsIT {
     experiments = new CampaignExperiments(database.jdbi(), clock);
   }
 
+  private final ExperimentSteps counting = new ExperimentSteps();
+
   @AfterEach
   void close() {
     database.close();
   }
 
-  /** What the delivery funnel writes when a person opens (61) or clicks (71), as it writes it. */
+  /** The funnel reaching a step: 61 is a person's first open, 71 their first click. */
   private void step(String message, long campaign, int step) {
-    database.jdbi().useHandle(handle -> handle.execute("""
-        INSERT INTO message_steps (message_id, step, campaign_id, first_at, source)
-        VALUES (?, ?, ?, now(), 'pixel') ON CONFLICT DO NOTHING""", message, (short) step, campaign));
+    FunnelSteps.record(
+        database.jdbi(), counting, message, campaign, FunnelStep.ofCode(step).orElseThrow());
   }
 
   @Test

@@ -11,9 +11,12 @@ import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.RecordingSends;
 import dev.tidings.config.Secret;
+import dev.tidings.delivery.FunnelStep;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
+import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.FunnelSteps;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
@@ -85,9 +88,8 @@ class ExperimentRoutesIT {
   }
 
   private void step(String message, long campaign) {
-    database.jdbi().useHandle(handle -> handle.execute("""
-        INSERT INTO message_steps (message_id, step, campaign_id, first_at, source)
-        VALUES (?, 61, ?, now(), 'pixel')""", message, campaign));
+    FunnelSteps.record(
+        database.jdbi(), new ExperimentSteps(), message, campaign, FunnelStep.HUMAN_OPENED);
   }
 
   @Test

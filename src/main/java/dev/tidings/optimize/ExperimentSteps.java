@@ -1,0 +1,47 @@
+package dev.tidings.optimize;
+
+import dev.tidings.delivery.FunnelStep;
+import dev.tidings.delivery.StepListener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * A person's first open or click of an experiment's email counts for its variant, in the transaction
+ * that records the funnel step: the funnel records each step of a message once, so these count once
+ * too. Counts go to one of {@link #SHARDS} rows per variant, so concurrent batches of one variant do not
+ * queue on one row; readers sum the shards.
+ */
+public final class ExperimentSteps implements StepListener {
+  static final int SHARDS = 8;
+
+  @Override
+  public void added(Handle handle, List<AddedStep> steps) {
+    List<String> messages = new ArrayList<>();
+    List<Boolean> opened = new ArrayList<>();
+    for (AddedStep step : steps) {
+      if (step.step() != FunnelStep.HUMAN_OPENED && step.step() != FunnelStep.HUMAN_CLICKED)
+        continue;
+      messages.add(step.messageId());
+      opened.add(step.step() == FunnelStep.HUMAN_OPENED);
+    }
+    if (messages.isEmpty()) return;
+    handle
+        .createUpdate("""
+            INSERT INTO experiment_counts AS c (campaign_id, variant, shard, human_opened, human_clicked)
+            SELECT e.campaign_id, e.variant, :shard,
+                   count(*) FILTER (WHERE n.opened), count(*) FILTER (WHERE NOT n.opened)
+              FROM unnest(:messages, :opened) AS n (message_id, opened)
+              JOIN experiment_sends e ON e.message_id = n.message_id
+             GROUP BY e.campaign_id, e.variant
+             ORDER BY e.campaign_id, e.variant
+            ON CONFLICT (campaign_id, variant, shard) DO UPDATE
+              SET human_opened = c.human_opened + excluded.human_opened,
+                  human_clicked = c.human_clicked + excluded.human_clicked""")
+        .bind("shard", ThreadLocalRandom.current().nextInt(SHARDS))
+        .bindArray("messages", String.class, messages)
+        .bindArray("opened", Boolean.class, opened)
+        .execute();
+  }
+}
