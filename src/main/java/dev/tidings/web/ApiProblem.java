@@ -65,6 +65,7 @@ public final class ApiProblem extends TidingsException {
     return error;
   }
 
+  @Override
   public String detail() {
     return detail;
   }

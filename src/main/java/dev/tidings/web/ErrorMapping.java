@@ -62,11 +62,10 @@ final class ErrorMapping {
       } else if (problem.status() == 503) {
         // an outage fails every request while it lasts: one line each, not a stack trace each
         log.warn(
-            "{} {} answered 503, {} (reference {}): {}",
+            "{} {} answered 503, {}: {}",
             request.prologue().method().text(),
             request.path().path(),
             problem.detail(),
-            reference,
             HealthRoutes.withoutCredentials(
                 failure.getClass().getSimpleName() + ": " + TidingsException.rootMessage(failure)));
       }
