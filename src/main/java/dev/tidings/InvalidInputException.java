@@ -22,6 +22,17 @@ public class InvalidInputException extends TidingsException {
     return problems;
   }
 
+  @Override
+  public ErrorKind kind() {
+    return ErrorKind.INVALID;
+  }
+
+  /** Every problem, without the summary's preamble. */
+  @Override
+  public String detail() {
+    return String.join("; ", problems);
+  }
+
   private static String describe(List<String> problems) {
     if (problems.isEmpty()) return "invalid input";
     return problems.size() == 1

@@ -10,6 +10,19 @@ public class TidingsException extends RuntimeException {
     super(message, cause);
   }
 
+  /** How the edge answers this failure; a subclass that the caller can act on says which kind it is. */
+  public ErrorKind kind() {
+    return ErrorKind.INTERNAL;
+  }
+
+  /**
+   * What the person who asked may read. Never shown for {@link ErrorKind#INTERNAL}; a subclass whose
+   * message may name a host or a URL (an outage) overrides it with words of its own.
+   */
+  public String detail() {
+    return String.valueOf(getMessage());
+  }
+
   /** The innermost cause's message (its class name when it has none): what an operator can act on. */
   @SuppressWarnings(
       "ReferenceEquality") // identity on purpose: a cause that is its own cause ends the chain

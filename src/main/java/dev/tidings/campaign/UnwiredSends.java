@@ -1,5 +1,6 @@
 package dev.tidings.campaign;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.campaign.send.SendJob;
 import dev.tidings.campaign.send.SendProgress;
 import dev.tidings.campaign.send.SendReceipt;
@@ -14,8 +15,7 @@ import java.util.Optional;
 public final class UnwiredSends implements Sends {
   static CampaignProblem missing() {
     return new CampaignProblem(
-        CampaignProblem.Kind.UNAVAILABLE,
-        "this node has no send pipeline wired in, so it cannot send");
+        ErrorKind.UNAVAILABLE, "this node has no send pipeline wired in, so it cannot send");
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.tidings.coordination;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.TidingsException;
 
 /** The coordination backend (Redis, or PostgreSQL for countdowns) failed or did not answer in time. */
@@ -10,5 +11,16 @@ public final class CoordinationException extends TidingsException {
 
   public CoordinationException(String message) {
     super(message);
+  }
+
+  @Override
+  public ErrorKind kind() {
+    return ErrorKind.UNAVAILABLE;
+  }
+
+  /** The message may name the Redis URL; the caller learns only what is down. */
+  @Override
+  public String detail() {
+    return "the coordination store (Redis) is unavailable";
   }
 }

@@ -1,5 +1,6 @@
 package dev.tidings.queue;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.TidingsException;
 
 /** The queue could not durably take a message (server down, confirm refused or timed out). */
@@ -10,5 +11,16 @@ public final class QueueUnavailableException extends TidingsException {
 
   public QueueUnavailableException(String message) {
     super(message);
+  }
+
+  @Override
+  public ErrorKind kind() {
+    return ErrorKind.UNAVAILABLE;
+  }
+
+  /** The message may name the broker's host or channel; the caller learns only what is down. */
+  @Override
+  public String detail() {
+    return "the work queue is unavailable";
   }
 }

@@ -26,6 +26,10 @@ public final class ApiProblem extends TidingsException {
     return new ApiProblem(401, "unauthorized", detail);
   }
 
+  public static ApiProblem forbidden(String detail) {
+    return new ApiProblem(403, "forbidden", detail);
+  }
+
   public static ApiProblem notFound(String detail) {
     return new ApiProblem(404, "not_found", detail);
   }
@@ -61,6 +65,7 @@ public final class ApiProblem extends TidingsException {
     return error;
   }
 
+  @Override
   public String detail() {
     return detail;
   }

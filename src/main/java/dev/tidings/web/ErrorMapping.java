@@ -1,37 +1,40 @@
 package dev.tidings.web;
 
-import dev.tidings.InvalidInputException;
+import dev.tidings.ErrorKind;
+import dev.tidings.TidingsException;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place where failures become HTTP answers. Client mistakes get a 4xx that says what is
- * wrong; anything else is a 500 whose body names a log reference and nothing internal.
+ * The one place where failures become HTTP answers. A feature's exception says what happened by its
+ * {@link ErrorKind}, and each kind has one status here; a dependency that is down (the database,
+ * Redis, the queue) is a 503 with Retry-After, wherever it shows in the cause chain; anything else is a
+ * 500 whose body names a log reference and nothing internal.
  */
 final class ErrorMapping {
   private static final Logger log = LoggerFactory.getLogger(ErrorMapping.class);
 
+  /** Seconds a client waits before trying a 503 again: a restart or a failover takes about that. */
+  static final String RETRY_AFTER_SECONDS = "5";
+
   private ErrorMapping() {}
 
   static void register(HttpRouting.Builder routing) {
-    routing.error(ApiProblem.class, (request, response, problem) -> send(response, problem));
-    routing.error(
-        InvalidInputException.class,
-        (request, response, invalid) ->
-            send(response, ApiProblem.unprocessable(String.join("; ", invalid.problems()))));
     // Helidon's own refusals met while a route runs (a query it cannot decode): their status, our
     // body
     routing.error(HttpException.class, (request, response, refused) -> {
       Status status = refused.status();
       if (status.code() >= 500) {
-        fail(request, response, refused);
+        answer(request, response, refused);
         return;
       }
       send(
@@ -41,33 +44,77 @@ final class ErrorMapping {
               ServerErrors.error(status),
               refused.getMessage() == null ? status.reasonPhrase() : refused.getMessage()));
     });
-    routing.error(Exception.class, ErrorMapping::fail);
+    routing.error(Exception.class, ErrorMapping::answer);
   }
 
-  private static void fail(ServerRequest request, ServerResponse response, Exception failure) {
+  private static void answer(ServerRequest request, ServerResponse response, Exception failure) {
     String reference = UUID.randomUUID().toString();
-    log.error(
-        "unhandled failure on {} {} (reference {})",
-        request.prologue().method().text(),
-        request.path().path(),
-        reference,
-        failure);
-    send(
-        response,
+    ApiProblem problem = problem(failure, reference);
+    // a problem a route chose is its own answer, logged (or not) where it was chosen
+    if (!(failure instanceof ApiProblem)) {
+      if (problem.status() == 500) {
+        log.error(
+            "unhandled failure on {} {} (reference {})",
+            request.prologue().method().text(),
+            request.path().path(),
+            reference,
+            failure);
+      } else if (problem.status() == 503) {
+        // an outage fails every request while it lasts: one line each, not a stack trace each
+        log.warn(
+            "{} {} answered 503, {}: {}",
+            request.prologue().method().text(),
+            request.path().path(),
+            problem.detail(),
+            HealthRoutes.withoutCredentials(
+                failure.getClass().getSimpleName() + ": " + TidingsException.rootMessage(failure)));
+      }
+    }
+    send(response, problem);
+  }
+
+  /** The answer to {@code failure}; {@code reference} names it in the log when it is ours. */
+  static ApiProblem problem(Throwable failure, String reference) {
+    if (failure instanceof ApiProblem chosen) return chosen;
+    if (failure instanceof TidingsException known && known.kind() != ErrorKind.INTERNAL)
+      return of(known.kind(), known.detail(), reference);
+    return Outages.unavailable(failure)
+        .map(dependency -> of(ErrorKind.UNAVAILABLE, dependency, reference))
+        .orElseGet(() -> of(ErrorKind.INTERNAL, "", reference));
+  }
+
+  private static ApiProblem of(ErrorKind kind, String detail, String reference) {
+    return switch (kind) {
+      case NOT_FOUND -> ApiProblem.notFound(detail);
+      case CONFLICT -> ApiProblem.conflict(detail);
+      case INVALID -> ApiProblem.unprocessable(detail);
+      case UNAUTHENTICATED -> ApiProblem.unauthorized(detail);
+      case FORBIDDEN -> ApiProblem.forbidden(detail);
+      case UNAVAILABLE ->
+        ApiProblem.unavailable(detail + "; retry later (reference " + reference + ")");
+      case INTERNAL ->
         new ApiProblem(
             500,
             "internal",
-            "the server failed; the log has the details under reference " + reference));
+            "the server failed; the log has the details under reference " + reference);
+    };
+  }
+
+  /** The headers that go with an answer of {@code problem}'s status. */
+  static Map<HeaderName, String> headers(ApiProblem problem) {
+    return switch (problem.status()) {
+      case 401 -> Map.of(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"tidings\"");
+      case 503 -> Map.of(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+      // The rest of an oversized body is not worth reading: tell the client this connection ends
+      // here.
+      case 413 -> Map.of(HeaderNames.CONNECTION, "close");
+      default -> Map.of();
+    };
   }
 
   static void send(ServerResponse response, ApiProblem problem) {
     if (response.isSent()) return;
-    if (problem.status() == 401)
-      response.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"tidings\"");
-    if (problem.status() == 503) response.header(HeaderNames.RETRY_AFTER, "5");
-    // The rest of an oversized body is not worth reading: tell the client this connection ends
-    // here.
-    if (problem.status() == 413) response.header(HeaderNames.CONNECTION, "close");
+    headers(problem).forEach(response::header);
     JsonBodies.write(response, problem.status(), new ErrorBody(problem.error(), problem.detail()));
   }
 }

@@ -3,6 +3,7 @@ package dev.tidings.campaign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.audience.SubscriberService;
@@ -88,8 +89,7 @@ class CampaignServiceIT {
     assertThat(campaigns.get(created.id())).isEmpty();
     assertThatThrownBy(() -> campaigns.delete(created.id()))
         .isInstanceOfSatisfying(
-            CampaignProblem.class,
-            p -> assertThat(p.kind()).isEqualTo(CampaignProblem.Kind.NOT_FOUND));
+            CampaignProblem.class, p -> assertThat(p.kind()).isEqualTo(ErrorKind.NOT_FOUND));
   }
 
   @Test
@@ -142,8 +142,7 @@ class CampaignServiceIT {
                     + " is RUNNING; only a DRAFT or SCHEDULED campaign can be sent"));
     assertThatThrownBy(() -> campaigns.replace(created.id(), Fixtures.definition()))
         .isInstanceOfSatisfying(
-            CampaignProblem.class,
-            p -> assertThat(p.kind()).isEqualTo(CampaignProblem.Kind.CONFLICT));
+            CampaignProblem.class, p -> assertThat(p.kind()).isEqualTo(ErrorKind.CONFLICT));
     assertThatThrownBy(() -> campaigns.delete(created.id()))
         .isInstanceOfSatisfying(
             CampaignProblem.class,
@@ -269,8 +268,7 @@ class CampaignServiceIT {
     assertThat(CampaignScheduler.manual(database.jdbi(), unwired, clock).poll()).isEmpty();
     assertThatThrownBy(() -> unwired.send(due.id()))
         .isInstanceOfSatisfying(
-            CampaignProblem.class,
-            p -> assertThat(p.kind()).isEqualTo(CampaignProblem.Kind.UNAVAILABLE));
+            CampaignProblem.class, p -> assertThat(p.kind()).isEqualTo(ErrorKind.UNAVAILABLE));
     assertThat(campaigns.get(due.id()).orElseThrow().state()).isEqualTo(CampaignState.SCHEDULED);
   }
 }

@@ -1,5 +1,6 @@
 package dev.tidings.delivery.webhook;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.TidingsException;
 
 /**
@@ -13,5 +14,11 @@ public final class VerificationUnavailable extends TidingsException {
 
   public VerificationUnavailable(String message) {
     super(message);
+  }
+
+  /** The message names the provider's public certificate or confirmation URL, which the provider knows. */
+  @Override
+  public ErrorKind kind() {
+    return ErrorKind.UNAVAILABLE;
   }
 }

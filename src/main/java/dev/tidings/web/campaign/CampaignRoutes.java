@@ -4,7 +4,6 @@ import dev.tidings.Json;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignJson;
-import dev.tidings.campaign.CampaignProblem;
 import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.CampaignView;
@@ -19,7 +18,6 @@ import dev.tidings.web.Requests;
 import dev.tidings.web.RouteGroup;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
-import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.LinkedHashMap;
@@ -57,7 +55,7 @@ public final class CampaignRoutes implements RouteGroup {
 
   @Override
   public void register(HttpRouting.Builder routing) {
-    routing.get(PATH, guarded((request, response) -> {
+    routing.get(PATH, (request, response) -> {
       int limit = Requests.limit(request);
       Optional<Long> before = Requests.query(request, "after").map(CampaignRoutes::id);
       var rows = campaigns.list(before, limit);
@@ -69,52 +67,52 @@ public final class CampaignRoutes implements RouteGroup {
               limit,
               c -> withHeadline(toJson(campaigns.view(c)), headline.get(c.id())),
               c -> Long.toString(c.id())));
-    }));
-    routing.post(PATH, guarded((request, response) -> {
+    });
+    routing.post(PATH, (request, response) -> {
       Campaign created =
           campaigns.create(CampaignJson.fromJson(JsonBodies.read(request, maxBodyBytes)));
       response.header(HeaderNames.LOCATION, PATH + "/" + created.id());
       JsonBodies.write(response, 201, toJson(campaigns.view(created)));
-    }));
-    routing.get(PATH + "/{id}", guarded((request, response) -> {
+    });
+    routing.get(PATH + "/{id}", (request, response) -> {
       long id = id(request);
       JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
-    }));
-    routing.put(PATH + "/{id}", guarded((request, response) -> {
+    });
+    routing.put(PATH + "/{id}", (request, response) -> {
       long id = id(request);
       Campaign replaced = campaigns.replace(
           id, CampaignJson.fromJson(withoutId(id, JsonBodies.read(request, maxBodyBytes))));
       JsonBodies.ok(response, toJson(campaigns.view(replaced)));
-    }));
-    routing.route(Method.PATCH, PATH + "/{id}", guarded((request, response) -> {
+    });
+    routing.route(Method.PATCH, PATH + "/{id}", (request, response) -> {
       long id = id(request);
       Campaign patched = campaigns.patch(id, withoutId(id, JsonBodies.read(request, maxBodyBytes)));
       JsonBodies.ok(response, toJson(campaigns.view(patched)));
-    }));
-    routing.delete(PATH + "/{id}", guarded((request, response) -> {
+    });
+    routing.delete(PATH + "/{id}", (request, response) -> {
       campaigns.delete(id(request));
       response.status(204).send();
-    }));
-    routing.post(PATH + "/{id}/send", guarded((request, response) -> {
+    });
+    routing.post(PATH + "/{id}/send", (request, response) -> {
       SendProgress progress = campaigns.send(id(request));
       JsonBodies.write(response, 202, progress(progress));
-    }));
-    routing.post(PATH + "/{id}/pause", guarded((request, response) -> {
+    });
+    routing.post(PATH + "/{id}/pause", (request, response) -> {
       long id = id(request);
       campaigns.pause(id);
       JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
-    }));
-    routing.post(PATH + "/{id}/resume", guarded((request, response) -> {
+    });
+    routing.post(PATH + "/{id}/resume", (request, response) -> {
       long id = id(request);
       campaigns.resume(id);
       JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
-    }));
-    routing.post(PATH + "/{id}/cancel", guarded((request, response) -> {
+    });
+    routing.post(PATH + "/{id}/cancel", (request, response) -> {
       long id = id(request);
       campaigns.cancel(id);
       JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
-    }));
-    routing.post(PATH + "/{id}/trigger", guarded((request, response) -> {
+    });
+    routing.post(PATH + "/{id}/trigger", (request, response) -> {
       long id = id(request);
       JsonNode body = JsonBodies.read(request, maxBodyBytes);
       JsonNode subscriber = body.get("subscriberId");
@@ -130,8 +128,8 @@ public final class CampaignRoutes implements RouteGroup {
       out.put("subscriberId", subscriber.asString());
       out.put("priority", job.priority());
       JsonBodies.write(response, 202, out);
-    }));
-    routing.get(PATH + "/{id}/preview", guarded((request, response) -> {
+    });
+    routing.get(PATH + "/{id}/preview", (request, response) -> {
       long id = id(request);
       String subscriberId = Requests.query(request, "subscriber")
           .orElseThrow(
@@ -148,22 +146,7 @@ public final class CampaignRoutes implements RouteGroup {
             Optional.of("not in the campaign's audience: the segment's conditions do not select"
                 + " subscriber " + subscriberId));
       JsonBodies.ok(response, preview(subscriberId, preview));
-    }));
-  }
-
-  /** The campaign's own problems become 404, 409 or 503 here, next to the routes that cause them. */
-  private static Handler guarded(Handler handler) {
-    return (request, response) -> {
-      try {
-        handler.handle(request, response);
-      } catch (CampaignProblem problem) {
-        throw switch (problem.kind()) {
-          case NOT_FOUND -> ApiProblem.notFound(problem.detail());
-          case CONFLICT -> ApiProblem.conflict(problem.detail());
-          case UNAVAILABLE -> ApiProblem.unavailable(problem.detail());
-        };
-      }
-    };
+    });
   }
 
   static ObjectNode toJson(CampaignView view) {

@@ -1,14 +1,13 @@
 package dev.tidings.web.delivery;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.InvalidInputException;
 import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.DeliveryEvents;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
 import dev.tidings.delivery.webhook.Mapped;
-import dev.tidings.delivery.webhook.VerificationUnavailable;
 import dev.tidings.delivery.webhook.WebhookRefused;
 import dev.tidings.delivery.webhook.sendgrid.SendGridWebhook;
-import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.web.ApiProblem;
 import dev.tidings.web.Bodies;
 import dev.tidings.web.JsonBodies;
@@ -90,11 +89,7 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     routing.post("/api/v1/delivery-events", (request, response) -> {
       var json = JsonBodies.read(request, maxBodyBytes);
       var receipts = parse(json);
-      try {
-        sink.get().accept(receipts);
-      } catch (QueueUnavailableException e) {
-        throw unavailable(e);
-      }
+      sink.get().accept(receipts);
       JsonBodies.write(response, 202, new Taken(receipts.size(), 0));
     });
   }
@@ -131,21 +126,9 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
       JsonBodies.ok(response, Taken.of(receive.get()));
     } catch (WebhookRefused refused) {
       log.warn("refused a {} webhook request: {}", provider, refused.detail());
-      throw switch (refused.kind()) {
-        case UNAUTHENTICATED -> ApiProblem.unauthorized(refused.detail());
-        case FORBIDDEN -> new ApiProblem(403, "forbidden", refused.detail());
-        case MALFORMED -> ApiProblem.badRequest(refused.detail());
-      };
-    } catch (VerificationUnavailable e) {
-      log.warn("cannot verify a {} webhook request now: {}", provider, e.getMessage());
-      throw ApiProblem.unavailable(e.getMessage() + "; retry later");
-    } catch (QueueUnavailableException e) {
-      throw unavailable(e);
+      // a provider reads an unreadable body as its own bug (400), not as a rule it broke (422)
+      if (refused.kind() == ErrorKind.INVALID) throw ApiProblem.badRequest(refused.detail());
+      throw refused;
     }
-  }
-
-  private static ApiProblem unavailable(QueueUnavailableException e) {
-    log.warn("delivery receipts cannot be queued now: {}", e.getMessage());
-    return ApiProblem.unavailable("the receipts cannot be queued now; retry later");
   }
 }

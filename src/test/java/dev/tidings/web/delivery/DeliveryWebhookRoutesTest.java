@@ -12,6 +12,7 @@ import dev.tidings.delivery.webhook.Fixtures;
 import dev.tidings.delivery.webhook.Freshness;
 import dev.tidings.delivery.webhook.InMemoryReplayGuard;
 import dev.tidings.delivery.webhook.RecordingReceiptSink;
+import dev.tidings.delivery.webhook.VerificationUnavailable;
 import dev.tidings.delivery.webhook.mailgun.MailgunRequests;
 import dev.tidings.delivery.webhook.mailgun.MailgunWebhook;
 import dev.tidings.delivery.webhook.postmark.PostmarkWebhook;
@@ -195,6 +196,32 @@ class DeliveryWebhookRoutesTest {
         .isEqualTo(403);
     assertThat(sink.isEmpty()).isTrue();
     assertThat(confirmed).isEmpty();
+  }
+
+  @Test
+  void ses_answers_503_with_retry_after_when_its_signing_certificate_cannot_be_fetched()
+      throws Exception {
+    var clock = Fixtures.clockAt(NOW);
+    var certificateHostDown = new SesWebhook(
+        Set.of(SnsFixtures.TOPIC),
+        url -> {
+          throw new VerificationUnavailable(
+              "the SNS signing certificate " + url + " did not answer");
+        },
+        confirmed::add,
+        new Freshness(clock, Duration.ofHours(1)));
+    try (var sesOnly = start(new DeliveryWebhooks(
+        Optional.empty(), Optional.of(certificateHostDown), Optional.empty(), Optional.empty()))) {
+      byte[] body = SnsFixtures.notification(
+          SnsFixtures.sesEvent("ses-event-Bounce.json", "m-ses"), SnsFixtures.TOPIC, NOW);
+
+      var response = send(sesOnly, "/webhooks/ses", body, "text/plain; charset=UTF-8", List.of());
+
+      assertThat(response.statusCode()).isEqualTo(503);
+      assertThat(response.headers().firstValue("Retry-After")).isPresent();
+      assertThat(json(response).path("detail").asString()).contains("did not answer");
+      assertThat(sink.isEmpty()).isTrue();
+    }
   }
 
   // Mailgun

@@ -3,6 +3,7 @@ package dev.tidings.delivery.webhook.postmark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.Json;
 import dev.tidings.config.Secret;
 import dev.tidings.config.WebhookSettings.PostmarkCredentials;
@@ -106,7 +107,7 @@ class PostmarkWebhookTest {
           .as(authorization.toString())
           .isInstanceOfSatisfying(
               WebhookRefused.class,
-              refused -> assertThat(refused.kind()).isEqualTo(WebhookRefused.Kind.UNAUTHENTICATED));
+              refused -> assertThat(refused.kind()).isEqualTo(ErrorKind.UNAUTHENTICATED));
     }
   }
 
@@ -123,6 +124,6 @@ class PostmarkWebhookTest {
             "{\"MessageID\":\"x\"}".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOfSatisfying(
             WebhookRefused.class,
-            refused -> assertThat(refused.kind()).isEqualTo(WebhookRefused.Kind.MALFORMED));
+            refused -> assertThat(refused.kind()).isEqualTo(ErrorKind.INVALID));
   }
 }

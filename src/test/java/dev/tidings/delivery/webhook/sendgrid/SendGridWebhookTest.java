@@ -5,6 +5,7 @@ import static dev.tidings.delivery.webhook.sendgrid.SendGridKeys.VECTOR_B;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.Json;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.Receipt;
@@ -71,7 +72,7 @@ class SendGridWebhookTest {
             Optional.of(signature(VECTOR_A)),
             Optional.of(timestamp(VECTOR_A)),
             Fixtures.bytes(VECTOR_A + "payload.json")),
-        WebhookRefused.Kind.UNAUTHENTICATED);
+        ErrorKind.UNAUTHENTICATED);
   }
 
   @Test
@@ -83,24 +84,24 @@ class SendGridWebhookTest {
     assertRefused(
         () -> webhook.receive(
             Optional.of(signature(VECTOR_A)), Optional.of(timestamp(VECTOR_A)), changed),
-        WebhookRefused.Kind.UNAUTHENTICATED);
+        ErrorKind.UNAUTHENTICATED);
     // SendGrid's bodies end in CRLF: a receiver that trims them must fail too
     byte[] trimmed =
         new String(body, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
     assertRefused(
         () -> webhook.receive(
             Optional.of(signature(VECTOR_A)), Optional.of(timestamp(VECTOR_A)), trimmed),
-        WebhookRefused.Kind.UNAUTHENTICATED);
+        ErrorKind.UNAUTHENTICATED);
     assertRefused(
         () -> webhook.receive(
             Optional.of(Fixtures.text(VECTOR_A + "negative/bad-signature.b64.txt")),
             Optional.of(timestamp(VECTOR_A)),
             body),
-        WebhookRefused.Kind.UNAUTHENTICATED);
+        ErrorKind.UNAUTHENTICATED);
     String otherTime = Long.toString(Long.parseLong(timestamp(VECTOR_A)) + 1);
     assertRefused(
         () -> webhook.receive(Optional.of(signature(VECTOR_A)), Optional.of(otherTime), body),
-        WebhookRefused.Kind.UNAUTHENTICATED);
+        ErrorKind.UNAUTHENTICATED);
   }
 
   @Test
@@ -109,10 +110,10 @@ class SendGridWebhookTest {
     byte[] body = Fixtures.bytes(VECTOR_A + "payload.json");
     assertRefused(
         () -> webhook.receive(Optional.empty(), Optional.of(timestamp(VECTOR_A)), body),
-        WebhookRefused.Kind.UNAUTHENTICATED);
+        ErrorKind.UNAUTHENTICATED);
     assertRefused(
         () -> webhook.receive(Optional.of(signature(VECTOR_A)), Optional.empty(), body),
-        WebhookRefused.Kind.UNAUTHENTICATED);
+        ErrorKind.UNAUTHENTICATED);
   }
 
   @Test
@@ -125,7 +126,7 @@ class SendGridWebhookTest {
       assertRefused(
           () -> webhook(VECTOR_A, now)
               .receive(Optional.of(signature(VECTOR_A)), Optional.of(timestamp(VECTOR_A)), body),
-          WebhookRefused.Kind.FORBIDDEN);
+          ErrorKind.FORBIDDEN);
     }
   }
 
@@ -204,7 +205,7 @@ class SendGridWebhookTest {
     assertThatThrownBy(() -> SendGridEvents.map(Json.MAPPER.readTree("\"text\"")))
         .isInstanceOfSatisfying(
             WebhookRefused.class,
-            refused -> assertThat(refused.kind()).isEqualTo(WebhookRefused.Kind.MALFORMED));
+            refused -> assertThat(refused.kind()).isEqualTo(ErrorKind.INVALID));
     assertThatThrownBy(() -> SendGridEvents.map(
             Json.MAPPER.readTree("[{\"event\":\"open\",\"timestamp\":1}, 3, {\"timestamp\":1}]")))
         .isInstanceOf(WebhookRefused.class)
@@ -213,7 +214,7 @@ class SendGridWebhookTest {
   }
 
   private static void assertRefused(
-      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, WebhookRefused.Kind kind) {
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, ErrorKind kind) {
     assertThatThrownBy(call)
         .isInstanceOfSatisfying(
             WebhookRefused.class, refused -> assertThat(refused.kind()).isEqualTo(kind));

@@ -4,6 +4,7 @@ import static dev.tidings.delivery.webhook.ses.SnsFixtures.SNS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tidings.ErrorKind;
 import dev.tidings.Json;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.webhook.Fixtures;
@@ -87,8 +88,7 @@ class SesWebhookTest {
       message.put("Message", message.path("Message").asString() + " ");
       byte[] body = Json.MAPPER.writeValueAsBytes(message);
       assertRefused(
-          () -> realVector(vector, topicOf(vector)).receive(body),
-          WebhookRefused.Kind.UNAUTHENTICATED);
+          () -> realVector(vector, topicOf(vector)).receive(body), ErrorKind.UNAUTHENTICATED);
     }
     assertThat(confirmed).isEmpty();
   }
@@ -99,7 +99,7 @@ class SesWebhookTest {
     assertRefused(
         () -> realVector(vector, "arn:aws:sns:us-east-1:111111111111:someone-elses")
             .receive(Fixtures.bytes(SNS + vector.messageFile())),
-        WebhookRefused.Kind.FORBIDDEN);
+        ErrorKind.FORBIDDEN);
   }
 
   @Test
@@ -111,7 +111,7 @@ class SesWebhookTest {
     assertRefused(
         () -> realVector(vector, "arn:aws:sns:us-west-2:131990247566:not-this-one")
             .receive(Fixtures.bytes(SNS + vector.messageFile())),
-        WebhookRefused.Kind.FORBIDDEN);
+        ErrorKind.FORBIDDEN);
     assertThat(confirmed).isEmpty();
   }
 
@@ -139,7 +139,7 @@ class SesWebhookTest {
           SnsFixtures.sesEvent("ses-event-Delivery.json", "m-1"), SnsFixtures.TOPIC, now));
       message.put("SigningCertURL", url);
       byte[] body = SnsFixtures.sign(message);
-      assertRefused(() -> webhook.receive(body), WebhookRefused.Kind.UNAUTHENTICATED);
+      assertRefused(() -> webhook.receive(body), ErrorKind.UNAUTHENTICATED);
     }
     assertThat(fetched).isEmpty();
     assertThat(SnsHosts.certificateUrl("https://sns.cn-north-1.amazonaws.com.cn/x.pem")
@@ -157,7 +157,7 @@ class SesWebhookTest {
         SnsFixtures.testKeys(),
         confirmed::add,
         new Freshness(Fixtures.clockAt(sent.plus(WINDOW).plusSeconds(1)), WINDOW));
-    assertRefused(() -> late.receive(body), WebhookRefused.Kind.FORBIDDEN);
+    assertRefused(() -> late.receive(body), ErrorKind.FORBIDDEN);
   }
 
   @Test
@@ -226,13 +226,12 @@ class SesWebhookTest {
         new Freshness(InstantSource.system(), WINDOW));
     assertRefused(
         () -> webhook.receive("{\"Type\":\"Notification\"}".getBytes(StandardCharsets.UTF_8)),
-        WebhookRefused.Kind.MALFORMED);
+        ErrorKind.INVALID);
     assertRefused(
-        () -> webhook.receive("not json".getBytes(StandardCharsets.UTF_8)),
-        WebhookRefused.Kind.MALFORMED);
+        () -> webhook.receive("not json".getBytes(StandardCharsets.UTF_8)), ErrorKind.INVALID);
   }
 
-  private static void assertRefused(ThrowingCallable call, WebhookRefused.Kind kind) {
+  private static void assertRefused(ThrowingCallable call, ErrorKind kind) {
     assertThatThrownBy(call)
         .isInstanceOfSatisfying(
             WebhookRefused.class, refused -> assertThat(refused.kind()).isEqualTo(kind));
