@@ -2,6 +2,7 @@ package dev.tidings.notify;
 
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.TargetType;
+import dev.tidings.catalog.ProductAdditions;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.HashMap;
@@ -11,9 +12,9 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
 /**
- * Products new to the catalogue, told to the followers of their brand. A trigger on the products table
- * queues each new available product of a brand (V18__digests.sql) with what a notification shows of it;
- * a round claims a batch, stores each as published content (unless content with its id exists) and fans
+ * Products new to the catalogue, told to the followers of their brand. The catalogue queues each new
+ * available product of a brand ({@link ProductAdditions}) with what a notification shows of it; a round
+ * claims a batch through it, stores each as published content (unless content with its id exists) and fans
  * them out to their brands' followers in one statement, deleting the claims in the same transaction: a
  * product is told once however many nodes run rounds, and a round of hundreds of products is one pass
  * over their brands' followers.
@@ -24,22 +25,12 @@ final class ProductNews {
 
   private ProductNews() {}
 
-  /** Claims up to {@code limit} waiting products; others claiming at once take others. */
+  /** Claims up to {@code limit} of the catalogue's new products; others claiming at once take others. */
   static List<Claimed> claim(Handle handle, int limit) {
-    return handle
-        .createQuery("""
-            DELETE FROM product_news WHERE product_id IN (
-              SELECT product_id FROM product_news ORDER BY product_id
-               LIMIT :limit FOR UPDATE SKIP LOCKED)
-            RETURNING product_id, title, brand, landing_url, image_url""")
-        .bind("limit", limit)
-        .map((rows, context) -> new Claimed(
-            rows.getString("product_id"),
-            rows.getString("title"),
-            rows.getString("brand"),
-            rows.getString("landing_url"),
-            rows.getString("image_url")))
-        .list();
+    return ProductAdditions.claim(handle, limit).stream()
+        .map(added -> new Claimed(
+            added.productId(), added.title(), added.brand(), added.url(), added.imageUrl()))
+        .toList();
   }
 
   /**
