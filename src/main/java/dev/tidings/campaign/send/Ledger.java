@@ -244,16 +244,21 @@ final class Ledger {
           .orElse(null);
       if (current == null || current != fence) return null;
       // FOR UPDATE: a row a cancel is skipping is read again once the cancel commits, so it is no
-      // longer planned and stays skipped; without it the sub-select's stale row would be claimed
+      // longer planned and stays skipped; without it the sub-select's stale row would be claimed.
+      // MATERIALIZED: the pick runs once; a sub-select re-scanned by the update would lock past the
+      // rows the update already changed and claim more than the limit.
       return handle
           .createQuery("""
-              UPDATE send_recipient SET state = 'sending', fence = :fence, updated_at = now()
-              WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id IN (
+              WITH picked AS MATERIALIZED (
                 SELECT subscriber_id FROM send_recipient
                 WHERE campaign_id = :campaign AND run_id = :run AND part = :part
                   AND state = 'planned'
                 ORDER BY subscriber_id LIMIT :limit FOR UPDATE)
-              RETURNING subscriber_id""")
+              UPDATE send_recipient r SET state = 'sending', fence = :fence, updated_at = now()
+                FROM picked
+               WHERE r.campaign_id = :campaign AND r.run_id = :run
+                 AND r.subscriber_id = picked.subscriber_id
+              RETURNING r.subscriber_id""")
           .bind("campaign", campaignId)
           .bind("run", runId)
           .bind("part", part)

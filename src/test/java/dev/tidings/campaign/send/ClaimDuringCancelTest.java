@@ -60,6 +60,7 @@ class ClaimDuringCancelTest {
             List<String> chunk;
             while ((chunk = ledger.claim(21, 1, part, fences[part], 3)) != null
                 && !chunk.isEmpty()) {
+              assertThat(chunk).as("a claim takes at most its limit").hasSizeLessThanOrEqualTo(3);
               all.addAll(chunk);
             }
           }
