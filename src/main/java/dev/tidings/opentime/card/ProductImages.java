@@ -1,5 +1,7 @@
 package dev.tidings.opentime.card;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tidings.WebUrl;
 import dev.tidings.fetch.FetchPurpose;
 import dev.tidings.fetch.FetchResult;
@@ -15,7 +17,6 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
@@ -43,7 +44,9 @@ final class ProductImages {
   private final int height;
   private final GuardedFetcher fetcher;
   private final BoundedLru<String, BufferedImage> memory;
-  private final ConcurrentHashMap<String, Long> failedUntil = new ConcurrentHashMap<>();
+  /** URLs that failed lately; a flood of distinct broken ones is bounded, and forgetting early is harmless. */
+  private final Cache<String, Boolean> failedLately;
+
   private final SingleFlight<String, Optional<BufferedImage>> flights = new SingleFlight<>();
   private final AtomicInteger fetches = new AtomicInteger();
 
@@ -55,6 +58,10 @@ final class ProductImages {
     this.height = height;
     this.fetcher = fetcher;
     this.memory = new BoundedLru<>(options.imagesInMemory(), image -> 1);
+    this.failedLately = Caffeine.newBuilder()
+        .maximumSize(MAX_REMEMBERED_FAILURES)
+        .expireAfterWrite(options.failureMemory())
+        .build();
   }
 
   /** The picture cropped to the card's picture area, or empty when it cannot be had right now. */
@@ -93,18 +100,11 @@ final class ProductImages {
   }
 
   private boolean recentlyFailed(String url) {
-    var until = failedUntil.get(url);
-    if (until == null) return false;
-    if (System.nanoTime() - until < 0) return true;
-    failedUntil.remove(url, until);
-    return false;
+    return failedLately.getIfPresent(url) != null;
   }
 
   private void rememberFailure(String url) {
-    // A flood of distinct broken URLs must not grow this without bound; forgetting early is
-    // harmless.
-    if (failedUntil.size() >= MAX_REMEMBERED_FAILURES) failedUntil.clear();
-    failedUntil.put(url, System.nanoTime() + options.failureMemory().toNanos());
+    failedLately.put(url, Boolean.TRUE);
   }
 
   /** The picture's bytes through the guard: only from public addresses, or those allowed. */
