@@ -43,8 +43,8 @@ final class ProductImages {
   private final int width;
   private final int height;
   private final GuardedFetcher fetcher;
-  private final BoundedLru<String, BufferedImage> memory;
-  /** URLs that failed lately; a flood of distinct broken ones is bounded, and forgetting early is harmless. */
+  private final Cache<String, BufferedImage> memory;
+  /** URLs that failed lately: bounded against a flood of broken ones; forgetting early is harmless. */
   private final Cache<String, Boolean> failedLately;
 
   private final SingleFlight<String, Optional<BufferedImage>> flights = new SingleFlight<>();
@@ -57,7 +57,7 @@ final class ProductImages {
     this.width = width;
     this.height = height;
     this.fetcher = fetcher;
-    this.memory = new BoundedLru<>(options.imagesInMemory(), image -> 1);
+    this.memory = Caffeine.newBuilder().maximumSize(options.imagesInMemory()).build();
     this.failedLately = Caffeine.newBuilder()
         .maximumSize(MAX_REMEMBERED_FAILURES)
         .expireAfterWrite(options.failureMemory())
@@ -67,8 +67,8 @@ final class ProductImages {
   /** The picture cropped to the card's picture area, or empty when it cannot be had right now. */
   Optional<BufferedImage> picture(WebUrl url) {
     var key = url.value();
-    var cached = memory.get(key);
-    if (cached.isPresent()) return cached;
+    var cached = memory.getIfPresent(key);
+    if (cached != null) return Optional.of(cached);
     if (recentlyFailed(key)) return Optional.empty();
     return flights.run(key, () -> load(key));
   }
@@ -79,8 +79,8 @@ final class ProductImages {
   }
 
   private Optional<BufferedImage> load(String url) {
-    var cached = memory.get(url);
-    if (cached.isPresent()) return cached;
+    var cached = memory.getIfPresent(url);
+    if (cached != null) return Optional.of(cached);
     var file = directory.resolve(fileName(url));
     var fromDisk = readDisk(file);
     if (fromDisk.isPresent()) {
