@@ -13,12 +13,13 @@ import java.util.concurrent.atomic.LongAdder;
  * A rough measure of the slot near cache under contention, not a benchmark harness: threads read an
  * email's list and store it on a miss (the pattern of {@code SlotChooser}), against the synchronized
  * access-ordered map it used before and the Caffeine cache it uses now. Keys are skewed the way opens
- * are (most requests for recent emails). Run with {@code java -cp ... NearCacheContention [threads]
- * [seconds]}; the figures depend on the machine and on what else runs on it.
+ * are (most requests for recent emails, so most find their list). Run with {@code java -cp ...
+ * NearCacheContention [threads] [seconds] [rounds] [emails]}: with fewer emails than the cache holds,
+ * every lookup after the first of an email is a hit. The figures depend on the machine and on what else
+ * runs on it.
  */
 final class NearCacheContention {
   private static final int CAPACITY = 50_000;
-  private static final int KEYS = 200_000;
 
   private interface Near {
     Object get(String key);
@@ -29,9 +30,11 @@ final class NearCacheContention {
   public static void main(String[] args) throws InterruptedException {
     int threads = args.length > 0 ? Integer.parseInt(args[0]) : 8;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-    String[] keys = new String[KEYS];
-    for (int i = 0; i < KEYS; i++) keys[i] = "7.1.subscriber-" + i;
-    for (int round = 0; round < 2; round++) {
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+    int emails = args.length > 3 ? Integer.parseInt(args[3]) : 100_000;
+    String[] keys = new String[emails];
+    for (int i = 0; i < emails; i++) keys[i] = "7.1.subscriber-" + i;
+    for (int round = 0; round < rounds; round++) {
       report("synchronized LinkedHashMap", run(synchronizedMap(), keys, threads, seconds));
       report("Caffeine", run(caffeine(), keys, threads, seconds));
     }
@@ -98,9 +101,9 @@ final class NearCacheContention {
         long done = 0;
         long missed = 0;
         while (!stop.get()) {
-          // the square skews towards low indexes: a few hot emails, a long tail
+          // the cube skews towards low indexes: a few hot emails, a long tail
           double u = random.nextDouble();
-          String key = keys[(int) (u * u * KEYS)];
+          String key = keys[(int) (u * u * u * keys.length)];
           if (near.get(key) == null) {
             near.putIfAbsent(key, list);
             missed++;

@@ -44,7 +44,7 @@ final class ProductImages {
   private final int height;
   private final GuardedFetcher fetcher;
   private final Cache<String, BufferedImage> memory;
-  /** URLs that failed lately: bounded against a flood of broken ones; forgetting early is harmless. */
+  // URLs that failed lately: bounded against a flood of broken ones; forgetting early is harmless
   private final Cache<String, Boolean> failedLately;
 
   private final SingleFlight<String, Optional<BufferedImage>> flights = new SingleFlight<>();
