@@ -1,5 +1,8 @@
 package dev.tidings.app;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tidings.CacheClock;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.Experiment;
@@ -10,12 +13,10 @@ import dev.tidings.recommend.Recommender;
 import dev.tidings.recommend.blend.Algorithm;
 import dev.tidings.recommend.blend.LiveRecommender;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -27,8 +28,6 @@ import java.util.function.Supplier;
  */
 final class ExperimentArms implements Recommender {
   static final Duration RECHECK = Duration.ofSeconds(10);
-
-  private record Arms(List<Set<Algorithm>> byVariant, Instant readAt) {}
 
   /** The blend, whole or restricted to some algorithms ({@link LiveRecommender} is one). */
   interface Blend extends Recommender {
@@ -52,8 +51,7 @@ final class ExperimentArms implements Recommender {
   private final Blend blend;
   private final Supplier<CampaignService> campaigns;
   private final CampaignExperiments experiments;
-  private final InstantSource clock;
-  private final ConcurrentHashMap<Long, Arms> arms = new ConcurrentHashMap<>();
+  private final Cache<Long, List<Set<Algorithm>>> arms;
 
   ExperimentArms(
       Blend blend,
@@ -63,7 +61,11 @@ final class ExperimentArms implements Recommender {
     this.blend = blend;
     this.campaigns = campaigns;
     this.experiments = experiments;
-    this.clock = clock;
+    this.arms = Caffeine.newBuilder()
+        .maximumSize(10_000)
+        .expireAfterWrite(RECHECK)
+        .ticker(CacheClock.of(clock))
+        .build();
   }
 
   @Override
@@ -82,9 +84,8 @@ final class ExperimentArms implements Recommender {
 
   /** Each variant's algorithms, or none when the campaign's experiment has no recommendation arm. */
   private List<Set<Algorithm>> armsOf(long campaignId) {
-    Instant now = clock.instant();
-    Arms cached = arms.get(campaignId);
-    if (cached != null && cached.readAt().plus(RECHECK).isAfter(now)) return cached.byVariant();
+    List<Set<Algorithm>> cached = arms.getIfPresent(campaignId);
+    if (cached != null) return cached;
     List<Set<Algorithm>> fresh = campaigns
         .get()
         .get(campaignId)
@@ -94,8 +95,7 @@ final class ExperimentArms implements Recommender {
             experiment.variants().stream().map(Experiment.Variant::algorithms).toList())
         .filter(variants -> variants.stream().anyMatch(algorithms -> !algorithms.isEmpty()))
         .orElse(List.of());
-    if (arms.size() > 10_000) arms.clear();
-    arms.put(campaignId, new Arms(fresh, now));
+    arms.put(campaignId, fresh);
     return fresh;
   }
 }

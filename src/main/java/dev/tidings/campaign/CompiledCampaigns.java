@@ -1,11 +1,12 @@
 package dev.tidings.campaign;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongFunction;
 
 /**
@@ -27,7 +28,9 @@ final class CompiledCampaigns {
 
   private final LongFunction<Optional<Campaign>> load;
   private final InstantSource clock;
-  private final ConcurrentHashMap<Long, Entry> entries = new ConcurrentHashMap<>();
+  // No expiry: a recheck that finds the same version keeps the compiled templates.
+  private final Cache<Long, Entry> entries =
+      Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
 
   CompiledCampaigns(LongFunction<Optional<Campaign>> load, InstantSource clock) {
     this.load = load;
@@ -36,11 +39,11 @@ final class CompiledCampaigns {
 
   Optional<Entry> get(long campaignId) {
     Instant now = clock.instant();
-    Entry cached = entries.get(campaignId);
+    Entry cached = entries.getIfPresent(campaignId);
     if (cached != null && cached.checkedAt().plus(RECHECK).isAfter(now)) return Optional.of(cached);
     Optional<Campaign> stored = load.apply(campaignId);
     if (stored.isEmpty()) {
-      entries.remove(campaignId);
+      entries.invalidate(campaignId);
       return Optional.empty();
     }
     Campaign campaign = stored.get();
@@ -48,7 +51,6 @@ final class CompiledCampaigns {
         cached != null && cached.campaign().version() == campaign.version()
             ? cached.variants()
             : CampaignTemplates.compileVariants(campaign.definition());
-    if (entries.size() >= MAX_ENTRIES) entries.clear();
     Entry fresh = new Entry(campaign, templates, now);
     entries.put(campaignId, fresh);
     return Optional.of(fresh);
@@ -56,7 +58,7 @@ final class CompiledCampaigns {
 
   /** Compiled from a campaign at hand (a preview), through the same cache. */
   Entry of(Campaign campaign) {
-    Entry cached = entries.get(campaign.id());
+    Entry cached = entries.getIfPresent(campaign.id());
     if (cached != null && cached.campaign().version() == campaign.version()) return cached;
     Entry fresh = new Entry(
         campaign, CampaignTemplates.compileVariants(campaign.definition()), clock.instant());

@@ -1,12 +1,13 @@
 package dev.tidings.campaign;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tidings.CacheClock;
 import dev.tidings.optimize.stats.Proportion;
 import dev.tidings.optimize.stats.ThompsonSampling;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -26,15 +27,16 @@ final class VariantChooser {
     record HeldBack() implements Choice {}
   }
 
-  private record Results(List<Proportion> arms, Instant readAt) {}
-
   private final ExperimentLedger ledger;
-  private final InstantSource clock;
-  private final ConcurrentHashMap<Long, Results> results = new ConcurrentHashMap<>();
+  private final Cache<Long, List<Proportion>> results;
 
   VariantChooser(ExperimentLedger ledger, InstantSource clock) {
     this.ledger = ledger;
-    this.clock = clock;
+    this.results = Caffeine.newBuilder()
+        .maximumSize(1_000)
+        .expireAfterWrite(REFRESH)
+        .ticker(CacheClock.of(clock))
+        .build();
   }
 
   Choice choose(long campaignId, Experiment experiment, String subscriberId) {
@@ -54,13 +56,11 @@ final class VariantChooser {
   }
 
   private List<Proportion> results(long campaignId, Experiment experiment) {
-    Instant now = clock.instant();
-    Results cached = results.get(campaignId);
-    if (cached != null && cached.readAt().plus(REFRESH).isAfter(now)) return cached.arms();
-    var fresh = new Results(ledger.results(campaignId, experiment), now);
-    if (results.size() > 1_000) results.clear();
+    List<Proportion> cached = results.getIfPresent(campaignId);
+    if (cached != null) return cached;
+    List<Proportion> fresh = ledger.results(campaignId, experiment);
     results.put(campaignId, fresh);
-    return fresh.arms();
+    return fresh;
   }
 
   /**

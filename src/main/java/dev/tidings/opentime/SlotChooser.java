@@ -1,5 +1,7 @@
 package dev.tidings.opentime;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.coordination.ComputeOnce.Outcome;
 import dev.tidings.coordination.ComputeOnce.Timings;
@@ -11,11 +13,10 @@ import dev.tidings.recommend.Recommender;
 import dev.tidings.storage.BatchedLookup;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
@@ -42,7 +43,7 @@ public final class SlotChooser implements AutoCloseable {
 
   private final Options options;
   private final InstantSource clock;
-  private final Map<String, ChosenSlots> nearCache;
+  private final Cache<String, ChosenSlots> nearCache;
   private final Counter fallbacks;
   private final Counter computed;
 
@@ -74,12 +75,11 @@ public final class SlotChooser implements AutoCloseable {
     this.recorder = new BatchingBuffer<>("chosen slot lists", 100_000, 1_000, table::keepAll);
     this.options = options;
     this.clock = clock;
-    this.nearCache = new LinkedHashMap<>(1_024, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, ChosenSlots> eldest) {
-        return size() > options.nearCacheEmails();
-      }
-    };
+    this.nearCache = Caffeine.newBuilder()
+        .maximumSize(options.nearCacheEmails())
+        .recordStats()
+        .build();
+    CaffeineCacheMetrics.monitor(metrics, nearCache, "opentime_near_cache");
     this.fallbacks = Counter.builder("tidings_opentime_fallbacks")
         .description("slot lists chosen without the coordinator (slow or down)")
         .register(metrics);
@@ -141,9 +141,7 @@ public final class SlotChooser implements AutoCloseable {
     }
     if (published.isEmpty()) return fallback;
     ChosenSlots winner = decode(token, published.get(), false);
-    synchronized (nearCache) {
-      nearCache.put(token.message().text(), winner);
-    }
+    nearCache.put(token.message().text(), winner);
     return winner;
   }
 
@@ -190,9 +188,7 @@ public final class SlotChooser implements AutoCloseable {
   }
 
   private Optional<ChosenSlots> nearCached(String key) {
-    synchronized (nearCache) {
-      return Optional.ofNullable(nearCache.get(key));
-    }
+    return Optional.ofNullable(nearCache.getIfPresent(key));
   }
 
   /**
@@ -201,10 +197,8 @@ public final class SlotChooser implements AutoCloseable {
    * fallbacks each compute).
    */
   private ChosenSlots remember(String key, ChosenSlots list) {
-    synchronized (nearCache) {
-      ChosenSlots first = nearCache.putIfAbsent(key, list);
-      return first == null ? list : first.how(list.how());
-    }
+    ChosenSlots first = nearCache.asMap().putIfAbsent(key, list);
+    return first == null ? list : first.how(list.how());
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.tidings.campaign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.coordination.MutableClock;
 import dev.tidings.message.MessageId;
 import dev.tidings.optimize.stats.Proportion;
 import java.time.InstantSource;
@@ -59,5 +60,32 @@ class VariantChooserTest {
       counts[((VariantChooser.Choice.Send) chooser.choose(7, experiment, "s-" + i)).variant()]++;
     assertThat(counts[1]).isGreaterThan(1_950);
     assertThat(reads.get()).as("read once per refresh, not per email").isEqualTo(1);
+  }
+
+  @Test
+  void a_bandit_reads_its_results_again_once_the_refresh_has_passed() {
+    var reads = new AtomicInteger();
+    var ledger = new ExperimentLedger() {
+      @Override
+      public void sent(MessageId message, int variant) {}
+
+      @Override
+      public List<Proportion> results(long campaignId, Experiment experiment) {
+        reads.incrementAndGet();
+        return List.of(Proportion.of(1, 10), Proportion.of(1, 10), Proportion.of(1, 10));
+      }
+    };
+    var clock = new MutableClock();
+    var chooser = new VariantChooser(ledger, clock);
+    var experiment = experiment(Experiment.Allocation.BANDIT, 1);
+
+    chooser.choose(7, experiment, "s-1");
+    clock.advance(VariantChooser.REFRESH.minusMillis(1));
+    chooser.choose(7, experiment, "s-2");
+    assertThat(reads).hasValue(1);
+
+    clock.advance(java.time.Duration.ofMillis(1));
+    chooser.choose(7, experiment, "s-3");
+    assertThat(reads).hasValue(2);
   }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RecentLookupsTest {
@@ -54,6 +55,20 @@ class RecentLookupsTest {
 
     assertThatThrownBy(() -> lookup.get("k")).hasMessageContaining("database down");
     assertThat(lookup.get("k")).contains("back");
+  }
+
+  @Test
+  void an_answer_is_looked_up_again_once_its_time_is_up() {
+    var nanos = new AtomicLong();
+    var lookups = new AtomicInteger();
+    var lookup = new RecentLookups<String, Integer>(
+        key -> Optional.of(lookups.incrementAndGet()), Duration.ofMinutes(1), 100, nanos::get);
+
+    assertThat(lookup.get("k")).contains(1);
+    nanos.addAndGet(Duration.ofSeconds(59).toNanos());
+    assertThat(lookup.get("k")).contains(1);
+    nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+    assertThat(lookup.get("k")).contains(2);
   }
 
   private static void sleep(long millis) {

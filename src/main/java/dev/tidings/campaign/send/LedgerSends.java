@@ -1,5 +1,7 @@
 package dev.tidings.campaign.send;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tidings.coordination.Countdown;
 import dev.tidings.message.MessageId;
 import dev.tidings.queue.Topic;
@@ -11,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 /**
@@ -33,7 +34,8 @@ final class LedgerSends implements Sends {
   private final Topic<SendReceipt> receipts;
   private final SendOptions options;
   private final InstantSource clock;
-  private final ConcurrentHashMap<List<Long>, Sample> samples = new ConcurrentHashMap<>();
+  private final Cache<List<Long>, Sample> samples =
+      Caffeine.newBuilder().maximumSize(10_000).build();
 
   private record Sample(long atNanos, long done) {}
 
@@ -160,8 +162,7 @@ final class LedgerSends implements Sends {
       Ledger.Run run, long done, @org.jspecify.annotations.Nullable Instant finished) {
     long now = System.nanoTime();
     var key = List.of(run.campaignId(), run.runId());
-    Sample last = samples.put(key, new Sample(now, done));
-    if (samples.size() > 10_000) samples.clear();
+    Sample last = samples.asMap().put(key, new Sample(now, done));
     if (last != null && now - last.atNanos() > 200_000_000L && finished == null) {
       return Math.max(0, done - last.done()) / ((now - last.atNanos()) / 1e9);
     }

@@ -1,6 +1,8 @@
 package dev.tidings.campaign.send;
 
-import java.util.concurrent.ConcurrentHashMap;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
 
 /**
  * What workers believe a run's state is, read from the ledger at most once per TTL per run: workers
@@ -10,31 +12,30 @@ import java.util.concurrent.ConcurrentHashMap;
 final class RunStates {
   private record Key(long campaignId, long runId) {}
 
-  private record Seen(String state, long atNanos) {}
-
   private final Ledger ledger;
-  private final long ttlNanos;
-  private final ConcurrentHashMap<Key, Seen> seen = new ConcurrentHashMap<>();
+  private final Cache<Key, String> seen;
 
-  RunStates(Ledger ledger, java.time.Duration ttl) {
+  RunStates(Ledger ledger, Duration ttl) {
     this.ledger = ledger;
-    this.ttlNanos = ttl.toNanos();
+    // runs come and go: the bound only drops runs no worker has looked at lately
+    this.seen = Caffeine.newBuilder()
+        .maximumSize(10_000)
+        .expireAfterWrite(ttl.isNegative() ? Duration.ZERO : ttl)
+        .build();
   }
 
   /** The run's state as of at most one TTL ago; "ABSENT" when it has no ledger. */
   String state(long campaignId, long runId) {
     var key = new Key(campaignId, runId);
-    long now = System.nanoTime();
-    Seen last = seen.get(key);
-    if (last != null && now - last.atNanos() < ttlNanos) return last.state();
+    String last = seen.getIfPresent(key);
+    if (last != null) return last;
     String state = ledger.state(campaignId, runId).orElse("ABSENT");
-    seen.put(key, new Seen(state, now));
-    if (seen.size() > 10_000) seen.clear(); // runs come and go; an old entry is only a cache
+    seen.put(key, state);
     return state;
   }
 
   /** Forgets what this node believed, after it changed the state itself. */
   void forget(long campaignId, long runId) {
-    seen.remove(new Key(campaignId, runId));
+    seen.invalidate(new Key(campaignId, runId));
   }
 }

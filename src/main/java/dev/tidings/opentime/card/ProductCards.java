@@ -1,9 +1,12 @@
 package dev.tidings.opentime.card;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tidings.catalog.Product;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.fetch.GuardedFetcher;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -75,7 +78,7 @@ public final class ProductCards {
   private final Path cardDirectory;
   private final CardRenderer renderer = new CardRenderer(CardFonts.load());
   private final ProductImages images;
-  private final BoundedLru<Key, Card> memory;
+  private final Cache<Key, Card> memory;
   private final SingleFlight<Key, Card> flights = new SingleFlight<>();
   private final AtomicInteger renders = new AtomicInteger();
   private volatile Optional<Card> generic = Optional.empty();
@@ -98,7 +101,12 @@ public final class ProductCards {
         fetcher,
         CardRenderer.WIDTH,
         CardRenderer.PICTURE_HEIGHT);
-    this.memory = new BoundedLru<>(options.cardBytesInMemory(), card -> card.png().length);
+    this.memory = Caffeine.newBuilder()
+        .maximumWeight(options.cardBytesInMemory())
+        .weigher((Key key, Card card) -> card.png().length)
+        .recordStats()
+        .build();
+    CaffeineCacheMetrics.monitor(metrics, memory, "opentime_cards");
     try {
       Files.createDirectories(cardDirectory);
     } catch (IOException e) {
@@ -109,7 +117,8 @@ public final class ProductCards {
   /** The product's card, its price written as {@code locale} writes amounts in its currency. */
   public Card card(Product product, Locale locale) {
     var key = new Key(product.id(), version(product), locale.toLanguageTag());
-    return memory.get(key).orElseGet(() -> flights.run(key, () -> load(key, product, locale)));
+    Card cached = memory.getIfPresent(key);
+    return cached != null ? cached : flights.run(key, () -> load(key, product, locale));
   }
 
   /** A neutral tile with no words, for tokens or products that are not known. */
@@ -133,8 +142,8 @@ public final class ProductCards {
   }
 
   private Card load(Key key, Product product, Locale locale) {
-    var cached = memory.get(key);
-    if (cached.isPresent()) return cached.get();
+    Card cached = memory.getIfPresent(key);
+    if (cached != null) return cached;
     var file = cardDirectory.resolve(fileName(key));
     var fromDisk = readDisk(file);
     if (fromDisk.isPresent()) {

@@ -1,5 +1,7 @@
 package dev.tidings.opentime.card;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tidings.WebUrl;
 import dev.tidings.fetch.FetchPurpose;
 import dev.tidings.fetch.FetchResult;
@@ -15,7 +17,6 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
@@ -42,8 +43,10 @@ final class ProductImages {
   private final int width;
   private final int height;
   private final GuardedFetcher fetcher;
-  private final BoundedLru<String, BufferedImage> memory;
-  private final ConcurrentHashMap<String, Long> failedUntil = new ConcurrentHashMap<>();
+  private final Cache<String, BufferedImage> memory;
+  // URLs that failed lately: bounded against a flood of broken ones; forgetting early is harmless
+  private final Cache<String, Boolean> failedLately;
+
   private final SingleFlight<String, Optional<BufferedImage>> flights = new SingleFlight<>();
   private final AtomicInteger fetches = new AtomicInteger();
 
@@ -54,14 +57,18 @@ final class ProductImages {
     this.width = width;
     this.height = height;
     this.fetcher = fetcher;
-    this.memory = new BoundedLru<>(options.imagesInMemory(), image -> 1);
+    this.memory = Caffeine.newBuilder().maximumSize(options.imagesInMemory()).build();
+    this.failedLately = Caffeine.newBuilder()
+        .maximumSize(MAX_REMEMBERED_FAILURES)
+        .expireAfterWrite(options.failureMemory())
+        .build();
   }
 
   /** The picture cropped to the card's picture area, or empty when it cannot be had right now. */
   Optional<BufferedImage> picture(WebUrl url) {
     var key = url.value();
-    var cached = memory.get(key);
-    if (cached.isPresent()) return cached;
+    var cached = memory.getIfPresent(key);
+    if (cached != null) return Optional.of(cached);
     if (recentlyFailed(key)) return Optional.empty();
     return flights.run(key, () -> load(key));
   }
@@ -72,8 +79,8 @@ final class ProductImages {
   }
 
   private Optional<BufferedImage> load(String url) {
-    var cached = memory.get(url);
-    if (cached.isPresent()) return cached;
+    var cached = memory.getIfPresent(url);
+    if (cached != null) return Optional.of(cached);
     var file = directory.resolve(fileName(url));
     var fromDisk = readDisk(file);
     if (fromDisk.isPresent()) {
@@ -93,18 +100,11 @@ final class ProductImages {
   }
 
   private boolean recentlyFailed(String url) {
-    var until = failedUntil.get(url);
-    if (until == null) return false;
-    if (System.nanoTime() - until < 0) return true;
-    failedUntil.remove(url, until);
-    return false;
+    return failedLately.getIfPresent(url) != null;
   }
 
   private void rememberFailure(String url) {
-    // A flood of distinct broken URLs must not grow this without bound; forgetting early is
-    // harmless.
-    if (failedUntil.size() >= MAX_REMEMBERED_FAILURES) failedUntil.clear();
-    failedUntil.put(url, System.nanoTime() + options.failureMemory().toNanos());
+    failedLately.put(url, Boolean.TRUE);
   }
 
   /** The picture's bytes through the guard: only from public addresses, or those allowed. */

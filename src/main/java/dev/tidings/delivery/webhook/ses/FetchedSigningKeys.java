@@ -1,5 +1,7 @@
 package dev.tidings.delivery.webhook.ses;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tidings.delivery.webhook.VerificationUnavailable;
 import java.io.IOException;
 import java.net.URI;
@@ -12,8 +14,6 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * SNS signing certificates fetched from their (allow-listed) URL and kept: AWS rotates them rarely
@@ -27,7 +27,9 @@ public final class FetchedSigningKeys implements SigningKeys {
   private final HttpClient client;
   private final Duration timeout;
   private final InstantSource clock;
-  private final Map<URI, X509Certificate> cache = new ConcurrentHashMap<>();
+  // only allow-listed URLs get here, but a flood of distinct ones must not grow memory
+  private final Cache<URI, X509Certificate> cache =
+      Caffeine.newBuilder().maximumSize(MAX_CACHED).build();
 
   public FetchedSigningKeys(HttpClient client, Duration timeout, InstantSource clock) {
     this.client = client;
@@ -47,11 +49,9 @@ public final class FetchedSigningKeys implements SigningKeys {
 
   @Override
   public List<PublicKey> keysFor(URI certificateUrl) {
-    X509Certificate certificate = cache.get(certificateUrl);
+    X509Certificate certificate = cache.getIfPresent(certificateUrl);
     if (certificate == null) {
       certificate = fetch(certificateUrl);
-      // only allow-listed URLs get here, but a flood of distinct ones must not grow memory
-      if (cache.size() >= MAX_CACHED) cache.clear();
       cache.put(certificateUrl, certificate);
     }
     return Certificates.validAt(certificate, clock.instant())
