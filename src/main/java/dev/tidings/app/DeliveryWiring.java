@@ -10,6 +10,7 @@ import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.delivery.SendOutcomeReceipts;
+import dev.tidings.delivery.StepListener;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.ConsumerGroup;
@@ -41,7 +42,9 @@ public final class DeliveryWiring implements Capability {
   DeliveryWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
     this.store = Lazy.of(() -> new ReceiptStore(
-        infrastructure.database().jdbi(), infrastructure.clock(), new ExperimentSteps()));
+        infrastructure.database().jdbi(),
+        infrastructure.clock(),
+        StepListener.ofPeople(ExperimentSteps::count)));
     this.sink = Lazy.of(() -> new ReceiptQueue(infrastructure.workQueue()));
   }
 

@@ -7,6 +7,7 @@ import dev.tidings.delivery.FunnelStep;
 import dev.tidings.delivery.Receipt;
 import dev.tidings.delivery.ReceiptSource;
 import dev.tidings.delivery.ReceiptStore;
+import dev.tidings.delivery.StepListener;
 import dev.tidings.message.MessageId;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.storage.Database;
@@ -320,7 +321,8 @@ public final class DeliveryBench {
    * the baselines' tables are prepared): their send records are applied first, not timed.
    */
   private static ReceiptStore sendRecordsApplied(Database database, Workload load) {
-    var store = new ReceiptStore(database.jdbi(), InstantSource.system(), new ExperimentSteps());
+    var store = new ReceiptStore(
+        database.jdbi(), InstantSource.system(), StepListener.ofPeople(ExperimentSteps::count));
     List<Receipt> sendRecords = new ArrayList<>();
     for (String message : load.last().keySet())
       sendRecords.add(

@@ -9,6 +9,7 @@ import dev.tidings.delivery.ReceiptBatch;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.delivery.ReceiptStore;
+import dev.tidings.delivery.StepListener;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.QueueSpec;
@@ -72,8 +73,8 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
         ReceiptQueue.TOPIC.codec());
     try {
       var sink = new ReceiptQueue(queue, topic);
-      var consumer = new ReceiptConsumer(
-          new ReceiptStore(database.jdbi(), InstantSource.system(), new ExperimentSteps()));
+      var consumer = new ReceiptConsumer(new ReceiptStore(
+          database.jdbi(), InstantSource.system(), StepListener.ofPeople(ExperimentSteps::count)));
       var applied = new AtomicLong();
       Topic.BatchOf<ReceiptBatch> counting = batch -> {
         var result = consumer.handle(batch);

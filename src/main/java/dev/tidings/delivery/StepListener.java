@@ -1,5 +1,6 @@
 package dev.tidings.delivery;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
 
@@ -17,4 +18,23 @@ public interface StepListener {
 
   /** Runs in the receipts' transaction; a failure rolls the batch back, to be tried again. */
   void added(Handle handle, List<AddedStep> steps);
+
+  /** Told only of people's first opens and clicks, by message id. */
+  @FunctionalInterface
+  interface PeopleSteps {
+    void added(Handle handle, List<String> openedMessages, List<String> clickedMessages);
+  }
+
+  /** A listener that passes people's first opens and clicks on, and nothing when a batch has none. */
+  static StepListener ofPeople(PeopleSteps people) {
+    return (handle, steps) -> {
+      List<String> opened = new ArrayList<>();
+      List<String> clicked = new ArrayList<>();
+      for (AddedStep step : steps) {
+        if (step.step() == FunnelStep.HUMAN_OPENED) opened.add(step.messageId());
+        if (step.step() == FunnelStep.HUMAN_CLICKED) clicked.add(step.messageId());
+      }
+      if (!opened.isEmpty() || !clicked.isEmpty()) people.added(handle, opened, clicked);
+    };
+  }
 }

@@ -1,7 +1,5 @@
 package dev.tidings.optimize;
 
-import dev.tidings.delivery.FunnelStep;
-import dev.tidings.delivery.StepListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -9,24 +7,24 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * A person's first open or click of an experiment's email counts for its variant, in the transaction
- * that records the funnel step: the funnel records each step of a message once, so these count once
- * too. Counts go to one of {@link #SHARDS} rows per variant, so concurrent batches of one variant do not
- * queue on one row; readers sum the shards.
+ * that records the funnel step (the delivery funnel tells of each step of a message once, so these count
+ * once too). Counts go to one of {@link #SHARDS} rows per variant, so concurrent batches of one variant do
+ * not queue on one row; readers sum the shards.
  */
-public final class ExperimentSteps implements StepListener {
+public final class ExperimentSteps {
   static final int SHARDS = 8;
 
-  @Override
-  public void added(Handle handle, List<AddedStep> steps) {
-    List<String> messages = new ArrayList<>();
-    List<Boolean> opened = new ArrayList<>();
-    for (AddedStep step : steps) {
-      if (step.step() != FunnelStep.HUMAN_OPENED && step.step() != FunnelStep.HUMAN_CLICKED)
-        continue;
-      messages.add(step.messageId());
-      opened.add(step.step() == FunnelStep.HUMAN_OPENED);
-    }
+  private ExperimentSteps() {}
+
+  /** Counts the people's first opens and clicks among these messages for their variants. */
+  public static void count(
+      Handle handle, List<String> openedMessages, List<String> clickedMessages) {
+    List<String> messages = new ArrayList<>(openedMessages);
+    messages.addAll(clickedMessages);
     if (messages.isEmpty()) return;
+    List<Boolean> opened = new ArrayList<>(messages.size());
+    openedMessages.forEach(message -> opened.add(true));
+    clickedMessages.forEach(message -> opened.add(false));
     handle
         .createUpdate("""
             INSERT INTO experiment_counts AS c (campaign_id, variant, shard, human_opened, human_clicked)

@@ -3,6 +3,7 @@ package dev.tidings.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.delivery.FunnelStep;
+import dev.tidings.delivery.StepListener;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.FunnelSteps;
 import dev.tidings.testing.TestDatabases;
@@ -34,7 +35,7 @@ class CampaignExperimentsIT {
     experiments = new CampaignExperiments(database.jdbi(), clock);
   }
 
-  private final ExperimentSteps counting = new ExperimentSteps();
+  private final StepListener counting = StepListener.ofPeople(ExperimentSteps::count);
 
   @AfterEach
   void close() {

@@ -12,6 +12,7 @@ import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.RecordingSends;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.FunnelStep;
+import dev.tidings.delivery.StepListener;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.optimize.ExperimentSteps;
@@ -89,7 +90,11 @@ class ExperimentRoutesIT {
 
   private void step(String message, long campaign) {
     FunnelSteps.record(
-        database.jdbi(), new ExperimentSteps(), message, campaign, FunnelStep.HUMAN_OPENED);
+        database.jdbi(),
+        StepListener.ofPeople(ExperimentSteps::count),
+        message,
+        campaign,
+        FunnelStep.HUMAN_OPENED);
   }
 
   @Test
