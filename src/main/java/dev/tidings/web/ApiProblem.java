@@ -4,7 +4,7 @@ import dev.tidings.TidingsException;
 
 /**
  * A request that cannot be served, with the status and the JSON error body the client gets
- * ({@code {"error": ..., "detail": ...}}, CONTRACT.md). Thrown by handlers; mapped in one place.
+ * ({@code {"error": ..., "detail": ...}}). Thrown by handlers; mapped in one place.
  */
 public final class ApiProblem extends TidingsException {
   private final int status;

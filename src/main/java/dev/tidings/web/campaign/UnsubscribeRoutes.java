@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code /u/{token}}, the unsubscribe URL of every email (CONTRACT.md, RFC 8058). GET shows a page with
+ * {@code /u/{token}}, the unsubscribe URL of every email (RFC 8058). GET shows a page with
  * one button and changes nothing: link scanners and previews fetch every URL in a message. POST (the
  * mail client's one-click {@code List-Unsubscribe=One-Click}, or the page's button) unsubscribes. A bad
  * token, or a failure behind it, gets the same neutral page with status 200: never an error a proxy

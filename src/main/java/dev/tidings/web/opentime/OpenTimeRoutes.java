@@ -31,7 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The URLs in emails (CONTRACT.md): {@code /o/{token}/{slot}} a slot's product card,
+ * The URLs in emails: {@code /o/{token}/{slot}} a slot's product card,
  * {@code /c/{token}/{slot}} a slot's link, {@code /p/{token}} the open pixel. Mail clients, their proxies and link scanners fetch them, cache what they get and
  * retry what fails, so they never answer an error: a token that is garbled, tampered with, signed by
  * a retired key or names no product gets the neutral answer (the pixel; a redirect to the shop's
