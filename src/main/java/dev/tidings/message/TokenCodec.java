@@ -125,8 +125,9 @@ public final class TokenCodec {
       if (!in.atEnd()) return refused(Reason.MALFORMED);
       return new Verdict.Valid(
           new MessageToken(message, EPOCH.plus(Duration.ofMinutes(minutes)), slots));
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      return refused(Reason.MALFORMED); // signed by us, yet unreadable: a token of a later version
+    } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
+      // signed by us, yet unreadable (a token of a later version, or minutes past any instant)
+      return refused(Reason.MALFORMED);
     }
   }
 

@@ -35,7 +35,8 @@ public record SnsMessage(
     String type = required(node, "Type", problems);
     boolean confirmation =
         type.equals(SUBSCRIPTION_CONFIRMATION) || type.equals(UNSUBSCRIBE_CONFIRMATION);
-    if (!type.isEmpty() && !confirmation && !type.equals(NOTIFICATION))
+    // an empty Type is present but names no type: it would be signed as a confirmation without one
+    if (node.path("Type").isString() && !confirmation && !type.equals(NOTIFICATION))
       problems.add("Type '" + type + "' is not an SNS message type");
     var message = new SnsMessage(
         type,
