@@ -49,6 +49,7 @@ final class Capabilities {
         campaigns,
         sending,
         new DeliveryWebhooksWiring(infrastructure, delivery::sink),
-        new DashboardWiring(infrastructure, () -> campaigns, () -> optimize));
+        new DashboardWiring(
+            infrastructure, () -> campaigns, () -> optimize, recommend::recommender));
   }
 }

@@ -10,6 +10,7 @@ import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.queue.Topic;
+import dev.tidings.recommend.Recommender;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.dashboard.DashboardRoutes;
 import dev.tidings.web.dashboard.DashboardSources;
@@ -27,14 +28,17 @@ final class DashboardWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Supplier<CampaignWiring> campaigns;
   private final Supplier<OptimizeWiring> optimize;
+  private final Supplier<Recommender> recommender;
 
   DashboardWiring(
       Infrastructure infrastructure,
       Supplier<CampaignWiring> campaigns,
-      Supplier<OptimizeWiring> optimize) {
+      Supplier<OptimizeWiring> optimize,
+      Supplier<Recommender> recommender) {
     this.infrastructure = infrastructure;
     this.campaigns = campaigns;
     this.optimize = optimize;
+    this.recommender = recommender;
   }
 
   @Override
@@ -64,6 +68,7 @@ final class DashboardWiring implements Capability {
             (campaign, experiment) ->
                 optimize.get().experiments().report(campaign, OptimizeExperiments.plan(experiment)),
             new SubscriberService(jdbi, clock),
+            request -> recommender.get().recommend(request),
             infrastructure.dependencyChecks(),
             gauges,
             infrastructure.apiKey(),

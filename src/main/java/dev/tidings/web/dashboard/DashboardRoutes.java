@@ -51,7 +51,7 @@ public final class DashboardRoutes implements RouteGroup {
         throttle,
         sources.clock());
     this.campaignsPage = new CampaignsPage(sources.campaigns(), sources.delivery());
-    this.recommendations = new Recommendations(sources.apiKey());
+    this.recommendations = new Recommendations(sources.recommender(), sources.clock());
     this.script = resource("/web/dashboard.js");
     this.style = resource("/web/dashboard.css");
   }
@@ -144,7 +144,7 @@ public final class DashboardRoutes implements RouteGroup {
           if (subscriber.isEmpty())
             return new ExplorerPage.Picked(
                 id, subscriber, new Recommendations.NoneYet(), Map.of(), List.of());
-          var answer = recommendations.of(request.localPeer().port(), id);
+          var answer = recommendations.of(id);
           var emails = sources.shown().ofSubscriber(id, SHOWN_EMAILS);
           Set<String> ids = new LinkedHashSet<>();
           if (answer instanceof Recommendations.Found found)

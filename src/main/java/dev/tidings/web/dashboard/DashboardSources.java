@@ -10,6 +10,7 @@ import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.optimize.ExperimentReport;
+import dev.tidings.recommend.Recommender;
 import dev.tidings.web.DependencyCheck;
 import java.time.InstantSource;
 import java.util.List;
@@ -30,6 +31,7 @@ public record DashboardSources(
     Notifications notifications,
     ExperimentReports experiments,
     SubscriberService subscribers,
+    Recommender recommender,
     List<DependencyCheck> dependencies,
     List<QueueGauge> queues,
     Secret apiKey,

@@ -76,6 +76,7 @@ class DashboardSessionTest {
         new Notifications(jdbi, clock),
         null,
         new SubscriberService(jdbi, clock),
+        request -> new dev.tidings.recommend.Recommendations(List.of()),
         List.of(),
         List.of(),
         new Secret(KEY),

@@ -2,6 +2,7 @@ package dev.tidings.web.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.recommend.Recommendations.Recommended;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -25,19 +26,40 @@ class DashboardTextTest {
   }
 
   @Test
-  void recommendations_are_read_in_the_apis_format_and_an_empty_list_is_none_yet() {
-    var answer = Recommendations.parse("""
-        {"items": [{"id": "p-7", "score": 0.7, "reasons": ["cooccurrence", "popularity"]},
-                   {"id": "p-9", "score": 0.2, "reasons": []}]}""");
-    assertThat(answer).isInstanceOf(Recommendations.Found.class);
-    var items = ((Recommendations.Found) answer).items();
+  void recommendations_come_from_the_recommender_and_an_empty_list_is_none_yet() {
+    var clock = java.time.InstantSource.fixed(java.time.Instant.parse("2026-11-26T10:00:00Z"));
+    var asked = new java.util.ArrayList<dev.tidings.recommend.RecommendationRequest>();
+    var found = new Recommendations(
+            request -> {
+              asked.add(request);
+              return new dev.tidings.recommend.Recommendations(java.util.List.of(
+                  new Recommended(
+                      "p-7", "cooccurrence", 0.7, java.util.List.of("cooccurrence", "popularity")),
+                  new Recommended("p-9", "popularity", 0.2, java.util.List.of("popularity"))));
+            },
+            clock)
+        .of("s-1");
+    assertThat(found).isInstanceOf(Recommendations.Found.class);
+    var items = ((Recommendations.Found) found).items();
     assertThat(items).extracting(Recommendations.Item::id).containsExactly("p-7", "p-9");
     assertThat(items.getFirst().reasons()).containsExactly("cooccurrence", "popularity");
     assertThat(items.getFirst().score()).isEqualTo(0.7);
+    assertThat(asked).singleElement().satisfies(request -> {
+      assertThat(request.subscriberId()).isEqualTo("s-1");
+      assertThat(request.k()).isEqualTo(Recommendations.COUNT);
+      assertThat(request.exclude()).isEmpty();
+    });
 
-    assertThat(Recommendations.parse("{\"items\": []}"))
+    assertThat(new Recommendations(
+                request -> new dev.tidings.recommend.Recommendations(java.util.List.of()), clock)
+            .of("s-1"))
         .isInstanceOf(Recommendations.NoneYet.class);
-    assertThat(Recommendations.parse("not json")).isInstanceOf(Recommendations.Failed.class);
-    assertThat(Recommendations.parse("{\"other\": 1}")).isInstanceOf(Recommendations.Failed.class);
+    assertThat(new Recommendations(
+                request -> {
+                  throw new IllegalStateException("aggregates unreadable");
+                },
+                clock)
+            .of("s-1"))
+        .isEqualTo(new Recommendations.Failed("the recommender failed: aggregates unreadable"));
   }
 }
