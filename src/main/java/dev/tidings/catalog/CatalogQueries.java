@@ -3,7 +3,6 @@ package dev.tidings.catalog;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -18,15 +17,9 @@ public final class CatalogQueries {
   public static Map<String, ProductTraits> traitsOf(Handle handle, Collection<String> ids) {
     var traits = new HashMap<String, ProductTraits>();
     handle
-        .createQuery(
-            "SELECT id, brand, category, available, created_at FROM products WHERE id = ANY(:ids)")
+        .createQuery(ProductTable.TRAITS + " WHERE id = ANY(:ids)")
         .bindArray("ids", String.class, ids.stream().distinct().toList())
-        .map((rs, ctx) -> new ProductTraits(
-            rs.getString("id"),
-            Optional.ofNullable(rs.getString("brand")),
-            Optional.ofNullable(rs.getString("category")),
-            rs.getBoolean("available"),
-            rs.getTimestamp("created_at").toInstant()))
+        .map(ProductTable::traitsRow)
         .forEach(product -> traits.put(product.id(), product));
     return traits;
   }

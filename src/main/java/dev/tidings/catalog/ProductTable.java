@@ -97,18 +97,27 @@ final class ProductTable {
         .list();
   }
 
+  static final String TRAITS = "SELECT id, brand, category, available, created_at FROM products";
+
   /** Every product's traits, streamed row by row so a large catalogue never sits in the driver twice. */
   static List<ProductTraits> traits(Handle handle) {
     return handle
-        .createQuery("SELECT id, brand, category, available, created_at FROM products")
+        .createQuery(TRAITS)
         .setFetchSize(10_000)
-        .map((rs, ctx) -> new ProductTraits(
-            rs.getString("id"),
-            Optional.ofNullable(rs.getString("brand")),
-            Optional.ofNullable(rs.getString("category")),
-            rs.getBoolean("available"),
-            rs.getTimestamp("created_at").toInstant()))
+        .map(ProductTable::traitsRow)
         .list();
+  }
+
+  /** A row of {@link #TRAITS}. */
+  static ProductTraits traitsRow(
+      java.sql.ResultSet rs, org.jdbi.v3.core.statement.StatementContext ctx)
+      throws java.sql.SQLException {
+    return new ProductTraits(
+        rs.getString("id"),
+        Optional.ofNullable(rs.getString("brand")),
+        Optional.ofNullable(rs.getString("category")),
+        rs.getBoolean("available"),
+        rs.getTimestamp("created_at").toInstant());
   }
 
   static boolean delete(Handle handle, String id) {
