@@ -49,6 +49,24 @@ class DependencyDirectionTest {
   }
 
   @Test
+  void the_engine_does_not_depend_on_its_tools() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "dev.tidings.cli..",
+            "dev.tidings.bench..",
+            "dev.tidings.demo..",
+            "dev.tidings.recommend.evaluation..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.tidings.bench..", "dev.tidings.demo..", "dev.tidings.recommend.evaluation..")
+        .because("benchmarks, the demo's readers and the offline evaluation serve the engine; only"
+            + " the command line starts them, and nothing in the engine needs them")
+        .check(classes);
+  }
+
+  @Test
   void ports_do_not_know_their_adapters() {
     noClasses()
         .that()

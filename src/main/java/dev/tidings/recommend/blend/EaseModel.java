@@ -1,6 +1,5 @@
 package dev.tidings.recommend.blend;
 
-import dev.tidings.recommend.evaluation.Ease;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -60,7 +59,7 @@ final class EaseModel {
       for (int j = 0; j < n; j++) rowSum += p[i][j];
       p[i][i] = Math.max(model.allTime(chosen[i]), rowSum) + lambda;
     }
-    Ease.invertInPlace(p);
+    SymmetricInverse.invertInPlace(p);
     float[][] b = new float[n][n];
     for (int i = 0; i < n; i++)
       for (int j = 0; j < n; j++) b[i][j] = i == j ? 0 : (float) (-p[i][j] / p[j][j]);

@@ -1,5 +1,6 @@
 package dev.tidings.recommend.evaluation;
 
+import dev.tidings.recommend.blend.SymmetricInverse;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.IntStream;
@@ -46,7 +47,7 @@ public record Ease(double lambda, int minUsers, int maxItems) implements Algorit
       p[a][a] += lambda;
     }
     long start = System.nanoTime();
-    invertInPlace(p);
+    SymmetricInverse.invertInPlace(p);
     double seconds = (System.nanoTime() - start) / 1e9;
     // B[i][j] = -P[i][j] / P[j][j] off the diagonal, 0 on it; stored as floats to halve the memory
     float[][] b = new float[n][n];
@@ -71,35 +72,11 @@ public record Ease(double lambda, int minUsers, int maxItems) implements Algorit
     int n = gramPlusLambda.length;
     double[][] p = new double[n][];
     for (int i = 0; i < n; i++) p[i] = gramPlusLambda[i].clone();
-    invertInPlace(p);
+    SymmetricInverse.invertInPlace(p);
     double[][] b = new double[n][n];
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) b[i][j] = i == j ? 0 : -p[i][j] / p[j][j];
     }
     return b;
-  }
-
-  /**
-   * Gauss-Jordan elimination in place, without pivoting: X^T X + lambda I is symmetric positive
-   * definite, so every pivot is positive. The row updates of one pivot are independent, so they run on
-   * all cores.
-   */
-  public static void invertInPlace(double[][] a) {
-    int n = a.length;
-    for (int k = 0; k < n; k++) {
-      double[] pivotRow = a[k];
-      double pivot = pivotRow[k];
-      pivotRow[k] = 1;
-      for (int j = 0; j < n; j++) pivotRow[j] /= pivot;
-      int pivotIndex = k;
-      IntStream.range(0, n).parallel().forEach(i -> {
-        if (i == pivotIndex) return;
-        double[] row = a[i];
-        double factor = row[pivotIndex];
-        if (factor == 0) return;
-        row[pivotIndex] = 0;
-        for (int j = 0; j < n; j++) row[j] -= factor * pivotRow[j];
-      });
-    }
   }
 }

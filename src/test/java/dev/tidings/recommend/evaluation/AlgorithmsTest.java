@@ -69,7 +69,7 @@ class AlgorithmsTest {
   void the_inverse_is_an_inverse() {
     double[][] a = {{4, 1, 0.5}, {1, 3, 0.2}, {0.5, 0.2, 2}};
     double[][] inverse = {a[0].clone(), a[1].clone(), a[2].clone()};
-    Ease.invertInPlace(inverse);
+    dev.tidings.recommend.blend.SymmetricInverse.invertInPlace(inverse);
     for (int i = 0; i < 3; i++) {
       for (int j = 0; j < 3; j++) {
         double sum = 0;
