@@ -45,7 +45,7 @@ final class DashboardWiring implements Capability {
   public List<RouteGroup> routes() {
     var jdbi = infrastructure.database().jdbi();
     var clock = infrastructure.clock();
-    var send = SendOptions.fromEnvironment(System.getenv());
+    var send = SendOptions.fromEnvironment(infrastructure.settings().send());
     List<Topic<?>> topics = List.of(
         SendTopics.tasks(send),
         SendTopics.receipts(send),

@@ -86,7 +86,8 @@ public final class DeliveryWiring implements Capability {
           MESSAGES_PER_TRANSACTION,
           new ReceiptConsumer(store.get(), ReceiptConsumer.DEFAULT_HOLD, sink.get()::setAside));
       consumers.consumeBatches(
-          SendTopics.receipts(SendOptions.fromEnvironment(System.getenv())),
+          SendTopics.receipts(
+              SendOptions.fromEnvironment(infrastructure.settings().send())),
           1,
           SEND_OUTCOMES_PER_TRANSACTION,
           new SendOutcomeReceipts(store.get()));

@@ -39,7 +39,7 @@ public final class SendingWiring implements Capability {
         infrastructure.database().jdbi(),
         infrastructure.workQueue(),
         infrastructure.coordination(),
-        SendOptions.fromEnvironment(System.getenv()),
+        SendOptions.fromEnvironment(infrastructure.settings().send()),
         infrastructure.clock()));
   }
 

@@ -37,7 +37,8 @@ public record Settings(
     SmtpProvider smtpProvider,
     FetchAllowance fetchAllow,
     Optional<InetAddress> bind,
-    Optional<Secret> metricsToken) {
+    Optional<Secret> metricsToken,
+    Map<String, String> send) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_DB_POOL_SIZE = 16;
@@ -84,7 +85,8 @@ public record Settings(
         smtpProvider,
         fetchAllow,
         bind,
-        metricsToken);
+        metricsToken,
+        send);
   }
 
   /**
@@ -116,7 +118,8 @@ public record Settings(
         smtpProvider,
         fetchAllow.plus(extra),
         bind,
-        metricsToken);
+        metricsToken,
+        send);
   }
 
   public enum LogFormat {

@@ -65,6 +65,13 @@ public final class SettingsLoader {
       "TIDINGS_FETCH_ALLOW",
       "TIDINGS_BIND",
       "TIDINGS_METRICS_TOKEN",
+      "TIDINGS_SEND_PARTITION_SIZE",
+      "TIDINGS_SEND_LEASE_TTL",
+      "TIDINGS_SEND_SLOTS",
+      "TIDINGS_SEND_SENDERS",
+      "TIDINGS_SEND_CHUNK",
+      "TIDINGS_SEND_QUEUE",
+      "TIDINGS_SEND_RECEIPT_QUEUE",
       CONFIG_FILE_VARIABLE);
 
   private final Map<String, String> values;
@@ -139,11 +146,38 @@ public final class SettingsLoader {
         smtpProvider(),
         fetchAllow(),
         bind(),
-        secret("TIDINGS_METRICS_TOKEN", 16));
+        secret("TIDINGS_METRICS_TOKEN", 16),
+        send());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
     return settings;
+  }
+
+  /**
+   * The send pipeline's settings, checked here with the others so a wrong one stops the start; the
+   * pipeline reads them from this map (campaign.send.SendOptions), its defaults for those not set.
+   */
+  private Map<String, String> send() {
+    integer("TIDINGS_SEND_PARTITION_SIZE", 1, 1, 1_000_000);
+    integer("TIDINGS_SEND_SLOTS", 1, 1, 256);
+    integer("TIDINGS_SEND_SENDERS", 1, 1, 1_024);
+    integer("TIDINGS_SEND_CHUNK", 1, 1, 10_000);
+    Duration lease = duration("TIDINGS_SEND_LEASE_TTL", Duration.ofSeconds(1));
+    if (lease.compareTo(Duration.ofSeconds(1)) < 0)
+      problems.add("TIDINGS_SEND_LEASE_TTL: must be at least PT1S but was " + lease);
+    for (String queue : List.of("TIDINGS_SEND_QUEUE", "TIDINGS_SEND_RECEIPT_QUEUE")) {
+      text(queue)
+          .filter(name -> !name.matches("[A-Za-z0-9._-]{1,200}"))
+          .ifPresent(name -> problems.add(queue
+              + ": a queue name of letters, digits, '.', '_' and '-' (at most 200) but was '"
+              + name + "'"));
+    }
+    Map<String, String> send = new java.util.TreeMap<>();
+    values.forEach((name, value) -> {
+      if (name.startsWith("TIDINGS_SEND_")) send.put(name, value.strip());
+    });
+    return Map.copyOf(send);
   }
 
   private Optional<String> text(String name) {

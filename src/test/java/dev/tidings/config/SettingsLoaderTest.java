@@ -120,6 +120,31 @@ class SettingsLoaderTest {
   }
 
   @Test
+  void the_send_settings_come_from_the_config_file_too_and_are_checked_at_start(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("tidings.properties");
+    Files.writeString(file, "TIDINGS_SEND_CHUNK=50\nTIDINGS_SEND_LEASE_TTL=PT30S\n");
+    var settings =
+        SettingsLoader.load(Map.of("TIDINGS_CONFIG", file.toString(), "TIDINGS_SEND_SLOTS", "4"));
+    assertThat(settings.send())
+        .containsExactlyInAnyOrderEntriesOf(Map.of(
+            "TIDINGS_SEND_CHUNK", "50",
+            "TIDINGS_SEND_LEASE_TTL", "PT30S",
+            "TIDINGS_SEND_SLOTS", "4"));
+
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of(
+            "TIDINGS_SEND_SLOTS", "0",
+            "TIDINGS_SEND_CHUNK", "ten",
+            "TIDINGS_SEND_LEASE_TTL", "PT0.1S",
+            "TIDINGS_SEND_QUEUE", "a queue")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("TIDINGS_SEND_SLOTS: must be between 1 and 256 but was 0")
+        .hasMessageContaining("TIDINGS_SEND_CHUNK: not a whole number: ten")
+        .hasMessageContaining("TIDINGS_SEND_LEASE_TTL: must be at least PT1S")
+        .hasMessageContaining("TIDINGS_SEND_QUEUE: a queue name");
+  }
+
+  @Test
   void an_unknown_name_in_the_config_file_is_an_error(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("tidings.properties");
     Files.writeString(file, "TIDINGS_PROT=7070\n");
