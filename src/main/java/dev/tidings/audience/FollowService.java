@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 
 /** What subscribers follow (brands, artists, ...): single follows, followers of a target, and bulk import. */
@@ -48,6 +49,14 @@ public final class FollowService {
   /** What one subscriber follows, by target type then id. */
   public List<Follow> followsOf(String subscriberId) {
     return jdbi.withHandle(handle -> FollowTable.ofSubscriber(handle, subscriberId));
+  }
+
+  /**
+   * What one subscriber follows among some target types (a recommender asks for brands and
+   * categories on the request path): one indexed query of the two columns it needs.
+   */
+  public List<FollowTarget> followedOf(String subscriberId, Set<TargetType> types) {
+    return jdbi.withHandle(handle -> FollowTable.targets(handle, subscriberId, types));
   }
 
   /** Followers of a target in subscriber id order, after the subscriber id {@code after} (keyset pagination). */

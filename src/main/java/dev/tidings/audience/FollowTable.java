@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -64,6 +65,17 @@ final class FollowTable {
             + " FROM follows WHERE subscriber_id = :s ORDER BY target_type, target_id")
         .bind("s", subscriberId)
         .map(FollowTable::follow)
+        .list();
+  }
+
+  static List<FollowTarget> targets(Handle handle, String subscriberId, Set<TargetType> types) {
+    return handle
+        .createQuery("SELECT target_type, target_id FROM follows"
+            + " WHERE subscriber_id = :s AND target_type = ANY(:types)")
+        .bind("s", subscriberId)
+        .bindArray("types", String.class, types.stream().map(TargetType::wire).toList())
+        .map((rs, ctx) ->
+            new FollowTarget(TargetType.ofWire(rs.getString(1)).orElseThrow(), rs.getString(2)))
         .list();
   }
 

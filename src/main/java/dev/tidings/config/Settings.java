@@ -61,6 +61,19 @@ public record Settings(
     URI url = publicUrl.toString().equals(DEFAULT_PUBLIC_URL)
         ? URI.create("http://localhost:" + newPort)
         : publicUrl;
+    return copy(url, newPort, fetchAllow);
+  }
+
+  /**
+   * These settings letting fetches of URLs from input reach {@code extra} as well: the demo's node
+   * fetching its sample shop's pictures from itself.
+   */
+  public Settings withFetchAllowed(FetchAllowance extra) {
+    return copy(publicUrl, port, fetchAllow.plus(extra));
+  }
+
+  /** These settings with the three that a node's start may change. */
+  private Settings copy(URI newPublicUrl, int newPort, FetchAllowance newFetchAllow) {
     return new Settings(
         dbUrl,
         dbUser,
@@ -70,7 +83,7 @@ public record Settings(
         amqpUrl,
         smtpUrl,
         dataDir,
-        url,
+        newPublicUrl,
         shopUrl,
         secret,
         apiKey,
@@ -83,40 +96,7 @@ public record Settings(
         webhooks,
         parkedReceiptRetention,
         smtpProvider,
-        fetchAllow,
-        bind,
-        metricsToken,
-        send);
-  }
-
-  /**
-   * These settings letting fetches of URLs from input reach {@code extra} as well: the demo's node
-   * fetching its sample shop's pictures from itself.
-   */
-  public Settings withFetchAllowed(FetchAllowance extra) {
-    return new Settings(
-        dbUrl,
-        dbUser,
-        dbPassword,
-        dbPoolSize,
-        redisUrl,
-        amqpUrl,
-        smtpUrl,
-        dataDir,
-        publicUrl,
-        shopUrl,
-        secret,
-        apiKey,
-        port,
-        maxBodyBytes,
-        maxImportBytes,
-        shutdownGrace,
-        logFormat,
-        openTimeStrategy,
-        webhooks,
-        parkedReceiptRetention,
-        smtpProvider,
-        fetchAllow.plus(extra),
+        newFetchAllow,
         bind,
         metricsToken,
         send);

@@ -57,6 +57,11 @@ public abstract class FollowContract {
     assertThat(follows.followsOf("s0"))
         .containsExactly(
             new Follow("s0", acme, NOW), new Follow("s0", gallery, NOW.plusSeconds(5)));
+    assertThat(follows.followedOf("s0", java.util.Set.of(TargetType.BRAND, TargetType.CATEGORY)))
+        .containsExactly(acme);
+    assertThat(follows.followedOf("s0", java.util.Set.of(TargetType.GALLERY)))
+        .containsExactly(gallery);
+    assertThat(follows.followedOf("s9", java.util.Set.of(TargetType.BRAND))).isEmpty();
     List<String> followers = new ArrayList<>();
     Optional<String> after = Optional.empty();
     for (int page = 0; page < 3; page++) {

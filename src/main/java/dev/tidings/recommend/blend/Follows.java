@@ -1,7 +1,8 @@
 package dev.tidings.recommend.blend;
 
-import dev.tidings.audience.Follow;
 import dev.tidings.audience.FollowService;
+import dev.tidings.audience.FollowTarget;
+import dev.tidings.audience.TargetType;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -19,17 +20,14 @@ public record Follows(Set<String> brands, Set<String> categories) {
   public interface Reader {
     Follows of(String userId);
 
-    /** From the audience's own service: one indexed query per call. */
+    /** From the audience's own service: one indexed query of two columns per call. */
     static Reader of(FollowService follows) {
       return userId -> {
         var brands = new HashSet<String>();
         var categories = new HashSet<String>();
-        for (Follow follow : follows.followsOf(userId)) {
-          switch (follow.target().type()) {
-            case BRAND -> brands.add(follow.target().id());
-            case CATEGORY -> categories.add(follow.target().id());
-            default -> {}
-          }
+        for (FollowTarget target :
+            follows.followedOf(userId, Set.of(TargetType.BRAND, TargetType.CATEGORY))) {
+          (target.type() == TargetType.BRAND ? brands : categories).add(target.id());
         }
         return new Follows(brands, categories);
       };

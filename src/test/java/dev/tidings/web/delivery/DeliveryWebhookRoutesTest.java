@@ -173,12 +173,7 @@ class DeliveryWebhookRoutesTest {
     java.util.Arrays.fill(body, (byte) ' ');
     // with "Expect: 100-continue" the refusal comes before the body is sent; without it the client
     // may still be writing when the server answers and closes, and sees a broken pipe instead
-    var request = HttpRequest.newBuilder(
-            URI.create("http://localhost:" + server.port() + "/webhooks/sendgrid"))
-        .header("Content-Type", "application/json")
-        .expectContinue(true)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    var response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    var response = send(server, "/webhooks/sendgrid", body, "application/json", List.of(), true);
     assertThat(response.statusCode()).isEqualTo(413);
   }
 
@@ -414,8 +409,20 @@ class DeliveryWebhookRoutesTest {
   private static HttpResponse<String> send(
       HttpServer target, String path, byte[] body, String contentType, List<String> headers)
       throws Exception {
+    return send(target, path, body, contentType, headers, false);
+  }
+
+  private static HttpResponse<String> send(
+      HttpServer target,
+      String path,
+      byte[] body,
+      String contentType,
+      List<String> headers,
+      boolean expectContinue)
+      throws Exception {
     var request = HttpRequest.newBuilder(URI.create("http://localhost:" + target.port() + path))
         .header("Content-Type", contentType)
+        .expectContinue(expectContinue)
         .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     for (int i = 0; i < headers.size(); i += 2) request.header(headers.get(i), headers.get(i + 1));
     return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
