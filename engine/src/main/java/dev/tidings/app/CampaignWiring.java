@@ -1,0 +1,136 @@
+package dev.tidings.app;
+
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionService;
+import dev.tidings.campaign.AudienceQuery;
+import dev.tidings.campaign.CampaignEmails;
+import dev.tidings.campaign.CampaignRenderer;
+import dev.tidings.campaign.CampaignScheduler;
+import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.DigestSource;
+import dev.tidings.campaign.ExperimentLedger;
+import dev.tidings.campaign.Unsubscribes;
+import dev.tidings.campaign.send.Sends;
+import dev.tidings.message.TokenCodec;
+import dev.tidings.optimize.CampaignExperiments;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.campaign.CampaignHeadlines;
+import dev.tidings.web.campaign.CampaignRoutes;
+import dev.tidings.web.campaign.UnsubscribeRoutes;
+import dev.tidings.web.optimize.ExperimentRoutes;
+import java.util.List;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Campaigns on the node's database: definitions, the audience query, the composer the send pipeline
+ * calls for each email, the unsubscribe page, and the scheduler that starts due campaigns (on nodes
+ * that serve HTTP), and the experiment routes that report and roll out campaigns' experiments.
+ */
+public final class CampaignWiring implements Capability {
+  private final Infrastructure infrastructure;
+  private final Lazy<CampaignEmails> emails;
+  private final Lazy<Sends> sends;
+  private final Lazy<CampaignService> campaigns;
+  private final Lazy<Unsubscribes> unsubscribes;
+  private final Supplier<CampaignHeadlines> headlines;
+  private final Supplier<CampaignExperiments> experiments;
+  private @Nullable CampaignScheduler scheduler;
+
+  /**
+   * {@code emails}: what {@link #emails} builds; {@code sends}: the send pipeline's runs, from the
+   * sending capability; {@code headlines}: each listed campaign's delivery headline, from the delivery
+   * capability; {@code experiments}: campaigns' experiments, from the optimize capability.
+   */
+  CampaignWiring(
+      Infrastructure infrastructure,
+      Lazy<CampaignEmails> emails,
+      Supplier<Sends> sends,
+      Supplier<CampaignHeadlines> headlines,
+      Supplier<CampaignExperiments> experiments) {
+    this.infrastructure = infrastructure;
+    this.headlines = headlines;
+    this.experiments = experiments;
+    this.emails = emails;
+    this.sends = Lazy.of(sends::get);
+    this.campaigns = Lazy.of(() -> {
+      var jdbi = infrastructure.database().jdbi();
+      return new CampaignService(
+          jdbi,
+          sends.get(),
+          new AudienceQuery(jdbi, infrastructure.clock()),
+          infrastructure.clock());
+    });
+    this.unsubscribes = Lazy.of(() -> {
+      var jdbi = infrastructure.database().jdbi();
+      var clock = infrastructure.clock();
+      return new Unsubscribes(
+          TokenCodec.of(infrastructure.secret()),
+          new SubscriberService(jdbi, clock),
+          new SuppressionService(jdbi, clock),
+          sends.get(),
+          clock);
+    });
+  }
+
+  /**
+   * The composer the send pipeline calls for each email, built when first asked: {@code digests}, what
+   * digest campaigns tell (notify); {@code experiments}, the record of variants sent (optimize).
+   */
+  static Lazy<CampaignEmails> emails(
+      Infrastructure infrastructure,
+      Supplier<DigestSource> digests,
+      Supplier<ExperimentLedger> experiments) {
+    return Lazy.of(() -> {
+      var jdbi = infrastructure.database().jdbi();
+      var clock = infrastructure.clock();
+      return new CampaignEmails(
+          jdbi,
+          new SubscriberService(jdbi, clock),
+          new SuppressionService(jdbi, clock),
+          new CampaignRenderer(
+              infrastructure.settings().publicUrl(), TokenCodec.of(infrastructure.secret()), clock),
+          digests.get(),
+          experiments.get(),
+          clock,
+          infrastructure.metrics());
+    });
+  }
+
+  public CampaignService campaigns() {
+    return campaigns.get();
+  }
+
+  /** What the send pipeline calls to write each email. */
+  public CampaignEmails emails() {
+    return emails.get();
+  }
+
+  public Sends sends() {
+    return sends.get();
+  }
+
+  /**
+   * Asked only by nodes that serve HTTP, which are also the nodes that start scheduled campaigns: the
+   * scheduler starts here so that a worker-only node never claims a campaign.
+   */
+  @Override
+  public synchronized List<RouteGroup> routes() {
+    if (scheduler == null)
+      scheduler = CampaignScheduler.start(
+          infrastructure.database().jdbi(),
+          campaigns(),
+          infrastructure.clock(),
+          CampaignScheduler.DEFAULT_POLL);
+    return List.of(
+        new CampaignRoutes(
+            campaigns(), emails(), infrastructure.settings().maxBodyBytes(), headlines.get()),
+        new UnsubscribeRoutes(unsubscribes.get()),
+        new ExperimentRoutes(campaigns(), experiments.get(), OptimizeExperiments::plan));
+  }
+
+  @Override
+  public synchronized void close() {
+    if (scheduler != null) scheduler.close();
+  }
+}

@@ -1,0 +1,41 @@
+package dev.tidings.app;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every capability a node runs, built in dependency order (each takes what the ones above it
+ * publish) and listed in the order their routes are registered: a new one is added here.
+ */
+final class Capabilities {
+  private Capabilities() {}
+
+  static List<Capability> of(Infrastructure infrastructure, NodeAdditions additions) {
+    var catalog = new CatalogWiring(infrastructure);
+    var audience = new AudienceWiring(infrastructure);
+    var activity = new ActivityWiring(infrastructure);
+    var notify = new NotifyWiring(infrastructure, catalog::catalog);
+    var optimize = new OptimizeWiring(infrastructure);
+    var recommend = new RecommendWiring(infrastructure);
+    var openTime = new OpenTimeWiring(
+        infrastructure,
+        recommend::recommender,
+        additions.slotComputeOnce().orElse(OpenTimeWiring::coordinated));
+    var delivery = new DeliveryWiring(infrastructure);
+    var emails = CampaignWiring.emails(infrastructure, notify::digests, optimize::ledger);
+    var sending = new SendingWiring(
+        infrastructure, () -> Optional.of(additions.composer().orElseGet(emails::get)));
+    var campaigns = new CampaignWiring(
+        infrastructure, emails, sending::sends, delivery::campaignHeadlines, optimize::experiments);
+    var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
+    var dashboard =
+        new DashboardWiring(infrastructure, campaigns, optimize, recommend::recommender);
+    // a program's own capabilities first, as their routes are more specific than the dashboard's
+    var all = new ArrayList<Capability>(additions.capabilities());
+    all.addAll(List.of(
+        catalog, audience, activity, notify, optimize, recommend, openTime, delivery, campaigns,
+        sending, webhooks, dashboard));
+    return List.copyOf(all);
+  }
+}

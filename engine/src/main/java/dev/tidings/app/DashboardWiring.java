@@ -1,0 +1,85 @@
+package dev.tidings.app;
+
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.send.SendOptions;
+import dev.tidings.campaign.send.SendTopics;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.delivery.ReceiptQueue;
+import dev.tidings.notify.Notifications;
+import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.opentime.ShownProducts;
+import dev.tidings.queue.Topic;
+import dev.tidings.recommend.Recommender;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.dashboard.DashboardRoutes;
+import dev.tidings.web.dashboard.DashboardSources;
+import dev.tidings.web.dashboard.SessionSignOuts;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The dashboard: read-only queries of the campaign, delivery, open-time, catalog and audience
+ * capabilities, the node's dependency probes and the depths of the queues the capabilities use.
+ */
+final class DashboardWiring implements Capability {
+  private final Infrastructure infrastructure;
+  private final CampaignWiring campaigns;
+  private final OptimizeWiring optimize;
+  private final Supplier<Recommender> recommender;
+
+  DashboardWiring(
+      Infrastructure infrastructure,
+      CampaignWiring campaigns,
+      OptimizeWiring optimize,
+      Supplier<Recommender> recommender) {
+    this.infrastructure = infrastructure;
+    this.campaigns = campaigns;
+    this.optimize = optimize;
+    this.recommender = recommender;
+  }
+
+  @Override
+  public List<RouteGroup> routes() {
+    var jdbi = infrastructure.database().jdbi();
+    var clock = infrastructure.clock();
+    var send = SendOptions.fromEnvironment(infrastructure.settings().send());
+    List<Topic<?>> topics = List.of(
+        SendTopics.tasks(send),
+        SendTopics.receipts(send),
+        ReceiptQueue.TOPIC,
+        EngagementRecorder.TOPIC,
+        EngagementRecorder.RECEIPTS_TOPIC);
+    var queue = infrastructure.workQueue();
+    var gauges = topics.stream()
+        .map(
+            topic -> new DashboardSources.QueueGauge(topic.name(), () -> queue.depth(topic.name())))
+        .toList();
+    return List.of(new DashboardRoutes(
+        new DashboardSources(
+            campaigns.campaigns(),
+            campaigns.emails(),
+            new DeliveryStats(jdbi),
+            new ShownProducts(jdbi),
+            new CatalogService(jdbi, clock),
+            new Notifications(jdbi, clock),
+            (campaign, experiment) ->
+                optimize.experiments().report(campaign, OptimizeExperiments.plan(experiment)),
+            new SubscriberService(jdbi, clock),
+            request -> recommender.get().recommend(request),
+            infrastructure.dependencyChecks(),
+            gauges,
+            infrastructure.apiKey(),
+            clock,
+            infrastructure
+                .settings()
+                .publicUrl()
+                .getScheme()
+                .toLowerCase(Locale.ROOT)
+                .equals("https")),
+        new SessionSignOuts(jdbi, clock),
+        Optional.of(infrastructure.authThrottle())));
+  }
+}

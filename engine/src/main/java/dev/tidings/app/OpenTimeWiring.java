@@ -1,0 +1,115 @@
+package dev.tidings.app;
+
+import dev.tidings.activity.ActivityIntake;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.coordination.ComputeOnce;
+import dev.tidings.delivery.EngagementVerdicts;
+import dev.tidings.message.TokenCodec;
+import dev.tidings.opentime.EngagementActivity;
+import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.opentime.SlotChooser;
+import dev.tidings.opentime.SlotImages;
+import dev.tidings.opentime.card.ProductCards;
+import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.recommend.Recommender;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.opentime.OpenTimeRoutes;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Open-time slots: the email-facing routes over the node's coordinator (compute-once), database
+ * (kept lists), the recommend capability's blended recommender, work queue (engagements) and card
+ * cache under the data directory.
+ */
+public final class OpenTimeWiring implements Capability {
+  private static final int ENGAGEMENT_BUFFER = 100_000;
+  private static final int ENGAGEMENT_BATCH = 500;
+
+  private final Infrastructure infrastructure;
+  private final Lazy<TokenCodec> tokens;
+  private final Lazy<SlotChooser> chooser;
+  private final Lazy<SlotImages> images;
+  private final Lazy<EngagementRecorder> engagements;
+
+  /**
+   * {@code recommender}: what fills the slots; {@code computeOnce}: how the nodes agree on one list
+   * per email ({@link #coordinated}, unless a program built on the engine brings its own).
+   */
+  OpenTimeWiring(
+      Infrastructure infrastructure,
+      Supplier<Recommender> recommender,
+      Function<Infrastructure, ComputeOnce> computeOnce) {
+    this.infrastructure = infrastructure;
+    this.tokens = Lazy.of(() -> TokenCodec.of(infrastructure.secret()));
+    this.chooser = Lazy.of(() -> {
+      var jdbi = infrastructure.database().jdbi();
+      return new SlotChooser(
+          computeOnce.apply(infrastructure),
+          recommender.get(),
+          jdbi,
+          infrastructure.clock(),
+          infrastructure.metrics(),
+          SlotChooser.Options.defaults());
+    });
+    this.images = Lazy.of(() -> {
+      var jdbi = infrastructure.database().jdbi();
+      return new SlotImages(
+          chooser.get(),
+          new ProductCards(
+              infrastructure.settings().dataDir().resolve("cards"),
+              ProductCards.Options.defaults(),
+              infrastructure.settings().fetchAllow(),
+              infrastructure.metrics()),
+          new CatalogService(jdbi, infrastructure.clock()),
+          new SubscriberService(jdbi, infrastructure.clock()));
+    });
+    this.engagements =
+        Lazy.of(() -> new EngagementRecorder(infrastructure.workQueue(), ENGAGEMENT_BUFFER));
+  }
+
+  /** The node's coordination: one computation per email across every node on the same servers. */
+  static ComputeOnce coordinated(Infrastructure infrastructure) {
+    return infrastructure.coordination().computeOnce();
+  }
+
+  public TokenCodec tokens() {
+    return tokens.get();
+  }
+
+  public SlotChooser chooser() {
+    return chooser.get();
+  }
+
+  @Override
+  public List<RouteGroup> routes() {
+    return List.of(new OpenTimeRoutes(
+        tokens.get(),
+        chooser.get(),
+        images.get(),
+        engagements.get(),
+        infrastructure.settings().shopHome(),
+        infrastructure.clock(),
+        infrastructure.metrics()));
+  }
+
+  @Override
+  public List<ConsumerGroup> consumers() {
+    return List.of(consumers -> consumers.consumeBatches(
+        EngagementRecorder.TOPIC,
+        1,
+        ENGAGEMENT_BATCH,
+        new EngagementActivity(
+            new ActivityIntake(infrastructure.database().jdbi(), infrastructure.clock()),
+            new EngagementVerdicts(infrastructure.database().jdbi()),
+            infrastructure.metrics())));
+  }
+
+  @Override
+  public void close() {
+    engagements.ifBuilt().ifPresent(EngagementRecorder::close);
+    chooser.ifBuilt().ifPresent(SlotChooser::close);
+  }
+}

@@ -1,0 +1,119 @@
+package dev.tidings.cli;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.app.ActivityWiring;
+import dev.tidings.app.AudienceWiring;
+import dev.tidings.app.CatalogWiring;
+import dev.tidings.app.Logging;
+import dev.tidings.app.Node;
+import dev.tidings.imports.Format;
+import dev.tidings.imports.ImportMode;
+import dev.tidings.imports.ImportOptions;
+import dev.tidings.imports.ImportReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(
+    name = "import",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Bulk import a CSV or JSON Lines file (.csv, .jsonl, .ndjson, optionally .gz); formats in docs/import-formats.md.",
+      "Valid rows are imported and every invalid row is reported with its line; with --all-or-nothing one invalid row imports nothing.",
+      "Exit status 0 when every row was imported, 1 when any row was rejected or nothing was imported."
+    })
+public final class ImportCommand extends EnvironmentAware implements Callable<Integer> {
+  enum Kind {
+    products,
+    subscribers,
+    follows,
+    events
+  }
+
+  @Parameters(index = "0", description = "what the file holds: ${COMPLETION-CANDIDATES}")
+  Kind kind;
+
+  @Parameters(index = "1", description = "the file")
+  Path file;
+
+  @Option(names = "--all-or-nothing", description = "import nothing if any row is invalid")
+  boolean allOrNothing;
+
+  @Option(
+      names = "--errors",
+      defaultValue = "20",
+      description = "how many rejected rows to print (default ${DEFAULT-VALUE})")
+  int errorsToPrint;
+
+  @Override
+  public Integer call() {
+    // Everything about the file is checked before any server is opened or started.
+    if (!Files.isRegularFile(file)) throw new UsageException("no such file: " + file);
+    if (!Files.isReadable(file)) throw new UsageException("cannot read " + file);
+    try {
+      Format.of(file);
+    } catch (InvalidInputException e) {
+      throw new UsageException(String.join("; ", e.problems()));
+    }
+    var settings = settings();
+    Logging.configure(settings.logFormat());
+    try (var node = Node.of(settings)) {
+      ImportReport report;
+      try (var progress = Progress.of("importing " + kind, -1)) {
+        var options = ImportOptions.defaults()
+            .withMode(allOrNothing ? ImportMode.ALL_OR_NOTHING : ImportMode.VALID_ROWS)
+            .withProgress(progress::stepTo);
+        report = importer(node).run(file, options);
+      }
+      print(report, errorsToPrint);
+      return report.committed() && report.rejected() == 0 ? 0 : 1;
+    }
+  }
+
+  /** Only the capability that owns {@code kind} is wired, so only the database is opened. */
+  private FileImporter importer(Node node) {
+    return switch (kind) {
+      case products ->
+        (path, options) -> node.capability(CatalogWiring.class).catalog().importFile(path, options);
+      case subscribers ->
+        (path, options) ->
+            node.capability(AudienceWiring.class).subscribers().importFile(path, options);
+      case follows ->
+        (path, options) ->
+            node.capability(AudienceWiring.class).follows().importFile(path, options);
+      case events ->
+        (path, options) ->
+            node.capability(ActivityWiring.class).intake().importEvents(path, options);
+    };
+  }
+
+  @FunctionalInterface
+  private interface FileImporter {
+    ImportReport run(Path file, ImportOptions options);
+  }
+
+  public static void print(ImportReport report, int errorsToPrint) {
+    var out = System.out;
+    out.printf(
+        Locale.ROOT,
+        "%s: %,d rows read, %,d imported, %,d duplicates ignored, %,d rejected in %.1f s (%,.0f rows/s)%n",
+        report.kind(),
+        report.rowsRead(),
+        report.imported(),
+        report.ignored(),
+        report.rejected(),
+        report.duration().toMillis() / 1000.0,
+        report.rowsPerSecond());
+    report.failure().ifPresent(failure -> out.println("refused: " + failure));
+    report.errors().stream()
+        .limit(errorsToPrint)
+        .forEach(error -> out.printf(Locale.ROOT, "  line %d: %s%n", error.line(), error.reason()));
+    long more = report.rejected() - Math.min(errorsToPrint, report.errors().size());
+    if (more > 0) out.printf(Locale.ROOT, "  ... and %,d more rejected rows%n", more);
+    out.println(report.committed() ? "committed." : "nothing was imported.");
+  }
+}

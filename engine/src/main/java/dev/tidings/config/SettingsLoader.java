@@ -1,0 +1,419 @@
+package dev.tidings.config;
+
+import dev.tidings.fetch.FetchAllowance;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.spec.X509EncodedKeySpec;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Reads {@link Settings} from environment variables and, when {@code TIDINGS_CONFIG} names one, a
+ * properties file with the same names. The environment wins over the file. Every problem is collected
+ * and reported together.
+ */
+public final class SettingsLoader {
+  public static final String CONFIG_FILE_VARIABLE = SettingsCatalog.CONFIG.name();
+
+  private static final Set<String> KNOWN = SettingsCatalog.ALL.stream()
+      .map(Setting::name)
+      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+  private static final Set<String> SEND = java.util.stream.Stream.of(
+          SettingsCatalog.SEND_PARTITION_SIZE,
+          SettingsCatalog.SEND_LEASE_TTL,
+          SettingsCatalog.SEND_SLOTS,
+          SettingsCatalog.SEND_SENDERS,
+          SettingsCatalog.SEND_CHUNK,
+          SettingsCatalog.SEND_QUEUE,
+          SettingsCatalog.SEND_RECEIPT_QUEUE)
+      .map(Setting::name)
+      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+  private final Map<String, String> values;
+  private final List<String> problems = new ArrayList<>();
+
+  private SettingsLoader(Map<String, String> values) {
+    this.values = values;
+  }
+
+  public static Settings fromEnvironment() {
+    return load(System.getenv());
+  }
+
+  public static Settings load(Map<String, String> environment) {
+    var merged = new HashMap<String, String>();
+    var problems = new ArrayList<String>();
+    String file = environment.get(CONFIG_FILE_VARIABLE);
+    if (file != null && !file.isBlank()) {
+      readFile(Path.of(file), merged, problems);
+    }
+    environment.forEach((name, value) -> {
+      if (KNOWN.contains(name)) merged.put(name, value);
+    });
+    var loader = new SettingsLoader(merged);
+    loader.problems.addAll(problems);
+    return loader.build();
+  }
+
+  private static void readFile(Path file, Map<String, String> into, List<String> problems) {
+    var properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(file)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      problems.add(CONFIG_FILE_VARIABLE + ": cannot read " + file + " (" + e.getMessage() + ")");
+      return;
+    }
+    for (String name : properties.stringPropertyNames()) {
+      if (!KNOWN.contains(name)) {
+        problems.add(file + ": unknown setting " + name + " (see README, Settings)");
+      } else {
+        into.put(name, properties.getProperty(name).trim());
+      }
+    }
+  }
+
+  private Settings build() {
+    var redisUrl = uri(SettingsCatalog.REDIS_URL, Set.of("redis", "rediss"));
+    var settings = new Settings(
+        jdbcUrl(SettingsCatalog.DB_URL),
+        text(SettingsCatalog.DB_USER),
+        secret(SettingsCatalog.DB_PASSWORD),
+        integer(SettingsCatalog.DB_POOL_SIZE),
+        redisUrl,
+        uri(SettingsCatalog.AMQP_URL, Set.of("amqp", "amqps")),
+        uri(SettingsCatalog.SMTP_URL, Set.of("smtp", "smtps")),
+        Path.of(text(SettingsCatalog.DATA_DIR).orElse(Settings.DEFAULT_DATA_DIR))
+            .toAbsolutePath()
+            .normalize(),
+        uri(SettingsCatalog.PUBLIC_URL, Set.of("http", "https"))
+            .orElse(URI.create(Settings.DEFAULT_PUBLIC_URL)),
+        uri(SettingsCatalog.SHOP_URL, Set.of("http", "https")),
+        secret(SettingsCatalog.SECRET),
+        secret(SettingsCatalog.API_KEY),
+        integer(SettingsCatalog.PORT),
+        longValue(SettingsCatalog.MAX_BODY_BYTES),
+        longValue(SettingsCatalog.MAX_IMPORT_BYTES),
+        duration(SettingsCatalog.SHUTDOWN_GRACE),
+        logFormat(),
+        webhooks(),
+        parkedReceiptRetention(),
+        smtpProvider(),
+        fetchAllow(),
+        bind(),
+        secret(SettingsCatalog.METRICS_TOKEN),
+        send());
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    return settings;
+  }
+
+  /**
+   * The send pipeline's settings, checked here with the others so a wrong one stops the start; the
+   * pipeline reads them from this map (campaign.send.SendOptions), its defaults for those not set.
+   */
+  private Map<String, String> send() {
+    for (Setting number : List.of(
+        SettingsCatalog.SEND_PARTITION_SIZE,
+        SettingsCatalog.SEND_SLOTS,
+        SettingsCatalog.SEND_SENDERS,
+        SettingsCatalog.SEND_CHUNK)) integer(number);
+    duration(SettingsCatalog.SEND_LEASE_TTL);
+    for (Setting queue : List.of(SettingsCatalog.SEND_QUEUE, SettingsCatalog.SEND_RECEIPT_QUEUE)) {
+      text(queue)
+          .filter(name -> !name.matches("[A-Za-z0-9._-]{1,190}"))
+          .ifPresent(name -> problems.add(queue.name()
+              + ": a queue name of letters, digits, '.', '_' and '-' (at most 190) but was '"
+              + name + "'"));
+    }
+    Map<String, String> send = new java.util.TreeMap<>();
+    values.forEach((name, value) -> {
+      if (SEND.contains(name)) send.put(name, value.strip());
+    });
+    return Map.copyOf(send);
+  }
+
+  private Optional<String> text(Setting setting) {
+    String value = values.get(setting.name());
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+  }
+
+  private Optional<String> jdbcUrl(Setting name) {
+    return text(name).flatMap(url -> {
+      if (url.startsWith("jdbc:postgresql://")) return Optional.of(url);
+      if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
+        return Optional.of("jdbc:postgresql://" + url.substring(url.indexOf("//") + 2));
+      }
+      problems.add(name.name() + ": expected jdbc:postgresql://host:port/database but was "
+          + Settings.maskUserInfo(url));
+      return Optional.empty();
+    });
+  }
+
+  private Optional<URI> uri(Setting name, Set<String> schemes) {
+    return text(name).flatMap(raw -> {
+      try {
+        var uri = new URI(raw);
+        if (uri.getScheme() == null
+            || !schemes.contains(uri.getScheme().toLowerCase(Locale.ROOT))
+            || uri.getHost() == null) {
+          problems.add(name.name() + ": expected "
+              + String.join(" or ", schemes.stream().sorted().toList())
+              + " URL with a host but was " + Settings.maskUserInfo(raw));
+          return Optional.empty();
+        }
+        return Optional.of(uri);
+      } catch (URISyntaxException e) {
+        problems.add(name.name() + ": not a URL (" + e.getReason() + ")");
+        return Optional.empty();
+      }
+    });
+  }
+
+  private Optional<Secret> secret(Setting name) {
+    long minLength = name.min();
+    return text(name).flatMap(value -> {
+      if (value.length() < minLength) {
+        problems.add(name.name() + ": must be at least " + minLength + " characters long");
+        return Optional.empty();
+      }
+      return Optional.of(new Secret(value));
+    });
+  }
+
+  private int integer(Setting name) {
+    int fallback = name.intDefault();
+    long min = name.min();
+    long max = name.max();
+    return text(name)
+        .map(raw -> {
+          try {
+            int value = Integer.parseInt(raw);
+            if (value < min || value > max) {
+              problems.add(
+                  name.name() + ": must be between " + min + " and " + max + " but was " + value);
+              return fallback;
+            }
+            return value;
+          } catch (NumberFormatException e) {
+            problems.add(name.name() + ": not a whole number: " + raw);
+            return fallback;
+          }
+        })
+        .orElse(fallback);
+  }
+
+  private long longValue(Setting name) {
+    long fallback = name.longDefault();
+    return text(name)
+        .map(raw -> {
+          try {
+            long value = Long.parseLong(raw);
+            if (value <= 0) {
+              problems.add(name.name() + ": must be positive but was " + value);
+              return fallback;
+            }
+            return value;
+          } catch (NumberFormatException e) {
+            problems.add(name.name() + ": not a whole number of bytes: " + raw);
+            return fallback;
+          }
+        })
+        .orElse(fallback);
+  }
+
+  private Duration duration(Setting name) {
+    Duration fallback = name.durationDefault();
+    Duration shortest = Duration.ofSeconds(name.min());
+    return text(name)
+        .map(raw -> {
+          try {
+            Duration value = Duration.parse(raw.toUpperCase(Locale.ROOT));
+            if (value.isNegative()) {
+              problems.add(name.name() + ": must not be negative");
+              return fallback;
+            }
+            if (value.compareTo(shortest) < 0) {
+              problems.add(name.name() + ": must be at least " + shortest + " but was " + value);
+              return fallback;
+            }
+            return value;
+          } catch (DateTimeParseException e) {
+            problems.add(
+                name.name() + ": expected an ISO-8601 duration such as PT10S but was " + raw);
+            return fallback;
+          }
+        })
+        .orElse(fallback);
+  }
+
+  private FetchAllowance fetchAllow() {
+    Setting name = SettingsCatalog.FETCH_ALLOW;
+    try {
+      return FetchAllowance.parse(text(name).orElse(""));
+    } catch (IllegalArgumentException e) {
+      problems.add(name.name() + ": " + e.getMessage()
+          + " (expected CIDR ranges such as 10.20.0.0/16, addresses or host names, separated by"
+          + " commas)");
+      return FetchAllowance.none();
+    }
+  }
+
+  /** An address of this machine to listen on; absent: every interface, as before the setting. */
+  private Optional<InetAddress> bind() {
+    Setting name = SettingsCatalog.BIND;
+    return text(name).flatMap(raw -> {
+      String literal =
+          raw.startsWith("[") && raw.endsWith("]") ? raw.substring(1, raw.length() - 1) : raw;
+      try {
+        InetAddress address = InetAddress.ofLiteral(literal);
+        if (!address.isAnyLocalAddress() && NetworkInterface.getByInetAddress(address) == null) {
+          problems.add(name.name() + ": " + raw + " is not an address of this machine");
+          return Optional.empty();
+        }
+        return Optional.of(address);
+      } catch (IllegalArgumentException | SocketException e) {
+        problems.add(name.name() + ": expected an IP address of this machine, such as 127.0.0.1 or"
+            + " 0.0.0.0, but was " + raw);
+        return Optional.empty();
+      }
+    });
+  }
+
+  private Settings.SmtpProvider smtpProvider() {
+    return text(SettingsCatalog.SMTP_PROVIDER)
+        .map(raw -> {
+          try {
+            return Settings.SmtpProvider.valueOf(raw.toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            problems.add(SettingsCatalog.SMTP_PROVIDER.name()
+                + ": expected auto, none, sendgrid, mailgun, postmark" + " or ses but was " + raw);
+            return Settings.SmtpProvider.AUTO;
+          }
+        })
+        .orElse(Settings.SmtpProvider.AUTO);
+  }
+
+  private Duration parkedReceiptRetention() {
+    Duration retention = duration(SettingsCatalog.PARKED_RECEIPT_RETENTION);
+    if (retention.isZero()) {
+      problems.add(SettingsCatalog.PARKED_RECEIPT_RETENTION.name()
+          + ": must be longer than zero (a receipt may"
+          + " arrive before its message's send record)");
+      return SettingsCatalog.PARKED_RECEIPT_RETENTION.durationDefault();
+    }
+    return retention;
+  }
+
+  private WebhookSettings webhooks() {
+    Duration maxAge = duration(SettingsCatalog.WEBHOOK_MAX_AGE);
+    if (maxAge.isZero()) {
+      problems.add(SettingsCatalog.WEBHOOK_MAX_AGE.name() + ": must be longer than zero");
+      maxAge = SettingsCatalog.WEBHOOK_MAX_AGE.durationDefault();
+    }
+    return new WebhookSettings(
+        sendgridPublicKey(),
+        sesTopicArns(),
+        readableFile(SettingsCatalog.SES_SIGNING_CERT_FILE),
+        secret(SettingsCatalog.MAILGUN_SIGNING_KEY),
+        postmarkCredentials(),
+        maxAge);
+  }
+
+  private Optional<PublicKey> sendgridPublicKey() {
+    Setting name = SettingsCatalog.SENDGRID_WEBHOOK_PUBLIC_KEY;
+    return text(name).flatMap(raw -> {
+      // SendGrid shows the key as bare base64 DER; an operator may paste it as PEM as well
+      String base64 = raw.replaceAll("-----(BEGIN|END) PUBLIC KEY-----", "").replaceAll("\\s", "");
+      try {
+        var spec = new X509EncodedKeySpec(Base64.getDecoder().decode(base64));
+        return Optional.of(KeyFactory.getInstance("EC").generatePublic(spec));
+      } catch (IllegalArgumentException | GeneralSecurityException e) {
+        problems.add(
+            name.name() + ": expected the Event Webhook's verification key as base64 DER or PEM"
+                + " (an EC public key) but it cannot be read (" + e.getMessage() + ")");
+        return Optional.empty();
+      }
+    });
+  }
+
+  private List<String> sesTopicArns() {
+    Setting name = SettingsCatalog.SES_TOPIC_ARN;
+    var arns = new ArrayList<String>();
+    for (String arn : text(name).orElse("").split(",")) {
+      String trimmed = arn.trim();
+      if (trimmed.isEmpty()) continue;
+      if (!trimmed.matches("arn:aws[a-z-]*:sns:[a-z0-9-]+:\\d{12}:[A-Za-z0-9_.-]+")) {
+        problems.add(name.name() + ": expected SNS topic ARNs such as"
+            + " arn:aws:sns:eu-west-1:123456789012:ses-events, separated by commas, but found "
+            + trimmed);
+      } else {
+        arns.add(trimmed);
+      }
+    }
+    return arns;
+  }
+
+  private Optional<Path> readableFile(Setting name) {
+    return text(name).flatMap(raw -> {
+      Path path = Path.of(raw).toAbsolutePath().normalize();
+      if (!Files.isReadable(path)) {
+        problems.add(name.name() + ": cannot read the file " + path);
+        return Optional.empty();
+      }
+      return Optional.of(path);
+    });
+  }
+
+  private Optional<WebhookSettings.PostmarkCredentials> postmarkCredentials() {
+    var user = text(SettingsCatalog.POSTMARK_WEBHOOK_USER);
+    if (user.isPresent() != text(SettingsCatalog.POSTMARK_WEBHOOK_PASSWORD).isPresent()) {
+      problems.add(SettingsCatalog.POSTMARK_WEBHOOK_USER.name() + " and "
+          + SettingsCatalog.POSTMARK_WEBHOOK_PASSWORD.name() + " are"
+          + " set together or not at all");
+      return Optional.empty();
+    }
+    var password = secret(SettingsCatalog.POSTMARK_WEBHOOK_PASSWORD);
+    if (user.isEmpty() || password.isEmpty()) return Optional.empty();
+    if (user.isPresent() && user.get().contains(":")) {
+      problems.add(SettingsCatalog.POSTMARK_WEBHOOK_USER.name()
+          + ": must not contain ':' (basic auth splits on it)");
+      return Optional.empty();
+    }
+    return Optional.of(new WebhookSettings.PostmarkCredentials(user.get(), password.get()));
+  }
+
+  private Settings.LogFormat logFormat() {
+    return text(SettingsCatalog.LOG_FORMAT)
+        .map(raw -> {
+          try {
+            return Settings.LogFormat.valueOf(raw.toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            problems.add(
+                SettingsCatalog.LOG_FORMAT.name() + ": expected auto, json or text but was " + raw);
+            return Settings.LogFormat.AUTO;
+          }
+        })
+        .orElse(Settings.LogFormat.AUTO);
+  }
+}

@@ -1,0 +1,209 @@
+package dev.tidings.opentime;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tidings.coordination.ComputeOnce;
+import dev.tidings.coordination.ComputeOnce.Outcome;
+import dev.tidings.coordination.ComputeOnce.Timings;
+import dev.tidings.coordination.CoordinationException;
+import dev.tidings.message.MessageId;
+import dev.tidings.message.MessageToken;
+import dev.tidings.recommend.RecommendationRequest;
+import dev.tidings.recommend.Recommender;
+import dev.tidings.storage.BatchedLookup;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Chooses an email's slot products once for the whole cluster (seed 01, done atomically by the
+ * {@link ComputeOnce} port) and keeps them for good. In order: this node's near cache; the
+ * coordinator, whose one winner takes the list kept in the database if there is one and otherwise asks
+ * the {@link Recommender}, excluding what the subscriber's recent emails showed; and when the
+ * coordinator is slow or down, the same computation here without the lock (a fallback, counted).
+ * Lists are kept in the database in batches, off the request path.
+ */
+public final class SlotChooser implements AutoCloseable {
+  /** Recent emails whose products the next email does not repeat. */
+  private static final int RECENT_EMAILS = 5;
+
+  private final ComputeOnce computeOnce;
+  private final Recommender recommender;
+  private final SlotTable table;
+  /** The pasts of emails chosen at the same moment, read in one query. */
+  private final BatchedLookup<MessageId, SlotTable.Past> pasts;
+  /** Keeps chosen lists in the database in batches, off the request path. */
+  private final BatchingBuffer<ChosenSlots> recorder;
+
+  private final Options options;
+  private final InstantSource clock;
+  private final Cache<String, ChosenSlots> nearCache;
+  private final Counter fallbacks;
+  private final Counter computed;
+
+  /**
+   * @param timings the coordinator's lock, list TTL and wait; the wait shorter than the HTTP deadline
+   * @param nearCacheEmails lists this node keeps in memory
+   */
+  public record Options(Timings timings, int nearCacheEmails, Duration recommendDeadline) {
+    public static Options defaults() {
+      return new Options(
+          new Timings(Duration.ofSeconds(2), Duration.ofMinutes(10), Duration.ofMillis(1_500)),
+          50_000,
+          Duration.ofMillis(800));
+    }
+  }
+
+  public SlotChooser(
+      ComputeOnce computeOnce,
+      Recommender recommender,
+      Jdbi jdbi,
+      InstantSource clock,
+      MeterRegistry metrics,
+      Options options) {
+    this.computeOnce = computeOnce;
+    this.recommender = recommender;
+    this.table = new SlotTable(jdbi);
+    this.pasts = new BatchedLookup<>(
+        "email pasts", messages -> table.pasts(messages, RECENT_EMAILS), 128, 2);
+    this.recorder = new BatchingBuffer<>("chosen slot lists", 100_000, 1_000, table::keepAll);
+    this.options = options;
+    this.clock = clock;
+    this.nearCache = Caffeine.newBuilder()
+        .maximumSize(options.nearCacheEmails())
+        .recordStats()
+        .build();
+    CaffeineCacheMetrics.monitor(metrics, nearCache, "opentime_near_cache");
+    this.fallbacks = Counter.builder("tidings_opentime_fallbacks")
+        .description("slot lists chosen without the coordinator (slow or down)")
+        .register(metrics);
+    this.computed = Counter.builder("tidings_opentime_computed")
+        .description("slot lists computed on this node")
+        .register(metrics);
+  }
+
+  /** The email's list; never throws for a coordinator that is slow or down. */
+  public ChosenSlots choose(MessageToken token) {
+    String key = token.message().text();
+    Optional<ChosenSlots> near = nearCached(key);
+    if (near.isPresent() && near.get().how() != ChosenSlots.How.FALLBACK)
+      return near.get().how(ChosenSlots.How.NEAR_CACHE);
+    if (near.isPresent()) return settled(token, near.get()).how(ChosenSlots.How.NEAR_CACHE);
+    ChosenSlots chosen;
+    try {
+      Outcome outcome = computeOnce.computeOnce("slots:" + key, options.timings(), () -> {
+        ChosenSlots fresh = compute(token);
+        return fresh.encode() + ";" + fresh.how().name();
+      });
+      chosen = switch (outcome) {
+        case Outcome.Computed c -> {
+          ChosenSlots list = decode(token, c.value(), true);
+          if (list.how() == ChosenSlots.How.COMPUTED) {
+            computed.increment();
+            recorder.add(list);
+          }
+          yield list;
+        }
+        case Outcome.Joined j -> decode(token, j.value(), false);
+        case Outcome.TimedOut t -> fallback(token);
+      };
+    } catch (CoordinationException e) {
+      chosen = fallback(token);
+    }
+    return remember(key, chosen);
+  }
+
+  /** The list kept for an email, for support: never computes. */
+  public Optional<ChosenSlots> kept(MessageToken token) {
+    Optional<ChosenSlots> near = nearCached(token.message().text());
+    if (near.isEmpty()) return table.find(token.message());
+    if (near.get().how() != ChosenSlots.How.FALLBACK) return near;
+    return Optional.of(settled(token, near.get()));
+  }
+
+  /**
+   * A fallback stands in only until the coordinator's winner publishes: that list is the email's for
+   * good (the winner keeps it in the table over any fallback), so from then on this node serves it
+   * too, and images and clicks agree on every node.
+   */
+  private ChosenSlots settled(MessageToken token, ChosenSlots fallback) {
+    Optional<String> published;
+    try {
+      published = computeOnce.peek("slots:" + token.message().text());
+    } catch (CoordinationException e) {
+      return fallback; // still down: the fallback is all there is
+    }
+    if (published.isEmpty()) return fallback;
+    ChosenSlots winner = decode(token, published.get(), false);
+    nearCache.put(token.message().text(), winner);
+    return winner;
+  }
+
+  /** Waits until every list handed to the database so far is written. */
+  public void flush() throws InterruptedException {
+    recorder.flush();
+  }
+
+  private ChosenSlots fallback(MessageToken token) {
+    fallbacks.increment();
+    ChosenSlots list = compute(token);
+    if (list.how() != ChosenSlots.How.COMPUTED) return list; // kept already: the fallback found it
+    // kept as provisional: a winner that was only slow replaces it; with no winner it stays
+    ChosenSlots fallback = list.how(ChosenSlots.How.FALLBACK);
+    recorder.add(fallback);
+    return fallback;
+  }
+
+  private ChosenSlots compute(MessageToken token) {
+    SlotTable.Past past = pasts
+        .get(token.message())
+        .orElseThrow(
+            () -> new IllegalStateException("no answer for " + token.message().text()));
+    if (past.kept().isPresent()) return past.kept().get();
+    Set<String> shown = past.recentlyShown();
+    var request = new RecommendationRequest(
+        token.message().subscriberId(),
+        Math.max(1, token.slots()),
+        shown,
+        Optional.of(token.message().campaignId()),
+        Locale.ROOT,
+        clock.instant().plus(options.recommendDeadline()),
+        token.arm());
+    var products = recommender.recommend(request).productIds();
+    return new ChosenSlots(token.message(), products, clock.instant(), ChosenSlots.How.COMPUTED);
+  }
+
+  /** The value is the list, then how its computer got it: a list taken from the database stays STORED. */
+  private static ChosenSlots decode(MessageToken token, String value, boolean here) {
+    int split = value.lastIndexOf(';');
+    ChosenSlots.How origin = ChosenSlots.How.valueOf(value.substring(split + 1));
+    ChosenSlots list = ChosenSlots.decode(token.message(), value.substring(0, split), origin);
+    if (here) return list;
+    return list.how(ChosenSlots.How.JOINED);
+  }
+
+  private Optional<ChosenSlots> nearCached(String key) {
+    return Optional.ofNullable(nearCache.getIfPresent(key));
+  }
+
+  /**
+   * Keeps the list in the near cache unless a request on this node got there first, and returns the
+   * list to serve: the first one, so two requests on one node never serve two lists (concurrent
+   * fallbacks each compute).
+   */
+  private ChosenSlots remember(String key, ChosenSlots list) {
+    ChosenSlots first = nearCache.asMap().putIfAbsent(key, list);
+    return first == null ? list : first.how(list.how());
+  }
+
+  @Override
+  public void close() {
+    recorder.close();
+  }
+}

@@ -1,0 +1,221 @@
+package dev.tidings.recommend.blend;
+
+import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.audience.FollowService;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.recommend.RecommendationRequest;
+import dev.tidings.recommend.Recommendations;
+import dev.tidings.recommend.Recommender;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A node's recommender: the {@link Blender} with its background work. The settings are re-read every
+ * {@link Options#settingsEvery()}, the item model (catalogue, trending, co-occurrence) rebuilt every
+ * {@link Options#itemsEvery()}, and EASE refitted every {@link Options#easeEvery()}, each on a daemon
+ * thread of its own so a slow fit never delays the settings. Thread-safe; close it to stop them.
+ */
+public final class LiveRecommender implements Recommender, AutoCloseable {
+  /**
+   * @param settingsEvery how often the settings are re-read: a change through the API applies
+   *     within this on every node
+   * @param itemsEvery how often trending and the catalogue are rebuilt
+   * @param neighboursEvery how often the all-time counts and co-occurrence neighbours are re-read (the
+   *     largest read: every all-time item aggregate)
+   * @param easeEvery how often EASE is refitted (its cost is cubic in its items)
+   */
+  public record Options(
+      Duration settingsEvery, Duration itemsEvery, Duration neighboursEvery, Duration easeEvery) {
+    public Options {
+      Objects.requireNonNull(settingsEvery, "settingsEvery");
+      Objects.requireNonNull(itemsEvery, "itemsEvery");
+      Objects.requireNonNull(neighboursEvery, "neighboursEvery");
+      Objects.requireNonNull(easeEvery, "easeEvery");
+    }
+
+    public static Options defaults() {
+      return new Options(
+          Duration.ofSeconds(2),
+          Duration.ofSeconds(5),
+          Duration.ofMinutes(1),
+          Duration.ofMinutes(10));
+    }
+  }
+
+  private final SettingsStore store;
+  private final Refreshed<RecommenderSettings> settings;
+  private final Refreshed<Neighbourhood> neighbourhood;
+  private final Refreshed<ItemModel> items;
+  private final Refreshed<Fit> ease;
+  private final SignalReader signals;
+  private final Blender blender;
+  private final List<ScheduledExecutorService> schedulers;
+
+  /** EASE's latest fit; none until the first has finished (and when disabled). */
+  private record Fit(@Nullable EaseModel model) {}
+
+  public LiveRecommender(
+      SettingsStore store,
+      CatalogFacts catalog,
+      AggregateReader aggregates,
+      Follows.Reader follows,
+      InstantSource clock,
+      Options options) {
+    this.store = store;
+    this.settings = new Refreshed<>("the recommender settings", store::load);
+    this.neighbourhood = new Refreshed<>(
+        "the co-occurrence neighbours", () -> Neighbourhood.load(aggregates, clock.instant()));
+    this.items = new Refreshed<>("the item model", () -> {
+      AlgorithmSettings popularity = settings.get().of(Algorithm.POPULARITY);
+      Instant now = clock.instant();
+      return ItemModel.load(
+          catalog,
+          aggregates,
+          neighbourhood.get(),
+          now,
+          LocalDate.ofInstant(now, ZoneOffset.UTC),
+          popularity.param(Algorithm.POPULARITY, "halfLifeDays"),
+          (int) popularity.param(Algorithm.POPULARITY, "windowDays"));
+    });
+    this.ease = new Refreshed<>("the EASE model", () -> {
+      AlgorithmSettings easeSettings = settings.get().of(Algorithm.EASE);
+      // never builds the item model itself: built before the catalogue is filled, it would be empty
+      ItemModel model = items.current();
+      if (!easeSettings.enabled() || model == null) return new Fit(null);
+      return new Fit(EaseModel.fit(
+          model,
+          (int) easeSettings.param(Algorithm.EASE, "items"),
+          easeSettings.param(Algorithm.EASE, "lambda"),
+          clock.instant()));
+    });
+    this.signals = new SignalReader(aggregates, follows, clock, () -> (int) Math.ceil(
+        settings.get().of(Algorithm.RECENTLY_VIEWED).param(Algorithm.RECENTLY_VIEWED, "days")));
+    this.blender = new Blender(
+        CandidateSource.all(),
+        settings::get,
+        this::itemModel,
+        () -> {
+          Fit fit = ease.current();
+          return fit == null ? null : fit.model();
+        },
+        signals,
+        clock);
+    this.schedulers = List.of(
+        scheduler("recommend-settings"),
+        scheduler("recommend-items"),
+        scheduler("recommend-neighbours"),
+        scheduler("recommend-ease"));
+    settings.every(options.settingsEvery(), schedulers.get(0));
+    items.every(options.itemsEvery(), schedulers.get(1));
+    neighbourhood.every(options.neighboursEvery(), schedulers.get(2));
+    // the first fit once the item model has had time to be built; a request never waits for EASE,
+    // and until the first fit EASE offers nothing rather than a fit on an empty catalogue
+    ease.every(options.easeEvery(), schedulers.get(3), options.itemsEvery());
+  }
+
+  /** On the node's database: settings, catalogue, aggregates and follows. */
+  public static LiveRecommender of(Jdbi jdbi, InstantSource clock, Options options) {
+    return new LiveRecommender(
+        new JdbiSettingsStore(jdbi),
+        CatalogFacts.of(new CatalogService(jdbi, clock)),
+        AggregateReader.of(new AggregateStore(jdbi)),
+        Follows.Reader.of(new FollowService(jdbi, clock)),
+        clock,
+        options);
+  }
+
+  /**
+   * The item model, built on first use. An empty one (no product known yet, as on a node started
+   * before the catalogue was imported) is rebuilt on the request rather than served until the next
+   * tick: an open-time slot keeps the first answer it gets for good.
+   */
+  private ItemModel itemModel() {
+    ItemModel model = items.get();
+    return model.size() > 0 ? model : items.refresh();
+  }
+
+  private static ScheduledExecutorService scheduler(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        Thread.ofPlatform().name(name).daemon().factory());
+  }
+
+  @Override
+  public Recommendations recommend(RecommendationRequest request) {
+    return blender.recommend(request);
+  }
+
+  /** Only {@code only} of the algorithms, weighted as configured: an experiment's arm. */
+  public Recommendations recommend(RecommendationRequest request, Set<Algorithm> only) {
+    return blender.recommend(request, only);
+  }
+
+  /** The settings this node uses now. */
+  public RecommenderSettings settings() {
+    return settings.get();
+  }
+
+  /** Stores a change of one algorithm and applies it on this node at once (others within seconds). */
+  public RecommenderSettings change(Algorithm algorithm, AlgorithmSettings changed) {
+    store.save(algorithm, changed);
+    return settings.refresh();
+  }
+
+  /** Stores a change of the blender's settings and applies it on this node at once. */
+  public RecommenderSettings change(BlendSettings changed) {
+    store.save(changed);
+    return settings.refresh();
+  }
+
+  /**
+   * Rebuilds everything now, on the caller's thread (tests, benchmarks), and says how long each part
+   * took: what each background rebuild costs the node.
+   */
+  public String refreshModels() {
+    long started = System.nanoTime();
+    settings.refresh();
+    long settingsDone = System.nanoTime();
+    neighbourhood.refresh();
+    long neighboursDone = System.nanoTime();
+    items.refresh();
+    long itemsDone = System.nanoTime();
+    ease.refresh();
+    long easeDone = System.nanoTime();
+    return String.format(
+        java.util.Locale.ROOT,
+        "settings %.3f s, neighbours %.2f s, trending and catalogue %.2f s, EASE %.2f s",
+        (settingsDone - started) / 1e9,
+        (neighboursDone - settingsDone) / 1e9,
+        (itemsDone - neighboursDone) / 1e9,
+        (easeDone - itemsDone) / 1e9);
+  }
+
+  /** Requests answered without the user's aggregates (deadline too near, or the read failed). */
+  public long answersWithoutUserSignals() {
+    return signals.unread();
+  }
+
+  /** What the background work has built, for health and the benchmark. */
+  public String describe() {
+    ItemModel model = items.current();
+    Fit fit = ease.current();
+    EaseModel fitted = fit == null ? null : fit.model();
+    return "items " + (model == null ? "not built" : model.size() + " products") + ", EASE "
+        + (fitted == null ? "not fitted" : fitted.size() + " items");
+  }
+
+  @Override
+  public void close() {
+    schedulers.forEach(ScheduledExecutorService::shutdownNow);
+    signals.close();
+  }
+}

@@ -1,0 +1,89 @@
+package dev.tidings.message;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.config.Secret;
+import dev.tidings.message.TokenCodec.Reason;
+import dev.tidings.message.TokenCodec.Verdict;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class TokenCodecTest {
+  private final TokenCodec codec = TokenCodec.of(new Secret("current-secret-0123456789"));
+  private final Instant now = Instant.parse("2026-11-23T17:31:00Z");
+
+  @Test
+  void a_usual_email_token_is_well_under_sixty_characters() {
+    var numeric = new MessageToken(new MessageId(1_234, 56_789, "1234567"), now, 5);
+    var textual = new MessageToken(new MessageId(1_234, 56_789, "cust-2026-000123-ab"), now, 5);
+
+    assertThat(codec.encode(numeric)).hasSizeLessThanOrEqualTo(40);
+    assertThat(codec.encode(textual)).hasSizeLessThanOrEqualTo(60);
+  }
+
+  @Test
+  void the_issue_time_is_kept_to_the_minute() {
+    var token =
+        new MessageToken(new MessageId(1, 2, "s-1"), Instant.parse("2026-11-23T17:31:42.5Z"), 5);
+
+    assertThat(codec.decode(codec.encode(token)))
+        .isEqualTo(new Verdict.Valid(new MessageToken(
+            new MessageId(1, 2, "s-1"), Instant.parse("2026-11-23T17:31:00Z"), 5)));
+  }
+
+  @Test
+  void an_experiment_arm_rides_in_a_version_2_token_and_tokens_without_one_stay_as_they_were() {
+    var plain = new MessageToken(new MessageId(1, 2, "s-1"), now, 5);
+    var armed = new MessageToken(new MessageId(1, 2, "s-1"), now, 5, 0b1_0001);
+
+    String plainText = codec.encode(plain);
+    String armedText = codec.encode(armed);
+    assertThat(codec.decode(plainText)).isEqualTo(new Verdict.Valid(plain));
+    assertThat(codec.decode(armedText)).isEqualTo(new Verdict.Valid(armed));
+    assertThat(java.util.Base64.getUrlDecoder().decode(plainText)[0]).isEqualTo((byte) 1);
+    assertThat(java.util.Base64.getUrlDecoder().decode(armedText)[0]).isEqualTo((byte) 2);
+    assertThat(armedText.length()).isLessThanOrEqualTo(plainText.length() + 4);
+    assertThatThrownBy(() -> new MessageToken(new MessageId(1, 2, "s"), now, 5, 0x1_0000))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("arm must be within 0..65535");
+  }
+
+  @Test
+  void a_zero_padded_id_keeps_its_zeros() {
+    var token = new MessageToken(new MessageId(1, 2, "000123"), now, 5);
+
+    assertThat(codec.decode(codec.encode(token))).isEqualTo(new Verdict.Valid(token));
+  }
+
+  @Test
+  void refusals_say_why() {
+    String token = codec.encode(new MessageToken(new MessageId(7, 8, "42"), now, 5));
+    var retired = TokenCodec.of(new Secret("a-secret-nobody-uses-here"));
+
+    assertThat(codec.decode("")).isEqualTo(new Verdict.Refused(Reason.MALFORMED));
+    assertThat(codec.decode("not a token!")).isEqualTo(new Verdict.Refused(Reason.MALFORMED));
+    assertThat(codec.decode(token + "A")).isInstanceOf(Verdict.Refused.class);
+    assertThat(codec.decode(token.substring(0, token.length() - 1)))
+        .isInstanceOf(Verdict.Refused.class);
+    assertThat(retired.decode(token))
+        .isIn(new Verdict.Refused(Reason.UNKNOWN_KEY), new Verdict.Refused(Reason.FORGED));
+  }
+
+  @Test
+  void a_secret_too_short_to_sign_is_a_configuration_error() {
+    assertThatThrownBy(() -> TokenCodec.of(new Secret("long-enough-secret-123, short")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 16 characters")
+        .hasMessageContaining("commas");
+  }
+
+  @Test
+  void ids_and_times_out_of_range_are_refused_when_written() {
+    assertThatThrownBy(() -> new MessageId(-1, 0, "s")).hasMessageContaining("campaignId");
+    assertThatThrownBy(() -> new MessageId(1, 0, "has space")).hasMessageContaining("subscriberId");
+    assertThatThrownBy(() ->
+            new MessageToken(new MessageId(1, 1, "s"), Instant.parse("2023-12-31T23:59:00Z"), 5))
+        .hasMessageContaining("issuedAt");
+  }
+}

@@ -1,0 +1,69 @@
+package dev.tidings.tools;
+
+import dev.tidings.app.AudienceWiring;
+import dev.tidings.app.CampaignWiring;
+import dev.tidings.app.CatalogWiring;
+import dev.tidings.app.Node;
+import dev.tidings.app.NotifyWiring;
+import dev.tidings.audience.TargetType;
+import dev.tidings.catalog.Product;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The demo's digest: after its first campaign, the shop adds two new products to each of its three most
+ * followed brands through the catalogue, which makes them news for those brands' followers, and sends a
+ * digest campaign that tells each follower what is new (with three open-time picks below). Subscribers
+ * who follow none of those brands have nothing to tell and get no digest.
+ */
+final class DemoDigest {
+  private static final String DEFINITION = "/demo/digest.json";
+  private static final int BRANDS = 3;
+  private static final int PER_BRAND = 2;
+
+  private DemoDigest() {}
+
+  static void publishAndSend(Node node) {
+    try {
+      int added = addNewProducts(node);
+      // the node's own news rounds may take some of them: either way each is told once
+      node.capability(NotifyWiring.class).notifications().tellAllProductNews();
+      System.out.printf("demo digest: %d new products of the most followed brands%n", added);
+      long id = DemoCampaign.send(node, "demo digest", DEFINITION);
+      DemoCampaign.follow(node.capability(CampaignWiring.class).campaigns(), id, "demo digest");
+    } catch (RuntimeException e) {
+      System.err.println("demo digest stopped: " + e.getMessage());
+    }
+  }
+
+  private static int addNewProducts(Node node) {
+    var catalog = node.capability(CatalogWiring.class).catalog();
+    var brands =
+        node.capability(AudienceWiring.class).follows().mostFollowed(TargetType.BRAND, BRANDS);
+    List<Product> shelf =
+        catalog.list(Optional.empty(), dev.tidings.catalog.CatalogService.MAX_PAGE);
+    int added = 0;
+    for (var brand : brands) {
+      var models = shelf.stream()
+          .filter(product -> product.available() && product.brand().equals(Optional.of(brand.id())))
+          .limit(PER_BRAND)
+          .toList();
+      for (Product model : models) if (catalog.create(newSeason(model)).isPresent()) added++;
+    }
+    return added;
+  }
+
+  private static Product newSeason(Product model) {
+    return new Product(
+        "new-" + model.id(),
+        "New season: " + model.title(),
+        model.brand(),
+        model.category(),
+        model.price(),
+        model.currency(),
+        model.imageUrl(),
+        model.landingUrl(),
+        true,
+        model.attributes());
+  }
+}
