@@ -136,7 +136,7 @@ class CampaignEmailsIT {
         {"allocation": "ab", "metric": "human_click", "testShare": 1,
          "variants": [{"name": "blend"}, {"name": "popular", "algorithms": ["popularity"]}]}"""));
     Campaign campaign = campaigns.create(CampaignJson.fromJson(json));
-    var job = new SendJob(campaign.id(), 7, 40, 100);
+    var job = new SendJob(campaign.id(), 7, 4, 100);
     List<MessageId> messages = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       subscribers.put(Fixtures.subscriber("r" + i, "r" + i + "@example.com", "R " + i, "Wien"));
@@ -146,7 +146,9 @@ class CampaignEmailsIT {
     List<Composed> out = armed.composeAll(job, messages);
     int popularArm = Algorithm.armOf(EnumSet.of(Algorithm.POPULARITY));
     for (Composed composed : out) {
-      var email = ((Composed.Email) composed).email();
+      var written = (Composed.Email) composed;
+      written.afterSent().run(); // the ledger learns each email's variant once it is sent
+      var email = written.email();
       String token =
           email.headers().get("List-Unsubscribe").replaceAll("^<[^>]*/u/([^>]+)>.*$", "$1");
       var decoded = (TokenCodec.Verdict.Valid) tokens.decode(token);

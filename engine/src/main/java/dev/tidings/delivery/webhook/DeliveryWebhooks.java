@@ -12,8 +12,10 @@ import dev.tidings.delivery.webhook.ses.SigningKeys;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /** The providers' webhooks this node verifies: one per provider whose settings are present. */
 public record DeliveryWebhooks(
@@ -30,6 +32,32 @@ public record DeliveryWebhooks(
    * messages may be that old; the signature, not the age, is what makes them authentic.
    */
   public static final Duration SNS_RETRY_WINDOW = Duration.ofHours(1);
+
+  /** A provider Tidings takes webhooks from: its name in the URL, as people write it, its settings. */
+  public record Provider(String name, String shown, String settings) {}
+
+  /** Every provider, by its name in the URL. */
+  public static final Map<String, Provider> PROVIDERS = Map.of(
+      "sendgrid",
+      new Provider("sendgrid", "SendGrid", "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY"),
+      "ses",
+      new Provider("ses", "Amazon SES", "TIDINGS_SES_TOPIC_ARN"),
+      "mailgun",
+      new Provider("mailgun", "Mailgun", "TIDINGS_MAILGUN_SIGNING_KEY"),
+      "postmark",
+      new Provider(
+          "postmark",
+          "Postmark",
+          "TIDINGS_POSTMARK_WEBHOOK_USER and TIDINGS_POSTMARK_WEBHOOK_PASSWORD"));
+
+  /** The webhook of {@code provider}, when this node's settings configure one. */
+  public Optional<ProviderWebhook> named(String provider) {
+    return Stream.of(sendgrid, ses, mailgun, postmark)
+        .flatMap(Optional::stream)
+        .map(ProviderWebhook.class::cast)
+        .filter(webhook -> webhook.provider().equals(provider))
+        .findFirst();
+  }
 
   public static DeliveryWebhooks configured(
       WebhookSettings settings, InstantSource clock, Supplier<ReplayGuard> replays) {

@@ -6,8 +6,8 @@ import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.DeliveryEvents;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
 import dev.tidings.delivery.webhook.Mapped;
+import dev.tidings.delivery.webhook.ProviderWebhook;
 import dev.tidings.delivery.webhook.WebhookRefused;
-import dev.tidings.delivery.webhook.sendgrid.SendGridWebhook;
 import dev.tidings.web.ApiProblem;
 import dev.tidings.web.Bodies;
 import dev.tidings.web.JsonBodies;
@@ -17,7 +17,6 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.InputStream;
-import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,39 +51,18 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
 
   @Override
   public void register(HttpRouting.Builder routing) {
-    routing.post("/webhooks/sendgrid", (request, response) -> {
-      var webhook =
-          configured(webhooks.sendgrid(), "SendGrid", "TIDINGS_SENDGRID_WEBHOOK_PUBLIC_KEY");
-      byte[] body = body(request);
-      answer(
-          response,
-          "sendgrid",
-          () -> handed(webhook.receive(
-              header(request, SendGridWebhook.SIGNATURE_HEADER),
-              header(request, SendGridWebhook.TIMESTAMP_HEADER),
-              body)));
-    });
-    routing.post("/webhooks/ses", (request, response) -> {
-      var webhook = configured(webhooks.ses(), "Amazon SES", "TIDINGS_SES_TOPIC_ARN");
-      byte[] body = body(request);
-      answer(response, "ses", () -> handed(webhook.receive(body)));
-    });
-    routing.post("/webhooks/mailgun", (request, response) -> {
-      var webhook = configured(webhooks.mailgun(), "Mailgun", "TIDINGS_MAILGUN_SIGNING_KEY");
-      byte[] body = body(request);
-      answer(response, "mailgun", () -> webhook.receive(body, sink.get()));
-    });
-    routing.post("/webhooks/postmark", (request, response) -> {
-      var webhook = configured(
-          webhooks.postmark(),
-          "Postmark",
-          "TIDINGS_POSTMARK_WEBHOOK_USER and TIDINGS_POSTMARK_WEBHOOK_PASSWORD");
-      byte[] body = body(request);
-      answer(
-          response,
-          "postmark",
-          () -> handed(
-              webhook.receive(header(request, HeaderNames.AUTHORIZATION.defaultCase()), body)));
+    routing.post("/webhooks/{provider}", (request, response) -> {
+      String name = request.path().pathParameters().get("provider");
+      var provider = DeliveryWebhooks.PROVIDERS.get(name);
+      if (provider == null) throw ApiProblem.notFound("no webhook of a provider named " + name);
+      var webhook = webhooks
+          .named(name)
+          .orElseThrow(() -> ApiProblem.notFound("the " + provider.shown()
+              + " webhook is not configured on this node: set " + provider.settings()
+              + " (see README, Settings)"));
+      var received = new ProviderWebhook.Request(
+          header -> request.headers().first(HeaderNames.create(header)), body(request));
+      answer(response, name, () -> webhook.receive(received, sink.get()));
     });
     routing.post("/api/v1/delivery-events", (request, response) -> {
       var json = JsonBodies.read(request, maxBodyBytes);
@@ -103,22 +81,8 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     }
   }
 
-  private Mapped handed(Mapped mapped) {
-    mapped.handTo(sink.get());
-    return mapped;
-  }
-
-  private static <T> T configured(Optional<T> webhook, String provider, String settings) {
-    return webhook.orElseThrow(() -> ApiProblem.notFound("the " + provider
-        + " webhook is not configured on this node: set " + settings + " (see README, Settings)"));
-  }
-
   private byte[] body(ServerRequest request) {
     return Bodies.read(request, maxBodyBytes, InputStream::readAllBytes);
-  }
-
-  private static Optional<String> header(ServerRequest request, String name) {
-    return request.headers().first(HeaderNames.create(name));
   }
 
   private static void answer(ServerResponse response, String provider, Supplier<Mapped> receive) {

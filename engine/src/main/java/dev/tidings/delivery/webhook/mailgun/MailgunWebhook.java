@@ -4,6 +4,7 @@ import dev.tidings.config.Secret;
 import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.Freshness;
 import dev.tidings.delivery.webhook.Mapped;
+import dev.tidings.delivery.webhook.ProviderWebhook;
 import dev.tidings.delivery.webhook.ReplayGuard;
 import dev.tidings.delivery.webhook.WebhookJson;
 import dev.tidings.delivery.webhook.WebhookRefused;
@@ -23,7 +24,7 @@ import tools.jackson.databind.JsonNode;
  * nodes) and the timestamp must be fresh; the token is claimed last, after the event was read, so a
  * malformed request does not use it up.
  */
-public final class MailgunWebhook {
+public final class MailgunWebhook implements ProviderWebhook {
   static final String PROVIDER = "mailgun";
 
   private final Secret signingKey;
@@ -82,5 +83,15 @@ public final class MailgunWebhook {
     return MessageDigest.isEqual(
         claimed.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8),
         expected.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public String provider() {
+    return PROVIDER;
+  }
+
+  @Override
+  public Mapped receive(Request request, ReceiptSink sink) {
+    return receive(request.body(), sink);
   }
 }

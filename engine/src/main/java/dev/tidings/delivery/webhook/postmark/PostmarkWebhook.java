@@ -1,7 +1,9 @@
 package dev.tidings.delivery.webhook.postmark;
 
 import dev.tidings.config.WebhookSettings.PostmarkCredentials;
+import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.Mapped;
+import dev.tidings.delivery.webhook.ProviderWebhook;
 import dev.tidings.delivery.webhook.WebhookJson;
 import dev.tidings.delivery.webhook.WebhookRefused;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +16,7 @@ import java.util.Optional;
  * A Postmark webhook request. Postmark signs nothing: the credentials in the webhook URL
  * ({@code https://user:password@host/webhooks/postmark}) arrive as basic auth and are the whole proof.
  */
-public final class PostmarkWebhook {
+public final class PostmarkWebhook implements ProviderWebhook {
   private final byte[] expected;
   private final InstantSource clock;
 
@@ -39,5 +41,17 @@ public final class PostmarkWebhook {
       throw WebhookRefused.unauthenticated(
           "the basic auth credentials are not the configured ones");
     return PostmarkEvents.map(WebhookJson.parse(body), clock.instant());
+  }
+
+  @Override
+  public String provider() {
+    return "postmark";
+  }
+
+  @Override
+  public Mapped receive(Request request, ReceiptSink sink) {
+    Mapped mapped = receive(request.header("Authorization"), request.body());
+    mapped.handTo(sink);
+    return mapped;
   }
 }

@@ -1,7 +1,9 @@
 package dev.tidings.delivery.webhook.sendgrid;
 
+import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.Freshness;
 import dev.tidings.delivery.webhook.Mapped;
+import dev.tidings.delivery.webhook.ProviderWebhook;
 import dev.tidings.delivery.webhook.WebhookJson;
 import dev.tidings.delivery.webhook.WebhookRefused;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +19,7 @@ import java.util.Optional;
  * header's text followed by the body's exact bytes, so the body is verified before it is parsed:
  * re-serialised JSON would not match.
  */
-public final class SendGridWebhook {
+public final class SendGridWebhook implements ProviderWebhook {
   public static final String SIGNATURE_HEADER = "X-Twilio-Email-Event-Webhook-Signature";
   public static final String TIMESTAMP_HEADER = "X-Twilio-Email-Event-Webhook-Timestamp";
 
@@ -62,5 +64,18 @@ public final class SendGridWebhook {
     } catch (IllegalArgumentException e) {
       throw WebhookRefused.unauthenticated(SIGNATURE_HEADER + " is not base64");
     }
+  }
+
+  @Override
+  public String provider() {
+    return "sendgrid";
+  }
+
+  @Override
+  public Mapped receive(Request request, ReceiptSink sink) {
+    Mapped mapped =
+        receive(request.header(SIGNATURE_HEADER), request.header(TIMESTAMP_HEADER), request.body());
+    mapped.handTo(sink);
+    return mapped;
   }
 }

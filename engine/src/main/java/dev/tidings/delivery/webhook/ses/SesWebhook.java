@@ -1,7 +1,9 @@
 package dev.tidings.delivery.webhook.ses;
 
+import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.Freshness;
 import dev.tidings.delivery.webhook.Mapped;
+import dev.tidings.delivery.webhook.ProviderWebhook;
 import dev.tidings.delivery.webhook.WebhookJson;
 import dev.tidings.delivery.webhook.WebhookRefused;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * an SNS host, and the timestamp must be within SNS's retry window. Only then is a subscription
  * confirmed or a notification's event mapped.
  */
-public final class SesWebhook {
+public final class SesWebhook implements ProviderWebhook {
   private static final Logger log = LoggerFactory.getLogger(SesWebhook.class);
 
   private final Set<String> topicArns;
@@ -115,5 +117,17 @@ public final class SesWebhook {
       throw WebhookRefused.malformed(
           "Timestamp is not an ISO-8601 instant: " + message.timestamp());
     }
+  }
+
+  @Override
+  public String provider() {
+    return "ses";
+  }
+
+  @Override
+  public Mapped receive(Request request, ReceiptSink sink) {
+    Mapped mapped = receive(request.body());
+    mapped.handTo(sink);
+    return mapped;
   }
 }
