@@ -75,4 +75,20 @@ class ArchitecturePageTest {
           .toList();
     }
   }
+
+  @Test
+  void the_modules_table_names_every_module_of_the_build() throws IOException {
+    String pom = Files.readString(Repository.file("pom.xml"));
+    String page = Files.readString(Repository.file("docs/architecture.md"));
+    var modules = Pattern.compile("<module>([^<]+)</module>")
+        .matcher(pom)
+        .results()
+        .map(match -> match.group(1))
+        .toList();
+    assertThat(modules).contains("engine", "tools");
+    for (String module : modules)
+      assertThat(page)
+          .as("module %s in docs/architecture.md", module)
+          .contains("| `" + module + "` (");
+  }
 }
