@@ -130,12 +130,11 @@ final class ExplorerPage {
           .append("</a> <span class=\"muted\">chosen ")
           .append(Html.time(email.chosenAt()))
           .append("</span></h3>");
-      ProductCards.render(
-          body,
+      body.append(ProductCards.render(
           email.productIds(),
           email.productIds().stream()
               .map(id -> Optional.ofNullable(p.products().get(id)))
-              .toList());
+              .toList()));
     }
     body.append("</section></div>");
     return Html.page("Recommendations", Html.Section.EXPLORER, true, body.toString());

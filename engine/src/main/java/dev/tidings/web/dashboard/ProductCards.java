@@ -1,6 +1,7 @@
 package dev.tidings.web.dashboard;
 
 import dev.tidings.catalog.Product;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -9,33 +10,42 @@ import java.util.Optional;
 final class ProductCards {
   private ProductCards() {}
 
-  static void render(StringBuilder body, List<String> ids, List<Optional<Product>> products) {
-    body.append("<ol class=\"cards\">");
+  /** The cards as the {@code cards} template shows them. */
+  record View(List<Card> cards) {}
+
+  /** One slot: its product, or the id of one that left the catalogue. */
+  record Card(
+      int number,
+      boolean missing,
+      String id,
+      String image,
+      List<String> brand,
+      String title,
+      String price) {}
+
+  static View of(List<String> ids, List<Optional<Product>> products) {
+    List<Card> cards = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
       var product = i < products.size() ? products.get(i) : Optional.<Product>empty();
-      body.append("<li class=\"product\"><span class=\"slotno\">slot ")
-          .append(i + 1)
-          .append("</span>");
       if (product.isEmpty()) {
-        body.append("<p>")
-            .append(Html.escape(ids.get(i)))
-            .append(" (no longer in the catalogue)</p></li>");
+        cards.add(new Card(i + 1, true, ids.get(i), "", List.of(), "", ""));
         continue;
       }
       var p = product.get();
-      body.append("<img src=\"")
-          .append(Html.escape(p.imageUrl().toString()))
-          .append("\" alt=\"\" width=\"150\" height=\"150\">");
-      p.brand()
-          .ifPresent(brand ->
-              body.append("<p class=\"brand\">").append(Html.escape(brand)).append("</p>"));
-      body.append("<p class=\"title\">")
-          .append(Html.escape(p.title()))
-          .append("</p><p class=\"price\">")
-          .append(Html.escape(String.format(
-              Locale.ENGLISH, "%s %s", p.price().toPlainString(), p.currency().getCurrencyCode())))
-          .append("</p></li>");
+      cards.add(new Card(
+          i + 1,
+          false,
+          p.id(),
+          p.imageUrl().toString(),
+          p.brand().stream().toList(),
+          p.title(),
+          String.format(
+              Locale.ENGLISH, "%s %s", p.price().toPlainString(), p.currency().getCurrencyCode())));
     }
-    body.append("</ol>");
+    return new View(cards);
+  }
+
+  static String render(List<String> ids, List<Optional<Product>> products) {
+    return Templates.render("cards", of(ids, products));
   }
 }
