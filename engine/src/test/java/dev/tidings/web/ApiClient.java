@@ -44,6 +44,18 @@ final class ApiClient {
         .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
+  /**
+   * A POST that asks first ({@code Expect: 100-continue}): a body the server refuses by its length is
+   * answered before it is sent; otherwise the client may still be writing when the server answers and
+   * closes, and sees a broken connection instead of the answer.
+   */
+  Answer postAskingFirst(String path, String contentType, String body) {
+    return send(request(path)
+        .expectContinue(true)
+        .header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   Answer put(String path, String contentType, String body) {
     return send(request(path)
         .header("Content-Type", contentType)

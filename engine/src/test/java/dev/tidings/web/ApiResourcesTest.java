@@ -609,7 +609,8 @@ class ApiResourcesTest {
       assertThat(asLines.json().path("accepted").asLong()).isEqualTo(events.size());
 
       String tooMany = (event("ev-huge") + "\n").repeat((int) (MAX_IMPORT / 100));
-      assertThat(api.post("/api/v1/events", "application/x-ndjson", tooMany).status())
+      assertThat(api.postAskingFirst("/api/v1/events", "application/x-ndjson", tooMany)
+              .status())
           .isEqualTo(413);
       assertThat(activity.count()).isEqualTo(before + events.size());
     }
