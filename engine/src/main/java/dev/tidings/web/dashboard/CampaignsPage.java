@@ -82,59 +82,50 @@ final class CampaignsPage {
         java.time.Duration.ofSeconds((long) Math.ceil(left / p.recentPerSecond())));
   }
 
-  String render(Rows rows) {
-    var body = new StringBuilder();
-    body.append("<h1>Campaigns</h1>");
-    if (rows.ids().isEmpty()) {
-      body.append(
-          "<p>No campaign yet. Create one with <code>POST /api/v1/campaigns</code> or"
-              + " <code>tidings campaign create</code>; <code>tidings demo</code> sends one by itself.</p>");
-      return Html.page("Campaigns", Html.Section.CAMPAIGNS, true, body.toString());
-    }
-    body.append("<div class=\"scroll\" data-live=\"/live/campaigns\"><table class=\"campaigns\">"
-        + "<caption>Newest first; rates are of delivered emails, opens counted for people only."
-        + " Updates live.</caption><thead><tr>"
-        + "<th scope=\"col\">Campaign</th><th scope=\"col\">State</th><th scope=\"col\">Sent / planned</th>"
-        + "<th scope=\"col\">Rate</th><th scope=\"col\">ETA</th><th scope=\"col\" class=\"num\">Delivered</th>"
-        + "<th scope=\"col\" class=\"num\">Human opens</th><th scope=\"col\" class=\"num\">Clicks</th>"
-        + "<th scope=\"col\" class=\"num\">Bounces / complaints</th></tr></thead><tbody>");
-    for (long id : rows.ids()) {
-      String p = "c" + id + ".";
-      body.append("<tr><th scope=\"row\"><a href=\"/campaigns/")
-          .append(id)
-          .append("\">")
-          .append(Html.escape(rows.texts().getOrDefault(p + "name", "")))
-          .append("</a></th>");
-      cell(body, rows, p + "state", "");
-      body.append("<td><span data-k=\"")
-          .append(p)
-          .append("progress\">")
-          .append(Html.escape(rows.texts().getOrDefault(p + "progress", "")))
-          .append("</span><span class=\"bar thin\" aria-hidden=\"true\"><span data-w=\"")
-          .append(p)
-          .append("progress\" style=\"width:")
-          .append(String.format(
-              java.util.Locale.ROOT, "%.1f%%", rows.widths().getOrDefault(p + "progress", 0.0)))
-          .append("\"></span></span></td>");
-      cell(body, rows, p + "speed", "");
-      cell(body, rows, p + "eta", "");
-      cell(body, rows, p + "delivered", "num");
-      cell(body, rows, p + "open", "num");
-      cell(body, rows, p + "click", "num");
-      cell(body, rows, p + "losses", "num");
-      body.append("</tr>");
-    }
-    body.append("</tbody></table></div>");
-    return Html.page("Campaigns", Html.Section.CAMPAIGNS, true, body.toString());
-  }
+  /** The list as the {@code campaigns} template shows it. */
+  record View(boolean any, List<Row> rows) {}
 
-  private static void cell(StringBuilder body, Rows rows, String key, String cssClass) {
-    body.append("<td")
-        .append(cssClass.isEmpty() ? "" : " class=\"" + cssClass + "\"")
-        .append(" data-k=\"")
-        .append(key)
-        .append("\">")
-        .append(Html.escape(rows.texts().getOrDefault(key, "")))
-        .append("</td>");
+  /** One campaign's row; {@code key} prefixes the {@code data-k} of each live cell. */
+  record Row(
+      long id,
+      String key,
+      String name,
+      String state,
+      String progress,
+      String width,
+      String speed,
+      String eta,
+      String delivered,
+      String open,
+      String click,
+      String losses) {}
+
+  String render(Rows rows) {
+    List<Row> shown = rows.ids().stream()
+        .map(id -> {
+          String p = "c" + id + ".";
+          java.util.function.Function<String, String> text =
+              key -> rows.texts().getOrDefault(p + key, "");
+          return new Row(
+              id,
+              p,
+              text.apply("name"),
+              text.apply("state"),
+              text.apply("progress"),
+              String.format(
+                  java.util.Locale.ROOT, "%.1f%%", rows.widths().getOrDefault(p + "progress", 0.0)),
+              text.apply("speed"),
+              text.apply("eta"),
+              text.apply("delivered"),
+              text.apply("open"),
+              text.apply("click"),
+              text.apply("losses"));
+        })
+        .toList();
+    return Html.page(
+        "Campaigns",
+        Html.Section.CAMPAIGNS,
+        true,
+        Templates.render("campaigns", new View(!shown.isEmpty(), shown)));
   }
 }

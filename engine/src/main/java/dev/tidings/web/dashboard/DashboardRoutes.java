@@ -213,6 +213,8 @@ public final class DashboardRoutes implements RouteGroup {
     }
   }
 
+  record NotFound(String what) {}
+
   private static void notFound(ServerResponse response, String what) {
     Html.send(
         response,
@@ -221,7 +223,7 @@ public final class DashboardRoutes implements RouteGroup {
             "Not found",
             Html.Section.NONE,
             true,
-            "<h1>Not found</h1><p>" + Html.escape(what) + " <a href=\"/\">All campaigns</a>.</p>"));
+            Templates.render("notfound", new NotFound(what))));
   }
 
   private static void asset(ServerResponse response, String type, byte[] bytes) {

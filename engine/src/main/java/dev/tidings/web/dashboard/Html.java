@@ -10,10 +10,6 @@ import java.util.Locale;
 final class Html {
   private Html() {}
 
-  static String escape(String text) {
-    return dev.tidings.HtmlText.escape(text);
-  }
-
   static String count(long n) {
     return NumberFormat.getIntegerInstance(Locale.ENGLISH).format(n);
   }
@@ -50,33 +46,17 @@ final class Html {
    * Pages render their tables here on the server; the script only makes them move.
    */
   static String page(String title, Section section, boolean signedIn, String body) {
-    var nav = new StringBuilder();
-    if (signedIn) {
-      nav.append("<nav aria-label=\"Dashboard\"><ul>");
-      for (Section s : Section.values()) {
-        if (s == Section.NONE) continue;
-        nav.append("<li><a href=\"")
-            .append(s.path)
-            .append('"')
-            .append(s == section ? " aria-current=\"page\"" : "")
-            .append('>')
-            .append(s.label)
-            .append("</a></li>");
-      }
-      nav.append("</ul><form method=\"post\" action=\"/signout\">"
-          + "<button type=\"submit\" class=\"link\">Sign out</button></form></nav>");
-    }
-    return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        + "<title>" + escape(title) + " · Tidings</title>"
-        + "<link rel=\"stylesheet\" href=\"/static/dashboard.css\">"
-        + "<script type=\"module\" src=\"/static/dashboard.js\"></script>"
-        + "</head><body><a class=\"skip\" href=\"#main\">Skip to content</a>"
-        + "<header><a class=\"brand\" href=\"/\">Tidings</a>" + nav + "</header>"
-        + "<main id=\"main\">" + body + "</main>"
-        + "<footer><a href=\"/api/v1/openapi.json\">API</a> · <a href=\"/health\">health</a> · "
-        + "<a href=\"/metrics\">metrics</a></footer></body></html>\n";
+    var sections = java.util.Arrays.stream(Section.values())
+        .filter(s -> s != Section.NONE)
+        .map(s -> new NavLink(s.path, s.label, s == section))
+        .toList();
+    return Templates.render("page", new Shell(title, signedIn, sections, body));
   }
+
+  /** The shell around a page's body ({@code page} template); the body is already HTML. */
+  record Shell(String title, boolean signedIn, java.util.List<NavLink> sections, String body) {}
+
+  record NavLink(String path, String label, boolean current) {}
 
   static void send(ServerResponse response, int status, String html) {
     response.status(status);

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -170,22 +171,15 @@ final class SignIn {
             Optional.of("Too many wrong keys from this address: try again in " + seconds + " s.")));
   }
 
-  private static String page(String next, Optional<String> problem) {
-    var body = new StringBuilder("<div class=\"signin card\"><h1>Sign in</h1>"
-        + "<p>Enter this node's API key: <code>TIDINGS_API_KEY</code>, or the file"
-        + " <code>data/api-key</code> that <code>tidings demo</code> wrote.</p>");
-    problem.ifPresent(p -> body.append("<p role=\"alert\" class=\"problem\" id=\"problem\">")
-        .append(Html.escape(p))
-        .append("</p>"));
-    body.append(
-            "<form method=\"post\" action=\"/signin\"><input type=\"hidden\" name=\"next\" value=\"")
-        .append(Html.escape(next))
-        .append(
-            "\"><label for=\"key\">API key</label><input id=\"key\" name=\"key\" type=\"password\""
-                + " autocomplete=\"current-password\" required autofocus")
-        .append(problem.isPresent() ? " aria-invalid=\"true\" aria-describedby=\"problem\"" : "")
-        .append("><button type=\"submit\">Sign in</button></form></div>");
-    return Html.page("Sign in", Html.Section.NONE, false, body.toString());
+  /** The form ({@code signin} template), with what went wrong when something did. */
+  record Form(String next, List<String> problem) {}
+
+  static String page(String next, Optional<String> problem) {
+    return Html.page(
+        "Sign in",
+        Html.Section.NONE,
+        false,
+        Templates.render("signin", new Form(next, problem.stream().toList())));
   }
 
   /**

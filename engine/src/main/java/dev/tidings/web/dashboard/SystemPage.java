@@ -66,68 +66,43 @@ final class SystemPage {
     return states;
   }
 
+  /** The page as the {@code system} template shows it. */
+  record View(List<DependencyRow> dependencies, List<QueueRow> queues, List<StepRow> throughput) {}
+
+  record DependencyRow(String name, String target, boolean up, String problem, long millis) {}
+
+  record QueueRow(String name, String waiting) {}
+
+  record StepRow(String step, String minute, String hour) {}
+
+  private static final List<FunnelStep> STEPS = List.of(
+      FunnelStep.SENT,
+      FunnelStep.DELIVERED,
+      FunnelStep.OPENED,
+      FunnelStep.HUMAN_OPENED,
+      FunnelStep.CLICKED,
+      FunnelStep.BOUNCED,
+      FunnelStep.COMPLAINED);
+
   static String render(
       List<Dependency> dependencies,
       List<Queue> queues,
       Map<FunnelStep, Long> lastMinute,
       Map<FunnelStep, Long> lastHour) {
-    var body = new StringBuilder("<h1>System</h1><div class=\"grid\">");
-    body.append(
-        "<section aria-labelledby=\"deps\" class=\"card wide\"><h2 id=\"deps\">Dependencies</h2>"
-            + "<table><thead><tr><th scope=\"col\">Dependency</th><th scope=\"col\">Where</th>"
-            + "<th scope=\"col\">State</th><th scope=\"col\" class=\"num\">Answered in</th></tr></thead><tbody>");
-    for (var d : dependencies) {
-      body.append("<tr><th scope=\"row\">")
-          .append(Html.escape(d.name()))
-          .append("</th><td><code>")
-          .append(Html.escape(d.target()))
-          .append("</code></td><td class=\"")
-          .append(
-              d.problem().isEmpty()
-                  ? "up\">up"
-                  : "down\">down: " + Html.escape(d.problem().get()))
-          .append("</td><td class=\"num\">")
-          .append(d.millis())
-          .append(" ms</td></tr>");
-    }
-    body.append(
-        "</tbody></table><p class=\"muted\">SMTP shows as <em>outbox</em> when emails are written"
-            + " as files instead of sent.</p></section>");
-
-    body.append(
-        "<section aria-labelledby=\"queues\" class=\"card\"><h2 id=\"queues\">Work queues</h2>"
-            + "<table><thead><tr><th scope=\"col\">Queue</th><th scope=\"col\" class=\"num\">Waiting</th></tr></thead><tbody>");
-    for (var q : queues) {
-      body.append("<tr><th scope=\"row\"><code>")
-          .append(Html.escape(q.name()))
-          .append("</code></th><td class=\"num\">")
-          .append(q.depth().map(Html::count).orElse("unavailable"))
-          .append("</td></tr>");
-    }
-    body.append("</tbody></table></section>");
-
-    body.append(
-        "<section aria-labelledby=\"throughput\" class=\"card\"><h2 id=\"throughput\">Throughput</h2>"
-            + "<table><thead><tr><th scope=\"col\">Step</th><th scope=\"col\" class=\"num\">This minute</th>"
-            + "<th scope=\"col\" class=\"num\">Last hour</th></tr></thead><tbody>");
-    for (FunnelStep step : List.of(
-        FunnelStep.SENT,
-        FunnelStep.DELIVERED,
-        FunnelStep.OPENED,
-        FunnelStep.HUMAN_OPENED,
-        FunnelStep.CLICKED,
-        FunnelStep.BOUNCED,
-        FunnelStep.COMPLAINED)) {
-      body.append("<tr><th scope=\"row\">")
-          .append(step.wire())
-          .append("</th><td class=\"num\">")
-          .append(Html.count(lastMinute.getOrDefault(step, 0L)))
-          .append("</td><td class=\"num\">")
-          .append(Html.count(lastHour.getOrDefault(step, 0L)))
-          .append("</td></tr>");
-    }
-    body.append("</tbody></table><p class=\"muted\">Emails that reached each step, all campaigns."
-        + " <a href=\"/metrics\">All metrics</a>.</p></section></div>");
-    return Html.page("System", Html.Section.SYSTEM, true, body.toString());
+    var view = new View(
+        dependencies.stream()
+            .map(d -> new DependencyRow(
+                d.name(), d.target(), d.problem().isEmpty(), d.problem().orElse(""), d.millis()))
+            .toList(),
+        queues.stream()
+            .map(q -> new QueueRow(q.name(), q.depth().map(Html::count).orElse("unavailable")))
+            .toList(),
+        STEPS.stream()
+            .map(step -> new StepRow(
+                step.wire(),
+                Html.count(lastMinute.getOrDefault(step, 0L)),
+                Html.count(lastHour.getOrDefault(step, 0L))))
+            .toList());
+    return Html.page("System", Html.Section.SYSTEM, true, Templates.render("system", view));
   }
 }

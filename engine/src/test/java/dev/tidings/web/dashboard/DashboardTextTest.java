@@ -8,9 +8,16 @@ import org.junit.jupiter.api.Test;
 
 class DashboardTextTest {
   @Test
-  void markup_in_data_is_escaped() {
-    assertThat(Html.escape("<script>alert('x')</script> & \"q\""))
-        .isEqualTo("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
+  void markup_in_data_is_escaped_by_the_templates() {
+    String html = Templates.render(
+        "notfound", new DashboardRoutes.NotFound("<script>alert('x')</script> & \"q\""));
+    assertThat(html)
+        .doesNotContain("<script>")
+        .contains("&lt;script&gt;")
+        .contains("&amp;")
+        .doesNotContain("\"q\"");
+    assertThat(org.jsoup.Jsoup.parse(html).select("p").text())
+        .startsWith("<script>alert('x')</script> & \"q\"");
   }
 
   @Test
