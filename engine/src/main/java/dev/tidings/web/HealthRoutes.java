@@ -1,6 +1,8 @@
 package dev.tidings.web;
 
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +14,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code GET /health}: 200 when every dependency answers, 503 otherwise. Anyone gets the status alone
+ * Health for load balancers and orchestrators. {@code GET /health/live}: 200 while the process serves
+ * HTTP, probing nothing, so an orchestrator restarts a node only when it is truly stuck, never because
+ * a shared server is down (a restart would not bring it back). {@code GET /health/ready} (and its older
+ * name {@code GET /health}): 200 when every dependency answers, 503 otherwise, so traffic goes only to
+ * nodes that can serve it. Anyone gets the status alone
  * (a load balancer needs no more); each dependency's state, latency and problem go only to a request
  * with the API key or the metrics token, and never where a dependency is: hosts, users and URLs tell
  * an attacker what to aim at next. Probes run in parallel with a deadline, so one hung dependency
@@ -96,16 +102,21 @@ final class HealthRoutes implements RouteGroup {
 
   @Override
   public void register(HttpRouting.Builder routing) {
-    routing.get("/health", (request, response) -> {
-      var verdict = access.check(request, response);
-      if (verdict == OperatorAccess.Verdict.ANSWERED) return;
-      Health health = check();
-      int status = health.status().equals("up") ? 200 : 503;
-      if (verdict == OperatorAccess.Verdict.OPERATOR) {
-        JsonBodies.write(response, status, health);
-      } else {
-        JsonBodies.write(response, status, new Status(health.status()));
-      }
-    });
+    routing.get(
+        "/health/live", (request, response) -> JsonBodies.write(response, 200, new Status("up")));
+    routing.get("/health/ready", this::ready);
+    routing.get("/health", this::ready);
+  }
+
+  private void ready(ServerRequest request, ServerResponse response) {
+    var verdict = access.check(request, response);
+    if (verdict == OperatorAccess.Verdict.ANSWERED) return;
+    Health health = check();
+    int status = health.status().equals("up") ? 200 : 503;
+    if (verdict == OperatorAccess.Verdict.OPERATOR) {
+      JsonBodies.write(response, status, health);
+    } else {
+      JsonBodies.write(response, status, new Status(health.status()));
+    }
   }
 }

@@ -167,6 +167,23 @@ class HttpEdgeTest {
   }
 
   @Test
+  void a_node_whose_server_is_down_is_alive_but_not_ready() throws Exception {
+    queueProblem.set(Optional.of("connection refused"));
+    try {
+      var live = send(request("/health/live").GET());
+      assertThat(live.statusCode()).isEqualTo(200);
+      assertThat(body(live).path("status").asString()).isEqualTo("up");
+      var ready = send(request("/health/ready").GET());
+      assertThat(ready.statusCode()).isEqualTo(503);
+      assertThat(body(ready).path("status").asString()).isEqualTo("down");
+      assertThat(ready.body()).doesNotContain("connection refused");
+    } finally {
+      queueProblem.set(Optional.empty());
+    }
+    assertThat(send(request("/health/ready").GET()).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void openapi_document_is_public_and_metrics_count_requests() throws Exception {
     var openapi = send(request("/api/v1/openapi.json").GET());
     assertThat(openapi.statusCode()).isEqualTo(200);
