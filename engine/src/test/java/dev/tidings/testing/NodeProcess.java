@@ -137,6 +137,13 @@ public final class NodeProcess implements AutoCloseable {
     if (signal.equals("KILL")) process.waitFor(10, TimeUnit.SECONDS);
   }
 
+  /** Waits for the process to end; its exit status, or empty when it is still running. */
+  public java.util.OptionalInt awaitExit(Duration wait) throws InterruptedException {
+    return process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS)
+        ? java.util.OptionalInt.of(process.exitValue())
+        : java.util.OptionalInt.empty();
+  }
+
   public String log() {
     try {
       return Files.readString(log);
