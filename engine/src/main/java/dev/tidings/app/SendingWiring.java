@@ -51,7 +51,8 @@ public final class SendingWiring implements Capability {
       log.warn("no Composer: this node will not send campaign emails");
       return List.of();
     }
-    return List.of(pipeline.get().consumers(writer.get(), infrastructure.mail()));
+    return List.of(
+        pipeline.get().consumers(writer.get(), infrastructure.mail(), infrastructure.metrics()));
   }
 
   @Override

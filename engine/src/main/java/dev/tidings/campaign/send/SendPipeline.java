@@ -5,6 +5,8 @@ import dev.tidings.mail.MailTransport;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.queue.Topic;
 import dev.tidings.queue.WorkQueue;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +62,11 @@ public final class SendPipeline implements AutoCloseable {
 
   /** The send queue's consumers, sending through {@code mail} what {@code composer} writes. */
   public ConsumerGroup consumers(Composer composer, MailTransport mail) {
+    return consumers(composer, mail, new SimpleMeterRegistry());
+  }
+
+  /** As {@link #consumers(Composer, MailTransport)}, counting outcomes in {@code metrics}. */
+  public ConsumerGroup consumers(Composer composer, MailTransport mail, MeterRegistry metrics) {
     var worker = new SendWorker(
         ledger,
         states,
@@ -69,7 +76,8 @@ public final class SendPipeline implements AutoCloseable {
         queue,
         receipts,
         options,
-        clock);
+        clock,
+        new SendMetrics(metrics));
     return consumers -> {
       queue.declare(receipts.spec());
       consumers.consume(tasks, options.slots(), 1, worker);

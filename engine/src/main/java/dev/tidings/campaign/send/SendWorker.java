@@ -37,6 +37,8 @@ final class SendWorker implements Topic.Handler<SendTask> {
   private final SendOptions options;
   private final InstantSource clock;
 
+  private final SendMetrics metrics;
+
   SendWorker(
       Ledger ledger,
       RunStates states,
@@ -46,8 +48,10 @@ final class SendWorker implements Topic.Handler<SendTask> {
       WorkQueue queue,
       Topic<SendReceipt> receipts,
       SendOptions options,
-      InstantSource clock) {
+      InstantSource clock,
+      SendMetrics metrics) {
     this.ledger = ledger;
+    this.metrics = metrics;
     this.states = states;
     this.countdown = countdown;
     this.pacer = pacer;
@@ -65,6 +69,15 @@ final class SendWorker implements Topic.Handler<SendTask> {
 
   @Override
   public Disposition handle(Topic.Received<SendTask> received) throws InterruptedException {
+    metrics.partitionStarted();
+    try {
+      return work(received);
+    } finally {
+      metrics.partitionEnded();
+    }
+  }
+
+  private Disposition work(Topic.Received<SendTask> received) throws InterruptedException {
     SendTask task = received.value();
     String state = states.state(task.campaignId(), task.runId());
     if (state.equals(Ledger.PLANNING)) return Disposition.retry("the run is still being planned");
@@ -308,5 +321,6 @@ final class SendWorker implements Topic.Handler<SendTask> {
   private void publish(List<SendReceipt> batch) {
     if (batch.isEmpty()) return;
     receipts.publishAll(queue, batch, 1);
+    metrics.reported(batch);
   }
 }

@@ -10,6 +10,7 @@ import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.PlainComposer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ final class SendHarness implements AutoCloseable {
   final Coordination coordination;
   final SendOptions options;
   final SendPipeline pipeline;
+  final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   private final List<Subscription> running = new ArrayList<>();
 
   SendHarness(Database database, SendOptions options) {
@@ -62,7 +64,7 @@ final class SendHarness implements AutoCloseable {
   }
 
   void startWorkers(Composer composer, MailTransport mail) {
-    ConsumerGroup group = pipeline.consumers(composer, mail);
+    ConsumerGroup group = pipeline.consumers(composer, mail, metrics);
     group.register(new ConsumerGroup.Consumers() {
       @Override
       public void consume(

@@ -97,6 +97,13 @@ class SendPipelineTest {
     var ledger = new Ledger(harness.database.jdbi());
     assertThat(ledger.recipientState(2, 1, "s100002")).contains("unknown");
     assertThat(ledger.recipientState(2, 1, "s100003")).contains("failed");
+    assertThat(outcomes())
+        .containsEntry("sent", 7.0)
+        .containsEntry("failed", 2.0)
+        .containsEntry("unknown", 1.0)
+        .containsEntry("deferred", 3.0)
+        .containsEntry("skipped", 0.0);
+    assertThat(harness.metrics.get(SendMetrics.IN_FLIGHT).gauge().value()).isZero();
     // 10 final receipts and one DEFERRED for each 4xx that was retried (1 + 2)
     assertThat(harness.queue.depth(harness.options.receiptQueueName())).isEqualTo(13);
   }
@@ -190,5 +197,13 @@ class SendPipelineTest {
     var id = new MessageId(8, 1, "s1");
     assertThat(MessageId.parse(id.text())).contains(id);
     assertThat(List.of(id.subscriberId())).containsExactly("s1");
+  }
+
+  /** tidings_send_emails_total by outcome, as this worker counted them. */
+  private java.util.Map<String, Double> outcomes() {
+    var counts = new java.util.TreeMap<String, Double>();
+    for (var counter : harness.metrics.get(SendMetrics.EMAILS).counters())
+      counts.put(counter.getId().getTag("outcome"), counter.count());
+    return counts;
   }
 }
