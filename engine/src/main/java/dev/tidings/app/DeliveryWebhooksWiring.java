@@ -32,7 +32,7 @@ public final class DeliveryWebhooksWiring implements Capability {
   @Override
   public List<RouteGroup> routes() {
     return List.of(new DeliveryWebhookRoutes(
-        webhooks.get(), sink, infrastructure.settings().maxBodyBytes()));
+        webhooks.get(), sink, infrastructure.settings().maxBodyBytes(), infrastructure.metrics()));
   }
 
   /**

@@ -16,6 +16,8 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -33,13 +35,35 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
   private final DeliveryWebhooks webhooks;
   private final Supplier<ReceiptSink> sink;
   private final long maxBodyBytes;
+  private final MeterRegistry metrics;
 
   /** {@code sink} is asked for on each request, so the pipeline behind it is built on first use. */
   public DeliveryWebhookRoutes(
       DeliveryWebhooks webhooks, Supplier<ReceiptSink> sink, long maxBodyBytes) {
+    this(webhooks, sink, maxBodyBytes, new SimpleMeterRegistry());
+  }
+
+  /**
+   * As {@link #DeliveryWebhookRoutes(DeliveryWebhooks, Supplier, long)}, counting every provider's
+   * requests in {@code metrics} as {@value #REQUESTS}{@code _total{provider,result}}: accepted,
+   * unauthenticated, forbidden, invalid, not_configured or failed (the receipts could not be queued).
+   */
+  public DeliveryWebhookRoutes(
+      DeliveryWebhooks webhooks,
+      Supplier<ReceiptSink> sink,
+      long maxBodyBytes,
+      MeterRegistry metrics) {
     this.webhooks = webhooks;
     this.sink = sink;
     this.maxBodyBytes = maxBodyBytes;
+    this.metrics = metrics;
+  }
+
+  /** Prometheus adds {@code _total}. */
+  public static final String REQUESTS = "tidings_webhook_requests";
+
+  private void count(String provider, String result) {
+    metrics.counter(REQUESTS, "provider", provider, "result", result).increment();
   }
 
   /** What a request gave the sink: receipts queued, events kept as unknown. */
@@ -55,11 +79,14 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
       String name = request.path().pathParameters().get("provider");
       var provider = DeliveryWebhooks.PROVIDERS.get(name);
       if (provider == null) throw ApiProblem.notFound("no webhook of a provider named " + name);
-      var webhook = webhooks
-          .named(name)
-          .orElseThrow(() -> ApiProblem.notFound("the " + provider.shown()
-              + " webhook is not configured on this node: set " + provider.settings()
-              + " (see README, Settings)"));
+      var configured = webhooks.named(name);
+      if (configured.isEmpty()) {
+        count(name, "not_configured");
+        throw ApiProblem.notFound("the " + provider.shown()
+            + " webhook is not configured on this node: set " + provider.settings()
+            + " (see README, Settings)");
+      }
+      var webhook = configured.get();
       var received = new ProviderWebhook.Request(
           header -> request.headers().first(HeaderNames.create(header)), body(request));
       answer(response, name, () -> webhook.receive(received, sink.get()));
@@ -85,14 +112,21 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     return Bodies.read(request, maxBodyBytes, InputStream::readAllBytes);
   }
 
-  private static void answer(ServerResponse response, String provider, Supplier<Mapped> receive) {
+  private void answer(ServerResponse response, String provider, Supplier<Mapped> receive) {
+    Mapped mapped;
     try {
-      JsonBodies.ok(response, Taken.of(receive.get()));
+      mapped = receive.get();
     } catch (WebhookRefused refused) {
+      count(provider, refused.kind().name().toLowerCase(java.util.Locale.ROOT));
       log.warn("refused a {} webhook request: {}", provider, refused.detail());
       // a provider reads an unreadable body as its own bug (400), not as a rule it broke (422)
       if (refused.kind() == ErrorKind.INVALID) throw ApiProblem.badRequest(refused.detail());
       throw refused;
+    } catch (RuntimeException failed) {
+      count(provider, "failed");
+      throw failed;
     }
+    count(provider, "accepted");
+    JsonBodies.ok(response, Taken.of(mapped));
   }
 }

@@ -43,6 +43,8 @@ import tools.jackson.databind.JsonNode;
 
 /** The delivery routes through a real server and a real client, with a recording sink behind them. */
 class DeliveryWebhookRoutesTest {
+  private static final io.micrometer.core.instrument.simple.SimpleMeterRegistry METRICS =
+      new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
   private static final String API_KEY = "test-key-0123456789abcdef";
   private static final Instant NOW = Instant.parse("2026-05-01T10:00:00Z");
   private static final long MAX_BODY = 64 * 1024;
@@ -79,7 +81,7 @@ class DeliveryWebhookRoutesTest {
         new HttpServer.Options(0, new Secret(API_KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
         List.of(),
-        List.of(new DeliveryWebhookRoutes(webhooks, () -> sink, MAX_BODY)));
+        List.of(new DeliveryWebhookRoutes(webhooks, () -> sink, MAX_BODY, METRICS)));
   }
 
   @AfterAll
@@ -247,6 +249,14 @@ class DeliveryWebhookRoutesTest {
 
   // Postmark
 
+  private static double requests(String provider, String result) {
+    var counter = METRICS
+        .find(DeliveryWebhookRoutes.REQUESTS)
+        .tags("provider", provider, "result", result)
+        .counter();
+    return counter == null ? 0 : counter.count();
+  }
+
   @Test
   void postmark_needs_its_basic_auth() throws Exception {
     byte[] body = Json.MAPPER.writeValueAsBytes(Fixtures.withMessageId(
@@ -265,9 +275,12 @@ class DeliveryWebhookRoutesTest {
             .statusCode())
         .isEqualTo(401);
     assertThat(sink.isEmpty()).isTrue();
+    double accepted = requests("postmark", "accepted");
     var response = send(
         server, "/webhooks/postmark", body, "application/json", List.of("Authorization", good));
     assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(requests("postmark", "accepted")).isEqualTo(accepted + 1);
+    assertThat(requests("postmark", "unauthenticated")).isPositive();
     assertThat(sink.receipts())
         .singleElement()
         .satisfies(receipt -> assertThat(receipt.status()).isEqualTo(DeliveryStatus.OPENED));
@@ -280,6 +293,7 @@ class DeliveryWebhookRoutesTest {
           unconfigured, "/webhooks/" + provider, sendgridBody(), "application/json", List.of());
       assertThat(response.statusCode()).as(provider).isEqualTo(404);
       assertThat(json(response).path("detail").asString()).contains("TIDINGS_");
+      assertThat(requests(provider, "not_configured")).as(provider).isPositive();
     }
     assertThat(sink.isEmpty()).isTrue();
   }
