@@ -44,7 +44,8 @@ public final class DeliveryWiring implements Capability {
     this.store = Lazy.of(() -> new ReceiptStore(
         infrastructure.database().jdbi(),
         infrastructure.clock(),
-        StepListener.ofPeople(ExperimentSteps::count)));
+        StepListener.ofPeople(ExperimentSteps::count),
+        infrastructure.metrics()));
     this.sink = Lazy.of(() -> new ReceiptQueue(infrastructure.workQueue()));
   }
 

@@ -4,6 +4,8 @@ import dev.tidings.Json;
 import dev.tidings.audience.SuppressionReason;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.message.MessageId;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -50,6 +52,7 @@ public final class ReceiptStore {
   private final Jdbi jdbi;
   private final InstantSource clock;
   private final StepListener listener;
+  private final ReceiptMetrics metrics;
 
   public ReceiptStore(Jdbi jdbi, InstantSource clock) {
     this(jdbi, clock, StepListener.NONE);
@@ -57,9 +60,16 @@ public final class ReceiptStore {
 
   /** @param listener told of each batch's new steps inside its transaction */
   public ReceiptStore(Jdbi jdbi, InstantSource clock, StepListener listener) {
+    this(jdbi, clock, listener, new SimpleMeterRegistry());
+  }
+
+  /** As {@link #ReceiptStore(Jdbi, InstantSource, StepListener)}, counting in {@code metrics}. */
+  public ReceiptStore(
+      Jdbi jdbi, InstantSource clock, StepListener listener, MeterRegistry metrics) {
     this.jdbi = jdbi;
     this.clock = clock;
     this.listener = listener;
+    this.metrics = new ReceiptMetrics(metrics);
   }
 
   /** What one batch did, for metrics and tests. */
@@ -84,7 +94,9 @@ public final class ReceiptStore {
   static final java.time.Duration UNKNOWN_IDS_KEPT = java.time.Duration.ofDays(4);
 
   public Applied apply(List<Receipt> receipts, List<Unknown> unknown) {
-    return jdbi.inTransaction(handle -> apply(handle, receipts, unknown));
+    Applied applied = jdbi.inTransaction(handle -> apply(handle, receipts, unknown));
+    metrics.applied(receipts, unknown.size(), applied);
+    return applied;
   }
 
   private Applied apply(Handle handle, List<Receipt> receipts, List<Unknown> unknown) {

@@ -109,6 +109,45 @@ public abstract class ReceiptStoreContract {
   }
 
   @Test
+  void what_the_store_applies_is_counted_for_prometheus() {
+    var metrics = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    var counted =
+        new ReceiptStore(database.jdbi(), InstantSource.fixed(T0), StepListener.NONE, metrics);
+    long campaign = campaign();
+    String known = new dev.tidings.message.MessageId(campaign, 1, "metrics-1").text();
+    String early = new dev.tidings.message.MessageId(campaign, 1, "metrics-2").text();
+    counted.apply(List.of(receipt(known, DeliveryStatus.SENT, T0, ReceiptSource.SMTP)), List.of());
+    counted.apply(
+        List.of(
+            receipt(known, DeliveryStatus.DELIVERED, T0.plusSeconds(1), ReceiptSource.SENDGRID),
+            receipt(early, DeliveryStatus.DELIVERED, T0.plusSeconds(1), ReceiptSource.SENDGRID),
+            receipt("not-ours", DeliveryStatus.BOUNCED, T0, ReceiptSource.SENDGRID)),
+        List.of(new ReceiptStore.Unknown(ReceiptSource.SENDGRID, "group_resubscribe", "{}")));
+
+    java.util.function.Function<String, Double> count =
+        name -> metrics.get(name).counter().count();
+    assertThat(
+            metrics.get(ReceiptMetrics.RECEIPTS).tag("status", "sent").counter().count())
+        .isEqualTo(1);
+    assertThat(metrics
+            .get(ReceiptMetrics.RECEIPTS)
+            .tag("status", "delivered")
+            .counter()
+            .count())
+        .isEqualTo(2);
+    assertThat(metrics
+            .get(ReceiptMetrics.RECEIPTS)
+            .tag("status", "clicked")
+            .counter()
+            .count())
+        .isZero();
+    assertThat(count.apply("tidings_receipts_parked")).isEqualTo(1);
+    assertThat(count.apply("tidings_receipts_undecodable")).isEqualTo(1);
+    assertThat(count.apply("tidings_receipts_unknown_events")).isEqualTo(1);
+    assertThat(count.apply("tidings_receipts_new_steps")).isGreaterThanOrEqualTo(2);
+  }
+
+  @Test
   void random_receipts_repeated_and_shuffled_on_four_consumers_give_the_oracles_funnel()
       throws Exception {
     long campaign = campaign();
