@@ -99,6 +99,12 @@ class NodeRolesTest {
       assertThat(status(node, "/health")).isEqualTo(200);
       assertThat(status(node, "/echo")).isEqualTo(404);
       assertThat(status(node, "/")).as("no dashboard on a worker").isEqualTo(404);
+      assertThat(node.infrastructure().metrics().scrape())
+          .as("a worker's own series, there from the start at 0")
+          .contains("tidings_send_emails_total{outcome=\"deferred\"} 0.0")
+          .contains("tidings_send_partitions_in_flight 0.0")
+          .contains("tidings_receipts_total{status=\"delivered\"} 0.0")
+          .contains("tidings_receipts_parked_total 0.0");
     }
   }
 
