@@ -4,6 +4,7 @@ import dev.tidings.Json;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -73,6 +74,13 @@ public final class ActivityBacklog {
         .createQuery("SELECT count(*) FROM aggregation_backlog")
         .mapTo(Long.class)
         .one();
+  }
+
+  /** When the oldest event still waiting to be counted arrived; empty when none waits. */
+  public static Optional<Instant> oldestWaiting(Handle handle) {
+    return handle.createQuery("""
+            SELECT e.received_at FROM activity_events e
+             WHERE e.seq = (SELECT min(seq) FROM aggregation_backlog)""").mapTo(Instant.class).findOne();
   }
 
   /** One event of a session: enough to pair its item with the others. */

@@ -5,6 +5,7 @@ import dev.tidings.activity.aggregate.AggregateStore;
 import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.activity.aggregate.AggregationRunner;
 import dev.tidings.activity.aggregate.BacklogAggregation;
+import dev.tidings.activity.aggregate.BacklogGauges;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.aggregate.AggregateRoutes;
@@ -54,7 +55,13 @@ public final class ActivityWiring implements Capability {
 
   @Override
   public List<Background> background() {
-    return List.of(() -> AggregationRunner.start(
-        aggregation(), aggregates(), infrastructure.clock(), AggregationRunner.Options.defaults()));
+    return List.of(() -> {
+      BacklogGauges.register(infrastructure.metrics(), aggregation(), infrastructure.clock());
+      return AggregationRunner.start(
+          aggregation(),
+          aggregates(),
+          infrastructure.clock(),
+          AggregationRunner.Options.defaults());
+    });
   }
 }

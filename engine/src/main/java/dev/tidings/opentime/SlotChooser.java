@@ -13,12 +13,17 @@ import dev.tidings.recommend.Recommender;
 import dev.tidings.storage.BatchedLookup;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.EnumMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -33,6 +38,23 @@ public final class SlotChooser implements AutoCloseable {
   /** Recent emails whose products the next email does not repeat. */
   private static final int RECENT_EMAILS = 5;
 
+  /** Prometheus adds {@code _seconds_bucket}, {@code _count} and {@code _sum}. */
+  public static final String LATENCY = "tidings_opentime_slot_list";
+
+  private static final Duration[] LATENCY_BUCKETS = {
+    Duration.ofMillis(1),
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(500),
+    Duration.ofSeconds(1),
+    Duration.ofMillis(2500)
+  };
+
+  private final Map<ChosenSlots.How, Timer> latency = new EnumMap<>(ChosenSlots.How.class);
   private final ComputeOnce computeOnce;
   private final Recommender recommender;
   private final SlotTable table;
@@ -86,10 +108,30 @@ public final class SlotChooser implements AutoCloseable {
     this.computed = Counter.builder("tidings_opentime_computed")
         .description("slot lists computed on this node")
         .register(metrics);
+    for (ChosenSlots.How how : ChosenSlots.How.values())
+      latency.put(
+          how,
+          Timer.builder(LATENCY)
+              .description("Time to have an email's slot list, by how it was had")
+              .tag("path", how.name().toLowerCase(Locale.ROOT))
+              .serviceLevelObjectives(LATENCY_BUCKETS)
+              .register(metrics));
   }
 
-  /** The email's list; never throws for a coordinator that is slow or down. */
+  /**
+   * The email's list; never throws for a coordinator that is slow or down. How long it took is
+   * recorded by how the list was had ({@value #LATENCY}{@code {path}}: computed for an email's first
+   * open, joined, near_cache for a re-open on this node, stored, fallback).
+   */
   public ChosenSlots choose(MessageToken token) {
+    long start = System.nanoTime();
+    ChosenSlots chosen = chooseOnce(token);
+    Objects.requireNonNull(latency.get(chosen.how()))
+        .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    return chosen;
+  }
+
+  private ChosenSlots chooseOnce(MessageToken token) {
     String key = token.message().text();
     Optional<ChosenSlots> near = nearCached(key);
     if (near.isPresent() && near.get().how() != ChosenSlots.How.FALLBACK)

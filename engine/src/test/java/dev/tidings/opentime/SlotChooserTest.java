@@ -207,7 +207,8 @@ class SlotChooserTest {
 
   @Test
   void a_repeated_request_on_a_node_is_served_from_its_near_cache() {
-    SlotChooser chooser = node();
+    var metrics = new SimpleMeterRegistry();
+    SlotChooser chooser = node(InProcessCoordination.computeOnce(clock), metrics);
     MessageToken token = email(6, "eve", 3);
     ChosenSlots first = chooser.choose(token);
 
@@ -215,6 +216,15 @@ class SlotChooserTest {
 
     assertThat(again.how()).isEqualTo(ChosenSlots.How.NEAR_CACHE);
     assertThat(again.productIds()).isEqualTo(first.productIds());
+    assertThat(metrics.get(SlotChooser.LATENCY).tag("path", "computed").timer().count())
+        .as("the first open, timed as computed")
+        .isEqualTo(1);
+    assertThat(
+            metrics.get(SlotChooser.LATENCY).tag("path", "near_cache").timer().count())
+        .as("the re-open")
+        .isEqualTo(1);
+    assertThat(metrics.get(SlotChooser.LATENCY).tag("path", "fallback").timer().count())
+        .isZero();
   }
 
   /** Recommends the catalog in order, minus the exclusions, counting its calls. */

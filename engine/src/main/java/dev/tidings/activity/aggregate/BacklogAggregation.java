@@ -52,6 +52,14 @@ public final class BacklogAggregation {
     return jdbi.withHandle(ActivityBacklog::waiting);
   }
 
+  /** How long the oldest event still waiting to be counted has waited; zero when none waits. */
+  public java.time.Duration lag(java.time.Instant now) {
+    return jdbi.withHandle(ActivityBacklog::oldestWaiting)
+        .map(arrived -> java.time.Duration.between(arrived, now))
+        .filter(waited -> !waited.isNegative())
+        .orElse(java.time.Duration.ZERO);
+  }
+
   /**
    * Counts the events stored before now again for one aggregation: its aggregates are deleted, then
    * every event counted so far is counted into it, a batch per transaction, while counting rounds wait.

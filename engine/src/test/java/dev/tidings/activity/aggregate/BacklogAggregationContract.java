@@ -124,10 +124,16 @@ public abstract class BacklogAggregationContract {
     String popularity = "s@item:s@" + item() + ":s@item_popularity:s@popularity:b@2026-11-23";
     assertThat(aggregation.waiting()).isEqualTo(3);
     assertThat(value(popularity)).as("nothing is counted before a round").isZero();
+    var metrics = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    BacklogGauges.register(metrics, aggregation, InstantSource.fixed(AT.plusSeconds(90)));
+    assertThat(metrics.get(BacklogGauges.BACKLOG).gauge().value()).isEqualTo(3);
+    assertThat(metrics.get(BacklogGauges.LAG).gauge().value()).isEqualTo(90);
 
     assertThat(countAll()).isEqualTo(3);
 
     assertThat(aggregation.waiting()).isZero();
+    assertThat(metrics.get(BacklogGauges.BACKLOG).gauge().value()).isZero();
+    assertThat(metrics.get(BacklogGauges.LAG).gauge().value()).isZero();
     assertThat(value(user + ":s@brand:s@acme:s@user_brand:s@affinity:b@all")).isEqualTo(3.0);
     assertThat(value(user + ":s@category:s@shoes:s@user_category:s@affinity:b@2026-11"))
         .isEqualTo(3.0);
