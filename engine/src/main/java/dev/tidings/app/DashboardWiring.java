@@ -1,15 +1,10 @@
 package dev.tidings.app;
 
 import dev.tidings.audience.SubscriberService;
-import dev.tidings.campaign.send.SendOptions;
-import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.delivery.DeliveryStats;
-import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.notify.Notifications;
-import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.opentime.ShownProducts;
-import dev.tidings.queue.Topic;
 import dev.tidings.recommend.Recommender;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.dashboard.DashboardRoutes;
@@ -45,17 +40,9 @@ final class DashboardWiring implements Capability {
   public List<RouteGroup> routes() {
     var jdbi = infrastructure.database().jdbi();
     var clock = infrastructure.clock();
-    var send = SendOptions.fromEnvironment(infrastructure.settings().send());
-    List<Topic<?>> topics = List.of(
-        SendTopics.tasks(send),
-        SendTopics.receipts(send),
-        ReceiptQueue.TOPIC,
-        EngagementRecorder.TOPIC,
-        EngagementRecorder.RECEIPTS_TOPIC);
     var queue = infrastructure.workQueue();
-    var gauges = topics.stream()
-        .map(
-            topic -> new DashboardSources.QueueGauge(topic.name(), () -> queue.depth(topic.name())))
+    var gauges = WorkQueues.names(infrastructure).stream()
+        .map(name -> new DashboardSources.QueueGauge(name, () -> queue.depth(name)))
         .toList();
     return List.of(new DashboardRoutes(
         new DashboardSources(

@@ -66,6 +66,7 @@ public final class Node implements AutoCloseable {
   public synchronized void start(Role role, int port) {
     try {
       infrastructure.openAll();
+      WorkQueues.registerDepths(infrastructure, infrastructure.metrics());
       for (Capability capability : capabilities)
         for (Capability.Background task : capability.background()) started.push(task.start());
       if (role.startsConsumers()) {

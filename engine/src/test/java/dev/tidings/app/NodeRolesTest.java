@@ -104,7 +104,9 @@ class NodeRolesTest {
           .contains("tidings_send_emails_total{outcome=\"deferred\"} 0.0")
           .contains("tidings_send_partitions_in_flight 0.0")
           .contains("tidings_receipts_total{status=\"delivered\"} 0.0")
-          .contains("tidings_receipts_parked_total 0.0");
+          .contains("tidings_receipts_parked_total 0.0")
+          .contains("tidings_queue_depth{queue=\"delivery.receipts\"} 0.0")
+          .contains("tidings_queue_depth{queue=\"campaign.send\"} 0.0");
     }
   }
 

@@ -1,0 +1,41 @@
+package dev.tidings.app;
+
+import dev.tidings.campaign.send.SendOptions;
+import dev.tidings.campaign.send.SendTopics;
+import dev.tidings.delivery.ReceiptQueue;
+import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.queue.WorkQueue;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+
+/**
+ * The work queues the capabilities use, by name: what the System page lists and what {@code
+ * tidings_queue_depth{queue}} reports, the messages waiting in each, read from the queue at each
+ * scrape (NaN while it cannot be read).
+ */
+final class WorkQueues {
+  static final String DEPTH = "tidings_queue_depth";
+
+  private WorkQueues() {}
+
+  static List<String> names(Infrastructure infrastructure) {
+    var send = SendOptions.fromEnvironment(infrastructure.settings().send());
+    return List.of(
+        SendTopics.tasks(send).name(),
+        SendTopics.receipts(send).name(),
+        ReceiptQueue.TOPIC.name(),
+        EngagementRecorder.TOPIC.name(),
+        EngagementRecorder.RECEIPTS_TOPIC.name());
+  }
+
+  static void registerDepths(Infrastructure infrastructure, MeterRegistry registry) {
+    WorkQueue queue = infrastructure.workQueue();
+    for (String name : names(infrastructure))
+      Gauge.builder(DEPTH, queue, q -> q.depth(name))
+          .description("Messages waiting in a work queue")
+          .tag("queue", name)
+          .strongReference(true)
+          .register(registry);
+  }
+}
