@@ -152,11 +152,26 @@ public final class NodeProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops the node as an operator would (SIGTERM: it drains within its grace, up to 10 s by default,
+   * and stops its embedded database last), and kills it only when it has not stopped in 30 s. An
+   * embedded database runs in a session of its own, outside the node's descendants: one a killed node
+   * left behind is stopped by its data directory.
+   */
   private void destroy() {
+    if (process.isAlive()) {
+      try {
+        signal("CONT"); // a node a test froze would never see the TERM below
+      } catch (IOException | IllegalStateException e) {
+        // gone meanwhile
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     process.descendants().forEach(ProcessHandle::destroy);
     process.destroy();
     try {
-      if (!process.waitFor(5, TimeUnit.SECONDS)) {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
@@ -165,6 +180,10 @@ public final class NodeProcess implements AutoCloseable {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
     }
+    String database = dataDir().resolve("pg").toString();
+    ProcessHandle.allProcesses()
+        .filter(other -> other.info().commandLine().orElse("").contains(database))
+        .forEach(ProcessHandle::destroy);
   }
 
   @Override
