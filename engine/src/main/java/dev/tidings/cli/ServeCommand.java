@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     description = "Run an HTTP node: the API, health, metrics and the dashboard.")
 final class ServeCommand extends NodeCommand {
   @Override
-  Role role() {
+  protected Role role() {
     return Role.SERVE;
   }
 }

@@ -12,7 +12,8 @@ import sun.misc.Signal;
  *
  * <p>The signals are taken here rather than left to the JVM's shutdown: at shutdown every hook runs at
  * once, and the embedded database's own hook would stop it while the node is still draining. A second
- * signal during the stop ends the process at once.
+ * signal during the stop ends the process at once. {@code sun.misc.Signal} (module jdk.unsupported,
+ * kept for this use) is the only way a Java program takes a signal; javac warns of it at every build.
  */
 public final class UntilStopped {
   private static final int INTERRUPTED_EXIT = 130;

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     })
 final class WorkerCommand extends NodeCommand {
   @Override
-  Role role() {
+  protected Role role() {
     return Role.WORKER;
   }
 }

@@ -2,12 +2,9 @@ package dev.tidings.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.util.ContextInitializer;
+import dev.tidings.testing.CommandRuns;
+import dev.tidings.testing.CommandRuns.Run;
 import dev.tidings.testing.RealServers;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,40 +12,22 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** {@code tidings campaign ...} against the real PostgreSQL, as a user runs it. */
 class CampaignCliIT {
   @TempDir
   Path dataDir;
 
-  record Run(int status, String out, String err) {}
-
   private Run run(String... args) {
     RealServers.requirePostgres();
     var environment = Map.of(
         "TIDINGS_DATA_DIR", dataDir.toString(), "TIDINGS_DB_URL", RealServers.postgresJdbcUrl());
-    var out = new ByteArrayOutputStream();
-    var err = new ByteArrayOutputStream();
-    PrintStream originalOut = System.out;
-    PrintStream originalErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    try {
-      int status = TidingsCommand.run(environment, args);
-      return new Run(
-          status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(originalOut);
-      System.setErr(originalErr);
-    }
+    return CommandRuns.capture(() -> TidingsCommand.run(environment, args));
   }
 
   @AfterAll
   static void restoreTestLogging() throws Exception {
-    var context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    context.reset();
-    new ContextInitializer(context).autoConfig();
+    CommandRuns.restoreTestLogging();
   }
 
   @Test

@@ -2,16 +2,13 @@ package dev.tidings.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.util.ContextInitializer;
+import dev.tidings.testing.CommandRuns;
+import dev.tidings.testing.CommandRuns.Run;
 import dev.tidings.testing.TestDatabases;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,38 +16,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** The command line as a user meets it: exit statuses and what it prints. */
 class CliTest {
   @TempDir
   Path dataDir;
 
-  record Run(int status, String out, String err) {}
-
   private Run run(Map<String, String> environment, String... args) {
-    var out = new ByteArrayOutputStream();
-    var err = new ByteArrayOutputStream();
-    PrintStream originalOut = System.out;
-    PrintStream originalErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    try {
-      int status = TidingsCommand.run(environment, args);
-      return new Run(
-          status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(originalOut);
-      System.setErr(originalErr);
-    }
+    return CommandRuns.capture(() -> TidingsCommand.run(environment, args));
   }
 
-  /** The commands configure logging for a real run; later tests in this JVM get the test defaults back. */
   @AfterAll
   static void restoreTestLogging() throws Exception {
-    var context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    context.reset();
-    new ContextInitializer(context).autoConfig();
+    CommandRuns.restoreTestLogging();
   }
 
   private Map<String, String> embedded() {

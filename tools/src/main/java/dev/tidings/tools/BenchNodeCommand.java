@@ -1,17 +1,13 @@
 package dev.tidings.tools;
 
-import dev.tidings.app.Logging;
-import dev.tidings.app.Node;
 import dev.tidings.app.NodeAdditions;
 import dev.tidings.app.Role;
 import dev.tidings.bench.SeedLiteralComputeOnce;
 import dev.tidings.bench.SyntheticComposer;
-import dev.tidings.cli.Banner;
-import dev.tidings.cli.EnvironmentAware;
-import dev.tidings.cli.UntilStopped;
+import dev.tidings.cli.NodeCommand;
 import dev.tidings.cli.UsageException;
+import dev.tidings.config.Settings;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -25,7 +21,7 @@ import picocli.CommandLine.Option;
     hidden = true,
     mixinStandardHelpOptions = true,
     description = "Run a node with a benchmark's stand-ins, until it is stopped.")
-final class BenchNodeCommand extends EnvironmentAware implements Callable<Integer> {
+final class BenchNodeCommand extends NodeCommand {
   private static final String SEED_KEY_PREFIX = "tidings:seed:";
 
   @Option(names = "--role", description = "serve or worker (default ${DEFAULT-VALUE})")
@@ -44,13 +40,16 @@ final class BenchNodeCommand extends EnvironmentAware implements Callable<Intege
   boolean syntheticEmails;
 
   @Override
-  public Integer call() {
-    var settings = settings();
-    Role chosen = switch (role.toLowerCase(Locale.ROOT)) {
+  protected Role role() {
+    return switch (role.toLowerCase(Locale.ROOT)) {
       case "serve" -> Role.SERVE;
       case "worker" -> Role.WORKER;
       default -> throw new UsageException("--role must be serve or worker but was " + role);
     };
+  }
+
+  @Override
+  protected NodeAdditions additions(Settings settings) {
     var additions = NodeAdditions.NONE;
     switch (slots.toLowerCase(Locale.ROOT)) {
       case "tidings" -> {}
@@ -63,12 +62,6 @@ final class BenchNodeCommand extends EnvironmentAware implements Callable<Intege
       }
       default -> throw new UsageException("--slots must be tidings or seed but was " + slots);
     }
-    if (syntheticEmails) additions = additions.withComposer(new SyntheticComposer());
-    Logging.configure(settings.logFormat());
-    var node = Node.of(settings, additions);
-    node.start(chosen, settings.port());
-    Banner.print(node, chosen);
-    UntilStopped.await(node);
-    return 0;
+    return syntheticEmails ? additions.withComposer(new SyntheticComposer()) : additions;
   }
 }

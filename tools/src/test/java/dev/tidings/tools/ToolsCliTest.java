@@ -2,49 +2,27 @@ package dev.tidings.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.util.ContextInitializer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.tidings.testing.CommandRuns;
+import dev.tidings.testing.CommandRuns.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** The tools' commands as a user meets them: exit statuses and what they print. */
 class ToolsCliTest {
   @TempDir
   Path dataDir;
 
-  record Run(int status, String out, String err) {}
-
   private Run run(Map<String, String> environment, String... args) {
-    var out = new ByteArrayOutputStream();
-    var err = new ByteArrayOutputStream();
-    PrintStream originalOut = System.out;
-    PrintStream originalErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    try {
-      int status = ToolsMain.run(environment, args);
-      return new Run(
-          status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(originalOut);
-      System.setErr(originalErr);
-    }
+    return CommandRuns.capture(() -> ToolsMain.run(environment, args));
   }
 
-  /** The commands configure logging for a real run; later tests in this JVM get the test defaults back. */
   @AfterAll
   static void restoreTestLogging() throws Exception {
-    var context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    context.reset();
-    new ContextInitializer(context).autoConfig();
+    CommandRuns.restoreTestLogging();
   }
 
   private Map<String, String> embedded() {
