@@ -113,8 +113,11 @@ class DashboardBrowserIT {
     assertThat(browser.getCurrentUrl()).contains("/signin");
     browser.findElement(By.id("key")).sendKeys("not-the-key-at-all-000000");
     browser.findElement(By.cssSelector("form button[type=submit]")).click();
-    assertThat(browser.findElement(By.cssSelector("[role=alert]")).getText())
-        .contains("not this node's API key");
+    // the click posts the form; wait for the answer's page, not the page the click was made on
+    var alert = new WebDriverWait(browser, WAIT)
+        .until(b ->
+            b.findElements(By.cssSelector("[role=alert]")).stream().findFirst().orElse(null));
+    assertThat(alert.getText()).contains("not this node's API key");
     screenshot("signin");
   }
 
