@@ -121,7 +121,8 @@ public final class CampaignWiring implements Capability {
           infrastructure.database().jdbi(),
           campaigns(),
           infrastructure.clock(),
-          CampaignScheduler.DEFAULT_POLL);
+          CampaignScheduler.DEFAULT_POLL,
+          infrastructure.metrics());
     return List.of(
         new CampaignRoutes(
             campaigns(), emails(), infrastructure.settings().maxBodyBytes(), headlines.get()),

@@ -6,6 +6,7 @@ import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.coordination.redis.RedisCoordination;
+import dev.tidings.mail.CountedMailTransport;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.mail.smtp.SmtpMailTransport;
@@ -198,7 +199,7 @@ public final class Infrastructure implements AutoCloseable {
               SmtpSettings.fromUrl(url).withProvider(settings.smtpProvider()), clock))
           .orElseGet(() -> new OutboxMailTransport(settings.outboxDir(), clock)));
       checks.add(new DependencyCheck("mail", transport.describe(), transport::problem));
-      mail = transport;
+      mail = new CountedMailTransport(transport, metrics);
     }
     return mail;
   }

@@ -34,7 +34,8 @@ public final class NotifyWiring implements Capability {
     this.notifications = Lazy.of(() -> new Notifications(
         infrastructure.database().jdbi(),
         infrastructure.clock(),
-        ids -> catalog.get().unavailableAmong(ids)));
+        ids -> catalog.get().unavailableAmong(ids),
+        infrastructure.metrics()));
   }
 
   public Notifications notifications() {

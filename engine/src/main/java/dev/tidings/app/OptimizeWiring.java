@@ -20,8 +20,8 @@ public final class OptimizeWiring implements Capability {
     this.infrastructure = infrastructure;
     this.configurations = Lazy.of(
         () -> new ItemConfigurations(infrastructure.database().jdbi(), infrastructure.clock()));
-    this.experiments = Lazy.of(
-        () -> new CampaignExperiments(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.experiments = Lazy.of(() -> new CampaignExperiments(
+        infrastructure.database().jdbi(), infrastructure.clock(), infrastructure.metrics()));
   }
 
   /** Campaign experiments: what each variant was sent to and how it converts. */

@@ -23,7 +23,8 @@ public final class RecommendWiring implements Capability {
     this.recommender = Lazy.of(() -> LiveRecommender.of(
         infrastructure.database().jdbi(),
         infrastructure.clock(),
-        LiveRecommender.Options.defaults()));
+        LiveRecommender.Options.defaults(),
+        infrastructure.metrics()));
   }
 
   public LiveRecommender recommender() {

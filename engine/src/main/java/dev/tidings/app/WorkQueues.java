@@ -12,10 +12,12 @@ import java.util.List;
 /**
  * The work queues the capabilities use, by name: what the System page lists and what {@code
  * tidings_queue_depth{queue}} reports, the messages waiting in each, read from the queue at each
- * scrape (NaN while it cannot be read).
+ * scrape (NaN while it cannot be read), and {@code tidings_queue_oldest_age_seconds{queue}}, how long
+ * its oldest message has been there.
  */
 final class WorkQueues {
   static final String DEPTH = "tidings_queue_depth";
+  static final String OLDEST_AGE = "tidings_queue_oldest_age";
 
   private WorkQueues() {}
 
@@ -31,11 +33,22 @@ final class WorkQueues {
 
   static void registerDepths(Infrastructure infrastructure, MeterRegistry registry) {
     WorkQueue queue = infrastructure.workQueue();
-    for (String name : names(infrastructure))
+    for (String name : names(infrastructure)) {
       Gauge.builder(DEPTH, queue, q -> q.depth(name))
           .description("Messages waiting in a work queue")
           .tag("queue", name)
           .strongReference(true)
           .register(registry);
+      Gauge.builder(
+              OLDEST_AGE,
+              queue,
+              q -> q.oldestAge(name).map(age -> age.toMillis() / 1000.0).orElse(Double.NaN))
+          .description("How long the oldest message of a work queue has been in it (NaN: this"
+              + " node cannot tell; on RabbitMQ only consuming nodes can, as an upper bound)")
+          .tag("queue", name)
+          .baseUnit("seconds")
+          .strongReference(true)
+          .register(registry);
+    }
   }
 }

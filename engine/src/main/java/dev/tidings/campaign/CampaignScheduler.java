@@ -1,5 +1,8 @@
 package dev.tidings.campaign;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -19,6 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class CampaignScheduler implements AutoCloseable {
   public static final Duration DEFAULT_POLL = Duration.ofSeconds(5);
+  public static final String ACTIONS = "tidings_campaign_scheduler_actions";
   private static final Logger log = LoggerFactory.getLogger(CampaignScheduler.class);
   private static final int CLAIM_LIMIT = 10;
 
@@ -26,9 +30,20 @@ public final class CampaignScheduler implements AutoCloseable {
   private final CampaignService campaigns;
   private final InstantSource clock;
   private final @Nullable ScheduledExecutorService timer;
+  private final Counter started;
+  private final Counter notStarted;
+  private final Counter pollsFailed;
 
   private CampaignScheduler(
-      Jdbi jdbi, CampaignService campaigns, InstantSource clock, Duration poll, boolean start) {
+      Jdbi jdbi,
+      CampaignService campaigns,
+      InstantSource clock,
+      Duration poll,
+      boolean start,
+      MeterRegistry metrics) {
+    this.started = action(metrics, "started");
+    this.notStarted = action(metrics, "start_failed");
+    this.pollsFailed = action(metrics, "poll_failed");
     this.jdbi = jdbi;
     this.campaigns = campaigns;
     this.clock = clock;
@@ -43,16 +58,31 @@ public final class CampaignScheduler implements AutoCloseable {
     }
   }
 
-  /** Polls every {@code poll} until closed. */
+  /**
+   * Polls every {@code poll} until closed, counting in {@code tidings_campaign_scheduler_actions_total
+   * {action}}: scheduled campaigns started, claimed but not started, and polls that failed.
+   */
   public static CampaignScheduler start(
-      Jdbi jdbi, CampaignService campaigns, InstantSource clock, Duration poll) {
-    return new CampaignScheduler(jdbi, campaigns, clock, poll, true);
+      Jdbi jdbi,
+      CampaignService campaigns,
+      InstantSource clock,
+      Duration poll,
+      MeterRegistry metrics) {
+    return new CampaignScheduler(jdbi, campaigns, clock, poll, true, metrics);
   }
 
   /** One that polls only when {@link #poll} is called (tests, commands). */
   public static CampaignScheduler manual(
       Jdbi jdbi, CampaignService campaigns, InstantSource clock) {
-    return new CampaignScheduler(jdbi, campaigns, clock, DEFAULT_POLL, false);
+    return new CampaignScheduler(
+        jdbi, campaigns, clock, DEFAULT_POLL, false, new SimpleMeterRegistry());
+  }
+
+  private static Counter action(MeterRegistry metrics, String action) {
+    return Counter.builder(ACTIONS)
+        .description("What the campaign scheduler did with due campaigns")
+        .tag("action", action)
+        .register(metrics);
   }
 
   /** Claims the due campaigns and starts each; returns those this call claimed. */
@@ -64,7 +94,9 @@ public final class CampaignScheduler implements AutoCloseable {
     for (Campaign campaign : claimed) {
       try {
         campaigns.start(campaign);
+        started.increment();
       } catch (RuntimeException e) {
+        notStarted.increment();
         log.warn(
             "scheduled campaign {} was claimed but its run did not start ({}); POST"
                 + " /api/v1/campaigns/{}/send starts it again",
@@ -80,6 +112,7 @@ public final class CampaignScheduler implements AutoCloseable {
     try {
       poll();
     } catch (RuntimeException e) {
+      pollsFailed.increment();
       log.warn("polling for scheduled campaigns failed: {}", e.toString());
     }
   }

@@ -2,6 +2,8 @@ package dev.tidings.notify;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.storage.DayPartitions;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -46,6 +48,7 @@ public final class Notifications {
   private final InstantSource clock;
   private final DayPartitions days;
   private final ProductShelf shelf;
+  private final NotifyMetrics metrics;
 
   public Notifications(Jdbi jdbi, InstantSource clock) {
     this(jdbi, clock, ProductShelf.ALL_AVAILABLE);
@@ -53,6 +56,12 @@ public final class Notifications {
 
   /** @param shelf says which products are gone: news of a product is worth telling while it is sold */
   public Notifications(Jdbi jdbi, InstantSource clock, ProductShelf shelf) {
+    this(jdbi, clock, shelf, new SimpleMeterRegistry());
+  }
+
+  /** As above, counting the fan-out and the digests in {@code registry}. */
+  public Notifications(Jdbi jdbi, InstantSource clock, ProductShelf shelf, MeterRegistry registry) {
+    this.metrics = new NotifyMetrics(registry);
     this.jdbi = jdbi;
     this.clock = clock;
     this.days = new DayPartitions(jdbi, "notification_buckets", PARTITION_LOCK, "");
@@ -84,11 +93,14 @@ public final class Notifications {
     LocalDate today = today();
     days.ensure(today);
     try {
-      return jdbi.inTransaction(handle -> {
+      var told = jdbi.inTransaction(handle -> {
         var claimed = ProductNews.claim(handle, limit);
-        if (!claimed.isEmpty()) ProductNews.tell(handle, claimed, today, clock.instant());
-        return claimed.size();
+        long notifications =
+            claimed.isEmpty() ? 0 : ProductNews.tell(handle, claimed, today, clock.instant());
+        return new long[] {claimed.size(), notifications};
       });
+      metrics.productNewsTold(told[1]);
+      return (int) told[0];
     } catch (RuntimeException e) {
       if (DayPartitions.isMissing(e)) days.forget();
       throw e;
@@ -148,14 +160,17 @@ public final class Notifications {
     LocalDate today = today();
     days.ensure(today);
     try {
-      return jdbi.inTransaction(handle -> ContentTable.publish(handle, id, true, clock.instant())
-          .map(content -> new Published(
-              content,
-              NotificationBuckets.toFollowers(handle, today, content),
-              content
-                  .location()
-                  .map(at -> NotificationBuckets.toNearby(handle, today, content, at))
-                  .orElse(0L))));
+      Optional<Published> published =
+          jdbi.inTransaction(handle -> ContentTable.publish(handle, id, true, clock.instant())
+              .map(content -> new Published(
+                  content,
+                  NotificationBuckets.toFollowers(handle, today, content),
+                  content
+                      .location()
+                      .map(at -> NotificationBuckets.toNearby(handle, today, content, at))
+                      .orElse(0L))));
+      published.ifPresent(metrics::published);
+      return published;
     } catch (RuntimeException e) {
       if (DayPartitions.isMissing(e)) days.forget();
       throw e;
@@ -228,6 +243,7 @@ public final class Notifications {
       NotificationBuckets.flush(handle, digest.subscriberId(), digest.positions());
       DigestsSent.record(handle, digest, campaignId, runId, clock.instant());
     });
+    metrics.digestSent();
   }
 
   /** What a campaign's digests told: how many went out, the pieces told most, the latest ones. */

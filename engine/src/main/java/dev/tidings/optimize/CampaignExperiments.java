@@ -2,6 +2,9 @@ package dev.tidings.optimize;
 
 import dev.tidings.optimize.stats.Interval;
 import dev.tidings.optimize.stats.Proportion;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Timestamp;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -31,9 +34,31 @@ public final class CampaignExperiments {
   private final Jdbi jdbi;
   private final InstantSource clock;
 
+  private final Counter decided;
+  private final Counter rolledOut;
+
   public CampaignExperiments(Jdbi jdbi, InstantSource clock) {
+    this(jdbi, clock, new SimpleMeterRegistry());
+  }
+
+  /**
+   * As above, counting in {@code tidings_experiment_decisions_total{action}}: experiments that found
+   * their winner ({@code decided}), and winners sent to the rest ({@code rolled_out}).
+   */
+  public CampaignExperiments(Jdbi jdbi, InstantSource clock, MeterRegistry metrics) {
     this.jdbi = jdbi;
     this.clock = clock;
+    this.decided = decisions(metrics, "decided");
+    this.rolledOut = decisions(metrics, "rolled_out");
+  }
+
+  public static final String DECISIONS = "tidings_experiment_decisions";
+
+  private static Counter decisions(MeterRegistry metrics, String action) {
+    return Counter.builder(DECISIONS)
+        .description("Experiments that found their winner, and winners rolled out to the rest")
+        .tag("action", action)
+        .register(metrics);
   }
 
   /** Records a sent email of a variant (once, however often it is reported) and counts it. */
@@ -87,7 +112,7 @@ public final class CampaignExperiments {
     var report = ExperimentReport.of(plan, results, decided(campaignId));
     if (report.decision().isPresent() && decided(campaignId).isEmpty()) {
       var decision = report.decision().get();
-      jdbi.useHandle(handle -> handle
+      int inserted = jdbi.withHandle(handle -> handle
           .createUpdate("""
               INSERT INTO experiment_decisions
                 (campaign_id, winner, decided_at, p_value, difference, low, high)
@@ -101,6 +126,8 @@ public final class CampaignExperiments {
           .bind("low", decision.interval().low())
           .bind("high", decision.interval().high())
           .execute());
+      // the first look that decides counts it, whichever node it ran on
+      if (inserted == 1) decided.increment();
       return ExperimentReport.of(plan, results, decided(campaignId));
     }
     return report;
@@ -140,6 +167,7 @@ public final class CampaignExperiments {
       throw e;
     }
     setRollout(campaignId, created);
+    rolledOut.increment();
     return Optional.of(new RolledOut(created, true));
   }
 

@@ -24,41 +24,33 @@ import org.slf4j.LoggerFactory;
  * when it throws. Isolating one message of {@code n} costs about {@code 2 log2 n} more calls.
  *
  * <p>Every message given up on here, whether isolated or rejected by the handler itself, is logged at
- * WARN (queue, message id, reason; never the body) and counted in
- * {@code tidings_queue_dead_letters_total{queue, reason_class}}, {@code reason_class} being
- * {@code poison} (isolated after a failure) or {@code rejected} (the handler's own answer). Both
- * adapters wrap every batch handler in this, so every batch consumer gets it.
+ * WARN (queue, message id, reason; never the body); an isolated one is counted in {@code
+ * tidings_queue_poison_isolated_total{queue}}, and, as every dead letter is, by its queue's settlement
+ * ({@link QueueCounters}). Both adapters wrap every batch handler in this, so every batch consumer
+ * gets it.
  */
 public final class PoisonIsolation implements BatchHandler {
-  public static final String METRIC = "tidings_queue_dead_letters";
+  public static final String METRIC = "tidings_queue_poison_isolated";
   private static final Logger log = LoggerFactory.getLogger(PoisonIsolation.class);
   private static final int MAX_REASON = 500;
 
   private final String queue;
   private final BatchHandler handler;
   private final Counter poison;
-  private final Counter rejected;
 
   private PoisonIsolation(String queue, BatchHandler handler, MeterRegistry metrics) {
     this.queue = queue;
     this.handler = handler;
-    this.poison = counter(metrics, queue, "poison");
-    this.rejected = counter(metrics, queue, "rejected");
+    this.poison = Counter.builder(METRIC)
+        .description("Messages a batch consumer isolated as poison: each failed its batch alone")
+        .tag("queue", queue)
+        .register(metrics);
   }
 
   /** {@code handler} of {@code queue} with poison isolation, counting in {@code metrics}. */
   public static BatchHandler around(String queue, BatchHandler handler, MeterRegistry metrics) {
     if (handler instanceof PoisonIsolation) return handler;
     return new PoisonIsolation(queue, handler, metrics);
-  }
-
-  private static Counter counter(MeterRegistry metrics, String queue, String reasonClass) {
-    return Counter.builder(METRIC)
-        .description("Messages dead-lettered at once by a batch consumer: isolated poison"
-            + " messages and those its handler rejected")
-        .tag("queue", queue)
-        .tag("reason_class", reasonClass)
-        .register(metrics);
   }
 
   @Override
@@ -69,7 +61,6 @@ public final class PoisonIsolation implements BatchHandler {
     for (Map.Entry<String, Disposition> entry : exceptions.entrySet()) {
       if (entry.getValue() instanceof Disposition.Reject reject
           && !isolated.contains(entry.getKey())) {
-        rejected.increment();
         log.warn(
             "dead-lettering message {} of queue '{}': rejected by its handler: {}",
             entry.getKey(),

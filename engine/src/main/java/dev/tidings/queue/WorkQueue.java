@@ -1,6 +1,8 @@
 package dev.tidings.queue;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Durable work queues with priorities (seed 05: triggered sends overtake bulk partitions on one queue),
@@ -47,6 +49,15 @@ public interface WorkQueue extends AutoCloseable {
 
   /** Messages waiting to be delivered (not counting those held by consumers). */
   long depth(String queue);
+
+  /**
+   * How long the oldest message of {@code queue} has been in it (waiting, backing off or held by a
+   * consumer), from its first publish; zero when it is empty, and empty when this node cannot tell.
+   * The queue tables know it exactly; on RabbitMQ a node that consumes the queue gives an upper bound,
+   * exact to within how often it is asked (see the adapter), and a node that does not consume it cannot
+   * tell.
+   */
+  Optional<Duration> oldestAge(String queue);
 
   /** The newest dead letters of {@code queue}, newest first, at most {@code limit}, however many there are. */
   List<DeadLetter> deadLetters(String queue, int limit);

@@ -117,10 +117,16 @@ public abstract class WorkQueueContract {
   }
 
   private double deadLettersCounted(String reasonClass) {
-    Counter counter = metrics
-        .find(PoisonIsolation.METRIC)
-        .tags("queue", name, "reason_class", reasonClass)
-        .counter();
+    return counted(QueueCounters.DEAD_LETTERS, "reason_class", reasonClass);
+  }
+
+  private double poisonIsolated() {
+    Counter counter = metrics.find(PoisonIsolation.METRIC).tag("queue", name).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  private double counted(String metric, String... tags) {
+    Counter counter = metrics.find(metric).tag("queue", name).tags(tags).counter();
     return counter == null ? 0 : counter.count();
   }
 
@@ -227,6 +233,11 @@ public abstract class WorkQueueContract {
     assertThat(dead.headers()).containsEntry("k", "v");
     assertThat(dead.messageId()).isEqualTo(deliveries.getFirst().messageId());
     assertThat(queue.depth(name)).isZero();
+    awaitUntil("the dead letter counted", () -> deadLettersCounted("exhausted") == 1.0);
+    assertThat(counted(QueueCounters.DELIVERIES, "kind", "first")).isEqualTo(1.0);
+    assertThat(counted(QueueCounters.DELIVERIES, "kind", "redelivery")).isEqualTo(2.0);
+    assertThat(counted(QueueCounters.RETRIES)).isEqualTo(2.0);
+    assertThat(deadLettersCounted("rejected")).isZero();
   }
 
   @Test
@@ -246,6 +257,9 @@ public abstract class WorkQueueContract {
     Thread.sleep(300);
     assertThat(handled).hasValue(1);
     assertThat(queue.depth(name)).isZero();
+    assertThat(deadLettersCounted("rejected")).isEqualTo(1.0);
+    assertThat(deadLettersCounted("exhausted")).isZero();
+    assertThat(counted(QueueCounters.RETRIES)).isZero();
   }
 
   @Test
@@ -607,7 +621,8 @@ public abstract class WorkQueueContract {
     awaitUntil("queue drained", () -> queue.depth(name) == 0);
     assertThat(deliveries).extracting(Delivery::deliveryCount).containsOnly(1, 2);
     assertThat(queue.deadLetters(name, 10)).isEmpty();
-    assertThat(deadLettersCounted("poison")).isZero();
+    assertThat(poisonIsolated()).isZero();
+    assertThat(deadLettersCounted("rejected")).isZero();
   }
 
   @Test
@@ -637,7 +652,8 @@ public abstract class WorkQueueContract {
             .toList()
             .containsAll(List.of("b", "c")));
     assertThat(queue.deadLetters(name, 10)).isEmpty();
-    assertThat(deadLettersCounted("poison")).isZero();
+    assertThat(poisonIsolated()).isZero();
+    assertThat(deadLettersCounted("rejected")).isZero();
   }
 
   @Test
@@ -675,7 +691,8 @@ public abstract class WorkQueueContract {
       assertThat(letter.reason()).contains("timestamp out of range");
       assertThat(letter.deliveries()).isEqualTo(1);
     });
-    assertThat(deadLettersCounted("poison")).isEqualTo(1.0);
+    assertThat(poisonIsolated()).isEqualTo(1.0);
+    awaitUntil("the dead letter counted", () -> deadLettersCounted("rejected") == 1.0);
   }
 
   @Test
@@ -827,6 +844,35 @@ public abstract class WorkQueueContract {
     DeadLetter dead = queue.deadLetters(name, 10).getFirst();
     assertThat(dead.deliveries()).isEqualTo(3);
     assertThat(new String(dead.body(), UTF_8)).isEqualTo("kills its consumer");
+    awaitUntil("the dead letter counted", () -> deadLettersCounted("consumer_lost") == 1.0);
+    assertThat(deadLettersCounted("exhausted") + deadLettersCounted("rejected")).isZero();
+  }
+
+  @Test
+  void the_oldest_message_age_grows_while_it_waits_and_is_zero_once_the_queue_is_empty()
+      throws Exception {
+    queue.declare(spec(3));
+    CountDownLatch holding = new CountDownLatch(1);
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      if (text(delivery).equals("held")) {
+        holding.countDown();
+        releaseBlockedHandlers.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      return Disposition.ACK;
+    }));
+    assertThat(queue.oldestAge(name)).contains(Duration.ZERO);
+
+    queue.publish(name, text("held", 5));
+    assertThat(holding.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    queue.publish(name, text("waiting", 5));
+    Thread.sleep(1_500);
+    assertThat(queue.oldestAge(name))
+        .hasValueSatisfying(age -> assertThat(age).isBetween(Duration.ofSeconds(1), WAIT));
+
+    releaseBlockedHandlers.countDown();
+    awaitUntil(
+        "the queue empty and its age zero",
+        () -> queue.oldestAge(name).orElseThrow().isZero());
   }
 
   record Receipt(String messageId, String status, long at) {}

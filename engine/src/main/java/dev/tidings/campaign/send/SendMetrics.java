@@ -7,22 +7,46 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What the send consumers do, for Prometheus: {@code tidings_send_emails_total{outcome}} (sent,
  * deferred for each 4xx answer, failed, unknown, skipped), every outcome registered at 0 so an alert
  * can compare them from the start; {@code tidings_send_partitions_in_flight}, the partitions this
- * node is working on now.
+ * node is working on now; {@code tidings_send_sweeper_actions_total{action}}, what the stuck-partition
+ * sweeper did (runs completed whose countdown had reached zero, partitions queued again because their
+ * run stalled or because they showed no progress); {@code tidings_send_runs_running}, the bulk runs
+ * under way in the whole cluster (read from the ledger at each scrape), which beside a flat rate of
+ * sent emails tells a campaign that stopped progressing.
  */
 final class SendMetrics {
   static final String EMAILS = "tidings_send_emails";
   static final String IN_FLIGHT = "tidings_send_partitions_in_flight";
+  static final String SWEEPER = "tidings_send_sweeper_actions";
+  static final String RUNNING = "tidings_send_runs_running";
+
+  enum SweeperAction {
+    /** A run whose countdown had reached zero was completed. */
+    completed,
+    /** Every unfinished partition of a run that had not moved was queued again. */
+    requeued_stalled,
+    /** Partitions that showed no progress were queued again. */
+    requeued_stuck
+  }
 
   private final Map<SendReceipt.Status, Counter> emails = new EnumMap<>(SendReceipt.Status.class);
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final Map<SweeperAction, Counter> sweeper = new EnumMap<>(SweeperAction.class);
 
   SendMetrics(MeterRegistry registry) {
+    for (SweeperAction action : SweeperAction.values())
+      sweeper.put(
+          action,
+          Counter.builder(SWEEPER)
+              .description("What the stuck-partition sweeper did (partitions for requeued_*)")
+              .tag("action", action.name())
+              .register(registry));
     for (SendReceipt.Status status : SendReceipt.Status.values())
       emails.put(
           status,
@@ -35,9 +59,21 @@ final class SendMetrics {
         .register(registry);
   }
 
+  /** Reports the bulk runs under way from {@code ledger}, read when scraped (NaN when unreadable). */
+  static void registerRunning(MeterRegistry registry, Ledger ledger) {
+    Gauge.builder(RUNNING, ledger, l -> l.runningBulkRuns().size())
+        .description("Bulk campaign runs under way in the cluster")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  void swept(SweeperAction action, int count) {
+    Objects.requireNonNull(sweeper.get(action)).increment(count);
+  }
+
   void reported(List<SendReceipt> receipts) {
     for (SendReceipt receipt : receipts)
-      java.util.Objects.requireNonNull(emails.get(receipt.status())).increment();
+      Objects.requireNonNull(emails.get(receipt.status())).increment();
   }
 
   void partitionStarted() {

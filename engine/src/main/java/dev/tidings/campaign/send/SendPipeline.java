@@ -67,6 +67,8 @@ public final class SendPipeline implements AutoCloseable {
 
   /** As {@link #consumers(Composer, MailTransport)}, counting outcomes in {@code metrics}. */
   public ConsumerGroup consumers(Composer composer, MailTransport mail, MeterRegistry metrics) {
+    var sendMetrics = new SendMetrics(metrics);
+    SendMetrics.registerRunning(metrics, ledger);
     var worker = new SendWorker(
         ledger,
         states,
@@ -77,13 +79,13 @@ public final class SendPipeline implements AutoCloseable {
         receipts,
         options,
         clock,
-        new SendMetrics(metrics));
+        sendMetrics);
     return consumers -> {
       queue.declare(receipts.spec());
       consumers.consume(tasks, options.slots(), 1, worker);
       synchronized (sweepers) {
         sweepers.add(new StuckPartitionSweeper(
-            ledger, coordination.countdown(), queue, tasks, options.leaseTtl()));
+            ledger, coordination.countdown(), queue, tasks, options.leaseTtl(), sendMetrics));
       }
     };
   }
@@ -91,7 +93,12 @@ public final class SendPipeline implements AutoCloseable {
   /** Queues stuck partitions again now instead of at the next sweep; for tests and operators. */
   public int sweepNow() {
     return new StuckPartitionSweeper(
-            ledger, coordination.countdown(), queue, tasks, options.leaseTtl())
+            ledger,
+            coordination.countdown(),
+            queue,
+            tasks,
+            options.leaseTtl(),
+            new SendMetrics(new SimpleMeterRegistry()))
         .sweepOnceAndClose();
   }
 

@@ -30,6 +30,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
   private final Topic<SendTask> tasks;
   private final Duration every;
   private final Duration stall;
+  private final SendMetrics metrics;
   private final Thread thread;
 
   StuckPartitionSweeper(
@@ -37,7 +38,9 @@ final class StuckPartitionSweeper implements AutoCloseable {
       Countdown countdown,
       WorkQueue queue,
       Topic<SendTask> tasks,
-      Duration leaseTtl) {
+      Duration leaseTtl,
+      SendMetrics metrics) {
+    this.metrics = metrics;
     this.ledger = ledger;
     this.countdown = countdown;
     this.queue = queue;
@@ -68,6 +71,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
       OptionalLong remaining = countdown.remaining(name);
       if (remaining.isPresent() && remaining.getAsLong() == 0) {
         ledger.complete(job.campaignId(), job.runId());
+        metrics.swept(SendMetrics.SweeperAction.completed, 1);
         continue;
       }
       if (ledger.takeStall(job.campaignId(), job.runId(), stall)) {
@@ -79,6 +83,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
             stall,
             unfinished.size());
         publish(job, unfinished);
+        metrics.swept(SendMetrics.SweeperAction.requeued_stalled, unfinished.size());
         requeued += unfinished.size();
         continue;
       }
@@ -90,6 +95,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
           job.runId(),
           stuck);
       publish(job, stuck);
+      metrics.swept(SendMetrics.SweeperAction.requeued_stuck, stuck.size());
       requeued += stuck.size();
     }
     return requeued;

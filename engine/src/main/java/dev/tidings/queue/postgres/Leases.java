@@ -1,5 +1,6 @@
 package dev.tidings.queue.postgres;
 
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import java.time.Duration;
 import java.util.Collection;
@@ -23,11 +24,13 @@ final class Leases implements AutoCloseable {
   private final MessageTable table;
   private final Wakeups wakeups;
   private final QueueSpec spec;
+  private final QueueCounters counters;
   private final Map<Long, Claimed> held = new ConcurrentHashMap<>();
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Thread keeper;
 
-  Leases(MessageTable table, Wakeups wakeups, QueueSpec spec) {
+  Leases(MessageTable table, Wakeups wakeups, QueueSpec spec, QueueCounters counters) {
+    this.counters = counters;
     this.table = table;
     this.wakeups = wakeups;
     this.spec = spec;
@@ -78,6 +81,8 @@ final class Leases implements AutoCloseable {
   private void takeBackExpired() {
     try {
       MessageTable.Expired expired = table.releaseExpired(spec);
+      for (int i = 0; i < expired.deadLettered(); i++)
+        counters.deadLettered(spec.name(), QueueCounters.DeadReason.consumer_lost);
       if (expired.deadLettered() > 0) {
         log.warn(
             "{} message(s) of queue '{}' dead-lettered: their last delivery went to a consumer that"

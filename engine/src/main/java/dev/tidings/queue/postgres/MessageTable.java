@@ -376,6 +376,28 @@ final class MessageTable {
             """).bind("queue", queue).mapTo(Long.class).one());
   }
 
+  /**
+   * Age of the oldest message of the queue, from the oldest of each priority: ids grow with
+   * enqueueing, so each priority's first row by the queue's index is its oldest, and no scan of the
+   * queue is needed however deep it is.
+   */
+  Duration oldestAge(String queue) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT coalesce(extract(epoch FROM clock_timestamp() - min(m.enqueued_at)), 0)
+              FROM generate_series(0, :top) AS p(priority)
+              CROSS JOIN LATERAL (
+                SELECT enqueued_at FROM work_queue_message
+                 WHERE queue = :queue AND priority = p.priority ORDER BY id LIMIT 1) m
+            """)
+        .bind("queue", queue)
+        .bind("top", QueueSpec.MAX_PRIORITY)
+        .mapTo(Double.class)
+        .findOne()
+        .map(seconds -> Duration.ofNanos(Math.max(0, (long) (seconds * 1e9))))
+        .orElse(Duration.ZERO));
+  }
+
   List<DeadLetter> deadLetters(String queue, int limit) {
     return jdbi.withHandle(handle -> handle
         .createQuery("""

@@ -4,6 +4,7 @@ import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Disposition;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ final class PostgresBatchSubscription implements ConsumerSubscription {
   private final List<Thread> consumers = new ArrayList<>();
   private final Leases leases;
   private final TimeLimit timeLimit;
+  private final QueueCounters counters;
   private volatile boolean running = true;
   private volatile boolean abandoned;
 
@@ -40,7 +42,9 @@ final class PostgresBatchSubscription implements ConsumerSubscription {
       int consumerCount,
       int batchSize,
       BatchHandler handler,
-      Runnable onClose) {
+      Runnable onClose,
+      QueueCounters counters) {
+    this.counters = counters;
     this.table = table;
     this.wakeups = wakeups;
     this.options = options;
@@ -48,7 +52,7 @@ final class PostgresBatchSubscription implements ConsumerSubscription {
     this.batchSize = batchSize;
     this.handler = handler;
     this.onClose = onClose;
-    this.leases = new Leases(table, wakeups, spec);
+    this.leases = new Leases(table, wakeups, spec, counters);
     this.timeLimit = new TimeLimit("tidings-queue-" + spec.name() + "-time-limit");
     for (int i = 0; i < consumerCount; i++) {
       consumers.add(Thread.ofVirtual()
@@ -76,7 +80,7 @@ final class PostgresBatchSubscription implements ConsumerSubscription {
   }
 
   private Settlement handle(List<Claimed> batch) {
-    var settlement = new Settlement(spec);
+    var settlement = new Settlement(spec, counters);
     List<Claimed> deliverable = new ArrayList<>(batch.size());
     for (Claimed message : batch) {
       if (message.deliveries() > spec.maxDeliveries()) {
@@ -88,6 +92,7 @@ final class PostgresBatchSubscription implements ConsumerSubscription {
     }
     if (deliverable.isEmpty()) return settlement;
     List<Delivery> deliveries = deliverable.stream().map(Claimed::toDelivery).toList();
+    for (Delivery delivery : deliveries) counters.delivered(spec.name(), delivery);
     var outcome = timeLimit.run(
         spec.handlerTimeout(), () -> leases.drop(deliverable), () -> handler.handle(deliveries));
     switch (outcome) {

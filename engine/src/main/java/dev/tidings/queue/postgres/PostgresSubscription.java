@@ -1,7 +1,9 @@
 package dev.tidings.queue.postgres;
 
+import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +37,7 @@ final class PostgresSubscription implements ConsumerSubscription {
   private final List<Thread> loops = new ArrayList<>();
   private final Leases leases;
   private final Settler settler;
+  private final QueueCounters counters;
   private final TimeLimit timeLimit;
   private volatile boolean running = true;
   private volatile boolean abandoned;
@@ -47,7 +50,9 @@ final class PostgresSubscription implements ConsumerSubscription {
       int consumers,
       int prefetch,
       MessageHandler handler,
-      Runnable onClose) {
+      Runnable onClose,
+      QueueCounters counters) {
+    this.counters = counters;
     this.table = table;
     this.wakeups = wakeups;
     this.options = options;
@@ -55,8 +60,8 @@ final class PostgresSubscription implements ConsumerSubscription {
     this.prefetch = prefetch;
     this.handler = handler;
     this.onClose = onClose;
-    this.leases = new Leases(table, wakeups, spec);
-    this.settler = new Settler(table, spec);
+    this.leases = new Leases(table, wakeups, spec, counters);
+    this.settler = new Settler(table, spec, counters);
     this.timeLimit = new TimeLimit("tidings-queue-" + spec.name() + "-time-limit");
     for (int i = 0; i < consumers; i++) {
       loops.add(
@@ -101,9 +106,11 @@ final class PostgresSubscription implements ConsumerSubscription {
       return;
     }
     Disposition disposition = switch (timeLimit.run(
-        spec.handlerTimeout(),
-        () -> leases.drop(message),
-        () -> handler.handle(message.toDelivery()))) {
+        spec.handlerTimeout(), () -> leases.drop(message), () -> {
+          Delivery delivery = message.toDelivery();
+          counters.delivered(spec.name(), delivery);
+          return handler.handle(delivery);
+        })) {
       case TimeLimit.Outcome.Returned<Disposition> returned -> returned.value();
       case TimeLimit.Outcome.Threw<Disposition> threw ->
         Disposition.retry("handler failed: " + threw.exception());

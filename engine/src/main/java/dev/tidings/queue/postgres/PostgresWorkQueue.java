@@ -5,6 +5,7 @@ import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.MessageHandler;
 import dev.tidings.queue.PoisonIsolation;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
@@ -13,8 +14,10 @@ import dev.tidings.queue.WorkQueue;
 import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -48,6 +51,7 @@ public final class PostgresWorkQueue implements WorkQueue {
   private final ConcurrentHashMap<String, QueueSpec> specs = new ConcurrentHashMap<>();
   private final Set<ConsumerSubscription> subscriptions = ConcurrentHashMap.newKeySet();
   private final MeterRegistry metrics;
+  private final QueueCounters counters;
 
   public PostgresWorkQueue(Database database) {
     this(database, PostgresQueueOptions.defaults());
@@ -62,6 +66,7 @@ public final class PostgresWorkQueue implements WorkQueue {
     this.database = Objects.requireNonNull(database, "database");
     this.options = Objects.requireNonNull(options, "options");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.counters = new QueueCounters(metrics);
     this.table = new MessageTable(database.jdbi());
     this.listener =
         new NotificationListener(database.dataSource(), wakeups, options.pollInterval());
@@ -106,7 +111,7 @@ public final class PostgresWorkQueue implements WorkQueue {
     Objects.requireNonNull(handler, "handler");
     QueueSpec spec = spec(queue);
     return tracked(onClose -> new PostgresSubscription(
-        table, wakeups, options, spec, consumers, prefetch, handler, onClose));
+        table, wakeups, options, spec, consumers, prefetch, handler, onClose, counters));
   }
 
   @Override
@@ -120,7 +125,7 @@ public final class PostgresWorkQueue implements WorkQueue {
     QueueSpec spec = spec(queue);
     BatchHandler isolating = PoisonIsolation.around(queue, handler, metrics);
     return tracked(onClose -> new PostgresBatchSubscription(
-        table, wakeups, options, spec, consumers, batchSize, isolating, onClose));
+        table, wakeups, options, spec, consumers, batchSize, isolating, onClose, counters));
   }
 
   /** Starts a subscription that this queue closes with itself until it is closed on its own. */
@@ -148,6 +153,11 @@ public final class PostgresWorkQueue implements WorkQueue {
   public long depth(String queue) {
     spec(queue);
     return unavailableOnFailure("measure queue '" + queue + "'", () -> table.depth(queue));
+  }
+
+  @Override
+  public Optional<Duration> oldestAge(String queue) {
+    return Optional.of(table.oldestAge(queue));
   }
 
   @Override

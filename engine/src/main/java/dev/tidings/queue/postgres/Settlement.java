@@ -1,10 +1,12 @@
 package dev.tidings.queue.postgres;
 
 import dev.tidings.queue.Disposition;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,29 +18,49 @@ final class Settlement {
   private static final Logger log = LoggerFactory.getLogger(Settlement.class);
 
   private final QueueSpec spec;
+  private final QueueCounters counters;
   private final List<Claimed> messages = new ArrayList<>();
+  private final List<QueueCounters.@Nullable DeadReason> deadReasons = new ArrayList<>();
   private final List<String> kinds = new ArrayList<>();
   private final List<Long> delays = new ArrayList<>();
   private final List<String> reasons = new ArrayList<>();
   private boolean onlyAcks = true;
 
-  Settlement(QueueSpec spec) {
+  Settlement(QueueSpec spec, QueueCounters counters) {
     this.spec = spec;
+    this.counters = counters;
   }
 
   /** Records what {@code disposition} means for {@code message} under the queue's limits. */
   void add(Claimed message, Disposition disposition) {
     switch (disposition) {
-      case Disposition.Ack ack -> add(message, "ack", 0, "");
-      case Disposition.Reject reject -> add(message, "dead", 0, reject.reason());
+      case Disposition.Ack ack -> add(message, "ack", 0, "", null);
+      case Disposition.Reject reject ->
+        add(
+            message,
+            "dead",
+            0,
+            reject.reason(),
+            // claimed past the limit: the deliveries before it were never settled, their consumers
+            // died
+            message.deliveries() > spec.maxDeliveries()
+                ? QueueCounters.DeadReason.consumer_lost
+                : QueueCounters.DeadReason.rejected);
       case Disposition.Retry retry
-      when message.deliveries() >= spec.maxDeliveries() -> add(message, "dead", 0, retry.reason());
+      when message.deliveries() >= spec.maxDeliveries() ->
+        add(message, "dead", 0, retry.reason(), QueueCounters.DeadReason.exhausted);
       case Disposition.Retry retry ->
-        add(message, "retry", spec.retry().backoffAfter(message.deliveries()).toMillis(), "");
+        add(message, "retry", spec.retry().backoffAfter(message.deliveries()).toMillis(), "", null);
     }
   }
 
-  private void add(Claimed message, String kind, long delayMillis, String reason) {
+  private void add(
+      Claimed message,
+      String kind,
+      long delayMillis,
+      String reason,
+      QueueCounters.@Nullable DeadReason deadReason) {
+    deadReasons.add(deadReason);
     messages.add(message);
     kinds.add(kind);
     delays.add(delayMillis);
@@ -63,6 +85,12 @@ final class Settlement {
           spec.name(),
           e.toString());
       return;
+    }
+    for (int i = 0; i < messages.size(); i++) {
+      if (!ours.contains(messages.get(i).id())) continue;
+      QueueCounters.DeadReason dead = deadReasons.get(i);
+      if (dead != null) counters.deadLettered(spec.name(), dead);
+      else if (kinds.get(i).equals("retry")) counters.retried(spec.name());
     }
     if (ours.size() == size()) return;
     for (int i = 0; i < messages.size(); i++) {

@@ -1,6 +1,7 @@
 package dev.tidings.queue.postgres;
 
 import dev.tidings.queue.Disposition;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,10 +29,12 @@ final class Settler implements AutoCloseable {
 
   private final MessageTable table;
   private final QueueSpec spec;
+  private final QueueCounters counters;
   private final LinkedBlockingQueue<Work> results = new LinkedBlockingQueue<>();
   private final Thread thread;
 
-  Settler(MessageTable table, QueueSpec spec) {
+  Settler(MessageTable table, QueueSpec spec, QueueCounters counters) {
+    this.counters = counters;
     this.table = table;
     this.spec = spec;
     this.thread =
@@ -52,7 +55,7 @@ final class Settler implements AutoCloseable {
         return;
       }
       results.drainTo(group);
-      var settlement = new Settlement(spec);
+      var settlement = new Settlement(spec, counters);
       for (Work work : group) {
         switch (work) {
           case Result result -> settlement.add(result.message(), result.disposition());

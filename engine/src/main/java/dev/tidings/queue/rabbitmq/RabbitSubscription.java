@@ -6,6 +6,7 @@ import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import java.io.IOException;
@@ -41,12 +42,16 @@ final class RabbitSubscription implements Subscription {
     QueueSpec specOf(Inbound inbound);
 
     void publish(List<ConfirmingPublisher.Outgoing> messages);
+
+    /** {@code inbound} is handed to a handler now. */
+    void handedOut(Inbound inbound);
   }
 
   private final RabbitLayout layout;
   private final Work work;
   private final Queue queue;
   private final Settlement settlement;
+  private final QueueCounters counters;
   private final TimeLimit timeLimit;
   private final Runnable onClose;
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
@@ -66,8 +71,10 @@ final class RabbitSubscription implements Subscription {
       Settlement settlement,
       TimeLimit timeLimit,
       Runnable beforeReopen,
-      Runnable onClose)
+      Runnable onClose,
+      QueueCounters counters)
       throws IOException {
+    this.counters = counters;
     this.layout = layout;
     this.work = work;
     this.queue = queue;
@@ -116,10 +123,13 @@ final class RabbitSubscription implements Subscription {
       settle(
           from,
           List.of(inbound),
-          List.of(Optional.of(settlement.afterLostDelivery(spec, layout, inbound))));
+          List.of(Optional.of(settlement.afterLostDelivery(spec, layout, inbound))),
+          List.of(lost(spec, inbound)));
       return;
     }
     Delivery delivery = Settlement.delivery(inbound);
+    counters.delivered(layout.queue(), delivery);
+    queue.handedOut(inbound);
     Disposition disposition;
     try {
       disposition = timeLimit.run(spec.handlerTimeout(), () -> handler.handle(delivery));
@@ -131,24 +141,45 @@ final class RabbitSubscription implements Subscription {
       disposition = Disposition.retry("handler failed: " + e);
     }
     if (abandoned) return;
-    settle(from, List.of(inbound), List.of(settlement.after(spec, layout, inbound, disposition)));
+    settle(
+        from,
+        List.of(inbound),
+        List.of(settlement.after(spec, layout, inbound, disposition)),
+        List.of(settled(spec, delivery, disposition)));
+  }
+
+  /** Counts a lost delivery once it is settled: a dead letter when it was the last one allowed. */
+  private Runnable lost(QueueSpec spec, Inbound inbound) {
+    int deliveries = Settlement.delivery(inbound).deliveryCount();
+    return deliveries >= spec.maxDeliveries()
+        ? () -> counters.deadLettered(layout.queue(), QueueCounters.DeadReason.consumer_lost)
+        : () -> {};
+  }
+
+  private Runnable settled(QueueSpec spec, Delivery delivery, Disposition disposition) {
+    return () -> counters.settled(
+        layout.queue(), disposition, delivery.deliveryCount(), spec.maxDeliveries());
   }
 
   private void handleBatch(LaneConsumer from, List<Inbound> taken, BatchHandler handler) {
     var settled = new ArrayList<Inbound>(taken.size());
     var outgoing = new ArrayList<Optional<ConfirmingPublisher.Outgoing>>(taken.size());
     var fresh = new ArrayList<Inbound>(taken.size());
+    var counted = new ArrayList<Runnable>(taken.size());
     for (Inbound inbound : taken) {
       if (inbound.redelivered()) {
         settled.add(inbound);
         outgoing.add(
             Optional.of(settlement.afterLostDelivery(queue.specOf(inbound), layout, inbound)));
+        counted.add(lost(queue.specOf(inbound), inbound));
       } else {
         fresh.add(inbound);
       }
     }
     if (!fresh.isEmpty()) {
       List<Delivery> deliveries = fresh.stream().map(Settlement::delivery).toList();
+      for (Delivery delivery : deliveries) counters.delivered(layout.queue(), delivery);
+      fresh.forEach(queue::handedOut);
       Function<Delivery, Disposition> dispositions;
       try {
         BatchResult result = timeLimit.run(
@@ -165,27 +196,32 @@ final class RabbitSubscription implements Subscription {
       for (int i = 0; i < fresh.size(); i++) {
         Inbound inbound = fresh.get(i);
         settled.add(inbound);
-        outgoing.add(settlement.after(
-            queue.specOf(inbound), layout, inbound, dispositions.apply(deliveries.get(i))));
+        QueueSpec spec = queue.specOf(inbound);
+        Disposition disposition = dispositions.apply(deliveries.get(i));
+        outgoing.add(settlement.after(spec, layout, inbound, disposition));
+        counted.add(settled(spec, deliveries.get(i), disposition));
       }
     }
-    settle(from, settled, outgoing);
+    settle(from, settled, outgoing, counted);
   }
 
   /** Publishes what must be published (one confirm round), then acks; on failure those go back to their queue. */
   private void settle(
       LaneConsumer from,
       List<Inbound> inbound,
-      List<Optional<ConfirmingPublisher.Outgoing>> outgoing) {
+      List<Optional<ConfirmingPublisher.Outgoing>> outgoing,
+      List<Runnable> counted) {
     var toPublish = new ArrayList<ConfirmingPublisher.Outgoing>();
     outgoing.forEach(message -> message.ifPresent(toPublish::add));
     if (toPublish.isEmpty()) {
       from.settle(inbound, List.of());
+      counted.forEach(Runnable::run);
       return;
     }
     try {
       queue.publish(toPublish);
       from.settle(inbound, List.of());
+      counted.forEach(Runnable::run);
     } catch (RuntimeException e) {
       log.warn(
           "cannot settle {} message(s) of queue '{}'; returning them to the queue: {}",
@@ -214,7 +250,8 @@ final class RabbitSubscription implements Subscription {
           leftovers,
           leftovers.stream()
               .map(inbound -> Optional.of(Settlement.putBack(layout, inbound)))
-              .toList());
+              .toList(),
+          List.of());
     }
     consumers.forEach(LaneConsumer::close);
     onClose.run();

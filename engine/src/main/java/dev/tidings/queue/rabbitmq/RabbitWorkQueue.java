@@ -14,6 +14,7 @@ import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.MessageHandler;
 import dev.tidings.queue.PoisonIsolation;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.RetryPolicy;
@@ -25,6 +26,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +74,10 @@ public final class RabbitWorkQueue implements WorkQueue {
   private final Map<String, RabbitLayout> layouts = new ConcurrentHashMap<>();
   private final Set<RabbitSubscription> subscriptions = ConcurrentHashMap.newKeySet();
   private final MeterRegistry metrics;
+  private final QueueCounters counters;
+  private final LaneAges ages = new LaneAges();
+  /** Queues this node has consumed, since when: only those can it tell the age of. */
+  private final Map<String, Instant> consumedSince = new ConcurrentHashMap<>();
 
   private RabbitWorkQueue(
       Connection publishing,
@@ -82,6 +88,7 @@ public final class RabbitWorkQueue implements WorkQueue {
       MeterRegistry metrics)
       throws IOException {
     this.metrics = metrics;
+    this.counters = new QueueCounters(metrics);
     this.publishing = publishing;
     this.consuming = consuming;
     this.clock = clock;
@@ -295,13 +302,23 @@ public final class RabbitWorkQueue implements WorkQueue {
               public void publish(List<ConfirmingPublisher.Outgoing> messages) {
                 publisher.publish(messages);
               }
+
+              @Override
+              public void handedOut(Inbound inbound) {
+                long published = TidingsHeaders.publishedAt(inbound.properties());
+                if (published != Long.MAX_VALUE)
+                  ages.handedOut(
+                      layout.lane(inbound.lane()), TidingsHeaders.instantOfMicros(published));
+              }
             },
             settlement,
             timeLimit,
             () -> redeclare(queue),
-            () -> subscriptions.remove(holder[0])));
+            () -> subscriptions.remove(holder[0]),
+            counters));
     holder[0] = subscription;
     subscriptions.add(subscription);
+    consumedSince.putIfAbsent(queue, clock.instant());
     return subscription;
   }
 
@@ -332,6 +349,29 @@ public final class RabbitWorkQueue implements WorkQueue {
       for (String name : waiting) depth += channel.queueDeclarePassive(name).getMessageCount();
       return depth;
     });
+  }
+
+  /**
+   * On a node that consumes {@code queue}: the largest of its lanes' bounds ({@link LaneAges}); messages
+   * waiting out a retry backoff are not counted, they wait on purpose. Empty on a node that does not
+   * consume it.
+   */
+  @Override
+  public Optional<Duration> oldestAge(String queue) {
+    Instant since = consumedSince.get(queue);
+    if (since == null) return Optional.empty();
+    RabbitLayout layout = layout(queue);
+    return Optional.of(withChannel(queue, "measure the age of '" + queue + "'", channel -> {
+      Instant now = clock.instant();
+      Duration oldest = Duration.ZERO;
+      for (int lane = 0; lane < layout.lanes(); lane++) {
+        String name = layout.lane(lane);
+        Duration age =
+            ages.seen(name, channel.queueDeclarePassive(name).getMessageCount(), now, since);
+        if (age.compareTo(oldest) > 0) oldest = age;
+      }
+      return oldest;
+    }));
   }
 
   @Override

@@ -6,6 +6,9 @@ import dev.tidings.catalog.CatalogService;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommender;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -52,6 +55,20 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
     }
   }
 
+  public static final String LATENCY = "tidings_recommend";
+  private static final Duration[] LATENCY_BUCKETS = {
+    Duration.ofMillis(1),
+    Duration.ofMillis(2),
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofSeconds(1)
+  };
+
+  private final Timer latency;
   private final SettingsStore store;
   private final Refreshed<RecommenderSettings> settings;
   private final Refreshed<Neighbourhood> neighbourhood;
@@ -71,6 +88,22 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
       Follows.Reader follows,
       InstantSource clock,
       Options options) {
+    this(store, catalog, aggregates, follows, clock, options, new SimpleMeterRegistry());
+  }
+
+  /** As above, timing each answer in {@code metrics}' {@code tidings_recommend_seconds}. */
+  public LiveRecommender(
+      SettingsStore store,
+      CatalogFacts catalog,
+      AggregateReader aggregates,
+      Follows.Reader follows,
+      InstantSource clock,
+      Options options,
+      MeterRegistry metrics) {
+    this.latency = Timer.builder(LATENCY)
+        .description("Time to answer one recommendation request (API and open-time slots)")
+        .serviceLevelObjectives(LATENCY_BUCKETS)
+        .register(metrics);
     this.store = store;
     this.settings = new Refreshed<>("the recommender settings", store::load);
     this.neighbourhood = new Refreshed<>(
@@ -125,13 +158,20 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
 
   /** On the node's database: settings, catalogue, aggregates and follows. */
   public static LiveRecommender of(Jdbi jdbi, InstantSource clock, Options options) {
+    return of(jdbi, clock, options, new SimpleMeterRegistry());
+  }
+
+  /** As above, timing each answer in {@code metrics}. */
+  public static LiveRecommender of(
+      Jdbi jdbi, InstantSource clock, Options options, MeterRegistry metrics) {
     return new LiveRecommender(
         new JdbiSettingsStore(jdbi),
         CatalogFacts.of(new CatalogService(jdbi, clock)),
         AggregateReader.of(new AggregateStore(jdbi)),
         Follows.Reader.of(new FollowService(jdbi, clock)),
         clock,
-        options);
+        options,
+        metrics);
   }
 
   /**
@@ -151,12 +191,12 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
 
   @Override
   public Recommendations recommend(RecommendationRequest request) {
-    return blender.recommend(request);
+    return latency.record(() -> blender.recommend(request));
   }
 
   /** Only {@code only} of the algorithms, weighted as configured: an experiment's arm. */
   public Recommendations recommend(RecommendationRequest request, Set<Algorithm> only) {
-    return blender.recommend(request, only);
+    return latency.record(() -> blender.recommend(request, only));
   }
 
   /** The settings this node uses now. */
