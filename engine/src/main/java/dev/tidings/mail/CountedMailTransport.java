@@ -57,6 +57,11 @@ public final class CountedMailTransport implements MailTransport {
               .register(registry));
   }
 
+  /** The transport whose answers are counted. */
+  public MailTransport transport() {
+    return transport;
+  }
+
   @Override
   public SendResult send(OutgoingEmail email, Handover handover) {
     SendResult result = transport.send(email, handover);

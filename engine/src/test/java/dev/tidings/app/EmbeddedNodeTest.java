@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.catalog.ProductJson;
 import dev.tidings.config.SettingsLoader;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.mail.CountedMailTransport;
 import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
@@ -34,7 +35,10 @@ class EmbeddedNodeTest {
       assertThat(infrastructure.apiKeyIsNew()).isTrue();
       apiKey = infrastructure.apiKey().value();
       assertThat(infrastructure.workQueue()).isInstanceOf(PostgresWorkQueue.class);
-      assertThat(infrastructure.mail()).isInstanceOf(OutboxMailTransport.class);
+      assertThat(infrastructure.mail())
+          .isInstanceOfSatisfying(
+              CountedMailTransport.class,
+              counted -> assertThat(counted.transport()).isInstanceOf(OutboxMailTransport.class));
       assertThat(infrastructure.coordination().computeOnce().getClass().getPackageName())
           .isEqualTo(InProcessCoordination.class.getPackageName());
       assertThat(infrastructure.dependencyChecks())

@@ -9,6 +9,7 @@ import dev.tidings.config.SettingsLoader;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.mail.Address;
+import dev.tidings.mail.CountedMailTransport;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.mail.SendResult;
 import dev.tidings.mail.smtp.SmtpMailTransport;
@@ -92,7 +93,10 @@ class ProductionNodeIT {
           node.workQueue().delete(queue);
         }
 
-        assertThat(node.mail()).isInstanceOf(SmtpMailTransport.class);
+        assertThat(node.mail())
+            .isInstanceOfSatisfying(
+                CountedMailTransport.class,
+                counted -> assertThat(counted.transport()).isInstanceOf(SmtpMailTransport.class));
         var sent = node.mail()
             .send(new OutgoingEmail(
                 "prod-node-1",

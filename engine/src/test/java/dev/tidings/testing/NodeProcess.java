@@ -58,6 +58,28 @@ public final class NodeProcess implements AutoCloseable {
       java.util.List<String> jvmOptions,
       Map<String, String> environment)
       throws IOException {
+    return start(false, commandLine, jvmOptions, environment);
+  }
+
+  /**
+   * As {@link #start(java.util.List, java.util.List, Map)}, as the foreground job of a terminal: the
+   * leader of a process group of its own, so that {@link #signalGroup} reaches it and every child it
+   * did not move out of its group, as Ctrl-C does.
+   */
+  public static NodeProcess startAsTerminalJob(
+      java.util.List<String> commandLine,
+      java.util.List<String> jvmOptions,
+      Map<String, String> environment)
+      throws IOException {
+    return start(true, commandLine, jvmOptions, environment);
+  }
+
+  private static NodeProcess start(
+      boolean ownGroup,
+      java.util.List<String> commandLine,
+      java.util.List<String> jvmOptions,
+      Map<String, String> environment)
+      throws IOException {
     if (!Files.isRegularFile(JAR))
       throw new IllegalStateException(
           JAR.toAbsolutePath() + " is missing: run the tests with verify");
@@ -65,6 +87,8 @@ public final class NodeProcess implements AutoCloseable {
     Path dataDir = Files.createTempDirectory("tidings-node-");
     Path log = dataDir.resolve("node.log");
     var arguments = new java.util.ArrayList<String>();
+    // setsid execs the JVM in place (a child is never a group leader), so the pid stays the node's
+    if (ownGroup) arguments.add("setsid");
     arguments.add(java());
     arguments.add("-Xmx256m");
     arguments.addAll(jvmOptions);
@@ -135,6 +159,15 @@ public final class NodeProcess implements AutoCloseable {
     if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0)
       throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
     if (signal.equals("KILL")) process.waitFor(10, TimeUnit.SECONDS);
+  }
+
+  /** Sends a signal to the node's whole process group, as a terminal's Ctrl-C (INT) does. */
+  public void signalGroup(String signal) throws IOException, InterruptedException {
+    var kill = new ProcessBuilder("kill", "-" + signal, "--", "-" + process.pid())
+        .redirectErrorStream(true)
+        .start();
+    if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0)
+      throw new IllegalStateException("kill -" + signal + " -- -" + process.pid() + " failed");
   }
 
   /** Waits for the process to end; its exit status, or empty when it is still running. */
