@@ -67,6 +67,7 @@ public final class Node implements AutoCloseable {
     try {
       infrastructure.openAll();
       WorkQueues.registerDepths(infrastructure, infrastructure.metrics());
+      NodeGauges.register(infrastructure.metrics(), role, infrastructure.dependencyChecks());
       for (Capability capability : capabilities)
         for (Capability.Background task : capability.background()) started.push(task.start());
       if (role.startsConsumers()) {

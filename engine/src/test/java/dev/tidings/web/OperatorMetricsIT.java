@@ -7,6 +7,7 @@ import dev.tidings.delivery.webhook.Fixtures;
 import dev.tidings.message.MessageId;
 import dev.tidings.testing.NodeProcess;
 import dev.tidings.testing.RealServers;
+import dev.tidings.testing.Repository;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.Timeout;
  * its emails are opened (first opens and re-opens) and their deliveries reported by webhook, and each
  * domain metric moves as it should, summed over both nodes as a dashboard sums them. A second campaign
  * to ten times as many people adds no series: no label ever carries a subscriber, message or campaign.
+ * Every metric the alert rules and the Grafana board in {@code deploy/} name is among those exported.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(420)
@@ -191,6 +194,20 @@ class OperatorMetricsIT {
     for (Email email : all) {
       assertThat(tenTimes.text()).doesNotContain(email.messageId());
       assertThat(tenTimes.text()).doesNotContain("\"" + email.subscriber() + "\"");
+    }
+    for (Path board : List.of(
+        Repository.root().resolve("deploy/prometheus/tidings.rules.yml"),
+        Repository.root().resolve("deploy/grafana/tidings.json"))) {
+      List<String> named = Pattern.compile("\\btidings_[a-z0-9_]+")
+          .matcher(Files.readString(board))
+          .results()
+          .map(MatchResult::group)
+          .distinct()
+          .toList();
+      assertThat(named).as("metrics named in %s", board.getFileName()).hasSizeGreaterThan(5);
+      assertThat(tenTimes.names())
+          .as("what the nodes export, against the metrics %s names", board.getFileName())
+          .containsAll(named);
     }
     assertThat(tenTimes.labels())
         .as("no label value is a campaign id")
