@@ -63,6 +63,16 @@ public interface WorkQueue extends AutoCloseable {
   List<DeadLetter> deadLetters(String queue, int limit);
 
   /**
+   * Publishes the dead letter {@code messageId} of {@code queue} again, as a fresh message of the same
+   * body, priority and headers whose deliveries start over, and removes it from the dead letters, as an
+   * operator does once the cause is fixed; false when the queue has no such dead letter.
+   */
+  boolean requeueDeadLetter(String queue, String messageId);
+
+  /** Removes the dead letter {@code messageId} of {@code queue} for good; false when there is none. */
+  boolean dropDeadLetter(String queue, String messageId);
+
+  /**
    * Deletes {@code queue} with its waiting messages and dead letters, for operators and benchmarks;
    * publishing to it is then an error until it is declared again. Stop its subscriptions first.
    * Deleting a queue that does not exist does nothing.

@@ -263,6 +263,50 @@ public abstract class WorkQueueContract {
   }
 
   @Test
+  void a_requeued_dead_letter_is_delivered_afresh_and_a_dropped_one_is_gone() throws Exception {
+    queue.declare(spec(5));
+    queue.publishAll(
+        name,
+        List.of(new Message("fixable".getBytes(UTF_8), 3, Map.of("k", "v")), text("hopeless", 3)));
+    AtomicBoolean fixed = new AtomicBoolean();
+    BlockingQueue<Delivery> handled = new LinkedBlockingQueue<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      if (!fixed.get()) return Disposition.reject("not yet: " + text(delivery));
+      handled.add(delivery);
+      return Disposition.ACK;
+    }));
+    awaitUntil("both dead-lettered", () -> queue.deadLetters(name, 10).size() == 2);
+    var letters = queue.deadLetters(name, 10);
+    String fixable = letters.stream()
+        .filter(letter -> text(letter).equals("fixable"))
+        .findFirst()
+        .orElseThrow()
+        .messageId();
+    String hopeless = letters.stream()
+        .filter(letter -> text(letter).equals("hopeless"))
+        .findFirst()
+        .orElseThrow()
+        .messageId();
+
+    fixed.set(true);
+    assertThat(queue.requeueDeadLetter(name, fixable)).isTrue();
+    assertThat(queue.dropDeadLetter(name, hopeless)).isTrue();
+
+    Delivery again = handled.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(again).isNotNull();
+    assertThat(text(again)).isEqualTo("fixable");
+    assertThat(again.deliveryCount()).as("its deliveries start over").isEqualTo(1);
+    assertThat(again.priority()).isEqualTo(3);
+    assertThat(again.headers()).containsEntry("k", "v");
+    assertThat(queue.deadLetters(name, 10)).isEmpty();
+    assertThat(queue.requeueDeadLetter(name, fixable)).as("already requeued").isFalse();
+    assertThat(queue.dropDeadLetter(name, hopeless)).as("already dropped").isFalse();
+    assertThat(queue.dropDeadLetter(name, "no-such-letter")).isFalse();
+    Thread.sleep(300);
+    assertThat(handled).as("the dropped letter is never delivered").isEmpty();
+  }
+
+  @Test
   void dead_letters_come_newest_first_and_limited() {
     queue.declare(spec(5));
     queue.publishAll(name, List.of(text("a", 5), text("b", 5), text("c", 5)));

@@ -398,6 +398,44 @@ final class MessageTable {
         .orElse(Duration.ZERO));
   }
 
+  /** Moves one dead letter back into its queue as a fresh message, waking its consumers; false when none. */
+  boolean requeueDeadLetter(String queue, String messageId) {
+    return jdbi.inTransaction(handle -> {
+      int moved = handle
+          .createUpdate("""
+              WITH gone AS (
+                DELETE FROM work_queue_dead_letter
+                 WHERE id = (SELECT id FROM work_queue_dead_letter
+                              WHERE queue = :queue AND message_id = :message
+                              ORDER BY id DESC LIMIT 1 FOR UPDATE SKIP LOCKED)
+                RETURNING queue, priority, body, headers)
+              INSERT INTO work_queue_message (queue, priority, body, headers)
+              SELECT queue, priority, body, headers FROM gone
+              """)
+          .bind("queue", queue)
+          .bind("message", messageId)
+          .execute();
+      if (moved > 0)
+        handle
+            .createQuery("SELECT pg_notify(:channel, :queue)")
+            .bind("channel", CHANNEL)
+            .bind("queue", queue)
+            .mapTo(String.class)
+            .one();
+      return moved > 0;
+    });
+  }
+
+  boolean dropDeadLetter(String queue, String messageId) {
+    return jdbi.withHandle(handle -> handle
+            .createUpdate(
+                "DELETE FROM work_queue_dead_letter WHERE queue = :queue AND message_id = :message")
+            .bind("queue", queue)
+            .bind("message", messageId)
+            .execute()
+        > 0);
+  }
+
   List<DeadLetter> deadLetters(String queue, int limit) {
     return jdbi.withHandle(handle -> handle
         .createQuery("""

@@ -156,6 +156,22 @@ public final class PostgresWorkQueue implements WorkQueue {
   }
 
   @Override
+  public boolean requeueDeadLetter(String queue, String messageId) {
+    spec(queue);
+    return unavailableOnFailure(
+        "requeue dead letter " + messageId + " of queue '" + queue + "'",
+        () -> table.requeueDeadLetter(queue, messageId));
+  }
+
+  @Override
+  public boolean dropDeadLetter(String queue, String messageId) {
+    spec(queue);
+    return unavailableOnFailure(
+        "drop dead letter " + messageId + " of queue '" + queue + "'",
+        () -> table.dropDeadLetter(queue, messageId));
+  }
+
+  @Override
   public Optional<Duration> oldestAge(String queue) {
     return Optional.of(table.oldestAge(queue));
   }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the newest dead letters of a queue from its dead-letter stream, however long the stream is.
@@ -41,26 +42,60 @@ final class DeadLetterStream {
   /** How long one letter known to exist may take to arrive. */
   private static final Duration NEXT_WAIT = Duration.ofSeconds(5);
 
-  private record Letter(long offset, DeadLetter letter) {}
+  /** A stream entry: a letter, or a tombstone resolving the letter of message {@code resolves}. */
+  private record Letter(
+      long offset, DeadLetter letter, @Nullable String resolves) {}
+
+  /** The most entries read to find live letters among tombstones. */
+  private static final int MOST_READ = 20_000;
 
   private DeadLetterStream() {}
 
-  /** Newest first, at most {@code limit}. */
+  /**
+   * Newest first, at most {@code limit}, without those a later tombstone resolved: a stream keeps what
+   * it holds, so a letter requeued or dropped stays in it, followed by a tombstone naming it. A
+   * tombstone always follows its letter, so any window that reaches the end holds the tombstones of its
+   * letters; the window grows until it holds {@code limit} live letters, the stream's start or
+   * {@value #MOST_READ} entries.
+   */
   static List<DeadLetter> newest(Channel channel, String stream, int limit) throws IOException {
     List<Letter> last = read(channel, stream, "last", Long.MAX_VALUE, Math.max(limit, 64));
     if (last.isEmpty()) return List.of();
     long end = last.stream().mapToLong(Letter::offset).max().orElseThrow();
     long start = last.stream().mapToLong(Letter::offset).min().orElseThrow();
     List<Letter> letters = last;
-    if (last.size() < limit && start > 0) {
-      letters = read(channel, stream, Math.max(0, end - limit + 1), end, limit);
+    int window = limit;
+    while (live(letters, end).size() < limit && start > 0) {
+      window = Math.min(MOST_READ, window * 4);
+      letters = read(channel, stream, Math.max(0, end - window + 1), end, Math.min(window, 1_000));
+      start = Math.max(0, end - window + 1);
+      if (window == MOST_READ) break;
     }
-    return letters.stream()
+    return live(letters, end).stream().limit(limit).toList();
+  }
+
+  private static List<DeadLetter> live(List<Letter> letters, long end) {
+    var resolved = new java.util.HashSet<String>();
+    var live = new ArrayList<DeadLetter>();
+    for (Letter letter : letters.stream()
         .filter(letter -> letter.offset() <= end)
         .sorted(Comparator.comparingLong(Letter::offset).reversed())
-        .limit(limit)
-        .map(Letter::letter)
-        .toList();
+        .toList()) {
+      if (letter.resolves() != null) resolved.add(letter.resolves());
+      else if (!resolved.contains(letter.letter().messageId())) live.add(letter.letter());
+    }
+    return live;
+  }
+
+  /** The tombstone that resolves the letter of {@code messageId}. */
+  static ConfirmingPublisher.Outgoing tombstone(String stream, String messageId) {
+    return new ConfirmingPublisher.Outgoing(
+        stream,
+        new AMQP.BasicProperties.Builder()
+            .deliveryMode(2)
+            .headers(Map.of(TidingsHeaders.RESOLVES, messageId))
+            .build(),
+        new byte[0]);
   }
 
   /** Letters from {@code from} (an offset or a stream position name) until {@code end}, or until silence when the end is unknown. */
@@ -75,7 +110,10 @@ final class DeadLetterStream {
               String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
               throws IOException {
             long offset = TidingsHeaders.number(properties.getHeaders(), "x-stream-offset", -1);
-            arrived.add(new Letter(offset, deadLetter(properties, body)));
+            String resolves =
+                TidingsHeaders.text(properties.getHeaders(), TidingsHeaders.RESOLVES, "");
+            arrived.add(new Letter(
+                offset, deadLetter(properties, body), resolves.isEmpty() ? null : resolves));
             getChannel().basicAck(envelope.getDeliveryTag(), false);
           }
         });

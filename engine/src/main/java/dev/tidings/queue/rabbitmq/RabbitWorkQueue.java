@@ -374,6 +374,39 @@ public final class RabbitWorkQueue implements WorkQueue {
     }));
   }
 
+  /** Letters looked through to find the one an operator requeues or drops. */
+  private static final int LETTERS_SEARCHED = 10_000;
+
+  /**
+   * Publishes the letter's message again, then a tombstone after the letter in its stream (a stream
+   * keeps what it holds). Two operators requeueing one letter at once may publish it twice: its
+   * consumers are idempotent, as every delivery is at least once.
+   */
+  @Override
+  public boolean requeueDeadLetter(String queue, String messageId) {
+    Optional<DeadLetter> letter = findDeadLetter(queue, messageId);
+    if (letter.isEmpty()) return false;
+    publishAll(
+        queue,
+        List.of(new Message(
+            letter.get().body(), letter.get().priority(), letter.get().headers())));
+    publisher.publish(List.of(DeadLetterStream.tombstone(layout(queue).deadLetters(), messageId)));
+    return true;
+  }
+
+  @Override
+  public boolean dropDeadLetter(String queue, String messageId) {
+    if (findDeadLetter(queue, messageId).isEmpty()) return false;
+    publisher.publish(List.of(DeadLetterStream.tombstone(layout(queue).deadLetters(), messageId)));
+    return true;
+  }
+
+  private Optional<DeadLetter> findDeadLetter(String queue, String messageId) {
+    return deadLetters(queue, LETTERS_SEARCHED).stream()
+        .filter(letter -> letter.messageId().equals(messageId))
+        .findFirst();
+  }
+
   @Override
   public List<DeadLetter> deadLetters(String queue, int limit) {
     if (limit < 1) throw new IllegalArgumentException("limit must be at least 1 but was " + limit);

@@ -24,6 +24,9 @@ final class TidingsHeaders {
   static final String RETRY = PREFIX + "retry";
 
   static final String REASON = PREFIX + "reason";
+  /** On a dead-letter stream's tombstone: the message id of the letter it resolves (requeued or dropped). */
+  static final String RESOLVES = PREFIX + "resolves";
+
   static final String DEAD_AT = PREFIX + "dead-at";
   /** When the message was first published, in microseconds: its age for the oldest-message share. */
   static final String PUBLISHED = PREFIX + "published";
