@@ -29,8 +29,8 @@ final class Capabilities {
     var campaigns = new CampaignWiring(
         infrastructure, emails, sending::sends, delivery::campaignHeadlines, optimize::experiments);
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
-    var dashboard =
-        new DashboardWiring(infrastructure, campaigns, optimize, recommend::recommender);
+    var dashboard = new DashboardWiring(
+        infrastructure, campaigns, optimize, recommend::recommender, activity::aggregation);
     // a program's own capabilities first, as their routes are more specific than the dashboard's
     var all = new ArrayList<Capability>(additions.capabilities());
     all.addAll(List.of(

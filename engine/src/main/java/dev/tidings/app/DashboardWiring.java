@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.delivery.DeliveryStats;
@@ -24,12 +25,15 @@ final class DashboardWiring implements Capability {
   private final CampaignWiring campaigns;
   private final OptimizeWiring optimize;
   private final Supplier<Recommender> recommender;
+  private final Supplier<BacklogAggregation> counting;
 
   DashboardWiring(
       Infrastructure infrastructure,
       CampaignWiring campaigns,
       OptimizeWiring optimize,
-      Supplier<Recommender> recommender) {
+      Supplier<Recommender> recommender,
+      Supplier<BacklogAggregation> counting) {
+    this.counting = counting;
     this.infrastructure = infrastructure;
     this.campaigns = campaigns;
     this.optimize = optimize;
@@ -41,9 +45,6 @@ final class DashboardWiring implements Capability {
     var jdbi = infrastructure.database().jdbi();
     var clock = infrastructure.clock();
     var queue = infrastructure.workQueue();
-    var gauges = WorkQueues.names(infrastructure).stream()
-        .map(name -> new DashboardSources.QueueGauge(name, () -> queue.depth(name)))
-        .toList();
     return List.of(new DashboardRoutes(
         new DashboardSources(
             campaigns.campaigns(),
@@ -57,7 +58,14 @@ final class DashboardWiring implements Capability {
             new SubscriberService(jdbi, clock),
             request -> recommender.get().recommend(request),
             infrastructure.dependencyChecks(),
-            gauges,
+            queue,
+            WorkQueues.names(infrastructure),
+            () -> {
+              var aggregation = counting.get();
+              return new DashboardSources.Counting(
+                  aggregation.waiting(), aggregation.lag(clock.instant()));
+            },
+            infrastructure::nodes,
             infrastructure.apiKey(),
             clock,
             infrastructure

@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import dev.tidings.cluster.NodeRegistry;
 import dev.tidings.config.Secret;
 import dev.tidings.config.Settings;
 import dev.tidings.coordination.Coordination;
@@ -58,6 +59,7 @@ public final class Infrastructure implements AutoCloseable {
   private @Nullable Coordination coordination;
   private @Nullable WorkQueue workQueue;
   private @Nullable MailTransport mail;
+  private @Nullable NodeRegistry nodeRegistry;
 
   public Infrastructure(Settings settings) {
     this(settings, InstantSource.system());
@@ -79,6 +81,28 @@ public final class Infrastructure implements AutoCloseable {
 
   public InstantSource clock() {
     return clock;
+  }
+
+  /** This node among the installation's nodes, once it started in a role; closed with it. */
+  synchronized void join(String role) {
+    if (nodeRegistry != null) return;
+    String host = hostName();
+    var database = database();
+    nodeRegistry =
+        open(() -> NodeRegistry.join(database.jdbi(), clock, role, NodeGauges.version(), host));
+  }
+
+  private static String hostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "unknown";
+    }
+  }
+
+  /** The installation's nodes as their rows say; empty before this node started. */
+  public synchronized List<NodeRegistry.Node> nodes() {
+    return nodeRegistry == null ? List.of() : nodeRegistry.nodes();
   }
 
   public PrometheusMeterRegistry metrics() {

@@ -66,7 +66,8 @@ class TableOwnershipTest {
       Map.entry("recommend", List.of("recommender_settings", "recommender_blend")),
       Map.entry("coordination", List.of("countdown", "countdown_part")),
       Map.entry("queue", List.of("work_queue", "work_queue_message", "work_queue_dead_letter")),
-      Map.entry("web", List.of("dashboard_sign_outs"))));
+      Map.entry("web", List.of("dashboard_sign_outs")),
+      Map.entry("cluster", List.of("nodes"))));
 
   /**
    * The tools (benchmarks, the sample shop, the demo's readers) set up and read data as a test would;

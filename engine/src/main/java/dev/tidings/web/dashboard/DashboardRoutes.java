@@ -26,6 +26,9 @@ import java.util.Set;
  * API are not here and keep their own rules.
  */
 public final class DashboardRoutes implements RouteGroup {
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(DashboardRoutes.class);
+
   private static final int SHOWN_EMAILS = 5;
   private static final int EXPLORER_CHOICES = 100;
 
@@ -71,6 +74,9 @@ public final class DashboardRoutes implements RouteGroup {
     routing.get("/campaigns/{id}", page(this::campaign));
     routing.get("/explorer", page(this::explorer));
     routing.get("/system", page(this::system));
+    routing.get("/system/dead-letters/{queue}", page(this::deadLetters));
+    routing.post("/system/dead-letters/{queue}/requeue", page(this::requeue));
+    routing.post("/system/dead-letters/{queue}/drop", page(this::drop));
     routing.get(
         "/live/campaigns",
         stream((request, response) -> live.serve(response, "campaigns", () -> {
@@ -160,16 +166,14 @@ public final class DashboardRoutes implements RouteGroup {
 
   private void system(ServerRequest request, ServerResponse response) {
     var dependencies = SystemPage.probe(sources.dependencies());
+    var work = sources.workQueue();
     var queues = sources.queues().stream()
-        .map(gauge -> {
-          Optional<Long> depth;
-          try {
-            depth = Optional.of(gauge.depth().getAsLong());
-          } catch (RuntimeException unavailable) {
-            depth = Optional.empty();
-          }
-          return new SystemPage.Queue(gauge.name(), depth);
-        })
+        .map(name -> new SystemPage.Queue(
+            name,
+            readable(() -> work.depth(name)),
+            readable(() -> work.oldestAge(name)).flatMap(age -> age),
+            readable(() ->
+                work.deadLetters(name, SystemPage.DEAD_LETTERS_COUNTED + 1).size())))
         .toList();
     var now = sources.clock().instant();
     var minute = now.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
@@ -179,8 +183,106 @@ public final class DashboardRoutes implements RouteGroup {
         SystemPage.render(
             dependencies,
             queues,
+            readable(() -> sources.counting().get()),
+            readable(() -> sources.nodes().get()).orElse(List.of()),
             sources.delivery().stepsSince(minute),
             sources.delivery().stepsSince(now.minus(Duration.ofHours(1)))));
+  }
+
+  /** A figure for the page, or empty when its server cannot be read now: the page still shows. */
+  private static <T> Optional<T> readable(java.util.function.Supplier<T> read) {
+    try {
+      return Optional.of(read.get());
+    } catch (RuntimeException unavailable) {
+      return Optional.empty();
+    }
+  }
+
+  private void deadLetters(ServerRequest request, ServerResponse response) {
+    Optional<String> queue = knownQueue(request, response);
+    if (queue.isEmpty()) return;
+    var notice = request.query().first("done").asOptional().flatMap(DashboardRoutes::notice);
+    Html.send(
+        response,
+        200,
+        DeadLettersPage.render(
+            queue.get(),
+            deadLettersPath(queue.get()),
+            sources.workQueue().deadLetters(queue.get(), DeadLettersPage.SHOWN),
+            notice));
+  }
+
+  private static Optional<String> notice(String done) {
+    return switch (done) {
+      case "requeued" -> Optional.of("Requeued: it is a fresh message of the queue again.");
+      case "dropped" -> Optional.of("Dropped for good.");
+      case "gone" ->
+        Optional.of("That dead letter was no longer there (requeued or dropped already).");
+      default -> Optional.empty();
+    };
+  }
+
+  private void requeue(ServerRequest request, ServerResponse response) {
+    settleDeadLetter(request, response, true);
+  }
+
+  private void drop(ServerRequest request, ServerResponse response) {
+    settleDeadLetter(request, response, false);
+  }
+
+  private void settleDeadLetter(ServerRequest request, ServerResponse response, boolean requeue) {
+    if (SignIn.refusedFromElsewhere(request, response)) return;
+    Optional<String> queue = knownQueue(request, response);
+    if (queue.isEmpty()) return;
+    String message =
+        SignIn.form(request).map(form -> form.getOrDefault("message", "")).orElse("");
+    if (message.isBlank() || message.length() > 200) {
+      Html.send(
+          response,
+          400,
+          Html.page(
+              "Bad request",
+              Html.Section.SYSTEM,
+              true,
+              "<h1>Bad request</h1><p role=\"alert\">The form names no dead letter"
+                  + " (<code>message</code>).</p>"));
+      return;
+    }
+    var work = sources.workQueue();
+    boolean done = requeue
+        ? work.requeueDeadLetter(queue.get(), message)
+        : work.dropDeadLetter(queue.get(), message);
+    log.info(
+        "dead letter {} of queue '{}' {} from the dashboard",
+        message,
+        queue.get(),
+        !done ? "was not there to settle" : requeue ? "requeued" : "dropped");
+    response.status(303);
+    response.header(
+        io.helidon.http.HeaderNames.LOCATION,
+        deadLettersPath(queue.get()) + "?done="
+            + (!done ? "gone" : requeue ? "requeued" : "dropped"));
+    response.send();
+  }
+
+  /** The queue the path names, when it is one of this installation's; otherwise answers 404. */
+  private Optional<String> knownQueue(ServerRequest request, ServerResponse response) {
+    String name = request.path().pathParameters().first("queue").orElse("");
+    if (sources.queues().contains(name)) return Optional.of(name);
+    Html.send(
+        response,
+        404,
+        Html.page(
+            "Not found",
+            Html.Section.SYSTEM,
+            true,
+            "<h1>Not found</h1><p role=\"alert\">No such work queue.</p>"));
+    return Optional.empty();
+  }
+
+  private static String deadLettersPath(String queue) {
+    return "/system/dead-letters/"
+        + java.net.URLEncoder.encode(queue, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /** A page: signed in, or off to the form. */

@@ -5,20 +5,25 @@ import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.Experiment;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.cluster.NodeRegistry;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.optimize.ExperimentReport;
+import dev.tidings.queue.WorkQueue;
 import dev.tidings.recommend.Recommender;
 import dev.tidings.web.DependencyCheck;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * What the dashboard reads, handed over by the wiring: each capability's read side, the node's
- * dependency probes and queue depths, and the API key that signs sessions.
+ * dependency probes, the work queues by name (their depths, ages and dead letters, which an operator
+ * may requeue or drop), counting's backlog, the installation's nodes, and the API key that signs
+ * sessions.
  *
  * @param secureCookies whether the session cookie is {@code Secure} (the public URL is https)
  */
@@ -33,7 +38,10 @@ public record DashboardSources(
     SubscriberService subscribers,
     Recommender recommender,
     List<DependencyCheck> dependencies,
-    List<QueueGauge> queues,
+    WorkQueue workQueue,
+    List<String> queues,
+    Supplier<Counting> counting,
+    Supplier<List<NodeRegistry.Node>> nodes,
     Secret apiKey,
     InstantSource clock,
     boolean secureCookies) {
@@ -44,8 +52,8 @@ public record DashboardSources(
     ExperimentReport of(long campaignId, Experiment experiment);
   }
 
-  /** One work queue the system page shows, and how to measure it. */
-  public record QueueGauge(String name, LongSupplier depth) {}
+  /** Activity events stored and not counted yet, and how long the oldest of them has waited. */
+  public record Counting(long waiting, Duration lag) {}
 
   public DashboardSources {
     dependencies = List.copyOf(dependencies);

@@ -21,6 +21,17 @@ final class Html {
         .format(instant);
   }
 
+  /** A duration as people read it: "42 s", "7 min", "3 h 5 min", "2 d 4 h". */
+  static String duration(java.time.Duration duration) {
+    long seconds = Math.max(0, duration.toSeconds());
+    if (seconds < 120) return seconds + " s";
+    long minutes = seconds / 60;
+    if (minutes < 120) return minutes + " min";
+    long hours = minutes / 60;
+    if (hours < 48) return hours + " h " + minutes % 60 + " min";
+    return hours / 24 + " d " + hours % 24 + " h";
+  }
+
   static String percent(double ratio) {
     return String.format(Locale.ROOT, "%.1f%%", ratio * 100);
   }

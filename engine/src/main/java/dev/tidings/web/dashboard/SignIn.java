@@ -136,7 +136,7 @@ final class SignIn {
   }
 
   /** A form posted from another site is refused (403) whatever it holds: true when it was. */
-  private boolean refusedFromElsewhere(ServerRequest request, ServerResponse response) {
+  static boolean refusedFromElsewhere(ServerRequest request, ServerResponse response) {
     if (sameOrigin(request)) return false;
     Html.send(
         response,
@@ -217,7 +217,7 @@ final class SignIn {
   }
 
   /** The form's fields; empty when a field is not valid URL encoding (a broken {@code %} escape). */
-  private static Optional<Map<String, String>> form(ServerRequest request) {
+  static Optional<Map<String, String>> form(ServerRequest request) {
     byte[] bytes;
     try (InputStream in = request.content().inputStream()) {
       bytes = in.readNBytes(MAX_FORM_BYTES + 1);

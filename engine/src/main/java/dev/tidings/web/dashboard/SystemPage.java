@@ -1,5 +1,6 @@
 package dev.tidings.web.dashboard;
 
+import dev.tidings.cluster.NodeRegistry;
 import dev.tidings.delivery.FunnelStep;
 import dev.tidings.web.DependencyCheck;
 import java.time.Duration;
@@ -12,7 +13,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** The node: its dependencies and their state, its work queues' depths, and its throughput. */
+/**
+ * What an operator looks for first: this node's dependencies and their state, the work queues (waiting,
+ * the oldest message's age, dead letters), how far counting is behind, every node of the installation
+ * with its role and version, and the throughput.
+ */
 final class SystemPage {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
@@ -20,7 +25,15 @@ final class SystemPage {
 
   record Dependency(String name, String target, Optional<String> problem, long millis) {}
 
-  record Queue(String name, Optional<Long> depth) {}
+  /** A work queue as measured now: each figure empty when it could not be read. */
+  record Queue(
+      String name,
+      Optional<Long> depth,
+      Optional<Duration> oldest,
+      Optional<Integer> deadLetters) {}
+
+  /** Dead letters counted on the page up to this; more show as "100+". */
+  static final int DEAD_LETTERS_COUNTED = 100;
 
   /**
    * Probes every dependency at once on virtual threads, each given {@link #PROBE_TIMEOUT}: one hung
@@ -67,11 +80,31 @@ final class SystemPage {
   }
 
   /** The page as the {@code system} template shows it. */
-  record View(List<DependencyRow> dependencies, List<QueueRow> queues, List<StepRow> throughput) {}
+  record View(
+      List<DependencyRow> dependencies,
+      List<QueueRow> queues,
+      List<StepRow> throughput,
+      String countingWaiting,
+      String countingLag,
+      boolean countingBehind,
+      List<NodeRow> nodes) {}
 
   record DependencyRow(String name, String target, boolean up, String problem, long millis) {}
 
-  record QueueRow(String name, String waiting) {}
+  record QueueRow(
+      String name, String path, String waiting, String oldest, String deadLetters, boolean dead) {}
+
+  record NodeRow(
+      String host,
+      String role,
+      String version,
+      String started,
+      String seen,
+      boolean answering,
+      boolean thisNode) {}
+
+  /** Counting is shown as behind past this: the recommendations and funnels lag that much. */
+  private static final Duration BEHIND = Duration.ofMinutes(1);
 
   record StepRow(String step, String minute, String hour) {}
 
@@ -87,6 +120,8 @@ final class SystemPage {
   static String render(
       List<Dependency> dependencies,
       List<Queue> queues,
+      Optional<DashboardSources.Counting> counting,
+      List<NodeRegistry.Node> nodes,
       Map<FunnelStep, Long> lastMinute,
       Map<FunnelStep, Long> lastHour) {
     var view = new View(
@@ -95,13 +130,35 @@ final class SystemPage {
                 d.name(), d.target(), d.problem().isEmpty(), d.problem().orElse(""), d.millis()))
             .toList(),
         queues.stream()
-            .map(q -> new QueueRow(q.name(), q.depth().map(Html::count).orElse("unavailable")))
+            .map(q -> new QueueRow(
+                q.name(),
+                "/system/dead-letters/"
+                    + java.net.URLEncoder.encode(q.name(), java.nio.charset.StandardCharsets.UTF_8),
+                q.depth().map(Html::count).orElse("unavailable"),
+                q.oldest().map(Html::duration).orElse("unknown here"),
+                q.deadLetters()
+                    .map(n -> n > DEAD_LETTERS_COUNTED ? DEAD_LETTERS_COUNTED + "+" : Html.count(n))
+                    .orElse("unavailable"),
+                q.deadLetters().orElse(0) > 0))
             .toList(),
         STEPS.stream()
             .map(step -> new StepRow(
                 step.wire(),
                 Html.count(lastMinute.getOrDefault(step, 0L)),
                 Html.count(lastHour.getOrDefault(step, 0L))))
+            .toList(),
+        counting.map(c -> Html.count(c.waiting())).orElse("unavailable"),
+        counting.map(c -> Html.duration(c.lag())).orElse("unknown"),
+        counting.map(c -> c.lag().compareTo(BEHIND) > 0).orElse(false),
+        nodes.stream()
+            .map(n -> new NodeRow(
+                n.host(),
+                n.role(),
+                n.version(),
+                Html.time(n.startedAt()),
+                Html.time(n.seenAt()),
+                n.answering(),
+                n.thisNode()))
             .toList());
     return Html.page("System", Html.Section.SYSTEM, true, Templates.render("system", view));
   }

@@ -53,8 +53,32 @@ class DashboardPagesTest {
                 new SystemPage.Dependency(
                     "redis", "redis://r", Optional.of("refused <now>"), 2000)),
             List.of(
-                new SystemPage.Queue("campaign.send", Optional.of(1234L)),
-                new SystemPage.Queue("q<2>", Optional.empty())),
+                new SystemPage.Queue(
+                    "campaign.send",
+                    Optional.of(1234L),
+                    Optional.of(java.time.Duration.ofMinutes(7)),
+                    Optional.of(3)),
+                new SystemPage.Queue("q<2>", Optional.empty(), Optional.empty(), Optional.of(101))),
+            Optional.of(new DashboardSources.Counting(42, java.time.Duration.ofSeconds(95))),
+            List.of(
+                new dev.tidings.cluster.NodeRegistry.Node(
+                    java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"),
+                    "serve",
+                    "0.1.0",
+                    "web-1<",
+                    java.time.Instant.parse("2026-11-26T09:00:00Z"),
+                    java.time.Instant.parse("2026-11-26T10:00:00Z"),
+                    true,
+                    true),
+                new dev.tidings.cluster.NodeRegistry.Node(
+                    java.util.UUID.fromString("00000000-0000-0000-0000-000000000002"),
+                    "worker",
+                    "0.0.9",
+                    "work-1",
+                    java.time.Instant.parse("2026-11-25T09:00:00Z"),
+                    java.time.Instant.parse("2026-11-26T08:00:00Z"),
+                    false,
+                    false)),
             Map.of(FunnelStep.SENT, 5L),
             Map.of(FunnelStep.SENT, 5000L, FunnelStep.CLICKED, 7L)));
     pages.put("signin", SignIn.page("/x?a=<1>", Optional.empty()));
@@ -133,10 +157,18 @@ class DashboardPagesTest {
         .startsWith("No campaign yet");
 
     Document system = Jsoup.parse(pages.get("system"));
-    assertThat(system.select("td.up").text()).isEqualTo("up");
-    assertThat(system.select("td.down").text()).isEqualTo("down: refused <now>");
+    assertThat(system.select("#deps ~ table td.up").text()).isEqualTo("up");
+    assertThat(system.select("#deps ~ table td.down").text()).isEqualTo("down: refused <now>");
     assertThat(system.select("#queues ~ table td").eachText())
-        .containsExactly("1,234", "unavailable");
+        .containsExactly("1,234", "7 min", "3", "unavailable", "unknown here", "100+");
+    assertThat(system.select("#queues ~ table a").eachAttr("href"))
+        .containsExactly("/system/dead-letters/campaign.send", "/system/dead-letters/q%3C2%3E");
+    assertThat(system.select("#counting ~ p").first().text())
+        .isEqualTo("42 activity events wait to be counted; the oldest has waited 95 s.");
+    assertThat(system.select("#nodes ~ table tbody tr").eachText())
+        .containsExactly(
+            "web-1< this node serve 0.1.0 2026-11-26 09:00:00 UTC 2026-11-26 10:00:00 UTC running",
+            "work-1 worker 0.0.9 2026-11-25 09:00:00 UTC 2026-11-26 08:00:00 UTC not seen lately");
     assertThat(system.select("#throughput ~ table tbody tr")).hasSize(7);
 
     Document signIn = Jsoup.parse(pages.get("signin"));

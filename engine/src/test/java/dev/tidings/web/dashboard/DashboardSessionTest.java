@@ -78,7 +78,10 @@ class DashboardSessionTest {
         new SubscriberService(jdbi, clock),
         request -> new dev.tidings.recommend.Recommendations(List.of()),
         List.of(),
+        null,
         List.of(),
+        () -> new DashboardSources.Counting(0, Duration.ZERO),
+        List::of,
         new Secret(KEY),
         clock,
         false);
