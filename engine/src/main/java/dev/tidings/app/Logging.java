@@ -62,7 +62,9 @@ public final class Logging {
       encoder = jsonEncoder;
     } else {
       var pattern = new PatternLayoutEncoder();
-      pattern.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{24} - %msg%n%ex{short}");
+      // the structured fields (campaign, run, message) after the message, when a line has any
+      pattern.setPattern(
+          "%d{HH:mm:ss.SSS} %-5level %logger{24} - %msg%replace( [%mdc]){' \\[\\]', ''}%n%ex{short}");
       encoder = pattern;
     }
     encoder.setContext(context);

@@ -28,9 +28,9 @@ final class AccessLogFilter implements Filter {
       long nanos = System.nanoTime() - start;
       int status = response.status().code();
       String method = request.prologue().method().text();
-      String route = request
-          .matchingPattern()
-          .orElse(status == 404 ? "unmatched" : request.path().path());
+      // a path no route matched (a 404, or an answer a filter gave before routing) is never a
+      // label: its text comes from the client and has no bound
+      String route = request.matchingPattern().orElse("unmatched");
       Timer.builder("http.server.requests")
           .tag("method", method)
           .tag("route", route)

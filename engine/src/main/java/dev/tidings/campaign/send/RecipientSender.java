@@ -11,6 +11,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Writes and sends one recipient's email and says what the ledger should record: SMTP 4xx is retried
@@ -54,7 +55,14 @@ final class RecipientSender {
     return switch (composed) {
       case Composer.Composed.Skip skip ->
         new Ledger.Outcome(subscriberId, Ledger.Mark.skipped, skip.reason());
-      case Composer.Composed.Email email -> deliver(id, email, maySend, handover, receipts);
+      case Composer.Composed.Email email -> {
+        // on a sender's thread: the partition's fields are not inherited
+        try (var campaign = MDC.putCloseable(LogFields.CAMPAIGN, Long.toString(id.campaignId()));
+            var run = MDC.putCloseable(LogFields.RUN, Long.toString(id.runId()));
+            var message = MDC.putCloseable(LogFields.MESSAGE, id.text())) {
+          yield deliver(id, email, maySend, handover, receipts);
+        }
+      }
     };
   }
 

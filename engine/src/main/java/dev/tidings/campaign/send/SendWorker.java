@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Works one message of the send queue. A partition: lease it, settle what an earlier lease left
@@ -70,7 +71,10 @@ final class SendWorker implements Topic.Handler<SendTask> {
   @Override
   public Disposition handle(Topic.Received<SendTask> received) throws InterruptedException {
     metrics.partitionStarted();
-    try {
+    SendTask task = received.value();
+    // every line logged about this task carries its campaign and run as fields of their own
+    try (var campaign = MDC.putCloseable(LogFields.CAMPAIGN, Long.toString(task.campaignId()));
+        var run = MDC.putCloseable(LogFields.RUN, Long.toString(task.runId()))) {
       return work(received);
     } finally {
       metrics.partitionEnded();

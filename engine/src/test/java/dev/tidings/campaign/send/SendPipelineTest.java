@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.mail.SendResult;
 import dev.tidings.message.MessageId;
+import dev.tidings.testing.PlainComposer;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.List;
@@ -106,6 +107,41 @@ class SendPipelineTest {
     assertThat(harness.metrics.get(SendMetrics.IN_FLIGHT).gauge().value()).isZero();
     // 10 final receipts and one DEFERRED for each 4xx that was retried (1 + 2)
     assertThat(harness.queue.depth(harness.options.receiptQueueName())).isEqualTo(13);
+  }
+
+  @Test
+  void a_line_logged_about_an_email_carries_its_campaign_run_and_message() throws Exception {
+    Composer failsAfterSending = (job, message) -> {
+      var plain = (Composer.Composed.Email) new PlainComposer().compose(job, message);
+      return new Composer.Composed.Email(plain.email(), () -> {
+        throw new IllegalStateException("what follows a send broke");
+      });
+    };
+    var logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(RecipientSender.class);
+    var logged =
+        new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    logged.start();
+    logger.addAppender(logged);
+    try {
+      var job = new SendJob(7, 2, 3, 100_000);
+      harness.sends().start(job, SendHarness.subscribers(1).iterator());
+      harness.startWorkers(failsAfterSending, mail);
+      SendHarness.await(
+          Duration.ofSeconds(30), () -> harness.progress(job).state().finished());
+    } finally {
+      logger.detachAppender(logged);
+    }
+    var line = logged.list.stream()
+        .filter(event -> event.getFormattedMessage().contains("what follows a send failed"))
+        .findFirst()
+        .orElseThrow();
+    assertThat(line.getMDCPropertyMap())
+        .containsEntry(LogFields.CAMPAIGN, "7")
+        .containsEntry(LogFields.RUN, "2")
+        .containsEntry(
+            LogFields.MESSAGE,
+            new dev.tidings.message.MessageId(7, 2, SendHarness.subscribers(1).getFirst()).text());
   }
 
   @Test
