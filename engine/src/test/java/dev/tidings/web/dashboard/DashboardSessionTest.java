@@ -9,6 +9,12 @@ import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.ShownProducts;
+import dev.tidings.queue.DeadLetter;
+import dev.tidings.queue.Disposition;
+import dev.tidings.queue.Message;
+import dev.tidings.queue.QueueSpec;
+import dev.tidings.queue.postgres.PostgresQueueOptions;
+import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.AuthThrottle;
@@ -48,13 +54,19 @@ class DashboardSessionTest {
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
+  private static final String QUEUE = "dashboard.dead-letters";
+  private static PostgresWorkQueue queue;
+
   @BeforeAll
   static void open() {
     database = TestDatabases.embedded();
+    queue = new PostgresWorkQueue(database, PostgresQueueOptions.defaults());
+    queue.declare(QueueSpec.of(QUEUE));
   }
 
   @AfterAll
   static void close() {
+    queue.close();
     database.close();
   }
 
@@ -63,7 +75,7 @@ class DashboardSessionTest {
     nodes.forEach(HttpServer::close);
   }
 
-  /** A node serving the dashboard only; the system page reads nothing the test lacks. */
+  /** A node serving the dashboard only, with one work queue; the system page reads nothing the test lacks. */
   private URI node() {
     var jdbi = database.jdbi();
     @SuppressWarnings("NullAway") // the campaign pages are never opened here
@@ -78,8 +90,8 @@ class DashboardSessionTest {
         new SubscriberService(jdbi, clock),
         request -> new dev.tidings.recommend.Recommendations(List.of()),
         List.of(),
-        null,
-        List.of(),
+        queue,
+        List.of(QUEUE),
         () -> new DashboardSources.Counting(0, Duration.ZERO),
         List::of,
         new Secret(KEY),
@@ -165,6 +177,88 @@ class DashboardSessionTest {
     assertThat(get(one, "/system", Optional.of(again)).statusCode())
         .as("a new sign-in is a new session")
         .isEqualTo(200);
+  }
+
+  @Test
+  void an_operator_requeues_or_drops_a_dead_letter_with_a_form_of_this_site_only()
+      throws Exception {
+    queue.publishAll(
+        QUEUE,
+        List.of(
+            Message.of("fixable".getBytes(java.nio.charset.StandardCharsets.UTF_8), 1),
+            Message.of("hopeless".getBytes(java.nio.charset.StandardCharsets.UTF_8), 1)));
+    var handled = new java.util.concurrent.LinkedBlockingQueue<String>();
+    var fixed = new java.util.concurrent.atomic.AtomicBoolean();
+    try (var _ = queue.subscribe(QUEUE, 1, 1, delivery -> {
+      String body = new String(delivery.body(), java.nio.charset.StandardCharsets.UTF_8);
+      if (!fixed.get()) return Disposition.reject("cannot handle " + body + " yet");
+      handled.add(body);
+      return Disposition.ACK;
+    })) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (queue.deadLetters(QUEUE, 10).size() < 2) {
+        assertThat(System.nanoTime()).as("two dead letters").isLessThan(deadline);
+        Thread.sleep(50);
+      }
+      var letters = queue.deadLetters(QUEUE, 10);
+      String fixable = idOf(letters, "fixable");
+      String hopeless = idOf(letters, "hopeless");
+      URI node = node();
+      String cookie = signIn(node);
+      String page = "/system/dead-letters/" + QUEUE;
+
+      var listed = get(node, page, Optional.of(cookie));
+      assertThat(listed.statusCode()).isEqualTo(200);
+      assertThat(listed.body()).contains(fixable, hopeless, "cannot handle fixable yet");
+      assertThat(get(node, "/system", Optional.of(cookie)).body())
+          .contains("href=\"/system/dead-letters/dashboard.dead-letters\">2</a>");
+
+      var forged = client.send(
+          HttpRequest.newBuilder(node.resolve(page + "/drop"))
+              .header("Content-Type", "application/x-www-form-urlencoded")
+              .header("Cookie", cookie)
+              .header("Origin", "https://evil.example")
+              .POST(HttpRequest.BodyPublishers.ofString("message=" + hopeless))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(forged.statusCode()).as("a form from another site").isEqualTo(403);
+      assertThat(post(node, page + "/drop", "message=" + hopeless, Optional.empty()))
+          .as("not signed in")
+          .satisfies(answer -> assertThat(sentToSignIn(answer)).isTrue());
+      assertThat(post(
+                  node,
+                  "/system/dead-letters/no.such.queue/drop",
+                  "message=" + hopeless,
+                  Optional.of(cookie))
+              .statusCode())
+          .isEqualTo(404);
+      assertThat(post(node, page + "/drop", "message=", Optional.of(cookie)).statusCode())
+          .isEqualTo(400);
+      assertThat(queue.deadLetters(QUEUE, 10)).hasSize(2);
+
+      fixed.set(true);
+      var requeued = post(node, page + "/requeue", "message=" + fixable, Optional.of(cookie));
+      assertThat(requeued.statusCode()).isEqualTo(303);
+      assertThat(requeued.headers().firstValue("Location")).contains(page + "?done=requeued");
+      assertThat(handled.poll(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("fixable");
+      var dropped = post(node, page + "/drop", "message=" + hopeless, Optional.of(cookie));
+      assertThat(dropped.headers().firstValue("Location")).contains(page + "?done=dropped");
+      assertThat(queue.deadLetters(QUEUE, 10)).isEmpty();
+      var again = post(node, page + "/drop", "message=" + hopeless, Optional.of(cookie));
+      assertThat(again.headers().firstValue("Location")).contains(page + "?done=gone");
+      assertThat(get(node, page + "?done=gone", Optional.of(cookie)).body())
+          .contains("no longer there");
+      assertThat(handled).as("the dropped letter never came back").isEmpty();
+    }
+  }
+
+  private static String idOf(List<DeadLetter> letters, String body) {
+    return letters.stream()
+        .filter(letter ->
+            new String(letter.body(), java.nio.charset.StandardCharsets.UTF_8).equals(body))
+        .findFirst()
+        .orElseThrow()
+        .messageId();
   }
 
   @Test

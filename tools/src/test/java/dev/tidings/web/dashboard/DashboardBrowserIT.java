@@ -28,6 +28,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -269,15 +270,32 @@ class DashboardBrowserIT {
 
   @Test
   @Order(7)
-  void the_system_page_shows_the_dependencies_and_queues() {
+  void the_system_page_shows_the_dependencies_queues_counting_and_nodes() {
     browser.get(url("/system"));
     String page = browser.findElement(By.tagName("main")).getText();
     assertThat(page)
         .contains("postgresql")
         .contains("up")
         .contains("Work queues")
-        .contains("delivery");
+        .contains("delivery")
+        .contains("activity events wait to be counted");
+    assertThat(browser.findElements(By.cssSelector("#queues ~ table thead th")))
+        .extracting(WebElement::getText)
+        .containsExactly("Queue", "Waiting", "Oldest message", "Dead letters");
+    assertThat(browser.findElements(By.cssSelector("#nodes ~ table tbody tr")))
+        .singleElement()
+        .extracting(WebElement::getText)
+        .asString()
+        .contains("this node", "demo", "running");
     screenshot("system");
+
+    browser
+        .findElement(By.cssSelector("#queues ~ table tbody tr td:last-child a"))
+        .click();
+    new WebDriverWait(browser, WAIT)
+        .until(b -> b.getCurrentUrl().contains("/system/dead-letters/"));
+    assertThat(browser.findElement(By.tagName("h1")).getText()).startsWith("Dead letters of");
+    screenshot("dead-letters");
   }
 
   @Test
