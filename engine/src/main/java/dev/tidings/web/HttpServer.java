@@ -16,9 +16,11 @@ import java.util.Optional;
  */
 public final class HttpServer implements AutoCloseable {
   private final WebServer server;
+  private final List<RouteGroup> groups;
 
-  private HttpServer(WebServer server) {
+  private HttpServer(WebServer server, List<RouteGroup> groups) {
     this.server = server;
+    this.groups = groups;
   }
 
   /**
@@ -76,7 +78,7 @@ public final class HttpServer implements AutoCloseable {
           + options.bind().map(address -> " of " + address.getHostAddress()).orElse("")
           + ": the server did not start (most often the port is in use; the log above says why)");
     }
-    return new HttpServer(server);
+    return new HttpServer(server, List.copyOf(groups));
   }
 
   public int port() {
@@ -85,6 +87,7 @@ public final class HttpServer implements AutoCloseable {
 
   @Override
   public void close() {
+    groups.forEach(RouteGroup::stopping);
     server.stop();
   }
 }

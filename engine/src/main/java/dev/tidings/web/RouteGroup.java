@@ -6,4 +6,10 @@ import io.helidon.webserver.http.HttpRouting;
 @FunctionalInterface
 public interface RouteGroup {
   void register(HttpRouting.Builder routing);
+
+  /**
+   * The server is stopping: requests that would otherwise run until the end of the grace period (a
+   * live stream a page holds open) should end now. Requests in progress still finish.
+   */
+  default void stopping() {}
 }

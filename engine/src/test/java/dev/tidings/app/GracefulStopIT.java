@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -47,6 +48,39 @@ class GracefulStopIT {
               .toList())
           .as("the embedded database of the stopped node")
           .isEmpty();
+    }
+  }
+
+  @Test
+  void a_node_with_a_dashboard_page_open_ends_its_live_stream_and_stops_long_before_its_grace()
+      throws Exception {
+    String key = "graceful-stop-key-0123456789";
+    try (var node = NodeProcess.start(
+        "serve", List.of(), Map.of("TIDINGS_API_KEY", key, "TIDINGS_SHUTDOWN_GRACE", "PT30S"))) {
+      node.awaitHealthy(http, Duration.ofSeconds(120));
+      var signedIn = http.send(
+          java.net.http.HttpRequest.newBuilder(node.uri("/signin"))
+              .header("Content-Type", "application/x-www-form-urlencoded")
+              .POST(java.net.http.HttpRequest.BodyPublishers.ofString("key=" + key + "&next=%2F"))
+              .build(),
+          java.net.http.HttpResponse.BodyHandlers.discarding());
+      String cookie = signedIn.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+      var stream = http.sendAsync(
+          java.net.http.HttpRequest.newBuilder(node.uri("/live/campaigns"))
+              .header("Cookie", cookie)
+              .build(),
+          java.net.http.HttpResponse.BodyHandlers.ofLines());
+      var lines = stream.get(20, java.util.concurrent.TimeUnit.SECONDS).body().iterator();
+      assertThat(lines.next()).as("the stream is open").startsWith("retry:");
+
+      long start = System.nanoTime();
+      node.signal("TERM");
+      var status = node.awaitExit(Duration.ofSeconds(40));
+
+      assertThat(status).as("exit status; the log:%n%s", node.log()).hasValue(0);
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("the open page does not hold the stop for the 30 s grace")
+          .isLessThan(Duration.ofSeconds(10));
     }
   }
 }

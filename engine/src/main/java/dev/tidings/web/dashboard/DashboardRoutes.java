@@ -60,6 +60,11 @@ public final class DashboardRoutes implements RouteGroup {
   }
 
   @Override
+  public void stopping() {
+    live.stop();
+  }
+
+  @Override
   public void register(HttpRouting.Builder routing) {
     routing.get(
         "/static/dashboard.js", (request, response) -> asset(response, "text/javascript", script));

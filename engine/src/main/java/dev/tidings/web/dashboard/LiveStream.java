@@ -27,6 +27,12 @@ final class LiveStream {
   private record Snapshot(long readAtNanos, String json) {}
 
   private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
+  private volatile boolean stopping;
+
+  /** Ends every stream at its next tick: a stopping node must not wait for them for its whole grace. */
+  void stop() {
+    stopping = true;
+  }
 
   /** The figures under {@code key} as JSON, read anew at most once per tick. */
   String snapshot(String key, Supplier<Object> read) {
@@ -49,7 +55,7 @@ final class LiveStream {
     String last = "";
     try (OutputStream out = response.outputStream()) {
       write(out, "retry: 2000\n\n");
-      while (System.nanoTime() < end) {
+      while (System.nanoTime() < end && !stopping) {
         String json = snapshot(key, read);
         if (!json.equals(last)) {
           write(out, "data: " + json + "\n\n");
