@@ -38,7 +38,13 @@ public final class Logging {
     return console != null && console.isTerminal();
   }
 
+  /** As {@link #configure(Settings.LogFormat, boolean)}, without the access log. */
   public static void configure(Settings.LogFormat format) {
+    configure(format, false);
+  }
+
+  /** The format of every line, and whether each HTTP request gets one on {@code tidings.access}. */
+  public static void configure(Settings.LogFormat format, boolean accessLog) {
     boolean json = switch (format) {
       case JSON -> true;
       case TEXT -> false;
@@ -79,6 +85,7 @@ public final class Logging {
     root.setLevel(Level.INFO);
     root.addAppender(appender);
     // Libraries that narrate every connection at INFO drown Tidings' own lines.
+    context.getLogger("tidings.access").setLevel(accessLog ? Level.INFO : Level.OFF);
     for (String chatty : new String[] {
       "com.zaxxer.hikari",
       "org.flywaydb",

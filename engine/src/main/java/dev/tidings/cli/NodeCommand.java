@@ -31,7 +31,7 @@ public abstract class NodeCommand extends EnvironmentAware implements Callable<I
     var settings = settings();
     Role role = role();
     var additions = additions(settings);
-    Logging.configure(settings.logFormat());
+    Logging.configure(settings.logFormat(), settings.accessLog());
     var node = Node.of(settings, additions);
     node.start(role, port != null ? port : settings.port());
     Banner.print(node, role);

@@ -32,6 +32,7 @@ public record Settings(
     long maxImportBytes,
     Duration shutdownGrace,
     LogFormat logFormat,
+    boolean accessLog,
     WebhookSettings webhooks,
     Duration parkedReceiptRetention,
     SmtpProvider smtpProvider,
@@ -97,6 +98,7 @@ public record Settings(
         maxImportBytes,
         shutdownGrace,
         logFormat,
+        accessLog,
         webhooks,
         parkedReceiptRetention,
         smtpProvider,
@@ -168,6 +170,7 @@ public record Settings(
     view.put(SettingsCatalog.SHUTDOWN_GRACE.name(), shutdownGrace.toString());
     view.put(
         SettingsCatalog.LOG_FORMAT.name(), logFormat.name().toLowerCase(java.util.Locale.ROOT));
+    view.put(SettingsCatalog.ACCESS_LOG.name(), accessLog ? "on" : "off");
     describeWebhooks(view);
     view.put(SettingsCatalog.PARKED_RECEIPT_RETENTION.name(), parkedReceiptRetention.toString());
     view.put(

@@ -99,6 +99,11 @@ public final class SettingsCatalog {
       Setting.Kind.CHOICE,
       "`auto`",
       "`text` on a terminal, `json` (one object per line) otherwise; or force `text`/`json`");
+  public static final Setting ACCESS_LOG = Setting.text(
+      "TIDINGS_ACCESS_LOG",
+      Setting.Kind.CHOICE,
+      "`off`",
+      "`on`: one line per HTTP request on the `tidings.access` logger (method, path, route, status, bytes, milliseconds, peer; never a header or a body); `off`: none");
   public static final Setting SEND_PARTITION_SIZE = Setting.integer(
       "TIDINGS_SEND_PARTITION_SIZE",
       1000,
@@ -203,6 +208,7 @@ public final class SettingsCatalog {
       MAX_IMPORT_BYTES,
       SHUTDOWN_GRACE,
       LOG_FORMAT,
+      ACCESS_LOG,
       SEND_PARTITION_SIZE,
       SEND_LEASE_TTL,
       SEND_SLOTS,

@@ -115,6 +115,7 @@ public final class SettingsLoader {
         longValue(SettingsCatalog.MAX_IMPORT_BYTES),
         duration(SettingsCatalog.SHUTDOWN_GRACE),
         logFormat(),
+        accessLog(),
         webhooks(),
         parkedReceiptRetention(),
         smtpProvider(),
@@ -401,6 +402,19 @@ public final class SettingsLoader {
       return Optional.empty();
     }
     return Optional.of(new WebhookSettings.PostmarkCredentials(user.get(), password.get()));
+  }
+
+  private boolean accessLog() {
+    return text(SettingsCatalog.ACCESS_LOG)
+        .map(raw -> switch (raw.toLowerCase(Locale.ROOT)) {
+          case "on" -> true;
+          case "off" -> false;
+          default -> {
+            problems.add(SettingsCatalog.ACCESS_LOG.name() + ": expected on or off but was " + raw);
+            yield false;
+          }
+        })
+        .orElse(false);
   }
 
   private Settings.LogFormat logFormat() {

@@ -68,6 +68,17 @@ class SettingsLoaderTest {
   }
 
   @Test
+  void the_access_log_is_off_unless_asked_for_and_a_wrong_word_is_named() {
+    assertThat(SettingsLoader.load(Map.of()).accessLog()).isFalse();
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_ACCESS_LOG", "ON")).accessLog())
+        .isTrue();
+    assertThat(SettingsLoader.load(Map.of("TIDINGS_ACCESS_LOG", "off")).accessLog())
+        .isFalse();
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of("TIDINGS_ACCESS_LOG", "yes")))
+        .hasMessageContaining("TIDINGS_ACCESS_LOG: expected on or off but was yes");
+  }
+
+  @Test
   void secrets_never_show_in_descriptions_or_messages() {
     var settings = SettingsLoader.load(Map.of(
         "TIDINGS_API_KEY", "my-very-secret-api-key",

@@ -88,7 +88,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     if (eventsPerSubscriber < 0)
       throw new UsageException("--events-per-subscriber must not be negative");
     var configured = settings();
-    Logging.configure(configured.logFormat());
+    Logging.configure(configured.logFormat(), configured.accessLog());
     int httpPort = port != null ? port : configured.port();
     var settings = ownPictures(configured.onPort(httpPort));
     var node = Node.of(settings, NodeAdditions.NONE.withCapability(new SampleShopWiring()));
