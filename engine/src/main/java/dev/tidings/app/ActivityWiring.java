@@ -1,6 +1,7 @@
 package dev.tidings.app;
 
 import dev.tidings.activity.ActivityIntake;
+import dev.tidings.activity.EventExpiry;
 import dev.tidings.activity.aggregate.AggregateStore;
 import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.activity.aggregate.AggregationRunner;
@@ -43,6 +44,13 @@ public final class ActivityWiring implements Capability {
 
   public BacklogAggregation aggregation() {
     return aggregation.get();
+  }
+
+  @Override
+  public List<Expiring> expiring() {
+    return List.of(new Expiring(
+        new EventExpiry(infrastructure.database().jdbi()),
+        infrastructure.settings().retention().events()));
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.tidings.app;
 
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.notify.DigestExpiry;
 import dev.tidings.notify.Notifications;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.notify.NotifyRoutes;
@@ -44,6 +45,13 @@ public final class NotifyWiring implements Capability {
   /** What digest campaigns tell. */
   public DigestSource digests() {
     return new NotifyDigests(notifications());
+  }
+
+  @Override
+  public List<Expiring> expiring() {
+    return List.of(new Expiring(
+        new DigestExpiry(infrastructure.database().jdbi()),
+        infrastructure.settings().retention().messages()));
   }
 
   @Override

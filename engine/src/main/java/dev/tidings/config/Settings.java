@@ -34,6 +34,7 @@ public record Settings(
     LogFormat logFormat,
     WebhookSettings webhooks,
     Duration parkedReceiptRetention,
+    RetentionSettings retention,
     SmtpProvider smtpProvider,
     FetchAllowance fetchAllow,
     Optional<InetAddress> bind,
@@ -99,6 +100,7 @@ public record Settings(
         logFormat,
         webhooks,
         parkedReceiptRetention,
+        retention,
         smtpProvider,
         newFetchAllow,
         bind,
@@ -170,6 +172,12 @@ public record Settings(
         SettingsCatalog.LOG_FORMAT.name(), logFormat.name().toLowerCase(java.util.Locale.ROOT));
     describeWebhooks(view);
     view.put(SettingsCatalog.PARKED_RECEIPT_RETENTION.name(), parkedReceiptRetention.toString());
+    view.put(SettingsCatalog.RETENTION_MESSAGES.name(), retention.messages().toString());
+    view.put(SettingsCatalog.RETENTION_EVENTS.name(), retention.events().toString());
+    view.put(
+        SettingsCatalog.RETENTION_DEAD_LETTERS.name(), retention.deadLetters().toString());
+    view.put(SettingsCatalog.RETENTION_INTERVAL.name(), retention.interval().toString());
+    view.put(SettingsCatalog.RETENTION_BATCH.name(), Integer.toString(retention.batch()));
     view.put(
         SettingsCatalog.SMTP_PROVIDER.name(),
         smtpProvider.name().toLowerCase(java.util.Locale.ROOT));

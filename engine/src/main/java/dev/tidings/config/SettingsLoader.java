@@ -117,6 +117,12 @@ public final class SettingsLoader {
         logFormat(),
         webhooks(),
         parkedReceiptRetention(),
+        new RetentionSettings(
+            duration(SettingsCatalog.RETENTION_MESSAGES),
+            duration(SettingsCatalog.RETENTION_EVENTS),
+            duration(SettingsCatalog.RETENTION_DEAD_LETTERS),
+            duration(SettingsCatalog.RETENTION_INTERVAL),
+            integer(SettingsCatalog.RETENTION_BATCH)),
         smtpProvider(),
         fetchAllow(),
         bind(),
