@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * Counted in {@code tidings_retention_rows_removed_total{table}}; the last run this node made is
  * {@code tidings_retention_last_run_timestamp_seconds}.
  */
-final class Retention implements AutoCloseable {
-  static final String REMOVED = "tidings.retention.rows.removed";
+public final class Retention implements AutoCloseable {
+  public static final String REMOVED = "tidings.retention.rows.removed";
   static final String LAST_RUN = "tidings.retention.last.run.timestamp";
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
   /** The advisory lock (one key of Tidings' space) that lets one node run at a time. */
@@ -42,7 +42,7 @@ final class Retention implements AutoCloseable {
 
   /** Lets one node run at a time: empty when another node is running now. */
   @FunctionalInterface
-  interface RunLock {
+  public interface RunLock {
     Optional<AutoCloseable> tryTake();
 
     /** Every run may go (one node, tests). */
@@ -77,8 +77,8 @@ final class Retention implements AutoCloseable {
   }
 
   /** What one run removed, per table in the order they ran; empty when another node was running. */
-  record Run(Map<String, Long> removed, Duration took, boolean ran) {
-    long total() {
+  public record Run(Map<String, Long> removed, Duration took, boolean ran) {
+    public long total() {
       return removed.values().stream().mapToLong(Long::longValue).sum();
     }
   }
@@ -94,7 +94,7 @@ final class Retention implements AutoCloseable {
   private volatile boolean closed;
   private @Nullable Thread thread;
 
-  Retention(
+  public Retention(
       List<Expiring> kept, RunLock runLock, InstantSource clock, MeterRegistry metrics, int batch) {
     if (batch < 1) throw new IllegalArgumentException("batch must be >= 1, got " + batch);
     this.kept = List.copyOf(kept);
@@ -115,7 +115,7 @@ final class Retention implements AutoCloseable {
   }
 
   /** Runs every {@code interval} until closed, the first time a minute after the start at most. */
-  synchronized Retention start(Duration interval) {
+  public synchronized Retention start(Duration interval) {
     if (thread != null) throw new IllegalStateException("already started");
     Duration first = interval.compareTo(FIRST_RUN) < 0 ? interval : FIRST_RUN;
     thread = Thread.ofVirtual().name("retention").start(() -> {
@@ -129,7 +129,7 @@ final class Retention implements AutoCloseable {
   }
 
   /** One run now, on this thread, unless another node is running; steps rest as in the background. */
-  Run runOnce() {
+  public Run runOnce() {
     long started = System.nanoTime();
     Optional<AutoCloseable> held = runLock.tryTake();
     if (held.isEmpty()) return new Run(Map.of(), Duration.ZERO, false);
