@@ -121,6 +121,27 @@ class RetentionIT {
       handle.execute("INSERT INTO send_recipient (campaign_id, run_id, subscriber_id, part, state,"
           + " updated_at) SELECT 3, 3, 's' || i, -1, 'sent', now() - interval '300 days'"
           + " FROM generate_series(1, 5) i");
+      // day partitions: one long past its lifetime and one fresh, of each partitioned table
+      for (String table :
+          new String[] {"aggregate_days", "aggregate_people", "notification_buckets"})
+        for (int daysAgo : new int[] {200, 1}) {
+          var day = java.time.LocalDate.now(java.time.ZoneOffset.UTC).minusDays(daysAgo);
+          handle.execute("CREATE TABLE " + table + "_" + day.toString().replace("-", "")
+              + " PARTITION OF " + table + " FOR VALUES FROM ('" + day + "') TO ('"
+              + day.plusDays(1) + "')");
+          String rows = " FROM generate_series(1, 7) i";
+          switch (table) {
+            case "aggregate_days" ->
+              handle.execute("INSERT INTO aggregate_days (hash_key, day,"
+                  + " value) SELECT 'k' || i, DATE '" + day + "', 1" + rows);
+            case "aggregate_people" ->
+              handle.execute("INSERT INTO aggregate_people (day, hash_key,"
+                  + " user_id) SELECT DATE '" + day + "', 'k', 'u' || i" + rows);
+            default ->
+              handle.execute("INSERT INTO notification_buckets (day, subscriber_id,"
+                  + " events) SELECT DATE '" + day + "', 's' || i, ARRAY['product:p1']" + rows);
+          }
+        }
     });
 
     Retention.Run run = node.retention().runOnce();
@@ -133,7 +154,18 @@ class RetentionIT {
         .containsEntry("digests_sent", 450L)
         .containsEntry("send_recipient", 450L)
         .containsEntry("activity_events", 449L)
-        .containsEntry("work_queue_dead_letter", 450L);
+        .containsEntry("work_queue_dead_letter", 450L)
+        .as("day partitions are dropped whole, their rows counted")
+        .containsEntry("aggregate_days", 7L)
+        .containsEntry("notification_buckets", 7L);
+    for (String table :
+        new String[] {"aggregate_days", "aggregate_people", "notification_buckets"}) {
+      assertThat(count("SELECT count(*) FROM " + table)).as(table).isEqualTo(7);
+      assertThat(
+              count("SELECT count(*) FROM pg_inherits WHERE inhparent = '" + table + "'::regclass"))
+          .as("partitions of " + table)
+          .isEqualTo(1);
+    }
     for (String table : new String[] {
       "message_status",
       "message_slots",
