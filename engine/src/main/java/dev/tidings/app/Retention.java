@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,8 +77,11 @@ public final class Retention implements AutoCloseable {
     }
   }
 
-  /** What one run removed, per table in the order they ran; empty when another node was running. */
-  public record Run(Map<String, Long> removed, Duration took, boolean ran) {
+  /**
+   * What one run removed, per table in the order they ran, and the tables whose removal failed (the
+   * next run takes them up); empty when another node was running.
+   */
+  public record Run(Map<String, Long> removed, List<String> failed, Duration took, boolean ran) {
     public long total() {
       return removed.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -132,37 +136,47 @@ public final class Retention implements AutoCloseable {
   public Run runOnce() {
     long started = System.nanoTime();
     Optional<AutoCloseable> held = runLock.tryTake();
-    if (held.isEmpty()) return new Run(Map.of(), Duration.ZERO, false);
+    if (held.isEmpty()) return new Run(Map.of(), List.of(), Duration.ZERO, false);
     Map<String, Long> removed = new LinkedHashMap<>();
+    List<String> failed = new ArrayList<>();
     try (AutoCloseable ignored = held.get()) {
       Instant now = clock.instant();
       for (Expiring table : kept) {
         if (closed) break;
-        removed.merge(table.expiry().table(), removeExpired(table, now), Long::sum);
+        String name = table.expiry().table();
+        var total = new AtomicLong();
+        try {
+          removeExpired(table, now, total);
+        } catch (RuntimeException e) {
+          // one table's failure (a lock timeout, the database away) leaves the others their turn
+          if (closed) break;
+          failed.add(name);
+          log.warn(
+              "retention: removing from {} failed; the next run takes it up: {}",
+              name,
+              e.toString());
+        }
+        removed.merge(name, total.get(), Long::sum);
       }
-    } catch (RuntimeException e) {
-      throw e;
     } catch (Exception e) {
-      throw new IllegalStateException("releasing the retention lock failed", e);
+      log.warn("retention: releasing the run's lock failed: {}", e.toString());
     }
     lastRun.set(clock.millis());
-    return new Run(removed, Duration.ofNanos(System.nanoTime() - started), true);
+    return new Run(removed, failed, Duration.ofNanos(System.nanoTime() - started), true);
   }
 
-  private long removeExpired(Expiring table, Instant now) {
+  private void removeExpired(Expiring table, Instant now, AtomicLong total) {
     Instant before = now.minus(table.lifetime());
     Counter counter = counters.get(table.expiry().table());
-    long total = 0;
     while (!closed) {
       long stepStarted = System.nanoTime();
       Expiry.Removed step = table.expiry().removeSome(before, batch);
-      total += step.rows();
+      total.addAndGet(step.rows());
       if (counter != null) counter.increment(step.rows());
       if (step.done()) break;
       Duration took = Duration.ofNanos(System.nanoTime() - stepStarted);
       rest(took.compareTo(SHORTEST_REST) < 0 ? SHORTEST_REST : took);
     }
-    return total;
   }
 
   private void runLogged() {
@@ -173,12 +187,13 @@ public final class Retention implements AutoCloseable {
         return;
       }
       log.info(
-          "retention: removed {} rows in {} ms ({})",
+          "retention: removed {} rows in {} ms ({}){}",
           run.total(),
           run.took().toMillis(),
           run.removed().entrySet().stream()
               .map(entry -> entry.getKey() + " " + entry.getValue())
-              .collect(Collectors.joining(", ")));
+              .collect(Collectors.joining(", ")),
+          run.failed().isEmpty() ? "" : "; failed: " + String.join(", ", run.failed()));
     } catch (RuntimeException e) {
       // a stop in the middle of a step is expected; the database away for a while loses nothing,
       // as the next run takes up what is left

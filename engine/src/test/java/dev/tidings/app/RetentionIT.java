@@ -147,6 +147,7 @@ class RetentionIT {
     Retention.Run run = node.retention().runOnce();
 
     assertThat(run.ran()).isTrue();
+    assertThat(run.failed()).isEmpty();
     assertThat(run.removed())
         .containsEntry("message_status", 450L)
         .containsEntry("message_slots", 450L)
@@ -230,6 +231,8 @@ class RetentionIT {
         Retention.Run run;
         do {
           run = retention.runOnce();
+          if (!run.failed().isEmpty())
+            throw new AssertionError("retention failed on " + run.failed());
           removed.addAndGet(run.total());
         } while (!run.ran() || run.total() > 0);
       } catch (Throwable e) {

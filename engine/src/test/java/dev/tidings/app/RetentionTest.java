@@ -145,6 +145,38 @@ class RetentionTest {
   }
 
   @Test
+  void a_table_whose_removal_fails_leaves_the_others_their_turn_and_is_named() {
+    Expiry broken = new Expiry() {
+      @Override
+      public String table() {
+        return "message_status";
+      }
+
+      @Override
+      public Removed removeSome(Instant before, int batch) {
+        throw new IllegalStateException("canceling statement due to lock timeout");
+      }
+    };
+    var events = new Rows("activity_events");
+    events.rows.add(clock.instant().minus(Duration.ofDays(500)));
+    var retention = new Retention(
+        List.of(
+            new Expiring(broken, Duration.ofDays(180)), new Expiring(events, Duration.ofDays(400))),
+        Retention.RunLock.NONE,
+        clock,
+        metrics,
+        100);
+
+    Retention.Run run = retention.runOnce();
+
+    assertThat(run.failed()).containsExactly("message_status");
+    assertThat(run.removed())
+        .containsEntry("activity_events", 1L)
+        .containsEntry("message_status", 0L);
+    assertThat(events.rows).isEmpty();
+  }
+
+  @Test
   void a_lifetime_must_be_longer_than_zero() {
     assertThatThrownBy(() -> new Expiring(new Rows("x"), Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class);
