@@ -1,6 +1,7 @@
 package dev.tidings.app;
 
 import dev.tidings.activity.ActivityIntake;
+import dev.tidings.activity.EventExpiry;
 import dev.tidings.activity.aggregate.AggregateStore;
 import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.activity.aggregate.AggregationRunner;
@@ -9,6 +10,7 @@ import dev.tidings.activity.aggregate.BacklogGauges;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.aggregate.AggregateRoutes;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -16,6 +18,12 @@ import java.util.List;
  * every started node.
  */
 public final class ActivityWiring implements Capability {
+  /**
+   * How long a day's aggregates live after the day ended: the longest window the recommenders read by
+   * day (trending, recently viewed) with room to spare; months, years and all time are kept for good.
+   */
+  static final Duration DAY_AGGREGATES_KEPT = Duration.ofDays(120);
+
   private final Infrastructure infrastructure;
   private final Lazy<ActivityIntake> intake;
   private final Lazy<AggregateStore> aggregates;
@@ -46,6 +54,15 @@ public final class ActivityWiring implements Capability {
   }
 
   @Override
+  public List<Expiring> expiring() {
+    return List.of(
+        new Expiring(
+            new EventExpiry(infrastructure.database().jdbi()),
+            infrastructure.settings().retention().events()),
+        new Expiring(aggregates().dayExpiry(), DAY_AGGREGATES_KEPT));
+  }
+
+  @Override
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
     return List.of(
@@ -57,11 +74,7 @@ public final class ActivityWiring implements Capability {
   public List<Background> background() {
     return List.of(() -> {
       BacklogGauges.register(infrastructure.metrics(), aggregation(), infrastructure.clock());
-      return AggregationRunner.start(
-          aggregation(),
-          aggregates(),
-          infrastructure.clock(),
-          AggregationRunner.Options.defaults());
+      return AggregationRunner.start(aggregation(), AggregationRunner.Options.defaults());
     });
   }
 }

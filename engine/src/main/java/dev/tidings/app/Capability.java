@@ -26,6 +26,14 @@ public interface Capability extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * The tables of this capability that grow with traffic, each with its lifetime: worker nodes remove
+   * what outlived it in the background ({@link Retention}).
+   */
+  default List<Expiring> expiring() {
+    return List.of();
+  }
+
   /** A background task: starting it returns what stops it. */
   @FunctionalInterface
   interface Background {

@@ -4,6 +4,7 @@ import dev.tidings.campaign.send.SendOptions;
 import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.EngagementReceipts;
+import dev.tidings.delivery.MessageExpiry;
 import dev.tidings.delivery.ParkedReceiptExpiry;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
@@ -61,6 +62,13 @@ public final class DeliveryWiring implements Capability {
   /** The campaigns list's headlines, read from the funnel in one statement per page. */
   public CampaignHeadlines campaignHeadlines() {
     return new DeliveryHeadlines(new DeliveryStats(infrastructure.database().jdbi()));
+  }
+
+  @Override
+  public List<Expiring> expiring() {
+    return List.of(new Expiring(
+        new MessageExpiry(infrastructure.database().jdbi()),
+        infrastructure.settings().retention().messages()));
   }
 
   @Override

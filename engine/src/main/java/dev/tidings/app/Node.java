@@ -1,9 +1,11 @@
 package dev.tidings.app;
 
 import dev.tidings.config.Settings;
+import dev.tidings.queue.postgres.DeadLetterExpiry;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.RouteGroup;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.Function;
@@ -76,6 +78,7 @@ public final class Node implements AutoCloseable {
         var running = Workers.start(infrastructure.workQueue(), groups);
         started.push(running);
         workers = running;
+        started.push(retention().start(settings().retention().interval()));
       }
       List<RouteGroup> routes = role.startsRoutes()
           ? capabilities.stream().flatMap(c -> c.routes().stream()).toList()
@@ -98,6 +101,25 @@ public final class Node implements AutoCloseable {
       close();
       throw e;
     }
+  }
+
+  /**
+   * What outlived its lifetime, removed in the background by worker nodes, one at a time: every
+   * capability's tables that grow with traffic, and the queue tables' dead letters.
+   */
+  Retention retention() {
+    var expiring = new ArrayList<Expiring>();
+    capabilities.forEach(capability -> expiring.addAll(capability.expiring()));
+    var retention = settings().retention();
+    if (settings().amqpUrl().isEmpty())
+      expiring.add(new Expiring(
+          new DeadLetterExpiry(infrastructure.database().jdbi()), retention.deadLetters()));
+    return new Retention(
+        expiring,
+        Retention.RunLock.advisory(infrastructure.database().jdbi()),
+        infrastructure.clock(),
+        infrastructure.metrics(),
+        retention.batch());
   }
 
   /** The HTTP port in use, once started. */

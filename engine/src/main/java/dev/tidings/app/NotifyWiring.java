@@ -2,11 +2,11 @@ package dev.tidings.app;
 
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.notify.DigestExpiry;
 import dev.tidings.notify.Notifications;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.notify.NotifyRoutes;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -15,8 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follow notifications on the node's database. Every started node drops expired days hourly and tells
- * followers of new products every second (rounds claim their products, so nodes share the work).
+ * Follow notifications on the node's database. Every started node tells followers of new products
+ * every second (rounds claim their products, so nodes share the work); the worker nodes' retention
+ * drops the days of buckets past {@link #KEEP_DAYS}.
  */
 public final class NotifyWiring implements Capability {
   private static final Logger log = LoggerFactory.getLogger(NotifyWiring.class);
@@ -48,27 +49,28 @@ public final class NotifyWiring implements Capability {
   }
 
   @Override
+  public List<Expiring> expiring() {
+    return List.of(
+        new Expiring(
+            new DigestExpiry(infrastructure.database().jdbi()),
+            infrastructure.settings().retention().messages()),
+        new Expiring(notifications().bucketExpiry(), Duration.ofDays(KEEP_DAYS)));
+  }
+
+  @Override
   public List<RouteGroup> routes() {
     return List.of(new NotifyRoutes(notifications(), infrastructure.settings().maxBodyBytes()));
   }
 
   @Override
   public List<Background> background() {
-    return List.of(
-        () -> {
-          var retention = Executors.newSingleThreadScheduledExecutor(
-              Thread.ofVirtual().name("notification-retention").factory());
-          retention.scheduleWithFixedDelay(
-              this::dropExpiredDays, 0, Duration.ofHours(1).toMinutes(), TimeUnit.MINUTES);
-          return retention::shutdownNow;
-        },
-        () -> {
-          var news = Executors.newSingleThreadScheduledExecutor(
-              Thread.ofVirtual().name("product-news").factory());
-          news.scheduleWithFixedDelay(
-              this::tellProductNews, 0, NEWS_POLL.toMillis(), TimeUnit.MILLISECONDS);
-          return news::shutdownNow;
-        });
+    return List.of(() -> {
+      var news = Executors.newSingleThreadScheduledExecutor(
+          Thread.ofVirtual().name("product-news").factory());
+      news.scheduleWithFixedDelay(
+          this::tellProductNews, 0, NEWS_POLL.toMillis(), TimeUnit.MILLISECONDS);
+      return news::shutdownNow;
+    });
   }
 
   /** Tells what waits. */
@@ -77,16 +79,6 @@ public final class NotifyWiring implements Capability {
       notifications().tellAllProductNews();
     } catch (RuntimeException e) {
       log.warn("notifications: telling new products failed; trying again in {}", NEWS_POLL, e);
-    }
-  }
-
-  private void dropExpiredDays() {
-    try {
-      var today = infrastructure.clock().instant().atZone(ZoneOffset.UTC).toLocalDate();
-      int dropped = notifications().dropDaysBefore(today.minusDays(KEEP_DAYS - 1L));
-      if (dropped > 0) log.info("notifications: dropped {} expired days", dropped);
-    } catch (RuntimeException e) {
-      log.warn("notifications: dropping expired days failed; trying again in an hour", e);
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.tidings.message.TokenCodec;
 import dev.tidings.opentime.EngagementActivity;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.opentime.SlotChooser;
+import dev.tidings.opentime.SlotExpiry;
 import dev.tidings.opentime.SlotImages;
 import dev.tidings.opentime.card.ProductCards;
 import dev.tidings.queue.ConsumerGroup;
@@ -81,6 +82,13 @@ public final class OpenTimeWiring implements Capability {
 
   public SlotChooser chooser() {
     return chooser.get();
+  }
+
+  @Override
+  public List<Expiring> expiring() {
+    return List.of(new Expiring(
+        new SlotExpiry(infrastructure.database().jdbi()),
+        infrastructure.settings().retention().messages()));
   }
 
   @Override

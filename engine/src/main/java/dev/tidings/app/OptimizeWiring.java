@@ -1,6 +1,7 @@
 package dev.tidings.app;
 
 import dev.tidings.optimize.CampaignExperiments;
+import dev.tidings.optimize.ExperimentSendExpiry;
 import dev.tidings.optimize.ItemConfigurations;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.optimize.OptimizeRoutes;
@@ -36,6 +37,13 @@ public final class OptimizeWiring implements Capability {
 
   public ItemConfigurations configurations() {
     return configurations.get();
+  }
+
+  @Override
+  public List<Expiring> expiring() {
+    return List.of(new Expiring(
+        new ExperimentSendExpiry(infrastructure.database().jdbi()),
+        infrastructure.settings().retention().messages()));
   }
 
   @Override

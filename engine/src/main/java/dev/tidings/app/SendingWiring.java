@@ -1,6 +1,7 @@
 package dev.tidings.app;
 
 import dev.tidings.campaign.send.Composer;
+import dev.tidings.campaign.send.LedgerExpiry;
 import dev.tidings.campaign.send.SendOptions;
 import dev.tidings.campaign.send.SendPipeline;
 import dev.tidings.campaign.send.Sends;
@@ -42,6 +43,13 @@ public final class SendingWiring implements Capability {
 
   public SendPipeline pipeline() {
     return pipeline.get();
+  }
+
+  @Override
+  public List<Expiring> expiring() {
+    return List.of(new Expiring(
+        new LedgerExpiry(infrastructure.database().jdbi()),
+        infrastructure.settings().retention().messages()));
   }
 
   @Override

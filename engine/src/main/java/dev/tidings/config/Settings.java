@@ -35,6 +35,7 @@ public record Settings(
     boolean accessLog,
     WebhookSettings webhooks,
     Duration parkedReceiptRetention,
+    RetentionSettings retention,
     SmtpProvider smtpProvider,
     FetchAllowance fetchAllow,
     Optional<InetAddress> bind,
@@ -101,6 +102,7 @@ public record Settings(
         accessLog,
         webhooks,
         parkedReceiptRetention,
+        retention,
         smtpProvider,
         newFetchAllow,
         bind,
@@ -173,6 +175,12 @@ public record Settings(
     view.put(SettingsCatalog.ACCESS_LOG.name(), accessLog ? "on" : "off");
     describeWebhooks(view);
     view.put(SettingsCatalog.PARKED_RECEIPT_RETENTION.name(), parkedReceiptRetention.toString());
+    view.put(SettingsCatalog.RETENTION_MESSAGES.name(), retention.messages().toString());
+    view.put(SettingsCatalog.RETENTION_EVENTS.name(), retention.events().toString());
+    view.put(
+        SettingsCatalog.RETENTION_DEAD_LETTERS.name(), retention.deadLetters().toString());
+    view.put(SettingsCatalog.RETENTION_INTERVAL.name(), retention.interval().toString());
+    view.put(SettingsCatalog.RETENTION_BATCH.name(), Integer.toString(retention.batch()));
     view.put(
         SettingsCatalog.SMTP_PROVIDER.name(),
         smtpProvider.name().toLowerCase(java.util.Locale.ROOT));

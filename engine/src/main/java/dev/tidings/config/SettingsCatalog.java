@@ -179,6 +179,32 @@ public final class SettingsCatalog {
       Duration.ofDays(7),
       Duration.ZERO,
       "how long a delivery receipt for a message not known yet (it overtook the send record) waits for it before worker nodes drop it (more than zero); dropped receipts are counted in `tidings_delivery_parked_receipts_expired_total`");
+  public static final Setting RETENTION_MESSAGES = Setting.duration(
+      "TIDINGS_RETENTION_MESSAGES",
+      Duration.ofDays(180),
+      Duration.ofDays(7),
+      "how long an email's own records live after the last thing that happened to it (180 days; at least 7): its status, funnel steps and slot clicks, its kept slot list, its experiment variant, what a digest told, and the send ledger's rows of a bulk run that finished; campaign totals, the funnel and its minutes, the runs' counts and experiments' results are kept for good");
+  public static final Setting RETENTION_EVENTS = Setting.duration(
+      "TIDINGS_RETENTION_EVENTS",
+      Duration.ofDays(400),
+      Duration.ofDays(90),
+      "how long activity events live after they happened (400 days; at least 90, what the recommenders read); what they counted stays in the month, year and all-time aggregates");
+  public static final Setting RETENTION_DEAD_LETTERS = Setting.duration(
+      "TIDINGS_RETENTION_DEAD_LETTERS",
+      Duration.ofDays(30),
+      Duration.ofHours(1),
+      "how long dead letters of the queue tables are kept after they died (30 days)");
+  public static final Setting RETENTION_INTERVAL = Setting.duration(
+      "TIDINGS_RETENTION_INTERVAL",
+      Duration.ofHours(1),
+      Duration.ofMinutes(1),
+      "how often a worker node removes what outlived its lifetime (one node at a time); removed rows are counted in `tidings_retention_rows_removed_total{table}`");
+  public static final Setting RETENTION_BATCH = Setting.integer(
+      "TIDINGS_RETENTION_BATCH",
+      5_000,
+      100,
+      100_000,
+      "rows removed per transaction; the job rests as long as each batch took before the next, so it yields to sending and receipts");
   public static final Setting FETCH_ALLOW = Setting.text(
       "TIDINGS_FETCH_ALLOW",
       Setting.Kind.LIST,
@@ -224,6 +250,11 @@ public final class SettingsCatalog {
       POSTMARK_WEBHOOK_PASSWORD,
       WEBHOOK_MAX_AGE,
       PARKED_RECEIPT_RETENTION,
+      RETENTION_MESSAGES,
+      RETENTION_EVENTS,
+      RETENTION_DEAD_LETTERS,
+      RETENTION_INTERVAL,
+      RETENTION_BATCH,
       FETCH_ALLOW);
 
   public static Optional<Setting> named(String name) {

@@ -118,6 +118,12 @@ public final class SettingsLoader {
         accessLog(),
         webhooks(),
         parkedReceiptRetention(),
+        new RetentionSettings(
+            duration(SettingsCatalog.RETENTION_MESSAGES),
+            duration(SettingsCatalog.RETENTION_EVENTS),
+            duration(SettingsCatalog.RETENTION_DEAD_LETTERS),
+            duration(SettingsCatalog.RETENTION_INTERVAL),
+            integer(SettingsCatalog.RETENTION_BATCH)),
         smtpProvider(),
         fetchAllow(),
         bind(),

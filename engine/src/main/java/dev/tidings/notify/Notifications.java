@@ -2,8 +2,10 @@ package dev.tidings.notify;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.storage.DayPartitions;
+import dev.tidings.storage.Expiry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -16,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -254,6 +257,26 @@ public final class Notifications {
   /** Makes the partition of a day before it is first written (for writers of earlier days). */
   public void ensureDay(LocalDate day) {
     days.ensure(day);
+  }
+
+  /**
+   * Buckets past the retention, a day partition a step: a day's buckets expire together, dropped, not
+   * deleted, once the day ended before the time asked.
+   */
+  public Expiry bucketExpiry() {
+    return new Expiry() {
+      @Override
+      public String table() {
+        return "notification_buckets";
+      }
+
+      @Override
+      public Removed removeSome(Instant before, int batch) {
+        OptionalLong dropped =
+            days.dropOldestBefore(before.atZone(ZoneOffset.UTC).toLocalDate());
+        return new Removed(dropped.orElse(0), dropped.isEmpty());
+      }
+    };
   }
 
   /** Drops the buckets of days before {@code firstKept}, a partition each. */

@@ -4,6 +4,8 @@ import java.sql.SQLException;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
@@ -69,6 +71,33 @@ public final class DayPartitions {
       for (String name : old) handle.execute("DROP TABLE " + name);
       old.forEach(name -> made.remove(LocalDate.parse(name.substring(name.length() - 8), SUFFIX)));
       return old.size();
+    });
+  }
+
+  /**
+   * Drops the oldest partition of a day before {@code firstKept}, if there is one; returns how many rows
+   * it held (counted before the drop, for the retention's metric). One partition a call, so that the
+   * lock every writer of a new day waits on is held for one drop only.
+   */
+  public OptionalLong dropOldestBefore(LocalDate firstKept) {
+    return jdbi.inTransaction(handle -> {
+      lock(handle);
+      Optional<String> oldest = handle
+          .createQuery("""
+              SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+              WHERE i.inhparent = CAST(:table AS regclass) AND c.relname < :first
+              ORDER BY c.relname LIMIT 1""")
+          .bind("table", table)
+          .bind("first", name(firstKept))
+          .mapTo(String.class)
+          .findOne();
+      if (oldest.isEmpty()) return OptionalLong.empty();
+      String name = oldest.get();
+      long rows =
+          handle.createQuery("SELECT count(*) FROM " + name).mapTo(Long.class).one();
+      handle.execute("DROP TABLE " + name);
+      made.remove(LocalDate.parse(name.substring(name.length() - 8), SUFFIX));
+      return OptionalLong.of(rows);
     });
   }
 

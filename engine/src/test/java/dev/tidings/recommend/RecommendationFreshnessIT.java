@@ -46,8 +46,7 @@ class RecommendationFreshnessIT {
       var aggregation = new BacklogAggregation(
           jdbi, new AggregationDefinitions(jdbi, AggregationDefinitions.DEFAULT_REFRESH), store);
       var latencies = new ArrayList<Long>();
-      try (var runner = AggregationRunner.start(
-              aggregation, store, clock, AggregationRunner.Options.defaults());
+      try (var runner = AggregationRunner.start(aggregation, AggregationRunner.Options.defaults());
           var recommender = LiveRecommender.of(jdbi, clock, LiveRecommender.Options.defaults())) {
         for (int i = 1; i <= 8; i++) {
           String user = "fresh-" + run + "-" + i;

@@ -124,8 +124,7 @@ public final class ActivityBench {
     var aggregation = new BacklogAggregation(jdbi, definitions, store);
     var runners = new ArrayList<AggregationRunner>();
     for (int i = 0; i < options.counters(); i++)
-      runners.add(AggregationRunner.start(
-          aggregation, store, InstantSource.system(), AggregationRunner.Options.defaults()));
+      runners.add(AggregationRunner.start(aggregation, AggregationRunner.Options.defaults()));
     try {
       var intake = new ActivityIntake(jdbi, InstantSource.system());
       phases.add(phase(

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       DeliveryBenchCommand.class,
       RecommendBenchCommand.class,
       OptimizeBenchCommand.class,
+      RetentionBenchCommand.class,
       BenchNodeCommand.class
     })
 final class BenchCommand implements Runnable {
@@ -31,6 +32,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery, recommend or optimize");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery, recommend, optimize or retention");
   }
 }

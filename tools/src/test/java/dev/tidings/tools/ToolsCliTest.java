@@ -86,8 +86,8 @@ class ToolsCliTest {
     assertThat(none.status()).isEqualTo(2);
     assertThat(none.err())
         .contains(
-            "import, events, compute-once, queue, open-burst, render, send, delivery, recommend or"
-                + " optimize");
+            "import, events, compute-once, queue, open-burst, render, send, delivery, recommend,"
+                + " optimize or retention");
     var send = run(embedded(), "bench", "send", "--backend", "nowhere");
     assertThat(send.status()).isEqualTo(2);
     assertThat(send.err()).contains("--backend must be embedded, real or both");
@@ -104,6 +104,9 @@ class ToolsCliTest {
     assertThat(recommend.status()).isEqualTo(2);
     assertThat(recommend.err()).contains("--calls must be at least 100");
     assertThat(run(embedded(), "bench", "render", "--seconds", "0").status()).isEqualTo(2);
+    var retention = run(embedded(), "bench", "retention", "--receipts", "1");
+    assertThat(retention.status()).isEqualTo(2);
+    assertThat(retention.err()).contains("--receipts at least 2");
   }
 
   @Test

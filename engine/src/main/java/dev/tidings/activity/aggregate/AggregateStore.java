@@ -1,11 +1,15 @@
 package dev.tidings.activity.aggregate;
 
 import dev.tidings.storage.DayPartitions;
+import dev.tidings.storage.Expiry;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -221,6 +225,28 @@ public final class AggregateStore {
       people.deleteAggregation(handle, pattern);
       return deleted;
     });
+  }
+
+  /**
+   * Day aggregates past the retention, a day partition a step (and who counted into that day with it):
+   * the rows of a day expire together, dropped, not deleted. A day expires once it ended before the
+   * time asked.
+   */
+  public Expiry dayExpiry() {
+    return new Expiry() {
+      @Override
+      public String table() {
+        return "aggregate_days";
+      }
+
+      @Override
+      public Removed removeSome(Instant before, int batch) {
+        LocalDate firstKept = before.atZone(ZoneOffset.UTC).toLocalDate();
+        OptionalLong dropped = days.dropOldestBefore(firstKept);
+        people.dropBefore(firstKept);
+        return new Removed(dropped.orElse(0), dropped.isEmpty());
+      }
+    };
   }
 
   /**

@@ -1,9 +1,6 @@
 package dev.tidings.activity.aggregate;
 
 import java.time.Duration;
-import java.time.InstantSource;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -16,51 +13,41 @@ import org.slf4j.LoggerFactory;
  * Counts on this node, round after round, while events wait; when none wait it looks again every
  * {@link Options#idlePoll()}, so an event is counted within about that plus one round of being
  * stored, on whichever node stored it. A failing round (the database away) is retried after a pause
- * that grows to a few seconds. Once an hour it drops the day partitions past {@link
- * Options#keepDays()}: a day's aggregates expire by dropping its table, not deleting its rows.
+ * that grows to a few seconds. (Day aggregates past their lifetime are dropped by the worker nodes'
+ * retention, through {@link AggregateStore#dayExpiry()}.)
  */
 public final class AggregationRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AggregationRunner.class);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
-  private static final Duration RETENTION_EVERY = Duration.ofHours(1);
   /** How much longer than the first loop the other loops rest while nothing waits. */
   private static final int IDLE_HELPERS_FACTOR = 20;
 
   /**
    * @param batch events counted per round, at most
    * @param idlePoll how long to wait before looking again when nothing waits
-   * @param keepDays day-scoped aggregates kept, counting today
    * @param loops rounds run at once on this node: PostgreSQL writes one statement on one core, so two
    *     overlap one round's upserts with the next one's claim and reads (1.25x measured on 2 cores)
    */
-  public record Options(int batch, Duration idlePoll, int keepDays, int loops) {
+  public record Options(int batch, Duration idlePoll, int loops) {
     public Options {
       if (batch < 1) throw new IllegalArgumentException("batch must be >= 1, got " + batch);
-      if (keepDays < 1)
-        throw new IllegalArgumentException("keepDays must be >= 1, got " + keepDays);
       if (loops < 1) throw new IllegalArgumentException("loops must be >= 1, got " + loops);
     }
 
     public static Options defaults() {
-      return new Options(5_000, Duration.ofMillis(50), 120, 2);
+      return new Options(5_000, Duration.ofMillis(50), 2);
     }
   }
 
   private final BacklogAggregation aggregation;
-  private final AggregateStore store;
-  private final InstantSource clock;
   private final Options options;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition wake = lock.newCondition();
   private final List<Thread> threads = new ArrayList<>();
   private volatile boolean closed;
-  private long nextRetention = Long.MIN_VALUE;
 
-  private AggregationRunner(
-      BacklogAggregation aggregation, AggregateStore store, InstantSource clock, Options options) {
+  private AggregationRunner(BacklogAggregation aggregation, Options options) {
     this.aggregation = aggregation;
-    this.store = store;
-    this.clock = clock;
     this.options = options;
     for (int i = 0; i < options.loops(); i++) {
       boolean first = i == 0;
@@ -68,9 +55,8 @@ public final class AggregationRunner implements AutoCloseable {
     }
   }
 
-  public static AggregationRunner start(
-      BacklogAggregation aggregation, AggregateStore store, InstantSource clock, Options options) {
-    var runner = new AggregationRunner(aggregation, store, clock, options);
+  public static AggregationRunner start(BacklogAggregation aggregation, Options options) {
+    var runner = new AggregationRunner(aggregation, options);
     runner.threads.forEach(Thread::start);
     return runner;
   }
@@ -96,7 +82,6 @@ public final class AggregationRunner implements AutoCloseable {
     Duration backoff = options.idlePoll();
     while (!closed) {
       try {
-        if (first) dropExpiredDays();
         int counted = aggregation.countOnce(options.batch());
         backoff = options.idlePoll();
         if (counted < options.batch()) pause(idle);
@@ -110,15 +95,6 @@ public final class AggregationRunner implements AutoCloseable {
             : backoff.multipliedBy(2);
       }
     }
-  }
-
-  private void dropExpiredDays() {
-    long now = System.nanoTime();
-    if (nextRetention != Long.MIN_VALUE && now - nextRetention < 0) return;
-    nextRetention = now + RETENTION_EVERY.toNanos();
-    LocalDate today = clock.instant().atZone(ZoneOffset.UTC).toLocalDate();
-    int dropped = store.dropDaysBefore(today.minusDays(options.keepDays() - 1L));
-    if (dropped > 0) log.info("aggregation: dropped {} expired days of aggregates", dropped);
   }
 
   private void pause(Duration duration) {
