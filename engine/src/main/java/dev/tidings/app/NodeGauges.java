@@ -10,35 +10,54 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What the node is, for Prometheus: {@code tidings_node{role, version}} (always 1: a dashboard
- * lists the nodes and the versions side by side during an upgrade) and {@code
+ * What the node is, for Prometheus: {@code tidings_node{role, version}} (always 1: a dashboard lists
+ * the nodes and the versions side by side during an upgrade) and {@code
  * tidings_dependency_up{dependency}}, 1 while the node can reach the server (PostgreSQL, Redis,
- * RabbitMQ, mail) as its readiness probe asks, 0 when it cannot or does not answer within a few
- * seconds: a scrape never hangs on a server that is down.
+ * RabbitMQ, mail) as its readiness probe asks, 0 when it cannot or does not answer within
+ * {@link #PROBE_TIMEOUT}. The servers are probed together every {@link #EVERY} in the background and
+ * the gauges read the last answers: a scrape never waits on a server that is down (four hung probes
+ * would outlast a scraper's timeout).
  */
-final class NodeGauges {
+final class NodeGauges implements AutoCloseable {
   static final String INFO = "tidings_node";
   static final String DEPENDENCY_UP = "tidings_dependency_up";
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+  private static final Duration EVERY = Duration.ofSeconds(5);
 
-  private NodeGauges() {}
+  private final List<DependencyCheck> checks;
+  private final List<AtomicInteger> up;
+  private final ScheduledExecutorService probing = Executors.newSingleThreadScheduledExecutor(
+      Thread.ofVirtual().name("dependency-probes").factory());
 
-  static void register(MeterRegistry registry, Role role, List<DependencyCheck> checks) {
+  private NodeGauges(List<DependencyCheck> checks) {
+    this.checks = List.copyOf(checks);
+    this.up = checks.stream().map(check -> new AtomicInteger(1)).toList();
+  }
+
+  /** Registers the gauges and starts probing; closing stops the probes. */
+  static NodeGauges register(MeterRegistry registry, Role role, List<DependencyCheck> checks) {
     Gauge.builder(INFO, () -> 1)
         .description("This node: its role and version")
         .tag("role", role.name().toLowerCase(Locale.ROOT))
         .tag("version", version())
         .register(registry);
-    for (DependencyCheck check : checks)
-      Gauge.builder(DEPENDENCY_UP, check, NodeGauges::up)
+    var gauges = new NodeGauges(checks);
+    for (int i = 0; i < gauges.checks.size(); i++)
+      Gauge.builder(DEPENDENCY_UP, gauges.up.get(i), AtomicInteger::get)
           .description("1 while this node can reach the server its readiness depends on, else 0")
-          .tag("dependency", check.name())
+          .tag("dependency", gauges.checks.get(i).name())
           .strongReference(true)
           .register(registry);
+    gauges.probing.scheduleWithFixedDelay(
+        gauges::probe, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    return gauges;
   }
 
   static String version() {
@@ -46,17 +65,31 @@ final class NodeGauges {
         NodeGauges.class.getPackage().getImplementationVersion(), "development");
   }
 
-  private static double up(DependencyCheck check) {
-    var answer = CompletableFuture.supplyAsync(
-        () -> check.problem().get(), runnable -> Thread.ofVirtual().start(runnable));
-    try {
-      Optional<String> problem = answer.get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      return problem.isEmpty() ? 1 : 0;
-    } catch (TimeoutException | ExecutionException e) {
-      return 0;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 0;
+  /** Every server at once, each within the timeout. */
+  private void probe() {
+    var answers = checks.stream()
+        .map(check -> CompletableFuture.supplyAsync(
+            () -> check.problem().get(), runnable -> Thread.ofVirtual().start(runnable)))
+        .toList();
+    long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
+    for (int i = 0; i < answers.size(); i++) {
+      boolean reached;
+      try {
+        long left = Math.max(1, deadline - System.nanoTime());
+        Optional<String> problem = answers.get(i).get(left, TimeUnit.NANOSECONDS);
+        reached = problem.isEmpty();
+      } catch (TimeoutException | ExecutionException e) {
+        reached = false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      up.get(i).set(reached ? 1 : 0);
     }
+  }
+
+  @Override
+  public void close() {
+    probing.shutdownNow();
   }
 }
