@@ -1,6 +1,7 @@
 package dev.tidings.recommend.blend;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.Map;
@@ -209,13 +210,29 @@ class CandidateSourcesTest {
     }
 
     @Test
-    void the_fitted_weights_have_a_zero_diagonal_and_are_symmetric_in_sign() {
+    void two_items_weigh_each_other_by_the_closed_form_worked_by_hand() {
+      // G + lambda I = [[d_a, g], [g, d_b]], d the diagonal raised to max(all-time, row sum) +
+      // lambda;
+      // its inverse is [[d_b, -g], [-g, d_a]] / det, so B_ab = -P_ab / P_bb = g / d_a
+      var shop = new Shop();
+      shop.product("a", "b", "c").popular("a", 0, 10);
+      shop.product("b", "b", "c").popular("b", 0, 4);
+      shop.coBought("a", "b", 6);
+      EaseModel model = EaseModel.fit(shop.items(), 10, 1, Shop.NOW);
+      double allTimeA = shop.items().allTime("a");
+      double allTimeB = shop.items().allTime("b");
+      double g = 6;
+      assertThat(model.weight("a", "b")).isCloseTo(g / (Math.max(allTimeA, g) + 1), within(1e-5));
+      assertThat(model.weight("b", "a")).isCloseTo(g / (Math.max(allTimeB, g) + 1), within(1e-5));
+    }
+
+    @Test
+    void the_fitted_weights_are_symmetric_in_sign() {
       var shop = new Shop();
       for (String id : new String[] {"a", "b", "c"}) shop.product(id, "b", "c").popular(id, 0, 10);
       shop.coBought("a", "b", 6).coBought("b", "c", 2);
       EaseModel model = EaseModel.fit(shop.items(), 10, 1, Shop.NOW);
       assertThat(model.size()).isEqualTo(3);
-      assertThat(model.weight("a", "a")).isZero();
       assertThat(model.weight("a", "b")).isPositive();
       assertThat(model.weight("b", "a")).isPositive();
       assertThat(model.weight("a", "b")).isGreaterThan(model.weight("c", "b"));

@@ -57,12 +57,17 @@ class AlgorithmsTest {
   }
 
   @Test
-  void ease_has_a_zero_diagonal_and_links_items_bought_together() {
+  void ease_weights_are_the_closed_form_worked_by_hand() {
+    // G + lambda I = [[4, 2, 0], [2, 3, 0], [0, 0, 2]]; its inverse P is [[3/8, -1/4, 0],
+    // [-1/4, 1/2, 0], [0, 0, 1/2]] (the 2x2 block has determinant 8), and B_ij = -P_ij / P_jj
     double[][] gramPlusLambda = {{3 + 1, 2, 0}, {2, 2 + 1, 0}, {0, 0, 1 + 1}};
     double[][] b = Ease.weights(gramPlusLambda);
-    for (int i = 0; i < 3; i++) assertThat(b[i][i]).isZero();
-    assertThat(b[0][1]).isPositive();
+    assertThat(b[0][1]).isCloseTo(0.5, within(1e-12)); // 1/4 / (1/2)
+    assertThat(b[1][0]).isCloseTo(2.0 / 3, within(1e-12)); // 1/4 / (3/8)
     assertThat(b[0][2]).isCloseTo(0, within(1e-12));
+    assertThat(b[2][1]).isCloseTo(0, within(1e-12));
+    for (int i = 0; i < 3; i++)
+      assertThat(b[i][i]).as("an item never explains itself").isZero();
   }
 
   @Test
