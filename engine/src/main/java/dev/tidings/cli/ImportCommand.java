@@ -49,6 +49,17 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
       description = "how many rejected rows to print (default ${DEFAULT-VALUE})")
   int errorsToPrint;
 
+  @Option(
+      names = "--no-count",
+      description =
+          "events: leave counting them into the aggregates to the running nodes (by default"
+              + " the command counts what waits before it ends, so recommendations reflect the history"
+              + " at once)")
+  boolean noCount;
+
+  /** Events counted per round, as a node's counting loop takes them. */
+  private static final int COUNT_ROUND = 5_000;
+
   @Override
   public Integer call() {
     // Everything about the file is checked before any server is opened or started.
@@ -70,7 +81,46 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
         report = importer(node).run(file, options);
       }
       print(report, errorsToPrint);
+      if (kind == Kind.events && report.committed() && report.imported() > 0 && !noCount)
+        countWaitingEvents(node);
       return report.committed() && report.rejected() == 0 ? 0 : 1;
+    }
+  }
+
+  /**
+   * Counts every event waiting into the aggregates, in rounds as a node does (nodes counting at the
+   * same time take other events: each round claims what no one holds), until none waits; an event a
+   * node holds is counted by that node, and the command waits for it.
+   */
+  private static void countWaitingEvents(Node node) {
+    var aggregation = node.capability(ActivityWiring.class).aggregation();
+    long waiting = aggregation.waiting();
+    long counted = 0;
+    try (var progress = Progress.of("counting events", waiting, "events")) {
+      while (true) {
+        int round = aggregation.countOnce(COUNT_ROUND);
+        counted += round;
+        long left = aggregation.waiting();
+        progress.stepTo(waiting - left);
+        // oldest first: once this command alone has counted as many as waited, the import's are
+        // done
+        if (left == 0 || counted >= waiting) break;
+        if (round == 0) sleepBriefly(); // the rest is held by nodes counting it
+      }
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "counted %,d events into the aggregates here (the rest by the nodes): recommendations"
+            + " reflect the history now%n",
+        counted);
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(200);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while counting the imported events", e);
     }
   }
 

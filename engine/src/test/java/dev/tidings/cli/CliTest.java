@@ -99,6 +99,33 @@ class CliTest {
   }
 
   @Test
+  @Timeout(180)
+  void imported_events_are_counted_before_the_command_ends_unless_left_to_the_nodes()
+      throws Exception {
+    var environment = embedded();
+    Path first = Files.writeString(dataDir.resolve("first.jsonl"), """
+        {"userId":"u1","type":"purchase","itemId":"p1","timestamp":"2026-11-01T10:00:00Z"}
+        {"userId":"u1","type":"view","itemId":"p2","timestamp":"2026-11-01T10:01:00Z"}
+        {"userId":"u2","type":"purchase","itemId":"p1","timestamp":"2026-11-02T10:00:00Z"}
+        """);
+    var counted = run(environment, "import", "events", first.toString());
+    assertThat(counted.status()).as(counted.err()).isZero();
+    assertThat(counted.out()).contains("3 imported").contains("counted 3 events");
+    assertThat(run(environment, "aggregates", "status").out())
+        .contains("0 events wait to be counted");
+
+    Path second = Files.writeString(dataDir.resolve("second.jsonl"), """
+        {"userId":"u3","type":"purchase","itemId":"p2","timestamp":"2026-11-03T10:00:00Z"}
+        {"userId":"u3","type":"view","itemId":"p1","timestamp":"2026-11-03T10:01:00Z"}
+        """);
+    var left = run(environment, "import", "events", second.toString(), "--no-count");
+    assertThat(left.status()).as(left.err()).isZero();
+    assertThat(left.out()).contains("2 imported").doesNotContain("counted");
+    assertThat(run(environment, "aggregates", "status").out())
+        .contains("2 events wait to be counted");
+  }
+
+  @Test
   void migrate_and_import_need_only_the_database() throws Exception {
     var environment = databaseWithUnreachableRedisAndRabbit();
     assertThat(run(environment, "migrate").status()).isZero();
