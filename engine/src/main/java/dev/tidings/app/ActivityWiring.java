@@ -57,7 +57,7 @@ public final class ActivityWiring implements Capability {
   public List<Expiring> expiring() {
     return List.of(
         new Expiring(
-            new EventExpiry(infrastructure.database().jdbi()),
+            EventExpiry.of(infrastructure.database().jdbi()),
             infrastructure.settings().retention().events()),
         new Expiring(aggregates().dayExpiry(), DAY_AGGREGATES_KEPT));
   }

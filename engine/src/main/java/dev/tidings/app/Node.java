@@ -114,7 +114,7 @@ public final class Node implements AutoCloseable {
     var retention = settings().retention();
     if (settings().amqpUrl().isEmpty())
       expiring.add(new Expiring(
-          new DeadLetterExpiry(infrastructure.database().jdbi()), retention.deadLetters()));
+          DeadLetterExpiry.of(infrastructure.database().jdbi()), retention.deadLetters()));
     return new Retention(
         expiring,
         Retention.RunLock.advisory(infrastructure.database().jdbi()),

@@ -1,19 +1,16 @@
 package dev.tidings.app;
 
 import dev.tidings.web.DependencyCheck;
+import dev.tidings.web.DependencyProbes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -67,25 +64,9 @@ final class NodeGauges implements AutoCloseable {
 
   /** Every server at once, each within the timeout. */
   private void probe() {
-    var answers = checks.stream()
-        .map(check -> CompletableFuture.supplyAsync(
-            () -> check.problem().get(), runnable -> Thread.ofVirtual().start(runnable)))
-        .toList();
-    long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
-    for (int i = 0; i < answers.size(); i++) {
-      boolean reached;
-      try {
-        long left = Math.max(1, deadline - System.nanoTime());
-        Optional<String> problem = answers.get(i).get(left, TimeUnit.NANOSECONDS);
-        reached = problem.isEmpty();
-      } catch (TimeoutException | ExecutionException e) {
-        reached = false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-      up.get(i).set(reached ? 1 : 0);
-    }
+    var answers = DependencyProbes.probeAll(checks, PROBE_TIMEOUT);
+    for (int i = 0; i < answers.size(); i++)
+      up.get(i).set(answers.get(i).problem().isEmpty() ? 1 : 0);
   }
 
   @Override

@@ -52,7 +52,7 @@ public final class NotifyWiring implements Capability {
   public List<Expiring> expiring() {
     return List.of(
         new Expiring(
-            new DigestExpiry(infrastructure.database().jdbi()),
+            DigestExpiry.of(infrastructure.database().jdbi()),
             infrastructure.settings().retention().messages()),
         new Expiring(notifications().bucketExpiry(), Duration.ofDays(KEEP_DAYS)));
   }

@@ -87,7 +87,7 @@ public final class OpenTimeWiring implements Capability {
   @Override
   public List<Expiring> expiring() {
     return List.of(new Expiring(
-        new SlotExpiry(infrastructure.database().jdbi()),
+        SlotExpiry.of(infrastructure.database().jdbi()),
         infrastructure.settings().retention().messages()));
   }
 

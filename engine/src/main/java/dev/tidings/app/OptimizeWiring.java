@@ -42,7 +42,7 @@ public final class OptimizeWiring implements Capability {
   @Override
   public List<Expiring> expiring() {
     return List.of(new Expiring(
-        new ExperimentSendExpiry(infrastructure.database().jdbi()),
+        ExperimentSendExpiry.of(infrastructure.database().jdbi()),
         infrastructure.settings().retention().messages()));
   }
 

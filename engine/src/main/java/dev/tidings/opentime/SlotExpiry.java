@@ -1,7 +1,7 @@
 package dev.tidings.opentime;
 
+import dev.tidings.storage.BatchedDelete;
 import dev.tidings.storage.Expiry;
-import java.time.Instant;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -9,25 +9,13 @@ import org.jdbi.v3.core.Jdbi;
  * opened after that gets a list chosen anew, as on its first open; its past lists no longer keep the
  * products they showed out of the next email's, which looks back a few emails only anyway.
  */
-public final class SlotExpiry implements Expiry {
-  private final Jdbi jdbi;
+public final class SlotExpiry {
+  private SlotExpiry() {}
 
-  public SlotExpiry(Jdbi jdbi) {
-    this.jdbi = jdbi;
-  }
-
-  @Override
-  public String table() {
-    return "message_slots";
-  }
-
-  @Override
-  public Removed removeSome(Instant before, int batch) {
-    int removed = jdbi.withHandle(handle ->
-        handle.createUpdate("""
-            DELETE FROM message_slots WHERE message_id IN (
-              SELECT message_id FROM message_slots WHERE chosen_at < :before
-              ORDER BY chosen_at LIMIT :batch FOR UPDATE SKIP LOCKED)""").bind("before", before).bind("batch", batch).execute());
-    return Removed.ofBatch(removed, batch);
+  public static Expiry of(Jdbi jdbi) {
+    return new BatchedDelete(jdbi, "message_slots", """
+          DELETE FROM message_slots WHERE message_id IN (
+            SELECT message_id FROM message_slots WHERE chosen_at < :before
+            ORDER BY chosen_at LIMIT :batch FOR UPDATE SKIP LOCKED)""");
   }
 }

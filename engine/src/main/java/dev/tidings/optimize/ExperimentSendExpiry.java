@@ -1,7 +1,7 @@
 package dev.tidings.optimize;
 
+import dev.tidings.storage.BatchedDelete;
 import dev.tidings.storage.Expiry;
-import java.time.Instant;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -9,25 +9,13 @@ import org.jdbi.v3.core.Jdbi;
  * decision are the experiment's results and stay. A rollout is made soon after its test decided, and
  * a segment over an experiment's test looks only as far back as the emails kept.
  */
-public final class ExperimentSendExpiry implements Expiry {
-  private final Jdbi jdbi;
+public final class ExperimentSendExpiry {
+  private ExperimentSendExpiry() {}
 
-  public ExperimentSendExpiry(Jdbi jdbi) {
-    this.jdbi = jdbi;
-  }
-
-  @Override
-  public String table() {
-    return "experiment_sends";
-  }
-
-  @Override
-  public Removed removeSome(Instant before, int batch) {
-    int removed = jdbi.withHandle(handle ->
-        handle.createUpdate("""
-            DELETE FROM experiment_sends WHERE message_id IN (
-              SELECT message_id FROM experiment_sends WHERE sent_at < :before
-              ORDER BY sent_at LIMIT :batch FOR UPDATE SKIP LOCKED)""").bind("before", before).bind("batch", batch).execute());
-    return Removed.ofBatch(removed, batch);
+  public static Expiry of(Jdbi jdbi) {
+    return new BatchedDelete(jdbi, "experiment_sends", """
+          DELETE FROM experiment_sends WHERE message_id IN (
+            SELECT message_id FROM experiment_sends WHERE sent_at < :before
+            ORDER BY sent_at LIMIT :batch FOR UPDATE SKIP LOCKED)""");
   }
 }

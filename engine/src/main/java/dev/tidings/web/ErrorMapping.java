@@ -66,7 +66,7 @@ final class ErrorMapping {
             request.prologue().method().text(),
             request.path().path(),
             problem.detail(),
-            HealthRoutes.withoutCredentials(
+            DependencyProbes.withoutCredentials(
                 failure.getClass().getSimpleName() + ": " + TidingsException.rootMessage(failure)));
       }
     }

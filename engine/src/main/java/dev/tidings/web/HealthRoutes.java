@@ -8,10 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Health for load balancers and orchestrators. {@code GET /health/live}: 200 while the process serves
@@ -46,58 +42,16 @@ final class HealthRoutes implements RouteGroup {
 
   record Status(String status) {}
 
-  /**
-   * Each probe on a virtual thread of its own; a probe still running at the deadline is interrupted
-   * and left behind, never waited for (a probe blocked in a driver may ignore the interrupt).
-   */
+  /** Every dependency probed at once, within the probe timeout ({@link DependencyProbes}). */
   Health check() {
     var results = new LinkedHashMap<String, DependencyState>();
-    var probes = new LinkedHashMap<DependencyCheck, Probe>();
-    long start = System.nanoTime();
-    for (var check : checks) probes.put(check, Probe.start(check));
-    probes.forEach((check, probe) -> {
-      Optional<String> problem;
-      try {
-        long left = probeTimeoutMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        problem = probe.answer().get(Math.max(1, left), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        probe.thread().interrupt();
-        problem = Optional.of("no answer within " + probeTimeoutMs + " ms");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        problem = Optional.of("interrupted");
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
-        problem = Optional.of(withoutCredentials(String.valueOf(cause.getMessage())));
-      }
-      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    for (var answer : DependencyProbes.probeAll(checks, Duration.ofMillis(probeTimeoutMs)))
       results.put(
-          check.name(), new DependencyState(problem.isEmpty() ? "up" : "down", millis, problem));
-    });
+          answer.check().name(),
+          new DependencyState(
+              answer.problem().isEmpty() ? "up" : "down", answer.millis(), answer.problem()));
     boolean up = results.values().stream().allMatch(state -> state.status().equals("up"));
     return new Health(up ? "up" : "down", results);
-  }
-
-  /** A driver's message may name a URL with its user and password: keep neither. */
-  static String withoutCredentials(String message) {
-    return message
-        .replaceAll("//[^/@\\s]*@", "//")
-        .replaceAll("(?i)(password=)[^&\\s]*", "$1<masked>");
-  }
-
-  /** One dependency's probe, running on a virtual thread of its own. */
-  private record Probe(Thread thread, CompletableFuture<Optional<String>> answer) {
-    static Probe start(DependencyCheck check) {
-      var answer = new CompletableFuture<Optional<String>>();
-      Thread thread = Thread.ofVirtual().name("health-" + check.name()).start(() -> {
-        try {
-          answer.complete(check.problem().get());
-        } catch (RuntimeException e) {
-          answer.completeExceptionally(e);
-        }
-      });
-      return new Probe(thread, answer);
-    }
   }
 
   @Override

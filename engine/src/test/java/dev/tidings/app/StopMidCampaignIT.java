@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.Json;
 import dev.tidings.testing.NodeProcess;
-import dev.tidings.testing.RealServers;
+import dev.tidings.testing.SharedServersInstallation;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,10 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -40,19 +37,9 @@ class StopMidCampaignIT {
   @Test
   void a_server_and_a_worker_stopped_mid_campaign_leave_it_to_the_others_who_finish_it()
       throws Exception {
-    RealServers.requireRedis();
-    RealServers.requireRabbitMq();
-    String database = "tidings_stop_" + UUID.randomUUID().toString().substring(0, 8);
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    Map<String, String> environment = new HashMap<>();
-    environment.put("TIDINGS_DB_URL", RealServers.createDatabase(database));
-    environment.put("TIDINGS_REDIS_URL", RealServers.redisUrl().toString());
-    environment.put("TIDINGS_AMQP_URL", RealServers.amqpUrl().toString());
-    environment.put("TIDINGS_SEND_QUEUE", "it-stop-send-" + suffix);
-    environment.put("TIDINGS_SEND_RECEIPT_QUEUE", "it-stop-outcome-" + suffix);
+    var installation = SharedServersInstallation.create("stop", KEY);
+    var environment = installation.environment();
     environment.put("TIDINGS_SEND_PARTITION_SIZE", "50");
-    environment.put("TIDINGS_SECRET", "stop-mid-campaign-secret-0123456789");
-    environment.put("TIDINGS_API_KEY", KEY);
     environment.put("TIDINGS_SHUTDOWN_GRACE", "PT10S");
     var nodes = new ArrayList<NodeProcess>();
     try {
@@ -88,7 +75,7 @@ class StopMidCampaignIT {
       assertThat(outbox(worker)).as("the worker left finished the campaign").isNotEmpty();
     } finally {
       for (NodeProcess node : nodes) node.close();
-      RealServers.dropDatabase(database);
+      installation.drop();
     }
   }
 

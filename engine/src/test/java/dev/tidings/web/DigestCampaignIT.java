@@ -3,7 +3,7 @@ package dev.tidings.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.testing.NodeProcess;
-import dev.tidings.testing.RealServers;
+import dev.tidings.testing.SharedServersInstallation;
 import jakarta.mail.BodyPart;
 import jakarta.mail.Multipart;
 import jakarta.mail.Part;
@@ -16,11 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,25 +36,15 @@ import tools.jackson.databind.JsonNode;
 @Timeout(300)
 class DigestCampaignIT {
   private static final String KEY = "tk_digest_test_key_0123456789";
-  private final String database =
-      "tidings_digest_" + UUID.randomUUID().toString().substring(0, 8);
+  private SharedServersInstallation installation;
   private NodeProcess server;
   private NodeProcess worker;
   private ApiClient api;
 
   @BeforeAll
   void start() throws Exception {
-    RealServers.requireRedis();
-    RealServers.requireRabbitMq();
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    Map<String, String> environment = new HashMap<>();
-    environment.put("TIDINGS_DB_URL", RealServers.createDatabase(database));
-    environment.put("TIDINGS_REDIS_URL", RealServers.redisUrl().toString());
-    environment.put("TIDINGS_AMQP_URL", RealServers.amqpUrl().toString());
-    environment.put("TIDINGS_SEND_QUEUE", "it-digest-send-" + suffix);
-    environment.put("TIDINGS_SEND_RECEIPT_QUEUE", "it-digest-outcome-" + suffix);
-    environment.put("TIDINGS_SECRET", "digest-it-secret-0123456789abcdef");
-    environment.put("TIDINGS_API_KEY", KEY);
+    installation = SharedServersInstallation.create("digest", KEY);
+    var environment = installation.environment();
     server = NodeProcess.start(environment);
     worker = NodeProcess.start("worker", List.of(), environment);
     var http = HttpClient.newHttpClient();
@@ -72,7 +59,7 @@ class DigestCampaignIT {
       if (server != null) server.close();
       if (worker != null) worker.close();
     } finally {
-      RealServers.dropDatabase(database);
+      if (installation != null) installation.drop();
     }
   }
 

@@ -6,8 +6,8 @@ import dev.tidings.Json;
 import dev.tidings.delivery.webhook.Fixtures;
 import dev.tidings.message.MessageId;
 import dev.tidings.testing.NodeProcess;
-import dev.tidings.testing.RealServers;
 import dev.tidings.testing.Repository;
+import dev.tidings.testing.SharedServersInstallation;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
@@ -22,11 +22,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,8 +56,7 @@ class OperatorMetricsIT {
   private static final Pattern SAMPLE =
       Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)\\})? (\\S+)");
 
-  private final String database =
-      "tidings_metrics_" + UUID.randomUUID().toString().substring(0, 8);
+  private SharedServersInstallation installation;
   private final HttpClient http = HttpClient.newHttpClient();
   private NodeProcess server;
   private NodeProcess worker;
@@ -67,18 +64,8 @@ class OperatorMetricsIT {
 
   @BeforeAll
   void start() throws Exception {
-    RealServers.requireRedis();
-    RealServers.requireRabbitMq();
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    Map<String, String> environment = new HashMap<>();
-    String url = RealServers.createDatabase(database);
-    environment.put("TIDINGS_DB_URL", url);
-    environment.put("TIDINGS_REDIS_URL", RealServers.redisUrl().toString());
-    environment.put("TIDINGS_AMQP_URL", RealServers.amqpUrl().toString());
-    environment.put("TIDINGS_SEND_QUEUE", "it-metrics-send-" + suffix);
-    environment.put("TIDINGS_SEND_RECEIPT_QUEUE", "it-metrics-outcome-" + suffix);
-    environment.put("TIDINGS_SECRET", "metrics-it-secret-0123456789abcdef");
-    environment.put("TIDINGS_API_KEY", KEY);
+    installation = SharedServersInstallation.create("metrics", KEY);
+    var environment = installation.environment();
     environment.put("TIDINGS_POSTMARK_WEBHOOK_USER", HOOK_USER);
     environment.put("TIDINGS_POSTMARK_WEBHOOK_PASSWORD", HOOK_PASSWORD);
     server = NodeProcess.start(environment);
@@ -88,7 +75,7 @@ class OperatorMetricsIT {
     api = new ApiClient(server.uri("/").getPort(), KEY);
     // message ids are (campaign, run, subscriber): a fresh database numbers its campaigns from 1
     // again, and the shared Redis still holds the open-time lists of earlier runs' campaign 1
-    try (var connection = java.sql.DriverManager.getConnection(url);
+    try (var connection = java.sql.DriverManager.getConnection(installation.databaseUrl());
         var statement = connection.createStatement()) {
       statement.execute("SELECT setval(pg_get_serial_sequence('campaigns', 'id'), "
           + (1_000_000 + new java.util.Random().nextInt(1_000_000_000)) + ")");
@@ -101,7 +88,7 @@ class OperatorMetricsIT {
       if (server != null) server.close();
       if (worker != null) worker.close();
     } finally {
-      RealServers.dropDatabase(database);
+      if (installation != null) installation.drop();
     }
   }
 

@@ -3,15 +3,11 @@ package dev.tidings.web.dashboard;
 import dev.tidings.cluster.NodeRegistry;
 import dev.tidings.delivery.FunnelStep;
 import dev.tidings.web.DependencyCheck;
+import dev.tidings.web.DependencyProbes;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * What an operator looks for first: this node's dependencies and their state, the work queues (waiting,
@@ -35,48 +31,12 @@ final class SystemPage {
   /** Dead letters counted on the page up to this; more show as "100+". */
   static final int DEAD_LETTERS_COUNTED = 100;
 
-  /**
-   * Probes every dependency at once on virtual threads, each given {@link #PROBE_TIMEOUT}: one hung
-   * server shows as down instead of hanging the page.
-   */
+  /** Every dependency probed at once, each given {@link #PROBE_TIMEOUT}. */
   static List<Dependency> probe(List<DependencyCheck> checks) {
-    List<CompletableFuture<Optional<String>>> answers = new ArrayList<>();
-    long start = System.nanoTime();
-    for (var check : checks) {
-      var answer = new CompletableFuture<Optional<String>>();
-      Thread.ofVirtual().name("dashboard-probe-" + check.name()).start(() -> {
-        try {
-          answer.complete(check.problem().get());
-        } catch (RuntimeException e) {
-          answer.completeExceptionally(e);
-        }
-      });
-      answers.add(answer);
-    }
-    List<Dependency> states = new ArrayList<>();
-    for (int i = 0; i < checks.size(); i++) {
-      var check = checks.get(i);
-      Optional<String> problem;
-      try {
-        long left =
-            PROBE_TIMEOUT.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        problem = answers.get(i).get(Math.max(1, left), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        problem = Optional.of("no answer within " + PROBE_TIMEOUT.toMillis() + " ms");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        problem = Optional.of("interrupted");
-      } catch (ExecutionException e) {
-        problem =
-            Optional.of(String.valueOf(e.getCause() == null ? e : e.getCause().getMessage()));
-      }
-      states.add(new Dependency(
-          check.name(),
-          check.target(),
-          problem,
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
-    }
-    return states;
+    return DependencyProbes.probeAll(checks, PROBE_TIMEOUT).stream()
+        .map(answer -> new Dependency(
+            answer.check().name(), answer.check().target(), answer.problem(), answer.millis()))
+        .toList();
   }
 
   /** The page as the {@code system} template shows it. */
