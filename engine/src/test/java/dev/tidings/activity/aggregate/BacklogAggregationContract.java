@@ -114,6 +114,73 @@ public abstract class BacklogAggregationContract {
   }
 
   @Test
+  void a_new_installation_counts_the_standard_aggregations() {
+    var stored = new AggregationDefinitions(database.jdbi(), Duration.ZERO).reload();
+    assertThat(stored)
+        .as("what the migrations install is what an offline replay counts")
+        .containsExactlyInAnyOrderElementsOf(StandardAggregations.all());
+  }
+
+  @Test
+  void counting_in_memory_gives_the_totals_a_counting_round_writes() {
+    String a = "a-" + suffix;
+    String b = "b-" + suffix;
+    String other = "v-" + suffix;
+    List<ActivityEvent> events = List.of(
+        inSession("s1", EventType.VIEW, a),
+        inSession("s1", EventType.VIEW, b),
+        inSession("s1", EventType.VIEW, a),
+        inSession("s1", EventType.PURCHASE, b),
+        inSession("s1", EventType.PURCHASE, item()),
+        event("e1", EventType.PURCHASE, 4),
+        event("e2", EventType.VIEW, 1),
+        new ActivityEvent(
+            Optional.empty(),
+            other,
+            EventType.PURCHASE,
+            a,
+            AT.plusSeconds(86_400),
+            2,
+            Optional.empty(),
+            Optional.of("s2-" + suffix),
+            Map.of()),
+        new ActivityEvent(
+            Optional.empty(),
+            other,
+            EventType.PURCHASE,
+            item(),
+            AT.plusSeconds(86_401),
+            1,
+            Optional.empty(),
+            Optional.of("s2-" + suffix),
+            Map.of()));
+    intake.record(events.subList(0, 4));
+    countAll();
+    intake.record(events.subList(4, events.size()));
+    countAll();
+    var memory = new MemoryCounting(
+        StandardAggregations.all(),
+        id -> id.equals(item())
+            ? new ItemFacts(Optional.of("acme"), Optional.of("shoes"))
+            : ItemFacts.UNKNOWN);
+    memory.count(events.subList(0, 4));
+    memory.count(events.subList(4, events.size()));
+
+    var written = new java.util.HashMap<AggregateKey, Double>();
+    for (String prefix : List.of("s@user:s@" + user() + ":", "s@user:s@" + other + ":"))
+      store.read(prefix, "", "", 10_000).forEach(e -> written.put(e.key(), e.value()));
+    for (String id : List.of(a, b, item()))
+      store
+          .read("s@item:s@" + id + ":", "", "", 10_000)
+          .forEach(e -> written.put(e.key(), e.value()));
+    var inMemory = new java.util.HashMap<AggregateKey, Double>(memory.totals());
+    inMemory.values().removeIf(value -> value == 0);
+    written.values().removeIf(value -> value == 0);
+    assertThat(written).as("pairs, people and purchases were counted").hasSizeGreaterThan(20);
+    assertThat(inMemory).isEqualTo(written);
+  }
+
+  @Test
   void stored_events_wait_until_counted_once_by_the_declared_aggregations_and_replays_never() {
     intake.record(List.of(
         event("e1", EventType.VIEW, 1),
