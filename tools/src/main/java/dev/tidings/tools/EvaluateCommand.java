@@ -46,6 +46,13 @@ final class EvaluateCommand implements Callable<Integer> {
               + " .csv, .gz too); default ${DEFAULT-VALUE}")
   String format = "events";
 
+  @Option(
+      names = "--tune-live",
+      description =
+          "instead, choose the live recommender's settings on the validation split (the test"
+              + " baskets are not read) and print them with the trials")
+  boolean tuneLive;
+
   @Option(names = "--json", description = "also write the report as JSON to this file")
   @Nullable Path json;
 
@@ -84,7 +91,21 @@ final class EvaluateCommand implements Callable<Integer> {
         }
       };
     };
-    EvaluationReport report = new Evaluation(Evaluation.Options.defaults(), bars).run(rows);
+    var evaluation = new Evaluation(Evaluation.Options.defaults(), bars);
+    if (tuneLive) {
+      var tuned = evaluation.tuneLive(rows);
+      for (var trial : tuned.trials())
+        System.out.printf(
+            Locale.ROOT,
+            "%-32s %8s  validation NDCG@10 %.4f%n",
+            trial.knob(),
+            trial.value(),
+            trial.ndcg());
+      System.out.printf(
+          Locale.ROOT, "%nchosen (validation NDCG@10 %.4f): %s%n", tuned.ndcg(), tuned.describe());
+      return 0;
+    }
+    EvaluationReport report = evaluation.run(rows);
     print(System.out, load, report);
     if (json != null) {
       Files.writeString(

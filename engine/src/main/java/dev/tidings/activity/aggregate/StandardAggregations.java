@@ -12,35 +12,43 @@ import tools.jackson.databind.ObjectMapper;
 public final class StandardAggregations {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static final List<String[]> DECLARED = List.of(
-      new String[] {"item_popularity", """
-        {"events": ["view", "click", "add_to_cart", "purchase", "email_click"], "groupBy": ["item"],
-         "scopes": ["day", "month", "all"], "measure": "people", "algorithm": "popularity"}"""},
-      new String[] {"user_brand", """
-        {"events": ["view", "add_to_cart", "purchase"], "groupBy": ["user", "brand"],
-         "scopes": ["month", "all"], "measure": "events", "algorithm": "affinity"}"""},
-      new String[] {"user_category", """
-        {"events": ["view", "add_to_cart", "purchase"], "groupBy": ["user", "category"],
-         "scopes": ["month", "all"], "measure": "events", "algorithm": "affinity"}"""},
-      new String[] {"user_item_purchases", """
-        {"events": ["purchase"], "groupBy": ["user", "item"], "scopes": ["month", "all"],
-         "measure": "quantity", "algorithm": "buy_again"}"""},
-      new String[] {"user_item_views", """
-        {"events": ["view", "click", "add_to_cart"], "groupBy": ["user", "item"],
-         "scopes": ["day"], "measure": "events", "algorithm": "recently_viewed"}"""},
-      new String[] {"co_view", """
-        {"events": ["view", "click", "add_to_cart"], "groupBy": ["item", "co_item"],
-         "scopes": ["all"], "measure": "events", "algorithm": "cooccurrence"}"""},
-      new String[] {"co_purchase", """
-        {"events": ["purchase"], "groupBy": ["item", "co_item"], "scopes": ["all"],
-         "measure": "events", "algorithm": "cooccurrence"}"""});
+  /** One aggregation as its migration stores it: a name and its declaration's JSON. */
+  private record Declared(String name, String json) {}
+
+  private static final List<Declared> DECLARED = List.of(
+      new Declared("item_popularity", """
+          {"events": ["view", "click", "add_to_cart", "purchase", "email_click"],
+           "groupBy": ["item"], "scopes": ["day", "month", "all"], "measure": "people",
+           "algorithm": "popularity"}"""),
+      new Declared("item_buyers", """
+          {"events": ["purchase"], "groupBy": ["item"], "scopes": ["day", "month", "all"],
+           "measure": "people", "algorithm": "popularity"}"""),
+      new Declared("user_brand", """
+          {"events": ["view", "add_to_cart", "purchase"], "groupBy": ["user", "brand"],
+           "scopes": ["month", "all"], "measure": "events", "algorithm": "affinity"}"""),
+      new Declared("user_category", """
+          {"events": ["view", "add_to_cart", "purchase"], "groupBy": ["user", "category"],
+           "scopes": ["month", "all"], "measure": "events", "algorithm": "affinity"}"""),
+      new Declared("user_item_purchases", """
+          {"events": ["purchase"], "groupBy": ["user", "item"], "scopes": ["month", "all"],
+           "measure": "events", "algorithm": "buy_again"}"""),
+      new Declared("user_item_views", """
+          {"events": ["view", "click", "add_to_cart"], "groupBy": ["user", "item"],
+           "scopes": ["day"], "measure": "events", "algorithm": "recently_viewed"}"""),
+      new Declared("co_view", """
+          {"events": ["view", "click", "add_to_cart"], "groupBy": ["item", "co_item"],
+           "scopes": ["all"], "measure": "people", "algorithm": "cooccurrence"}"""),
+      new Declared("co_purchase", """
+          {"events": ["purchase"], "groupBy": ["item", "co_item"], "scopes": ["all"],
+           "measure": "people", "algorithm": "cooccurrence"}"""));
 
   private StandardAggregations() {}
 
   /** Every standard aggregation, parsed as a stored one is. */
   public static List<AggregationDefinition> all() {
     return DECLARED.stream()
-        .map(declared -> AggregationDefinitions.parse(declared[0], JSON.readTree(declared[1])))
+        .map(declared ->
+            AggregationDefinitions.parse(declared.name(), JSON.readTree(declared.json())))
         .toList();
   }
 }

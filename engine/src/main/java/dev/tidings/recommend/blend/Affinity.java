@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,14 +45,44 @@ final class Affinity implements CandidateSource {
       items.ofBrand(brand).stream().limit(perTaste).forEach(id -> scores.put(id, 0.0));
     for (String category : top(categories, top))
       items.ofCategory(category).stream().limit(perTaste).forEach(id -> scores.put(id, 0.0));
-    scores.replaceAll((id, zero) -> {
-      ProductFacts product = items.product(id);
-      if (product == null) return 0.0;
-      return share(brands, product.brand())
-          + share(categories, product.category())
-          + (maxTrending > 0 ? TRENDING_TIE_BREAK * items.trending(id) / maxTrending : 0);
-    });
+    scores.replaceAll((id, zero) -> score(items, id, brands, categories, maxTrending));
     return Scored.top(scores, n);
+  }
+
+  @Override
+  public Map<String, Double> scoresOf(
+      Context context, AlgorithmSettings settings, Set<String> ids) {
+    UserSignals user = context.user();
+    double halfLife = settings.param(algorithm(), "halfLifeMonths");
+    YearMonth current = YearMonth.from(user.today());
+    Map<String, Double> brands = decayed(user.brands(), current, halfLife);
+    Map<String, Double> categories = decayed(user.categories(), current, halfLife);
+    if (brands.isEmpty() && categories.isEmpty()) return Map.of();
+    ItemModel items = context.items();
+    double maxTrending =
+        items.popular().isEmpty() ? 0 : items.trending(items.popular().getFirst());
+    var scores = HashMap.<String, Double>newHashMap(ids.size());
+    for (String id : ids) {
+      ProductFacts product = items.product(id);
+      // a product of none of the user's brands or categories has no affinity to weigh
+      if (product != null
+          && share(brands, product.brand()) + share(categories, product.category()) > 0)
+        scores.put(id, score(items, id, brands, categories, maxTrending));
+    }
+    return scores;
+  }
+
+  private static double score(
+      ItemModel items,
+      String id,
+      Map<String, Double> brands,
+      Map<String, Double> categories,
+      double maxTrending) {
+    ProductFacts product = items.product(id);
+    if (product == null) return 0.0;
+    return share(brands, product.brand())
+        + share(categories, product.category())
+        + (maxTrending > 0 ? TRENDING_TIE_BREAK * items.trending(id) / maxTrending : 0);
   }
 
   /** Each key's decayed affinity divided by the favourite's, so the favourite is 1. */

@@ -15,7 +15,13 @@ public enum Algorithm {
       0.05,
       List.of(
           new Param("halfLifeDays", 0.1, 365, 3, "age at which a day's events count half"),
-          new Param("windowDays", 1, 90, 14, "days of events that count"))),
+          new Param("windowDays", 1, 90, 14, "days of events that count"),
+          new Param(
+              "purchaseWeight",
+              0,
+              100,
+              2,
+              "how much more a person buying counts than one only looking"))),
   CO_OCCURRENCE(
       0.6,
       List.of(

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -85,11 +86,12 @@ public final class Blender implements Recommender {
         id -> !exclude.contains(id) && !(excludeBought && user.bought(id)));
     for (Blended candidate : ranked) {
       if (places.full()) break;
-      places.offer(new Places.Offer(candidate.productId(), candidate.total(), candidate.reasons()));
+      places.offer(new Places.Offer(
+          candidate.productId(), candidate.total(), candidate.reasons(), candidate.shares()));
     }
     for (String id : model.popular()) {
       if (places.full()) break;
-      places.offer(new Places.Offer(id, 0, List.of(FILL)));
+      places.offer(new Places.Offer(id, 0, List.of(FILL), List.of(0.0)));
     }
     return new Recommendations(places.result());
   }
@@ -100,7 +102,7 @@ public final class Blender implements Recommender {
       RecommendationRequest request,
       Set<Algorithm> only) {
     int n = Math.max(MIN_CANDIDATES, CANDIDATES_PER_PLACE * request.k());
-    var blended = new HashMap<String, Blended>();
+    var offered = new ArrayList<Offered>(sources.size());
     for (CandidateSource source : sources) {
       if (!clock.instant().isBefore(request.deadline())) break;
       if (!only.contains(source.algorithm())) continue;
@@ -109,16 +111,34 @@ public final class Blender implements Recommender {
       List<Scored> candidates = source.candidates(context, algorithm, n);
       if (candidates.isEmpty()) continue;
       double best = candidates.stream().mapToDouble(Scored::score).max().orElse(0);
-      if (best <= 0) continue;
-      for (Scored candidate : candidates) {
-        double share = algorithm.weight() * candidate.score() / best;
-        blended
-            .computeIfAbsent(candidate.productId(), Blended::new)
-            .add(source.algorithm().id(), share);
-      }
+      if (best > 0) offered.add(new Offered(source, algorithm, candidates, best));
+    }
+    var blended = new HashMap<String, Blended>();
+    for (Offered one : offered)
+      for (Scored candidate : one.candidates())
+        blended.computeIfAbsent(candidate.productId(), Blended::new);
+    // every algorithm weighs every candidate, also those outside its own best n
+    for (Offered one : offered) {
+      var own = new HashMap<String, Double>(one.candidates().size() * 2);
+      for (Scored candidate : one.candidates()) own.put(candidate.productId(), candidate.score());
+      var others = new HashSet<>(blended.keySet());
+      others.removeAll(own.keySet());
+      if (!others.isEmpty() && clock.instant().isBefore(request.deadline()))
+        own.putAll(one.source().scoresOf(context, one.settings(), others));
+      String reason = one.source().algorithm().id();
+      own.forEach((id, score) -> {
+        if (score > 0)
+          blended
+              .computeIfAbsent(id, Blended::new)
+              .add(reason, one.settings().weight() * Math.min(1, score / one.best()));
+      });
     }
     return blended;
   }
+
+  /** One algorithm's own best candidates, and its best score (which weighs 1). */
+  private record Offered(
+      CandidateSource source, AlgorithmSettings settings, List<Scored> candidates, double best) {}
 
   /** One product's contributions, by algorithm. */
   private static final class Blended {
@@ -143,12 +163,20 @@ public final class Blender implements Recommender {
       return total;
     }
 
+    /** The algorithms, the heaviest first. */
     List<String> reasons() {
+      return heaviestFirst().map(Map.Entry::getKey).toList();
+    }
+
+    /** Each algorithm's share of the total, in the order of {@link #reasons()}. */
+    List<Double> shares() {
+      return heaviestFirst().map(Map.Entry::getValue).toList();
+    }
+
+    private java.util.stream.Stream<Map.Entry<String, Double>> heaviestFirst() {
       return shares.entrySet().stream()
           .sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())
-              .thenComparing(Map.Entry.comparingByKey()))
-          .map(Map.Entry::getKey)
-          .toList();
+              .thenComparing(Map.Entry.comparingByKey()));
     }
   }
 }

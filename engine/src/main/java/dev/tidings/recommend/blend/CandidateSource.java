@@ -1,6 +1,9 @@
 package dev.tidings.recommend.blend;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +15,21 @@ public interface CandidateSource {
   Algorithm algorithm();
 
   List<Scored> candidates(Context context, AlgorithmSettings settings, int n);
+
+  /**
+   * Its scores of {@code ids}, the candidates other algorithms found (a product it has no score for
+   * is left out): so a product one algorithm offers is weighed by every other, not only by those whose
+   * own best {@code n} it is in. The default ranks everything the algorithm scores for the user, which
+   * is bounded by the user's history or the model; an algorithm that scores the whole catalogue
+   * answers each id directly instead.
+   */
+  default Map<String, Double> scoresOf(
+      Context context, AlgorithmSettings settings, Set<String> ids) {
+    var scores = new HashMap<String, Double>();
+    for (Scored scored : candidates(context, settings, Integer.MAX_VALUE))
+      if (ids.contains(scored.productId())) scores.put(scored.productId(), scored.score());
+    return scores;
+  }
 
   /**
    * What a source may read: the user's signals (empty for an unknown user), the item model and the

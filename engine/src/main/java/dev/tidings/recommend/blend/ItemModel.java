@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Everything about items the request path needs, built in the background: each product's facts, its
- * trending score (day counts of people of {@code item_popularity}, each halved per half-life of age), the
+ * trending score (day counts of people of {@code item_popularity}, plus its buyers of {@code
+ * item_buyers} times the purchase weight, each halved per half-life of age), the
  * available products by trending score overall, per brand and per category, the newest per brand and
  * per category, and the all-time counts and co-occurrence neighbours of the last {@link
  * Neighbourhood}. Immutable; replaced whole.
@@ -87,7 +88,8 @@ public final class ItemModel {
       Instant now,
       LocalDate today,
       double halfLifeDays,
-      int windowDays) {
+      int windowDays,
+      double purchaseWeight) {
     var entries = new ArrayList<AggregateStore.Entry>();
     LocalDate first = today.minusDays(windowDays - 1L);
     for (LocalDate from = first;
@@ -98,7 +100,15 @@ public final class ItemModel {
       entries.addAll(aggregates.read(
           "s@" + Keys.ITEM + ":", from.toString(), to.toString(), Neighbourhood.MAX_AGGREGATES));
     }
-    return of(now, today, catalog.all(), entries, neighbourhood, halfLifeDays, windowDays);
+    return of(
+        now,
+        today,
+        catalog.all(),
+        entries,
+        neighbourhood,
+        halfLifeDays,
+        windowDays,
+        purchaseWeight);
   }
 
   static ItemModel of(
@@ -108,21 +118,28 @@ public final class ItemModel {
       List<AggregateStore.Entry> dayEntries,
       Neighbourhood neighbourhood,
       double halfLifeDays,
-      int windowDays) {
+      int windowDays,
+      double purchaseWeight) {
     var products = HashMap.<String, ProductFacts>newHashMap(catalog.size());
     for (ProductFacts product : catalog) products.put(product.id(), product);
     var trending = new HashMap<String, Double>();
     for (AggregateStore.Entry entry : dayEntries) {
       AggregateKey key = entry.key();
-      if (key.parts().size() == 5
-          && Keys.ITEM.equals(Keys.text(key, 0))
-          && Keys.ITEM_POPULARITY.equals(Keys.text(key, 2))
-          && key.bucket().orElse(null) instanceof KeyPart.Day day) {
-        long age = ChronoUnit.DAYS.between(day.day(), today);
-        if (age >= 0 && age < windowDays)
-          trending.merge(
-              Keys.text(key, 1), entry.value() * Math.pow(0.5, age / halfLifeDays), Double::sum);
-      }
+      if (key.parts().size() != 5
+          || !Keys.ITEM.equals(Keys.text(key, 0))
+          || !(key.bucket().orElse(null) instanceof KeyPart.Day day)) continue;
+      // people who touched the item that day, and those of them who bought it counted again
+      double weight = switch (Keys.text(key, 2)) {
+        case Keys.ITEM_POPULARITY -> 1;
+        case Keys.ITEM_BUYERS -> purchaseWeight;
+        default -> 0;
+      };
+      long age = ChronoUnit.DAYS.between(day.day(), today);
+      if (weight > 0 && age >= 0 && age < windowDays)
+        trending.merge(
+            Keys.text(key, 1),
+            weight * entry.value() * Math.pow(0.5, age / halfLifeDays),
+            Double::sum);
     }
     return new ItemModel(now, Map.copyOf(products), trending, neighbourhood);
   }

@@ -18,6 +18,7 @@ public final class Keys {
   static final String CO_VIEW = "co_view";
   static final String CO_PURCHASE = "co_purchase";
   static final String ITEM_POPULARITY = "item_popularity";
+  static final String ITEM_BUYERS = "item_buyers";
   static final String USER_BRAND = "user_brand";
   static final String USER_CATEGORY = "user_category";
   static final String USER_ITEM_PURCHASES = "user_item_purchases";
@@ -33,6 +34,11 @@ public final class Keys {
   public static AggregateKey itemPopularity(String item, KeyPart.Bucket period) {
     return AggregateKey.of(
         new Text(ITEM), new Text(item), new Text(ITEM_POPULARITY), new Text("popularity"), period);
+  }
+
+  public static AggregateKey itemBuyers(String item, KeyPart.Bucket period) {
+    return AggregateKey.of(
+        new Text(ITEM), new Text(item), new Text(ITEM_BUYERS), new Text("popularity"), period);
   }
 
   public static AggregateKey userBrand(String user, String brand, KeyPart.Bucket period) {

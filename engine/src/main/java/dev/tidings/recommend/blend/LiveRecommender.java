@@ -118,7 +118,8 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
           now,
           LocalDate.ofInstant(now, ZoneOffset.UTC),
           popularity.param(Algorithm.POPULARITY, "halfLifeDays"),
-          (int) popularity.param(Algorithm.POPULARITY, "windowDays"));
+          (int) popularity.param(Algorithm.POPULARITY, "windowDays"),
+          popularity.param(Algorithm.POPULARITY, "purchaseWeight"));
     });
     this.ease = new Refreshed<>("the EASE model", () -> {
       AlgorithmSettings easeSettings = settings.get().of(Algorithm.EASE);
@@ -237,6 +238,17 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
         (neighboursDone - settingsDone) / 1e9,
         (itemsDone - neighboursDone) / 1e9,
         (easeDone - itemsDone) / 1e9);
+  }
+
+  /**
+   * Re-reads the settings and rebuilds what depends on them (trending and the catalogue, EASE), on the
+   * caller's thread; the co-occurrence neighbours, which no setting changes, stay. For an evaluation
+   * that tries many settings on one history.
+   */
+  public void refreshSettingsAndModels() {
+    settings.refresh();
+    items.refresh();
+    ease.refresh();
   }
 
   /** Requests answered without the user's aggregates (deadline too near, or the read failed). */

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Places {
   /** A product offered for a place, with its score and why. */
-  record Offer(String productId, double score, List<String> reasons) {}
+  record Offer(String productId, double score, List<String> reasons, List<Double> shares) {}
 
   private final int k;
   private final int brandCap;
@@ -75,6 +75,10 @@ final class Places {
     if (product.brand() != null) perBrand.merge(product.brand(), 1, Integer::sum);
     if (product.category() != null) perCategory.merge(product.category(), 1, Integer::sum);
     chosen.add(new Recommended(
-        offer.productId(), offer.reasons().getFirst(), offer.score(), offer.reasons()));
+        offer.productId(),
+        offer.reasons().getFirst(),
+        offer.score(),
+        offer.reasons(),
+        offer.shares()));
   }
 }

@@ -1,7 +1,10 @@
 package dev.tidings.recommend.blend;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Popularity with time decay: every available product by its decayed count of the people who touched
@@ -23,5 +26,16 @@ final class Trending implements CandidateSource {
       out.add(new Scored(id, score));
     }
     return out;
+  }
+
+  @Override
+  public Map<String, Double> scoresOf(
+      Context context, AlgorithmSettings settings, Set<String> ids) {
+    var scores = HashMap.<String, Double>newHashMap(ids.size());
+    for (String id : ids) {
+      double score = context.items().trending(id);
+      if (score > 0) scores.put(id, score);
+    }
+    return scores;
   }
 }

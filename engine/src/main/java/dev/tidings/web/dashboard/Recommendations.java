@@ -27,6 +27,7 @@ final class Recommendations {
   }
 
   /** One recommended product, its score and the algorithms that put it there. */
+  /** {@code reasons}: each algorithm with its part of the score, the heaviest first. */
   record Item(String id, double score, List<String> reasons) {}
 
   /** What the recommender answered. */
@@ -39,6 +40,19 @@ final class Recommendations {
 
   record Failed(String why) implements Answer {}
 
+  /** "buy_again 1.000" per reason when the shares are known, the bare names otherwise. */
+  private static List<String> withShares(dev.tidings.recommend.Recommendations.Recommended item) {
+    if (item.shares().isEmpty()) return item.reasons();
+    var out = new java.util.ArrayList<String>(item.reasons().size());
+    for (int at = 0; at < item.reasons().size(); at++)
+      out.add(String.format(
+          java.util.Locale.ROOT,
+          "%s %.3f",
+          item.reasons().get(at),
+          item.shares().get(at)));
+    return out;
+  }
+
   Answer of(String subscriberId) {
     try {
       var answer = recommender.recommend(new RecommendationRequest(
@@ -49,7 +63,7 @@ final class Recommendations {
           Locale.ROOT,
           clock.instant().plus(DEADLINE)));
       List<Item> items = answer.items().stream()
-          .map(item -> new Item(item.productId(), item.score(), item.reasons()))
+          .map(item -> new Item(item.productId(), item.score(), withShares(item)))
           .toList();
       return items.isEmpty() ? new NoneYet() : new Found(items);
     } catch (RuntimeException e) {

@@ -67,7 +67,7 @@ public final class RecommendRoutes implements RouteGroup {
       JsonBodies.ok(
           response,
           new Items(answer.items().stream()
-              .map(item -> new Item(item.productId(), item.score(), item.reasons()))
+              .map(item -> new Item(item.productId(), item.score(), item.reasons(), shares(item)))
               .toList()));
     });
     routing.get(
@@ -221,7 +221,18 @@ public final class RecommendRoutes implements RouteGroup {
     return new Settings(algorithms, settings.blend());
   }
 
-  record Item(String id, double score, List<String> reasons) {}
+  /**
+   * {@code shares}: each reason's part of the score, in the order of {@code reasons} (empty where the
+   * recommender does not say).
+   */
+  record Item(String id, double score, List<String> reasons, Map<String, Double> shares) {}
+
+  private static Map<String, Double> shares(Recommendations.Recommended item) {
+    var shares = new java.util.LinkedHashMap<String, Double>();
+    for (int at = 0; at < item.shares().size(); at++)
+      shares.put(item.reasons().get(at), item.shares().get(at));
+    return shares;
+  }
 
   record Items(List<Item> items) {}
 

@@ -59,6 +59,22 @@ class BlenderTest {
   }
 
   @Test
+  void a_product_one_algorithm_offers_is_weighed_by_every_other_beyond_their_own_best() {
+    var shop = shop();
+    for (int i = 30; i < 40; i++) shop.product("p" + i, "other", "cat9").popular("p" + i, 0, 10);
+    shop.bought("u", "p39", 0, 1);
+    // popularity offers its own best 30 (p0..p29): p39, bought, is outside them
+    var answer = shop.blender().recommend(Shop.ask("u", 10, Set.of()));
+    Recommended p39 = find(answer, "p39");
+    assertThat(p39.reasons()).containsExactly("buy_again", "popularity");
+    // buy-again's best (1.0) plus popularity's 10 of its best 100, times its weight 0.05
+    assertThat(p39.score())
+        .isCloseTo(1.0 + 0.05 * 10 / 100, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(p39.shares().get(0)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(p39.shares().get(1)).isCloseTo(0.005, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
   void weights_decide_the_order_and_a_disabled_algorithm_is_never_a_reason() {
     var shop = shop().viewed("u", "p28", 0, 1).bought("u", "p29", 0, 1);
     var first = shop.blender().recommend(Shop.ask("u", 3, Set.of()));

@@ -125,7 +125,8 @@ final class Shop {
         NOW,
         TODAY,
         popularity.param(Algorithm.POPULARITY, "halfLifeDays"),
-        (int) popularity.param(Algorithm.POPULARITY, "windowDays"));
+        (int) popularity.param(Algorithm.POPULARITY, "windowDays"),
+        popularity.param(Algorithm.POPULARITY, "purchaseWeight"));
   }
 
   UserSignals user(String id) {

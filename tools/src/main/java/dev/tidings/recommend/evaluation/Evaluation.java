@@ -1,5 +1,7 @@
 package dev.tidings.recommend.evaluation;
 
+import dev.tidings.recommend.blend.BlendSettings;
+import dev.tidings.recommend.blend.RecommenderSettings;
 import dev.tidings.recommend.evaluation.EvaluationReport.BlendWeights;
 import dev.tidings.recommend.evaluation.EvaluationReport.Row;
 import dev.tidings.recommend.evaluation.HoldoutSplit.Holdout;
@@ -110,6 +112,25 @@ public final class Evaluation {
       rows.add(
           new Row("blend", setting, measure("blend", blend, cases, history, setting, catalogue)));
     }
+    try (var live = LiveReplay.of(test.training(), RecommenderSettings.defaults())) {
+      for (Setting setting : Setting.values()) {
+        live.use(live.settings()
+            .with(new BlendSettings(
+                setting == Setting.EXCLUDED,
+                BlendSettings.DEFAULTS.brandCap(),
+                BlendSettings.DEFAULTS.categoryCap())));
+        rows.add(new Row(
+            "live",
+            setting,
+            measure(
+                "live",
+                user -> live.rank(user, options.k()),
+                cases(test.holdouts(), history, setting),
+                history,
+                setting,
+                catalogue)));
+      }
+    }
     return new EvaluationReport(
         all.userCount(),
         catalogue,
@@ -124,6 +145,38 @@ public final class Evaluation {
         weights,
         rows,
         (System.nanoTime() - start) / 1e9);
+  }
+
+  /**
+   * Chooses the live recommender's settings on the validation split only (the test baskets are not
+   * read): the history before each user's last training basket replayed into a node's aggregates,
+   * each setting tried scored by the mean NDCG of the live answers with bought items kept. What it
+   * chooses is what the engine's defaults should be.
+   */
+  public LiveTuning.Result tuneLive(Interactions all) {
+    HoldoutSplit validation = HoldoutSplit.of(HoldoutSplit.of(all).training());
+    UserItems history = validation.training().userItems();
+    List<Case> cases = cases(validation.holdouts(), history, Setting.KEPT);
+    try (var live = LiveReplay.of(validation.training(), RecommenderSettings.defaults());
+        var step = progress.start("tune live (validation)", -1, "settings tried")) {
+      var tried = new AtomicLong();
+      return LiveTuning.tune(RecommenderSettings.defaults(), settings -> {
+        live.use(settings);
+        double ndcg = meanNdcg(cases, user -> live.rank(user, options.k()));
+        step.stepTo(tried.incrementAndGet());
+        return ndcg;
+      });
+    }
+  }
+
+  private double meanNdcg(List<Case> cases, Ranker ranker) {
+    return IntStream.range(0, cases.size())
+            .parallel()
+            .mapToDouble(at -> RankingMetrics.of(
+                    ranker.rank(cases.get(at).user()), cases.get(at).relevant(), options.k())
+                .ndcg())
+            .sum()
+        / Math.max(1, cases.size());
   }
 
   private List<Algorithm> algorithms(double buyAgainHalfLife) {
@@ -184,15 +237,39 @@ public final class Evaluation {
       Setting setting,
       int catalogue) {
     int items = history.itemCount();
+    return measure(
+        task,
+        user -> {
+          double[] scores = new double[items];
+          Arrays.fill(scores, Double.NEGATIVE_INFINITY);
+          model.score(user, scores);
+          return TopN.of(scores, options.k(), excluded(history, user, setting));
+        },
+        cases,
+        history,
+        setting,
+        catalogue);
+  }
+
+  /** A top k for a user, as item indexes, best first. */
+  @FunctionalInterface
+  interface Ranker {
+    int[] rank(int user);
+  }
+
+  private MetricsSummary measure(
+      String task,
+      Ranker ranker,
+      List<Case> cases,
+      UserItems history,
+      Setting setting,
+      int catalogue) {
+    int items = history.itemCount();
     int[][] lists = new int[cases.size()][];
     var done = new AtomicLong();
     try (var step = progress.start(task + " (" + setting.label() + ")", cases.size(), "users")) {
       IntStream.range(0, cases.size()).parallel().forEach(at -> {
-        Case c = cases.get(at);
-        double[] scores = new double[items];
-        Arrays.fill(scores, Double.NEGATIVE_INFINITY);
-        model.score(c.user(), scores);
-        lists[at] = TopN.of(scores, options.k(), excluded(history, c.user(), setting));
+        lists[at] = ranker.rank(cases.get(at).user());
         step.stepTo(done.incrementAndGet());
       });
     }
