@@ -6,6 +6,8 @@ import dev.tidings.activity.aggregate.AggregateKey;
 import dev.tidings.activity.aggregate.AggregateStore;
 import dev.tidings.activity.aggregate.KeyPart;
 import dev.tidings.config.Secret;
+import dev.tidings.recommend.blend.Algorithm;
+import dev.tidings.recommend.blend.AlgorithmSettings;
 import dev.tidings.recommend.blend.Keys;
 import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
@@ -87,6 +89,12 @@ class RecommendRoutesIT {
     deltas.put(Keys.coView("p-18", "p-17", all), 5.0);
     deltas.put(Keys.coView("p-17", "p-18", all), 5.0);
     new AggregateStore(database.jdbi()).add(deltas);
+    // the weights the answers below follow from (popularity light, co-occurrence and EASE heavy),
+    // stored as an operator would, so they hold whatever the defaults become
+    var settings = new dev.tidings.recommend.blend.JdbiSettingsStore(database.jdbi());
+    settings.save(Algorithm.POPULARITY, new AlgorithmSettings(true, 0.05, Map.of()));
+    settings.save(Algorithm.CO_OCCURRENCE, new AlgorithmSettings(true, 0.6, Map.of()));
+    settings.save(Algorithm.EASE, new AlgorithmSettings(true, 0.5, Map.of()));
     nodeA = node();
     nodeB = node();
   }

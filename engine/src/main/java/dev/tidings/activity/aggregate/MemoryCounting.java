@@ -63,8 +63,12 @@ public final class MemoryCounting {
     return totals;
   }
 
-  /** Forgets who was counted on which day (the people measure's memory): the totals stay. */
-  public void forgetPeople() {
-    counted.clear();
+  /**
+   * Forgets who was counted on the days before {@code day} (the people measure's memory, which a
+   * replay in time order no longer needs for them): the totals stay. What the database does when it
+   * drops a day partition.
+   */
+  public void forgetPeopleBefore(java.time.LocalDate day) {
+    counted.removeIf(touch -> touch.day().isBefore(day));
   }
 }

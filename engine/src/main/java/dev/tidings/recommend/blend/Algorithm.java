@@ -8,14 +8,17 @@ import java.util.Set;
 
 /**
  * The algorithms the blender knows, each with its default weight and parameters. A closed set: an
- * algorithm is code, its settings are data ({@code recommender_settings}).
+ * algorithm is code, its settings are data ({@code recommender_settings}). The defaults of buy-again,
+ * popularity, co-occurrence and EASE are what {@code tidings evaluate --tune-live} chose on the
+ * validation split of real purchases (docs/recommendation-quality.md); affinity, recently viewed and
+ * new items read views, brands and follows, which that history lacks, so theirs are judgement.
  */
 public enum Algorithm {
   POPULARITY(
-      0.05,
+      0.5,
       List.of(
-          new Param("halfLifeDays", 0.1, 365, 3, "age at which a day's events count half"),
-          new Param("windowDays", 1, 90, 14, "days of events that count"),
+          new Param("halfLifeDays", 0.1, 365, 30, "age at which a day's events count half"),
+          new Param("windowDays", 1, 90, 60, "days of events that count"),
           new Param(
               "purchaseWeight",
               0,
@@ -23,7 +26,7 @@ public enum Algorithm {
               2,
               "how much more a person buying counts than one only looking"))),
   CO_OCCURRENCE(
-      0.6,
+      0.05,
       List.of(
           new Param("seeds", 1, 50, 10, "the user's most recent items whose neighbours are taken"),
           new Param("coViewWeight", 0, 10, 1, "weight of sessions viewing both"),
@@ -45,11 +48,11 @@ public enum Algorithm {
       List.of(
           new Param("halfLifeMonths", 0.1, 120, 6, "age in months at which a purchase counts half"),
           new Param(
-              "repeatBonus", 0, 10, 0.5, "extra weight per further month the item was bought"))),
+              "repeatBonus", 0, 10, 0, "extra weight per further month the item was bought"))),
   NEW_ITEMS(
       0.3, List.of(new Param("days", 1, 365, 30, "products created this recently count as new"))),
   EASE(
-      0.5,
+      0.25,
       List.of(
           new Param("items", 10, 3000, 1000, "most popular items in the model (cubic cost)"),
           new Param("lambda", 0.1, 100000, 300, "L2 regularisation"),

@@ -15,12 +15,18 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class BlenderTest {
-  /** 30 products over 3 brands and 3 categories, p0 the most popular, p29 the least. */
+  /**
+   * 30 products over 3 brands and 3 categories, p0 the most popular, p29 the least; the weights fixed
+   * here (popularity light, co-occurrence and EASE heavy), so the figures below follow from the
+   * blending, whatever the defaults become.
+   */
   private static Shop shop() {
     var shop = new Shop();
     for (int i = 0; i < 30; i++)
       shop.product("p" + i, "brand" + (i % 3), "cat" + (i / 10)).popular("p" + i, 0, 100 - i);
-    return shop;
+    return shop.set(Algorithm.POPULARITY, new AlgorithmSettings(true, 0.05, Map.of()))
+        .set(Algorithm.CO_OCCURRENCE, new AlgorithmSettings(true, 0.6, Map.of()))
+        .set(Algorithm.EASE, new AlgorithmSettings(true, 0.5, Map.of()));
   }
 
   private static Recommended find(Recommendations answer, String id) {

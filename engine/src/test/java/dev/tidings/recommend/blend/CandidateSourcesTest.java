@@ -21,7 +21,10 @@ class CandidateSourcesTest {
           .product("between", "b", "c")
           .popular("old", 6, 10) // 10 * 0.5^(6/3) = 2.5
           .popular("fresh", 0, 4) // 4
-          .popular("between", 3, 6); // 6 * 0.5 = 3
+          .popular("between", 3, 6) // 6 * 0.5 = 3
+          .set(
+              Algorithm.POPULARITY,
+              new AlgorithmSettings(true, 1, Map.of("halfLifeDays", 3.0, "windowDays", 14.0)));
       var found = shop.candidates(new Trending(), "anyone", 10);
       assertThat(found).extracting(Scored::productId).containsExactly("fresh", "between", "old");
       assertThat(found.get(2).score()).isCloseTo(2.5, org.assertj.core.data.Offset.offset(1e-9));
@@ -35,7 +38,8 @@ class CandidateSourcesTest {
           .product("live", "b", "c")
           .popular("ancient", 30, 1000)
           .popular("gone", 0, 50)
-          .popular("live", 1, 1);
+          .popular("live", 1, 1)
+          .set(Algorithm.POPULARITY, new AlgorithmSettings(true, 1, Map.of("windowDays", 14.0)));
       assertThat(shop.ids(new Trending(), "anyone", 10)).containsExactly("live");
     }
 
@@ -153,7 +157,8 @@ class CandidateSourcesTest {
           .bought("u", "staple", 2, 1)
           .bought("u", "staple", 4, 1)
           .bought("u", "once-lately", 0, 1)
-          .bought("u", "once-long-ago", 24, 1);
+          .bought("u", "once-long-ago", 24, 1)
+          .set(Algorithm.BUY_AGAIN, new AlgorithmSettings(true, 1, Map.of("repeatBonus", 0.5)));
       var found = shop.candidates(new BuyAgain(), "u", 10);
       assertThat(found)
           .extracting(Scored::productId)

@@ -53,7 +53,17 @@ final class LiveReplay implements AutoCloseable {
     this.now = Instant.ofEpochSecond(rows.lastEpochSecond() + 1);
     var counting = new MemoryCounting(StandardAggregations.all(), item -> ItemFacts.UNKNOWN);
     long started = System.nanoTime();
-    counting.count(events(rows));
+    // a day at a time, forgetting the people of the days before: what a node's counting keeps
+    List<ActivityEvent> events = events(rows);
+    int from = 0;
+    while (from < events.size()) {
+      java.time.LocalDate day = day(events.get(from));
+      int to = from;
+      while (to < events.size() && day(events.get(to)).equals(day)) to++;
+      counting.count(events.subList(from, to));
+      counting.forgetPeopleBefore(day);
+      from = to;
+    }
     this.countSeconds = (System.nanoTime() - started) / 1e9;
     this.settings = new MemorySettings(start);
     this.recommender = new LiveRecommender(
@@ -111,6 +121,10 @@ final class LiveReplay implements AutoCloseable {
         Optional.empty(),
         Locale.ROOT,
         now.plus(Duration.ofHours(1))));
+  }
+
+  private static java.time.LocalDate day(ActivityEvent event) {
+    return java.time.LocalDate.ofInstant(event.timestamp(), java.time.ZoneOffset.UTC);
   }
 
   /** One purchase event per row, in time order (rows of one time in file order). */
