@@ -93,16 +93,18 @@ final class EvaluateCommand implements Callable<Integer> {
     };
     var evaluation = new Evaluation(Evaluation.Options.defaults(), bars);
     if (tuneLive) {
-      var tuned = evaluation.tuneLive(rows);
-      for (var trial : tuned.trials())
+      for (var tuned : evaluation.tuneLive(rows)) {
+        System.out.printf(Locale.ROOT, "%nbought items %s:%n", tuned.setting().label());
+        for (var trial : tuned.trials())
+          System.out.printf(
+              Locale.ROOT,
+              "%-32s %8s  validation NDCG@10 %.4f%n",
+              trial.knob(),
+              trial.value(),
+              trial.ndcg());
         System.out.printf(
-            Locale.ROOT,
-            "%-32s %8s  validation NDCG@10 %.4f%n",
-            trial.knob(),
-            trial.value(),
-            trial.ndcg());
-      System.out.printf(
-          Locale.ROOT, "%nchosen (validation NDCG@10 %.4f): %s%n", tuned.ndcg(), tuned.describe());
+            Locale.ROOT, "chosen (validation NDCG@10 %.4f): %s%n", tuned.ndcg(), tuned.describe());
+      }
       return 0;
     }
     EvaluationReport report = evaluation.run(rows);

@@ -16,6 +16,7 @@ import java.util.Set;
 public enum Algorithm {
   POPULARITY(
       0.5,
+      0.5,
       List.of(
           new Param("halfLifeDays", 0.1, 365, 30, "age at which a day's events count half"),
           new Param("windowDays", 1, 90, 60, "days of events that count"),
@@ -27,11 +28,13 @@ public enum Algorithm {
               "how much more a person buying counts than one only looking"))),
   CO_OCCURRENCE(
       0.05,
+      0.05,
       List.of(
           new Param("seeds", 1, 50, 10, "the user's most recent items whose neighbours are taken"),
           new Param("coViewWeight", 0, 10, 1, "weight of sessions viewing both"),
           new Param("coPurchaseWeight", 0, 10, 3, "weight of orders holding both"))),
   AFFINITY(
+      0.3,
       0.3,
       List.of(
           new Param(
@@ -40,18 +43,23 @@ public enum Algorithm {
               "topTastes", 1, 20, 5, "brands and categories of the user's taste considered"))),
   RECENTLY_VIEWED(
       0.5,
+      0.5,
       List.of(
           new Param("days", 1, 90, 14, "how far back views count"),
           new Param("halfLifeDays", 0.1, 90, 3, "age at which a day's views count half"))),
   BUY_AGAIN(
+      1.0,
       1.0,
       List.of(
           new Param("halfLifeMonths", 0.1, 120, 6, "age in months at which a purchase counts half"),
           new Param(
               "repeatBonus", 0, 10, 0, "extra weight per further month the item was bought"))),
   NEW_ITEMS(
-      0.3, List.of(new Param("days", 1, 365, 30, "products created this recently count as new"))),
+      0.3,
+      0.3,
+      List.of(new Param("days", 1, 365, 30, "products created this recently count as new"))),
   EASE(
+      0.25,
       0.25,
       List.of(
           new Param("items", 10, 3000, 1000, "most popular items in the model (cubic cost)"),
@@ -66,10 +74,17 @@ public enum Algorithm {
       List.of(POPULARITY, CO_OCCURRENCE, AFFINITY, RECENTLY_VIEWED, BUY_AGAIN, NEW_ITEMS, EASE);
 
   private final double defaultWeight;
+  private final double newOnlyWeight;
   private final List<Param> params;
 
-  Algorithm(double defaultWeight, List<Param> params) {
+  /**
+   * @param defaultWeight its weight when bought products may be recommended again (the default)
+   * @param newOnlyWeight its weight in a shop that excludes what the customer bought, where the
+   *     algorithms that find new products must carry the answer
+   */
+  Algorithm(double defaultWeight, double newOnlyWeight, List<Param> params) {
     this.defaultWeight = defaultWeight;
+    this.newOnlyWeight = newOnlyWeight;
     this.params = params;
   }
 
@@ -80,6 +95,11 @@ public enum Algorithm {
 
   public double defaultWeight() {
     return defaultWeight;
+  }
+
+  /** Its weight unless set, in a shop that excludes bought products or one that does not. */
+  public double defaultWeight(boolean excludeBought) {
+    return excludeBought ? newOnlyWeight : defaultWeight;
   }
 
   public List<Param> params() {

@@ -17,7 +17,12 @@ public record AlgorithmSettings(boolean enabled, double weight, Map<String, Doub
   }
 
   public static AlgorithmSettings defaults(Algorithm algorithm) {
-    return new AlgorithmSettings(true, algorithm.defaultWeight(), Map.of());
+    return defaults(algorithm, false);
+  }
+
+  /** Its defaults in a shop that excludes bought products, or one that does not. */
+  public static AlgorithmSettings defaults(Algorithm algorithm, boolean excludeBought) {
+    return new AlgorithmSettings(true, algorithm.defaultWeight(excludeBought), Map.of());
   }
 
   /** The parameter's value, its default when not set. */

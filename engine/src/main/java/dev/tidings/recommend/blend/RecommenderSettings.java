@@ -3,14 +3,14 @@ package dev.tidings.recommend.blend;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** Every algorithm's settings (each algorithm present) and the blender's. */
+/**
+ * The algorithms' settings an operator stored ({@code algorithms}: only those) and the blender's. An
+ * algorithm not stored takes its defaults, which follow whether the shop excludes bought products.
+ */
 public record RecommenderSettings(
     Map<Algorithm, AlgorithmSettings> algorithms, BlendSettings blend) {
   public RecommenderSettings {
-    var all = new EnumMap<Algorithm, AlgorithmSettings>(Algorithm.class);
-    for (Algorithm algorithm : Algorithm.values())
-      all.put(algorithm, algorithms.getOrDefault(algorithm, AlgorithmSettings.defaults(algorithm)));
-    algorithms = Map.copyOf(all);
+    algorithms = Map.copyOf(algorithms);
   }
 
   public static RecommenderSettings defaults() {
@@ -18,11 +18,13 @@ public record RecommenderSettings(
   }
 
   public AlgorithmSettings of(Algorithm algorithm) {
-    return algorithms.getOrDefault(algorithm, AlgorithmSettings.defaults(algorithm));
+    AlgorithmSettings stored = algorithms.get(algorithm);
+    return stored != null ? stored : AlgorithmSettings.defaults(algorithm, blend.excludeBought());
   }
 
   public RecommenderSettings with(Algorithm algorithm, AlgorithmSettings settings) {
-    var changed = new EnumMap<Algorithm, AlgorithmSettings>(algorithms);
+    var changed = new EnumMap<Algorithm, AlgorithmSettings>(Algorithm.class);
+    changed.putAll(algorithms);
     changed.put(algorithm, settings);
     return new RecommenderSettings(changed, blend);
   }

@@ -153,20 +153,31 @@ public final class Evaluation {
    * each setting tried scored by the mean NDCG of the live answers with bought items kept. What it
    * chooses is what the engine's defaults should be.
    */
-  public LiveTuning.Result tuneLive(Interactions all) {
+  public List<LiveTuning.Result> tuneLive(Interactions all) {
     HoldoutSplit validation = HoldoutSplit.of(HoldoutSplit.of(all).training());
     UserItems history = validation.training().userItems();
-    List<Case> cases = cases(validation.holdouts(), history, Setting.KEPT);
-    try (var live = LiveReplay.of(validation.training(), RecommenderSettings.defaults());
-        var step = progress.start("tune live (validation)", -1, "settings tried")) {
-      var tried = new AtomicLong();
-      return LiveTuning.tune(RecommenderSettings.defaults(), settings -> {
-        live.use(settings);
-        double ndcg = meanNdcg(cases, user -> live.rank(user, options.k()));
-        step.stepTo(tried.incrementAndGet());
-        return ndcg;
-      });
+    var results = new ArrayList<LiveTuning.Result>();
+    try (var live = LiveReplay.of(validation.training(), RecommenderSettings.defaults())) {
+      for (Setting setting : Setting.values()) {
+        List<Case> cases = cases(validation.holdouts(), history, setting);
+        boolean excluded = setting == Setting.EXCLUDED;
+        RecommenderSettings start = RecommenderSettings.defaults()
+            .with(new BlendSettings(
+                excluded, BlendSettings.DEFAULTS.brandCap(), BlendSettings.DEFAULTS.categoryCap()));
+        try (var step = progress.start(
+            "tune live (validation, " + setting.label() + ")", -1, "settings tried")) {
+          var tried = new AtomicLong();
+          results.add(LiveTuning.tune(
+              setting, excluded ? LiveTuning.NEW_ONLY : LiveTuning.KEPT, start, settings -> {
+                live.use(settings);
+                double ndcg = meanNdcg(cases, user -> live.rank(user, options.k()));
+                step.stepTo(tried.incrementAndGet());
+                return ndcg;
+              }));
+        }
+      }
     }
+    return results;
   }
 
   private double meanNdcg(List<Case> cases, Ranker ranker) {

@@ -42,16 +42,22 @@ public final class LiveTuning {
   public record Trial(String knob, double value, double ndcg) {}
 
   /** The chosen settings, their validation NDCG and every trial on the way. */
-  public record Result(RecommenderSettings settings, double ndcg, List<Trial> trials) {
+  public record Result(
+      Setting setting,
+      List<Knob> knobs,
+      RecommenderSettings settings,
+      double ndcg,
+      List<Trial> trials) {
     public String describe() {
       var out = new StringBuilder();
-      for (Knob knob : KNOBS)
+      for (Knob knob : knobs)
         out.append(String.format(Locale.ROOT, "%s=%s ", knob.label(), knob.of(settings)));
       return out.toString().trim();
     }
   }
 
-  static final List<Knob> KNOBS = List.of(
+  /** With bought products kept: buy-again's decay, and what weighs beside it. */
+  static final List<Knob> KEPT = List.of(
       new Knob(Algorithm.BUY_AGAIN, "halfLifeMonths", new double[] {1, 3, 6, 12, 24}),
       new Knob(Algorithm.BUY_AGAIN, "repeatBonus", new double[] {0, 0.1, 0.25, 0.5, 1}),
       new Knob(Algorithm.POPULARITY, "weight", new double[] {0, 0.05, 0.1, 0.25, 0.5, 1}),
@@ -59,6 +65,12 @@ public final class LiveTuning {
       new Knob(Algorithm.POPULARITY, "windowDays", new double[] {14, 30, 60, 90}),
       new Knob(Algorithm.CO_OCCURRENCE, "weight", new double[] {0, 0.05, 0.1, 0.25, 0.5}),
       new Knob(Algorithm.EASE, "weight", new double[] {0, 0.05, 0.1, 0.25, 0.5}));
+
+  /** With bought products excluded buy-again has nothing to offer: the weights of the others. */
+  static final List<Knob> NEW_ONLY = List.of(
+      new Knob(Algorithm.POPULARITY, "weight", new double[] {0, 0.02, 0.05, 0.1, 0.25, 0.5}),
+      new Knob(Algorithm.CO_OCCURRENCE, "weight", new double[] {0, 0.05, 0.1, 0.25, 0.5, 1}),
+      new Knob(Algorithm.EASE, "weight", new double[] {0, 0.05, 0.1, 0.25, 0.5, 1}));
 
   private static final int MAX_ROUNDS = 3;
 
@@ -71,14 +83,18 @@ public final class LiveTuning {
    * From {@code start}, the settings with the best {@code ndcg} (mean validation NDCG of the live
    * answers under the settings given).
    */
-  static Result tune(RecommenderSettings start, ToDoubleFunction<RecommenderSettings> ndcg) {
+  static Result tune(
+      Setting setting,
+      List<Knob> knobs,
+      RecommenderSettings start,
+      ToDoubleFunction<RecommenderSettings> ndcg) {
     var trials = new ArrayList<Trial>();
     RecommenderSettings best = start;
     double bestNdcg = ndcg.applyAsDouble(start);
     trials.add(new Trial("start", 0, bestNdcg));
     for (int round = 0; round < MAX_ROUNDS; round++) {
       boolean moved = false;
-      for (Knob knob : KNOBS) {
+      for (Knob knob : knobs) {
         double current = knob.of(best);
         for (double value : knob.values()) {
           if (value == current) continue;
@@ -94,6 +110,6 @@ public final class LiveTuning {
       }
       if (!moved) break;
     }
-    return new Result(best, bestNdcg, trials);
+    return new Result(setting, knobs, best, bestNdcg, trials);
   }
 }
