@@ -5,6 +5,7 @@ import dev.tidings.optimize.stats.LiftPosterior;
 import dev.tidings.optimize.stats.LiftPrior;
 import dev.tidings.optimize.stats.MultipleComparisons;
 import dev.tidings.optimize.stats.Proportion;
+import dev.tidings.optimize.stats.RatePrior;
 import dev.tidings.optimize.stats.TwoProportionTest;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The day's changes by {@link OptimizationCriteria.Correction#BAYES}, fed the catalogue twice: first
- * {@link #learn} every item (the lift prior is fitted on all of them), then {@link #consider} every item
+ * {@link #learn} every item (the lift prior and the spread of rates are fitted on all of them), then {@link #consider} every item
  * again (each gets its posterior), then {@link #changes}. Memory stays bounded as in the Benjamini–Hochberg
  * pass: the first read keeps cells of like counts, the second only the items that could be named.
  */
@@ -32,7 +33,9 @@ final class EmpiricalBayesChanges {
   private final ItemOptimizer optimizer;
   private final double alpha;
   private final LiftEvidence evidence = new LiftEvidence();
+  private final RatePrior.Moments rateMoments = new RatePrior.Moments();
   private @Nullable LiftPrior prior;
+  private @Nullable RatePrior rates;
   private final List<Candidate> candidates = new ArrayList<>();
 
   private record Candidate(
@@ -47,6 +50,7 @@ final class EmpiricalBayesChanges {
   void learn(List<Arm> arms) {
     if (prior != null) throw new IllegalStateException("the prior is already fitted");
     optimizer.eligible(arms).ifPresent(item -> {
+      rateMoments.add(item.current().counts());
       for (Arm challenger : item.challengers())
         evidence.add(item.current().counts(), challenger.counts());
     });
@@ -55,6 +59,7 @@ final class EmpiricalBayesChanges {
   /** The second read: keeps the item if it could be named. Fits the prior on the first call. */
   void consider(String itemId, List<Arm> arms) {
     var prior = prior();
+    var rates = rates();
     var found = optimizer.eligible(arms);
     if (found.isEmpty()) return;
     var item = found.get();
@@ -76,6 +81,16 @@ final class EmpiricalBayesChanges {
     if (fitted == null) {
       fitted = LiftPrior.fit(evidence);
       prior = fitted;
+    }
+    return fitted;
+  }
+
+  /** The fitted spread of the current configurations' rates; the first call to {@link #consider} fits it. */
+  RatePrior rates() {
+    var fitted = rates;
+    if (fitted == null) {
+      fitted = rateMoments.fit();
+      rates = fitted;
     }
     return fitted;
   }

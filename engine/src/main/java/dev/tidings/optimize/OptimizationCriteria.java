@@ -28,11 +28,12 @@ public record OptimizationCriteria(double alpha, long minImpressions, Correction
      */
     CATALOGUE,
     /**
-     * Empirical Bayes across the catalogue: the spread of lifts is fitted on every item's counts
-     * ({@link dev.tidings.optimize.stats.LiftPrior}), each item gets the posterior probability that its best
-     * challenger is no better (its local false discovery rate), and items are named from the surest on
-     * while the mean of those probabilities, the expected share of false changes, stays within alpha.
-     * Reads the whole catalogue twice per call: once to fit, once to decide.
+     * Empirical Bayes across the catalogue: the spread of lifts ({@link
+     * dev.tidings.optimize.stats.LiftPrior}) and of conversion rates ({@link
+     * dev.tidings.optimize.stats.RatePrior}) are fitted on every item's counts, each item gets the posterior
+     * probability that its best challenger is no better (its local false discovery rate), and items are
+     * named from the surest on while the mean of those probabilities, the expected share of false changes,
+     * stays within alpha. Reads the whole catalogue twice per call: once to fit, once to decide.
      */
     BAYES;
 

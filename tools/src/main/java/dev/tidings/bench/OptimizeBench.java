@@ -458,6 +458,6 @@ public final class OptimizeBench {
   }
 
   private static String percent(long part, long whole) {
-    return whole == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / whole);
+    return whole == 0 ? "-" : String.format(Locale.ROOT, "%.2f%%", 100.0 * part / whole);
   }
 }
