@@ -64,8 +64,8 @@ final class EmpiricalBayesChanges {
     if (found.isEmpty()) return;
     var item = found.get();
     var counts = item.challengers().stream().map(Arm::counts).toList();
-    var posterior =
-        LiftPosterior.ifPossiblyBetter(prior, item.current().counts(), counts, 1 - MOST_NOT_BETTER);
+    var posterior = LiftPosterior.ifPossiblyBetter(
+        prior, rates, item.current().counts(), counts, 1 - MOST_NOT_BETTER);
     if (posterior.isEmpty() || posterior.get().notBetter() > MOST_NOT_BETTER) return;
     Arm best = item.challengers().get(posterior.get().challenger());
     // As for the other ways, a challenger that converted less than the current one is not named,
