@@ -17,16 +17,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The day's changes by {@link OptimizationCriteria.Correction#BAYES}, fed the catalogue twice: first
- * {@link #learn} every item (the lift prior and the spread of rates are fitted on all of them), then {@link #consider} every item
- * again (each gets its posterior), then {@link #changes}. Memory stays bounded as in the Benjamini–Hochberg
+ * {@link #learn} every item (the lift prior and the spread of rates are fitted on all of them), then
+ * {@link #consider} every item again (each gets its posterior), then {@link #changes}. Memory stays bounded as in the Benjamini–Hochberg
  * pass: the first read keeps cells of like counts, the second only the items that could be named.
  */
 final class EmpiricalBayesChanges {
   /**
    * An item more likely than not to be no better is never named, however sure the others are: the mean
    * could carry it within alpha only behind many near-certain ones, and a change that is probably false is
-   * not worth making. It also bounds what the second read keeps: the items above it outnumber the better
-   * ones at most twice.
+   * not worth making. It also bounds what the second read keeps: each item kept is at least half a better
+   * one in expectation, so they number at most twice the better items the catalogue holds.
    */
   static final double MOST_NOT_BETTER = 0.5;
 
@@ -69,8 +69,7 @@ final class EmpiricalBayesChanges {
     if (posterior.isEmpty() || posterior.get().notBetter() > MOST_NOT_BETTER) return;
     Arm best = item.challengers().get(posterior.get().challenger());
     // As for the other ways, a challenger that converted less than the current one is not named,
-    // however
-    // the catalogue reads it.
+    // however the catalogue reads it.
     if (best.counts().rate() <= item.current().counts().rate()) return;
     candidates.add(new Candidate(item, itemId, best, posterior.get().notBetter()));
   }

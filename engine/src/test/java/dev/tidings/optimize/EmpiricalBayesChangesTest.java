@@ -31,7 +31,7 @@ class EmpiricalBayesChangesTest {
     int bayesFound = 0;
     int bhFound = 0;
     for (long seed = 1; seed <= 3; seed++) {
-      var catalogue = catalogue(40_000, 4_000, 0.05, 0.02, seed);
+      var catalogue = catalogue(25_000, 4_000, 0.05, 0.02, seed);
       var bayes = bayes(catalogue);
       var bh = benjaminiHochberg(catalogue);
       int found = planted(catalogue, bayes);

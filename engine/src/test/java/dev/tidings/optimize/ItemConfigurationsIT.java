@@ -162,8 +162,7 @@ class ItemConfigurationsIT {
 
     // The empirical-Bayes way reads the same catalogue twice (prior, then posteriors): with a
     // doubled rate on 3,000 impressions an arm every improved item is beyond doubt, and the mean
-    // chance
-    // of a false change stays within alpha.
+    // chance of a false change stays within alpha.
     var bayes = configurations.allChanges(
         OptimizationCriteria.defaults().withCorrection(OptimizationCriteria.Correction.BAYES));
     assertThat(bayes).extracting(ItemChange::itemId).containsAll(improved);

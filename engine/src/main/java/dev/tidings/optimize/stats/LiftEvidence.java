@@ -62,8 +62,7 @@ public final class LiftEvidence {
       conversionsKey = EXACT_UP_TO
           + Math.round(Math.log((double) all / EXACT_UP_TO) / Math.log1p(CONVERSION_STEP));
       // The challenger's share of the conversions varies by about 0.5 / sqrt(conversions): steps of
-      // a
-      // fifth of that.
+      // a fifth of that.
       double steps =
           10 * Math.sqrt(EXACT_UP_TO * Math.pow(1 + CONVERSION_STEP, conversionsKey - EXACT_UP_TO));
       challengerKey = Math.round((double) challenger.successes() / all * steps);

@@ -19,14 +19,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record LiftPosterior(int challenger, double better) {
   /**
-   * Lifts the prior gives less weight than this are left out: an item's chance of being better moves by
-   * less than a millionth unless its evidence for such a lift is a thousand times stronger than for any
-   * lift the catalogue shows, and then it is better or worse beyond doubt either way. Skipping them makes
-   * the pass over a million items several times faster.
-   */
-  private static final double NEGLIGIBLE = 1e-9;
-
-  /**
    * How far a catalogue's rates are taken to move an item's chance of a better challenger beyond what its
    * counts alone say, for skipping items early. At usual rates the rate prior moves an item's odds by a
    * factor of 2 to 5 (a challenger 1.5x a rate near the top of the catalogue's); on the benchmark no
@@ -85,8 +77,7 @@ public record LiftPosterior(int challenger, double better) {
     var fromCounts = item.posterior(prior, null);
     if (rates == null) return Optional.of(fromCounts);
     // The rate prior costs a root-finding per lift and challenger: only for items whose counts
-    // alone
-    // come within the margin.
+    // alone come within the margin.
     if (fromCounts.better() < countsNeed) return Optional.empty();
     return Optional.of(item.posterior(prior, rates));
   }
@@ -160,8 +151,7 @@ public record LiftPosterior(int challenger, double better) {
     int atoms = prior.atoms();
     int none = LiftPrior.GRID_HALF;
     // Log-weights of "all alike" and of each (challenger, lift), each relative to the prior's odds
-    // of all
-    // alike; a log-sum-exp over them gives each challenger's chance of being better.
+    // of all alike; a log-sum-exp over them gives each challenger's chance of being better.
     double[][] logWeights = new double[challengers.size()][atoms];
     double highest = Math.log(prior.weight(none));
     for (int c = 0; c < challengers.size(); c++) {
@@ -169,7 +159,7 @@ public record LiftPosterior(int challenger, double better) {
       double share = item.share(challenger);
       for (int k = 0; k < atoms; k++) {
         double weight = prior.weight(k);
-        if (k == none || weight < NEGLIGIBLE) {
+        if (k == none || weight == 0) {
           logWeights[c][k] = Double.NEGATIVE_INFINITY;
           continue;
         }
@@ -182,8 +172,7 @@ public record LiftPosterior(int challenger, double better) {
                 item.impressions(),
                 prior.logLift(k));
         // Without a rate prior, or where its approximation does not hold (no conversion at all),
-        // the
-        // counts alone.
+        // the counts alone.
         if (Double.isNaN(ratio))
           ratio = LiftLikelihood.logRatio(
               challenger.successes(),

@@ -114,8 +114,8 @@ public final class LiftPrior {
       if (done) break;
     }
     // EM leaves a trace of weight on every lift it started from, and each lift kept costs every
-    // item's
-    // posterior a term. Dropping the traces changed no decision on the benchmark (at 1e-4 a few).
+    // item's posterior a term. Dropping the traces changed no decision on the benchmark (at 1e-4 a
+    // few).
     double kept = 0;
     for (int k = 0; k < atoms; k++) {
       if (weights[k] < RESIDUE) weights[k] = 0;
@@ -130,8 +130,8 @@ public final class LiftPrior {
 
   /**
    * The EM map of the grid weights, which also gives the log-likelihood of the weights it starts from (both
-   * need the same sums). An atom whose weight reached 0 stays there under EM, so it is skipped: after a few
-   * steps only a handful of the 61 carry weight, and the fit costs that much less.
+   * need the same sums). An atom whose weight reached 0 (SQUAREM's extrapolation can clip one there) stays
+   * there under EM, so it is skipped.
    */
   private static final class Em {
     final float[] likelihood;

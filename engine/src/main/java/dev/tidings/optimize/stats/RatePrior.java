@@ -78,10 +78,8 @@ public record RatePrior(double a, double b) {
     double alikeCurvature =
         successes / (alike * alike) + failuresAlike / ((1 - alike) * (1 - alike));
     // Newton from where the rate would be if every impression of the challenger counted lift times
-    // (exact
-    // for Poisson counts, so two or three steps settle it), kept below 1 / lift so the challenger's
-    // rate
-    // stays a rate.
+    // (exact for Poisson counts, so two or three steps settle it), kept below 1 / lift so the
+    // challenger's rate stays a rate.
     double othersImpressions = allImpressions - challengerImpressions;
     double rate = Math.min(
         successes / (a + b - 2 + othersImpressions + lift * challengerImpressions), 0.999 / lift);

@@ -11,8 +11,7 @@ class LiftPriorTest {
   @Test
   void the_fit_recovers_the_share_and_size_of_a_known_lift() {
     // 40,000 challengers, a tenth converting 1.5x their current configuration, at 4% with 20,000
-    // and
-    // 10,000 impressions: each comparison alone is a coin toss at best, all together show the
+    // and 10,000 impressions: each comparison alone is a coin toss at best, all together show the
     // mixture.
     var random = new SplittableRandom(11);
     var evidence = new LiftEvidence();

@@ -12,8 +12,7 @@ class RatePriorTest {
   @Test
   void the_moments_recover_a_known_beta_through_the_binomial_noise() {
     // Rates from Beta(6, 94) (mean 6%, sd 2.4%), each seen through 300 to 5,000 impressions: the
-    // raw
-    // rates spread wider than the Beta, the fit must take that noise out.
+    // raw rates spread wider than the Beta, the fit must take that noise out.
     var random = new SplittableRandom(21);
     var sampler = BetaDistribution.of(6, 94).createSampler(random::nextLong);
     var moments = new RatePrior.Moments();
