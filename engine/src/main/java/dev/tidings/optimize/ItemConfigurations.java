@@ -154,7 +154,8 @@ public final class ItemConfigurations {
   /**
    * The items after {@code after} (item id order) whose best configuration changed, at most {@code limit}:
    * a page of the day's changes. With {@link OptimizationCriteria.Correction#ITEM} the scan stops as soon as
-   * the page is full; with {@code CATALOGUE} every page reads the whole catalogue (its cutoff needs all).
+   * the page is full; with {@code CATALOGUE} every page reads the whole catalogue (its cutoff needs all), and
+   * with {@code BAYES} twice (the prior, then the posteriors).
    */
   public List<ItemChange> changes(
       OptimizationCriteria criteria, Optional<String> after, int limit) {
@@ -216,6 +217,21 @@ public final class ItemConfigurations {
           return changes.size() < limit;
         });
         return changes;
+      }
+      if (criteria.correction() == OptimizationCriteria.Correction.BAYES) {
+        // Two reads, each in item order through the cursor: the prior needs every item before any
+        // posterior. Under READ COMMITTED counts recorded between them are seen by the second read
+        // only; the prior is a summary of a million items, which those few do not move.
+        var bayes = new EmpiricalBayesChanges(criteria);
+        ItemConfigurationTable.scan(handle, "", Optional.empty(), (item, arms) -> {
+          bayes.learn(arms);
+          return true;
+        });
+        ItemConfigurationTable.scan(handle, "", Optional.empty(), (item, arms) -> {
+          bayes.consider(item, arms);
+          return true;
+        });
+        return bayes.changes(after, only, limit);
       }
       // Across the catalogue: every tested item counts as a hypothesis, and only those whose
       // p-value is

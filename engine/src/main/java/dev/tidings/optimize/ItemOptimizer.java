@@ -38,17 +38,29 @@ public final class ItemOptimizer {
     }
   }
 
-  /** Tests the item's challengers; empty when the current configuration or every challenger has too few impressions. */
-  public Optional<Assessment> assess(String itemId, List<Arm> arms) {
+  /** An item's current configuration and the challengers with enough impressions to be compared with it. */
+  public record Eligible(Arm current, List<Arm> challengers) {}
+
+  /** Empty when the current configuration or every challenger has too few impressions. */
+  public Optional<Eligible> eligible(List<Arm> arms) {
     Arm current = null;
-    var eligible = new ArrayList<Arm>(arms.size());
+    var challengers = new ArrayList<Arm>(arms.size());
     for (Arm arm : arms) {
       if (arm.current()) current = arm;
-      else if (arm.counts().trials() >= criteria.minImpressions()) eligible.add(arm);
+      else if (arm.counts().trials() >= criteria.minImpressions()) challengers.add(arm);
     }
     if (current == null
-        || eligible.isEmpty()
+        || challengers.isEmpty()
         || current.counts().trials() < criteria.minImpressions()) return Optional.empty();
+    return Optional.of(new Eligible(current, challengers));
+  }
+
+  /** Tests the item's challengers; empty when the current configuration or every challenger has too few impressions. */
+  public Optional<Assessment> assess(String itemId, List<Arm> arms) {
+    var found = eligible(arms);
+    if (found.isEmpty()) return Optional.empty();
+    Arm current = found.get().current();
+    var eligible = found.get().challengers();
     var results = new TestResult[eligible.size()];
     var pValues = new double[eligible.size()];
     for (int i = 0; i < results.length; i++) {
@@ -81,7 +93,8 @@ public final class ItemOptimizer {
         best.result(),
         assessment.challengers().size(),
         best.adjustedPValue(),
-        threshold));
+        threshold,
+        Double.NaN));
   }
 
   /** The item's decision on its own: Holm across its challengers at alpha. */

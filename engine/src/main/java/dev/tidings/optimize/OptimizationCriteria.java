@@ -26,13 +26,23 @@ public record OptimizationCriteria(double alpha, long minImpressions, Correction
      * named are false, on average. Needs every item's p-value before the first change, so each call reads
      * the whole catalogue.
      */
-    CATALOGUE;
+    CATALOGUE,
+    /**
+     * Empirical Bayes across the catalogue: the spread of lifts ({@link
+     * dev.tidings.optimize.stats.LiftPrior}) and of conversion rates ({@link
+     * dev.tidings.optimize.stats.RatePrior}) are fitted on every item's counts, each item gets the posterior
+     * probability that its best challenger is no better (its local false discovery rate), and items are
+     * named from the surest on while the mean of those probabilities, the expected share of false changes,
+     * stays within alpha. Reads the whole catalogue twice per call: once to fit, once to decide.
+     */
+    BAYES;
 
     public static Correction parse(String value) {
       try {
         return valueOf(value.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new InvalidInputException("correction must be item or catalogue, got " + value);
+        throw new InvalidInputException(
+            "correction must be bayes, item or catalogue, got " + value);
       }
     }
   }

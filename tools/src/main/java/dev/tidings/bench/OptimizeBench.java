@@ -31,7 +31,8 @@ import org.postgresql.copy.PGCopyOutputStream;
  * Seed 05's daily optimisation on PostgreSQL: {@code items} items with {@code configurations} configurations
  * each, whose counts summarise {@code impressions} impressions, loaded with COPY; then the day's changes
  * produced in one streaming pass (every item tested against its current configuration), and applied in one
- * transaction. Beside it, in the same run, the seed's way: items updated one by one (per item a read, the
+ * transaction (both catalogue-wide ways, Benjamini–Hochberg and empirical Bayes, are timed beside per-item
+ * Holm, with the power and false share of each against the planted truth). Beside it, in the same run, the seed's way: items updated one by one (per item a read, the
  * decision, and an update), timed on an evenly spread sample and extrapolated to all items.
  *
  * <p>Traffic per item is log-normal (a few items get most impressions, as in a shop); configuration 1 is
@@ -122,7 +123,17 @@ public final class OptimizeBench {
     ways.add(timed(
         "one pass, false discovery rate across items",
         "alpha 0.05: Holm per item, Benjamini-Hochberg across items, min 100 impressions per arm",
-        () -> configurations.allChanges(criteria),
+        () -> configurations.allChanges(
+            criteria.withCorrection(OptimizationCriteria.Correction.CATALOGUE)),
+        items,
+        better,
+        out));
+    ways.add(timed(
+        "two passes, empirical Bayes across items",
+        "alpha 0.05: lift prior fitted on all items, local false discovery rates, min 100 impressions"
+            + " per arm",
+        () -> configurations.allChanges(
+            criteria.withCorrection(OptimizationCriteria.Correction.BAYES)),
         items,
         better,
         out));
@@ -408,17 +419,21 @@ public final class OptimizeBench {
     out.println();
     out.printf(
         Locale.ROOT,
-        "%-44s %9s %16s %9s %9s %10s%n",
+        "%-44s %9s %16s %9s %9s %10s %7s %7s%n",
         "way",
         "seconds",
         "items timed",
         "changes",
         "planted",
-        "elsewhere");
-    for (Way way : result.ways())
+        "elsewhere",
+        "power",
+        "false");
+    int planted = result.loaded().betterPlanted();
+    for (Way way : result.ways()) {
+      boolean checked = way.plantedFound() >= 0;
       out.printf(
           Locale.ROOT,
-          "%-44s %9.1f %16s %9s %9s %10s%n",
+          "%-44s %9.1f %16s %9s %9s %10s %7s %7s%n",
           way.name(),
           way.seconds(),
           "%,d".formatted(way.itemsTimed())
@@ -426,15 +441,23 @@ public final class OptimizeBench {
                   ? " (x" + result.options().items() / way.itemsTimed() + ")"
                   : ""),
           (way.extrapolated() ? "~" : "") + "%,d".formatted(way.changes()),
-          way.plantedFound() < 0 ? "" : "%,d".formatted(way.plantedFound()),
-          way.elsewhere() < 0 ? "" : "%,d".formatted(way.elsewhere()));
+          checked ? "%,d".formatted(way.plantedFound()) : "",
+          checked ? "%,d".formatted(way.elsewhere()) : "",
+          checked ? percent(way.plantedFound(), planted) : "",
+          checked ? percent(way.elsewhere(), way.changes()) : "");
+    }
     out.printf(
         Locale.ROOT,
         "%,d items were given a better configuration (%,d items in all have 100+ impressions on the current"
-            + " configuration and a challenger); applying the changes left: %,d in %.1f s%n",
+            + " configuration and a challenger); power is the share of them named, false the share of the"
+            + " changes that are not among them; applying the changes left: %,d in %.1f s%n",
         result.loaded().betterPlanted(),
         result.loaded().testable(),
         result.applied(),
         result.applySeconds());
+  }
+
+  private static String percent(long part, long whole) {
+    return whole == 0 ? "-" : String.format(Locale.ROOT, "%.2f%%", 100.0 * part / whole);
   }
 }

@@ -77,6 +77,26 @@ public final class MultipleComparisons {
     return cutoff;
   }
 
+  /**
+   * How many of the hypotheses, taken from the surest on, can be rejected while the mean of their local
+   * false discovery rates (each the posterior probability that it is true) stays within {@code q}: that
+   * mean is the expected share of false rejections among them (Efron 2007; Storey 2003's Bayesian FDR).
+   * {@code ascending} must be sorted from the smallest.
+   */
+  public static int bayesianFalseDiscoveryCount(double[] ascending, double q) {
+    requireAlpha(q);
+    double sum = 0;
+    int count = 0;
+    for (double localFdr : ascending) {
+      if (count > 0 && localFdr < ascending[count - 1])
+        throw new IllegalArgumentException("local false discovery rates must be sorted ascending");
+      if (sum + localFdr > q * (count + 1)) break;
+      sum += localFdr;
+      count++;
+    }
+    return count;
+  }
+
   /** Bonferroni: each p-value against alpha / m. */
   public static boolean[] bonferroni(double[] pValues, double alpha) {
     requireAlpha(alpha);
