@@ -5,8 +5,12 @@ import java.util.Locale;
 
 /**
  * When a challenger replaces the current configuration: both have at least {@code minImpressions}, the
- * challenger's rate is higher, and its p-value survives Holm's correction across the item's challengers and,
- * with {@link Correction#CATALOGUE}, the Benjamini–Hochberg procedure across all tested items at {@code alpha}.
+ * challenger's rate is higher, and, by default ({@link Correction#BAYES}), the expected share of false
+ * changes among those named stays within {@code alpha} under priors fitted on the whole catalogue; with
+ * {@link Correction#CATALOGUE} its p-value survives Holm across the item's challengers and
+ * Benjamini–Hochberg across all tested items; with {@link Correction#ITEM}, Holm alone. The default is the
+ * way that found the most planted improvements at that error in {@code tidings bench optimize}
+ * (docs/benchmarks.md).
  */
 public record OptimizationCriteria(double alpha, long minImpressions, Correction correction) {
   public static final double DEFAULT_ALPHA = 0.05;
@@ -55,7 +59,7 @@ public record OptimizationCriteria(double alpha, long minImpressions, Correction
   }
 
   public static OptimizationCriteria defaults() {
-    return new OptimizationCriteria(DEFAULT_ALPHA, DEFAULT_MIN_IMPRESSIONS, Correction.CATALOGUE);
+    return new OptimizationCriteria(DEFAULT_ALPHA, DEFAULT_MIN_IMPRESSIONS, Correction.BAYES);
   }
 
   public OptimizationCriteria withCorrection(Correction other) {

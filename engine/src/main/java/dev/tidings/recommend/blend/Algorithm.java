@@ -16,7 +16,7 @@ import java.util.Set;
 public enum Algorithm {
   POPULARITY(
       0.5,
-      0.5,
+      0.0,
       List.of(
           new Param("halfLifeDays", 0.1, 365, 30, "age at which a day's events count half"),
           new Param("windowDays", 1, 90, 60, "days of events that count"),
@@ -28,7 +28,7 @@ public enum Algorithm {
               "how much more a person buying counts than one only looking"))),
   CO_OCCURRENCE(
       0.05,
-      0.05,
+      0.1,
       List.of(
           new Param("seeds", 1, 50, 10, "the user's most recent items whose neighbours are taken"),
           new Param("coViewWeight", 0, 10, 1, "weight of sessions viewing both"),

@@ -139,7 +139,7 @@ public final class OptimizeRoutes implements RouteGroup {
     try {
       var correction = Requests.query(request, "correction")
           .map(OptimizationCriteria.Correction::parse)
-          .orElse(OptimizationCriteria.Correction.CATALOGUE);
+          .orElse(OptimizationCriteria.defaults().correction());
       return new OptimizationCriteria(alpha, minImpressions, correction);
     } catch (InvalidInputException e) {
       throw ApiProblem.badRequest(String.join("; ", e.problems()));
