@@ -50,6 +50,11 @@ final class Affinity implements CandidateSource {
   }
 
   @Override
+  public boolean scoresWholeCatalogue() {
+    return true;
+  }
+
+  @Override
   public Map<String, Double> scoresOf(
       Context context, AlgorithmSettings settings, Set<String> ids) {
     UserSignals user = context.user();

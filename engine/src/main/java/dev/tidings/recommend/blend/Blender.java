@@ -108,37 +108,55 @@ public final class Blender implements Recommender {
       if (!only.contains(source.algorithm())) continue;
       AlgorithmSettings algorithm = settings.of(source.algorithm());
       if (!algorithm.enabled() || algorithm.weight() <= 0) continue;
-      List<Scored> candidates = source.candidates(context, algorithm, n);
-      if (candidates.isEmpty()) continue;
-      double best = candidates.stream().mapToDouble(Scored::score).max().orElse(0);
-      if (best > 0) offered.add(new Offered(source, algorithm, candidates, best));
+      // all it scores (bounded by the user's history or its model), or its best n of the catalogue
+      List<Scored> scored = source.candidates(
+          context, algorithm, source.scoresWholeCatalogue() ? n : Integer.MAX_VALUE);
+      if (scored.isEmpty() || scored.getFirst().score() <= 0) continue;
+      offered.add(new Offered(source, algorithm, scored, Math.min(n, scored.size())));
     }
     var blended = new HashMap<String, Blended>();
     for (Offered one : offered)
-      for (Scored candidate : one.candidates())
+      for (Scored candidate : one.own())
         blended.computeIfAbsent(candidate.productId(), Blended::new);
     // every algorithm weighs every candidate, also those outside its own best n
     for (Offered one : offered) {
-      var own = new HashMap<String, Double>(one.candidates().size() * 2);
-      for (Scored candidate : one.candidates()) own.put(candidate.productId(), candidate.score());
-      var others = new HashSet<>(blended.keySet());
-      others.removeAll(own.keySet());
-      if (!others.isEmpty() && clock.instant().isBefore(request.deadline()))
-        own.putAll(one.source().scoresOf(context, one.settings(), others));
       String reason = one.source().algorithm().id();
-      own.forEach((id, score) -> {
-        if (score > 0)
-          blended
-              .computeIfAbsent(id, Blended::new)
-              .add(reason, one.settings().weight() * Math.min(1, score / one.best()));
-      });
+      double weight = one.settings().weight();
+      double best = one.scored().getFirst().score();
+      if (one.source().scoresWholeCatalogue()) {
+        for (Scored candidate : one.own())
+          add(blended, candidate.productId(), reason, weight * candidate.score() / best);
+        var others = new HashSet<>(blended.keySet());
+        for (Scored candidate : one.own()) others.remove(candidate.productId());
+        if (!others.isEmpty() && clock.instant().isBefore(request.deadline()))
+          one.source()
+              .scoresOf(context, one.settings(), others)
+              .forEach((id, score) -> add(blended, id, reason, weight * Math.min(1, score / best)));
+      } else {
+        for (Scored candidate : one.scored()) {
+          Blended product = blended.get(candidate.productId());
+          if (product != null && candidate.score() > 0)
+            product.add(reason, weight * candidate.score() / best);
+        }
+      }
     }
     return blended;
   }
 
-  /** One algorithm's own best candidates, and its best score (which weighs 1). */
+  private static void add(Map<String, Blended> blended, String id, String reason, double share) {
+    if (share > 0) blended.computeIfAbsent(id, Blended::new).add(reason, share);
+  }
+
+  /**
+   * One algorithm's scored products, best first (all of them, or its best n of the catalogue); its
+   * own candidates are the first {@code offers}, and its best score weighs 1.
+   */
   private record Offered(
-      CandidateSource source, AlgorithmSettings settings, List<Scored> candidates, double best) {}
+      CandidateSource source, AlgorithmSettings settings, List<Scored> scored, int offers) {
+    List<Scored> own() {
+      return scored.subList(0, offers);
+    }
+  }
 
   /** One product's contributions, by algorithm. */
   private static final class Blended {

@@ -17,11 +17,18 @@ public interface CandidateSource {
   List<Scored> candidates(Context context, AlgorithmSettings settings, int n);
 
   /**
+   * Whether it scores every product of the catalogue (popularity, affinity): then the blender asks for
+   * its best {@code n} and its {@link #scoresOf} the others' candidates. An algorithm that scores only
+   * what the user's history or its model reaches answers once with all of them, best first.
+   */
+  default boolean scoresWholeCatalogue() {
+    return false;
+  }
+
+  /**
    * Its scores of {@code ids}, the candidates other algorithms found (a product it has no score for
    * is left out): so a product one algorithm offers is weighed by every other, not only by those whose
-   * own best {@code n} it is in. The default ranks everything the algorithm scores for the user, which
-   * is bounded by the user's history or the model; an algorithm that scores the whole catalogue
-   * answers each id directly instead.
+   * own best {@code n} it is in. Asked of the algorithms that {@link #scoresWholeCatalogue()}.
    */
   default Map<String, Double> scoresOf(
       Context context, AlgorithmSettings settings, Set<String> ids) {

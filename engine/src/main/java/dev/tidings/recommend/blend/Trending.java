@@ -29,6 +29,11 @@ final class Trending implements CandidateSource {
   }
 
   @Override
+  public boolean scoresWholeCatalogue() {
+    return true;
+  }
+
+  @Override
   public Map<String, Double> scoresOf(
       Context context, AlgorithmSettings settings, Set<String> ids) {
     var scores = HashMap.<String, Double>newHashMap(ids.size());
