@@ -2,8 +2,8 @@ package dev.tidings.optimize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.optimize.stats.BinomialDraws;
 import dev.tidings.optimize.stats.MultipleComparisons;
-import dev.tidings.optimize.stats.Proportion;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -133,30 +133,14 @@ class EmpiricalBayesChangesTest {
       long current = (impressions + 1) / 2;
       long challenger = (impressions - current) / 2;
       var arms = new ArrayList<Arm>(3);
-      arms.add(new Arm("a", true, draw(current, rate, random)));
+      arms.add(new Arm("a", true, BinomialDraws.draw(current, rate, random)));
       for (int c = 1; c <= 2; c++)
         arms.add(new Arm(
             String.valueOf((char) ('a' + c)),
             false,
-            draw(challenger, c == changed ? rate * factor : rate, random)));
+            BinomialDraws.draw(challenger, c == changed ? rate * factor : rate, random)));
       catalogue.add(List.copyOf(arms));
     }
     return new Catalogue(catalogue, better);
-  }
-
-  private static Proportion draw(long trials, double rate, SplittableRandom random) {
-    double mean = trials * rate;
-    if (mean < 50) {
-      double logFailure = Math.log1p(-rate);
-      long successes = 0;
-      long position = 0;
-      while (true) {
-        position += (long) Math.floor(Math.log(1 - random.nextDouble()) / logFailure) + 1;
-        if (position > trials) return Proportion.of(successes, trials);
-        successes++;
-      }
-    }
-    long drawn = Math.round(mean + Math.sqrt(mean * (1 - rate)) * random.nextGaussian());
-    return Proportion.of(Math.clamp(drawn, 0, trials), trials);
   }
 }

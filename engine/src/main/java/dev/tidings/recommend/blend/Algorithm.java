@@ -93,10 +93,6 @@ public enum Algorithm {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  public double defaultWeight() {
-    return defaultWeight;
-  }
-
   /** Its weight unless set, in a shop that excludes bought products or one that does not. */
   public double defaultWeight(boolean excludeBought) {
     return excludeBought ? newOnlyWeight : defaultWeight;

@@ -16,10 +16,6 @@ public record AlgorithmSettings(boolean enabled, double weight, Map<String, Doub
     params = Map.copyOf(Objects.requireNonNull(params, "params"));
   }
 
-  public static AlgorithmSettings defaults(Algorithm algorithm) {
-    return defaults(algorithm, false);
-  }
-
   /** Its defaults in a shop that excludes bought products, or one that does not. */
   public static AlgorithmSettings defaults(Algorithm algorithm, boolean excludeBought) {
     return new AlgorithmSettings(true, algorithm.defaultWeight(excludeBought), Map.of());

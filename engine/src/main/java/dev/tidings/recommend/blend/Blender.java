@@ -109,8 +109,9 @@ public final class Blender implements Recommender {
       AlgorithmSettings algorithm = settings.of(source.algorithm());
       if (!algorithm.enabled() || algorithm.weight() <= 0) continue;
       // all it scores (bounded by the user's history or its model), or its best n of the catalogue
-      List<Scored> scored = source.candidates(
-          context, algorithm, source.scoresWholeCatalogue() ? n : Integer.MAX_VALUE);
+      boolean wholeCatalogue = source instanceof CandidateSource.WholeCatalogue;
+      List<Scored> scored =
+          source.candidates(context, algorithm, wholeCatalogue ? n : Integer.MAX_VALUE);
       if (scored.isEmpty() || scored.getFirst().score() <= 0) continue;
       offered.add(new Offered(source, algorithm, scored, Math.min(n, scored.size())));
     }
@@ -123,13 +124,13 @@ public final class Blender implements Recommender {
       String reason = one.source().algorithm().id();
       double weight = one.settings().weight();
       double best = one.scored().getFirst().score();
-      if (one.source().scoresWholeCatalogue()) {
+      if (one.source() instanceof CandidateSource.WholeCatalogue whole) {
         for (Scored candidate : one.own())
           add(blended, candidate.productId(), reason, weight * candidate.score() / best);
         var others = new HashSet<>(blended.keySet());
         for (Scored candidate : one.own()) others.remove(candidate.productId());
         if (!others.isEmpty() && clock.instant().isBefore(request.deadline()))
-          one.source()
+          whole
               .scoresOf(context, one.settings(), others)
               .forEach((id, score) -> add(blended, id, reason, weight * Math.min(1, score / best)));
       } else {

@@ -1,6 +1,5 @@
 package dev.tidings.recommend.blend;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,25 +16,18 @@ public interface CandidateSource {
   List<Scored> candidates(Context context, AlgorithmSettings settings, int n);
 
   /**
-   * Whether it scores every product of the catalogue (popularity, affinity): then the blender asks for
-   * its best {@code n} and its {@link #scoresOf} the others' candidates. An algorithm that scores only
-   * what the user's history or its model reaches answers once with all of them, best first.
+   * An algorithm that scores every product of the catalogue (popularity, affinity): the blender asks
+   * it for its best {@code n}, then for its scores of the other algorithms' candidates. Any other
+   * algorithm scores only what the user's history or its model reaches, and is asked once for all of
+   * it, best first.
    */
-  default boolean scoresWholeCatalogue() {
-    return false;
-  }
-
-  /**
-   * Its scores of {@code ids}, the candidates other algorithms found (a product it has no score for
-   * is left out): so a product one algorithm offers is weighed by every other, not only by those whose
-   * own best {@code n} it is in. Asked of the algorithms that {@link #scoresWholeCatalogue()}.
-   */
-  default Map<String, Double> scoresOf(
-      Context context, AlgorithmSettings settings, Set<String> ids) {
-    var scores = new HashMap<String, Double>();
-    for (Scored scored : candidates(context, settings, Integer.MAX_VALUE))
-      if (ids.contains(scored.productId())) scores.put(scored.productId(), scored.score());
-    return scores;
+  interface WholeCatalogue extends CandidateSource {
+    /**
+     * Its scores of {@code ids}, the candidates other algorithms found (a product it has no score for
+     * is left out): so a product one algorithm offers is weighed by every other, not only by those
+     * whose own best {@code n} it is in.
+     */
+    Map<String, Double> scoresOf(Context context, AlgorithmSettings settings, Set<String> ids);
   }
 
   /**

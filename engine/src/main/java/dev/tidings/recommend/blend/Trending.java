@@ -11,7 +11,7 @@ import java.util.Set;
  * it each recent day (computed in the background into the {@link ItemModel}; one per person a day, so
  * no one person's repeats move it); the same for every user.
  */
-final class Trending implements CandidateSource {
+final class Trending implements CandidateSource.WholeCatalogue {
   @Override
   public Algorithm algorithm() {
     return Algorithm.POPULARITY;
@@ -26,11 +26,6 @@ final class Trending implements CandidateSource {
       out.add(new Scored(id, score));
     }
     return out;
-  }
-
-  @Override
-  public boolean scoresWholeCatalogue() {
-    return true;
   }
 
   @Override

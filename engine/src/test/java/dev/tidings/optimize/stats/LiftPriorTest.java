@@ -17,7 +17,9 @@ class LiftPriorTest {
     var evidence = new LiftEvidence();
     for (int i = 0; i < 40_000; i++) {
       double lift = i % 10 == 0 ? 1.5 : 1.0;
-      evidence.add(counts(20_000, 0.04, random), counts(10_000, 0.04 * lift, random));
+      evidence.add(
+          BinomialDraws.exact(20_000, 0.04, random),
+          BinomialDraws.exact(10_000, 0.04 * lift, random));
     }
     var prior = LiftPrior.fit(evidence);
     assertThat(prior.better()).isCloseTo(0.10, within(0.02));
@@ -35,7 +37,9 @@ class LiftPriorTest {
       // one.
       double rate = 0.02 + 0.08 * random.nextDouble();
       long impressions = 200 + random.nextInt(20_000);
-      evidence.add(counts(impressions, rate, random), counts(impressions / 2, rate, random));
+      evidence.add(
+          BinomialDraws.exact(impressions, rate, random),
+          BinomialDraws.exact(impressions / 2, rate, random));
     }
     var prior = LiftPrior.fit(evidence);
     assertThat(prior.noDifference()).isGreaterThan(0.97);
@@ -93,10 +97,10 @@ class LiftPriorTest {
     for (int i = 0; i < 20_000; i++) {
       long impressions = 100 + random.nextInt(5_000);
       double rate = 0.02 + 0.08 * random.nextDouble();
-      var current = counts(impressions, rate, random);
+      var current = BinomialDraws.exact(impressions, rate, random);
       var challengers = List.of(
-          counts(impressions / 2, rate * (random.nextBoolean() ? 1.5 : 1), random),
-          counts(impressions / 2, rate, random));
+          BinomialDraws.exact(impressions / 2, rate * (random.nextBoolean() ? 1.5 : 1), random),
+          BinomialDraws.exact(impressions / 2, rate, random));
       double better = LiftPosterior.of(prior, current, challengers).better();
       if (LiftPosterior.ifPossiblyBetter(prior, current, challengers, 0.5).isEmpty()) {
         dropped++;
@@ -116,17 +120,5 @@ class LiftPriorTest {
         .isEqualTo(1);
     assertThat(MultipleComparisons.bayesianFalseDiscoveryCount(new double[] {0.2}, 0.05))
         .isZero();
-  }
-
-  /** A binomial draw, exact: successes counted by geometric gaps (fine for the means used here). */
-  static Proportion counts(long trials, double rate, SplittableRandom random) {
-    double logFailure = Math.log1p(-rate);
-    long successes = 0;
-    long position = 0;
-    while (true) {
-      position += (long) Math.floor(Math.log(1 - random.nextDouble()) / logFailure) + 1;
-      if (position > trials) return Proportion.of(successes, trials);
-      successes++;
-    }
   }
 }

@@ -18,7 +18,7 @@ class RatePriorTest {
     var moments = new RatePrior.Moments();
     for (int i = 0; i < 50_000; i++) {
       long impressions = 300 + random.nextInt(4_700);
-      moments.add(LiftPriorTest.counts(impressions, sampler.sample(), random));
+      moments.add(BinomialDraws.exact(impressions, sampler.sample(), random));
     }
     var fitted = moments.fit();
     assertThat(fitted.a()).isCloseTo(6, within(0.6));

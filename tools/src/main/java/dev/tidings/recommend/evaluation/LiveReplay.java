@@ -43,8 +43,6 @@ final class LiveReplay implements AutoCloseable {
   private final Instant now;
   private final MemorySettings settings;
   private final LiveRecommender recommender;
-  private final double countSeconds;
-  private final String modelTimes;
 
   private LiveReplay(Interactions rows, RecommenderSettings start) {
     this.rows = rows;
@@ -52,7 +50,6 @@ final class LiveReplay implements AutoCloseable {
     for (int item = 0; item < rows.itemCount(); item++) itemIndex.put(rows.itemId(item), item);
     this.now = Instant.ofEpochSecond(rows.lastEpochSecond() + 1);
     var counting = new MemoryCounting(StandardAggregations.all(), item -> ItemFacts.UNKNOWN);
-    long started = System.nanoTime();
     // a day at a time, forgetting the people of the days before: what a node's counting keeps
     List<ActivityEvent> events = events(rows);
     int from = 0;
@@ -64,7 +61,6 @@ final class LiveReplay implements AutoCloseable {
       counting.forgetPeopleBefore(day);
       from = to;
     }
-    this.countSeconds = (System.nanoTime() - started) / 1e9;
     this.settings = new MemorySettings(start);
     this.recommender = new LiveRecommender(
         settings,
@@ -73,12 +69,7 @@ final class LiveReplay implements AutoCloseable {
         user -> Follows.NONE,
         InstantSource.fixed(now),
         new LiveRecommender.Options(NEVER, NEVER, NEVER, NEVER));
-    this.modelTimes = recommender.refreshModels();
-  }
-
-  /** How long counting the history took, and what building each model took. */
-  String timings() {
-    return String.format(Locale.ROOT, "counted in %.1f s; %s", countSeconds, modelTimes);
+    recommender.refreshModels();
   }
 
   /** Counts {@code rows} and builds the models, with {@code settings} as the stored settings. */
@@ -98,21 +89,14 @@ final class LiveReplay implements AutoCloseable {
 
   /** The top {@code k} for {@code user} as item indexes, best first, as the API would answer now. */
   int[] rank(int user, int k) {
-    Recommendations answer = recommender.recommend(new RecommendationRequest(
-        rows.userId(user),
-        k,
-        Set.of(),
-        Optional.empty(),
-        Locale.ROOT,
-        now.plus(Duration.ofHours(1))));
-    return answer.items().stream()
+    return answer(user, k).items().stream()
         .map(item -> itemIndex.get(item.productId()))
         .filter(java.util.Objects::nonNull)
         .mapToInt(Integer::intValue)
         .toArray();
   }
 
-  /** The same answer's reasons, per product: for the report's examples. */
+  /** The answer itself, with each product's reasons and shares. */
   Recommendations answer(int user, int k) {
     return recommender.recommend(new RecommendationRequest(
         rows.userId(user),
