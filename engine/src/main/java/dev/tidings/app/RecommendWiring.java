@@ -21,10 +21,11 @@ public final class RecommendWiring implements Capability {
   RecommendWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
     this.recommender = Lazy.of(() -> LiveRecommender.of(
-        infrastructure.database().jdbi(),
+        infrastructure.database(),
         infrastructure.clock(),
         LiveRecommender.Options.defaults(),
-        infrastructure.metrics()));
+        infrastructure.metrics(),
+        infrastructure.settings().recommendWarmEntries()));
   }
 
   public LiveRecommender recommender() {

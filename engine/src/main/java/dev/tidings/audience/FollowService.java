@@ -11,8 +11,10 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.jdbi.v3.core.Jdbi;
 
 /** What subscribers follow (brands, artists, ...): single follows, followers of a target, and bulk import. */
@@ -57,6 +59,22 @@ public final class FollowService {
    */
   public List<FollowTarget> followedOf(String subscriberId, Set<TargetType> types) {
     return jdbi.withHandle(handle -> FollowTable.targets(handle, subscriberId, types));
+  }
+
+  /**
+   * Every follow of the given target types, streamed without holding them all (a node warming its
+   * recommender's memory at start); no order is promised.
+   */
+  public void forEachFollow(Set<TargetType> types, BiConsumer<String, FollowTarget> each) {
+    jdbi.useTransaction(handle -> handle
+        .createQuery("SELECT subscriber_id, target_type, target_id FROM follows"
+            + " WHERE target_type = ANY(:types)")
+        .bindArray("types", String.class, types.stream().map(TargetType::wire).toList())
+        .setFetchSize(10_000)
+        .map((rs, ctx) -> Map.entry(
+            rs.getString(1),
+            new FollowTarget(TargetType.ofWire(rs.getString(2)).orElseThrow(), rs.getString(3))))
+        .forEach(row -> each.accept(row.getKey(), row.getValue())));
   }
 
   /** Followers of a target in subscriber id order, after the subscriber id {@code after} (keyset pagination). */

@@ -40,7 +40,8 @@ public record Settings(
     FetchAllowance fetchAllow,
     Optional<InetAddress> bind,
     Optional<Secret> metricsToken,
-    Map<String, String> send) {
+    Map<String, String> send,
+    long recommendWarmEntries) {
 
   public static final int DEFAULT_PORT = SettingsCatalog.PORT.intDefault();
   public static final int DEFAULT_DB_POOL_SIZE = SettingsCatalog.DB_POOL_SIZE.intDefault();
@@ -107,7 +108,8 @@ public record Settings(
         newFetchAllow,
         bind,
         metricsToken,
-        send);
+        send,
+        recommendWarmEntries);
   }
 
   public enum LogFormat {
@@ -184,6 +186,8 @@ public record Settings(
     view.put(
         SettingsCatalog.SMTP_PROVIDER.name(),
         smtpProvider.name().toLowerCase(java.util.Locale.ROOT));
+    view.put(
+        SettingsCatalog.RECOMMEND_WARM_ENTRIES.name(), Long.toString(recommendWarmEntries));
     view.put(
         SettingsCatalog.FETCH_ALLOW.name(),
         fetchAllow.isEmpty() ? "public addresses only" : fetchAllow.describe());

@@ -205,6 +205,12 @@ public final class SettingsCatalog {
       100,
       100_000,
       "rows removed per transaction; the job rests as long as each batch took before the next, so it yields to sending and receipts");
+  public static final Setting RECOMMEND_WARM_ENTRIES = Setting.integer(
+      "TIDINGS_RECOMMEND_WARM_ENTRIES",
+      500_000,
+      0,
+      100_000_000,
+      "users' aggregates and follows a node holds in memory for the recommender (about 120 bytes each), loaded at start and kept fresh by PostgreSQL's notifications; while all fit, a user the node lacks has none and is answered without a read; 0 reads them on every request");
   public static final Setting FETCH_ALLOW = Setting.text(
       "TIDINGS_FETCH_ALLOW",
       Setting.Kind.LIST,
@@ -255,6 +261,7 @@ public final class SettingsCatalog {
       RETENTION_DEAD_LETTERS,
       RETENTION_INTERVAL,
       RETENTION_BATCH,
+      RECOMMEND_WARM_ENTRIES,
       FETCH_ALLOW);
 
   public static Optional<Setting> named(String name) {

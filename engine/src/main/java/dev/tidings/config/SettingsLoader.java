@@ -128,7 +128,8 @@ public final class SettingsLoader {
         fetchAllow(),
         bind(),
         secret(SettingsCatalog.METRICS_TOKEN),
-        send());
+        send(),
+        integer(SettingsCatalog.RECOMMEND_WARM_ENTRIES));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }

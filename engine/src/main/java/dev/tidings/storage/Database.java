@@ -27,12 +27,13 @@ public final class Database implements AutoCloseable {
   private final String schema;
   private final String description;
   private final AutoCloseable owned;
+  private final ConnectionSpec spec;
 
-  private Database(
-      HikariDataSource dataSource, String schema, String description, AutoCloseable owned) {
+  private Database(HikariDataSource dataSource, ConnectionSpec spec, AutoCloseable owned) {
     this.dataSource = dataSource;
-    this.schema = schema;
-    this.description = description;
+    this.spec = spec;
+    this.schema = spec.schema();
+    this.description = spec.describe();
     this.owned = owned;
     this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
   }
@@ -64,7 +65,7 @@ public final class Database implements AutoCloseable {
     config.setConnectionInitSql(
         "SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
     try {
-      return new Database(new HikariDataSource(config), spec.schema(), spec.describe(), owned);
+      return new Database(new HikariDataSource(config), spec, owned);
     } catch (RuntimeException e) {
       closeQuietly(owned);
       throw new StorageException(
@@ -88,6 +89,25 @@ public final class Database implements AutoCloseable {
 
   public Jdbi jdbi() {
     return jdbi;
+  }
+
+  /**
+   * A connection of its own, outside the pool, for a listener that holds it open for the node's life
+   * (LISTEN); the caller closes it.
+   */
+  public Connection dedicatedConnection() throws SQLException {
+    var properties = new java.util.Properties();
+    spec.user().ifPresent(user -> properties.setProperty("user", user));
+    spec.password().ifPresent(password -> properties.setProperty("password", password));
+    properties.setProperty("ApplicationName", "tidings-listener");
+    Connection connection = java.sql.DriverManager.getConnection(spec.jdbcUrl(), properties);
+    try (var statement = connection.createStatement()) {
+      statement.execute("SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
+    } catch (SQLException e) {
+      connection.close();
+      throw e;
+    }
+    return connection;
   }
 
   public DataSource dataSource() {

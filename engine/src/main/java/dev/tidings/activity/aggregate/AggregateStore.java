@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -158,6 +159,34 @@ public final class AggregateStore {
         "",
         limit,
         Optional.of(firstDay));
+  }
+
+  /**
+   * Every aggregate whose key starts with {@code prefix} (whole key parts), day periods from {@code
+   * firstDay} on, streamed to {@code each} without holding them all: a node warming its memory reads
+   * every user's aggregates this way once at start. No order is promised.
+   */
+  public void forEachUnder(AggregateKey prefix, LocalDate firstDay, Consumer<Entry> each) {
+    String pattern = like(prefix.format() + ":");
+    jdbi.useTransaction(handle -> {
+      // a cursor (fetch size inside a transaction) keeps memory flat however many rows there are
+      for (String sql : List.of(
+          "SELECT hash_key, range_key, value FROM aggregates WHERE hash_key LIKE :like",
+          "SELECT hash_key, to_char(day, 'YYYY-MM-DD'), value FROM aggregate_days"
+              + " WHERE hash_key LIKE :like AND day >= :firstDay"))
+        handle
+            .createQuery(sql)
+            .bind("like", pattern)
+            .bind("firstDay", firstDay)
+            .setFetchSize(10_000)
+            .map((rows, context) -> new Entry(
+                AggregateKey.parse(
+                    rows.getString(2).isEmpty()
+                        ? rows.getString(1)
+                        : rows.getString(1) + ":b@" + rows.getString(2)),
+                rows.getDouble(3)))
+            .forEach(each);
+    });
   }
 
   private static String like(String prefix) {

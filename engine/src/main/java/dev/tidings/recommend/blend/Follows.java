@@ -5,6 +5,7 @@ import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.TargetType;
 import java.util.HashSet;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /** The brands and categories one user follows (a user who is no subscriber follows nothing). */
 public record Follows(Set<String> brands, Set<String> categories) {
@@ -13,6 +14,27 @@ public record Follows(Set<String> brands, Set<String> categories) {
   public Follows {
     brands = Set.copyOf(brands);
     categories = Set.copyOf(categories);
+  }
+
+  /** Reads every user's brand and category follows at once, streamed (a node warming its memory). */
+  @FunctionalInterface
+  public interface Loader {
+    void forEach(Each each);
+
+    /** One follow: a brand or a category (the other is null). */
+    @FunctionalInterface
+    interface Each {
+      void accept(String userId, @Nullable String brand, @Nullable String category);
+    }
+
+    static Loader of(FollowService follows) {
+      return each -> follows.forEachFollow(
+          Set.of(TargetType.BRAND, TargetType.CATEGORY),
+          (user, target) -> {
+            if (target.type() == TargetType.BRAND) each.accept(user, target.id(), null);
+            else each.accept(user, null, target.id());
+          });
+    }
   }
 
   /** Reads one user's follows: one indexed query per call. */

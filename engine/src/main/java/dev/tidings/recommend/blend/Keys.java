@@ -27,6 +27,11 @@ public final class Keys {
   private Keys() {}
 
   /** Every aggregate of one user: {@code s@user:s@<id>}, read under its segments. */
+  /** The part every user's aggregates start with. */
+  static AggregateKey userPrefix() {
+    return AggregateKey.of(new Text(USER));
+  }
+
   public static AggregateKey user(String userId) {
     return AggregateKey.of(new Text(USER), new Text(userId));
   }

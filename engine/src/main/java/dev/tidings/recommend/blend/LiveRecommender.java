@@ -6,6 +6,8 @@ import dev.tidings.catalog.CatalogService;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommender;
+import dev.tidings.storage.ChangeFeed;
+import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -19,6 +21,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.IntSupplier;
 import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
 
@@ -75,6 +78,8 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
   private final Refreshed<ItemModel> items;
   private final Refreshed<Fit> ease;
   private final SignalReader signals;
+  private final @Nullable WarmSignals warm;
+  private final @Nullable ChangeFeed feed;
   private final Blender blender;
   private final List<ScheduledExecutorService> schedulers;
 
@@ -100,6 +105,25 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
       InstantSource clock,
       Options options,
       MeterRegistry metrics) {
+    this(store, catalog, aggregates, follows, clock, options, metrics, null);
+  }
+
+  /**
+   * Where a node keeps its users' signals warm: the aggregates and follows it loads them from, the
+   * database whose change feed says who changed, and how many entries it holds at most.
+   */
+  public record Warming(
+      AggregateStore aggregates, Follows.Loader follows, Database database, long maxEntries) {}
+
+  private LiveRecommender(
+      SettingsStore store,
+      CatalogFacts catalog,
+      AggregateReader aggregates,
+      Follows.Reader follows,
+      InstantSource clock,
+      Options options,
+      MeterRegistry metrics,
+      @Nullable Warming warming) {
     this.latency = Timer.builder(LATENCY)
         .description("Time to answer one recommendation request (API and open-time slots)")
         .serviceLevelObjectives(LATENCY_BUCKETS)
@@ -132,8 +156,22 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
           easeSettings.param(Algorithm.EASE, "lambda"),
           clock.instant()));
     });
-    this.signals = new SignalReader(aggregates, follows, clock, () -> (int) Math.ceil(
-        settings.get().of(Algorithm.RECENTLY_VIEWED).param(Algorithm.RECENTLY_VIEWED, "days")));
+    IntSupplier recentDays = () -> (int) Math.ceil(
+        settings.get().of(Algorithm.RECENTLY_VIEWED).param(Algorithm.RECENTLY_VIEWED, "days"));
+    if (warming != null && warming.maxEntries() > 0) {
+      this.warm = new WarmSignals(
+          warming.aggregates(),
+          warming.follows(),
+          () -> LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC)
+              .minusDays(recentDays.getAsInt()),
+          warming.maxEntries(),
+          metrics);
+      this.feed = ChangeFeed.start(warming.database(), WarmSignals.CHANNEL, warm, metrics);
+    } else {
+      this.warm = null;
+      this.feed = null;
+    }
+    this.signals = new SignalReader(aggregates, follows, clock, recentDays, warm);
     this.blender = new Blender(
         CandidateSource.all(),
         settings::get,
@@ -155,6 +193,30 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
     // the first fit once the item model has had time to be built; a request never waits for EASE,
     // and until the first fit EASE offers nothing rather than a fit on an empty catalogue
     ease.every(options.easeEvery(), schedulers.get(3), options.itemsEvery());
+  }
+
+  /**
+   * On the node's database, with every user's signals kept warm in memory (at most {@code
+   * warmEntries} aggregates and follows; 0 reads them on every request).
+   */
+  public static LiveRecommender of(
+      Database database,
+      InstantSource clock,
+      Options options,
+      MeterRegistry metrics,
+      long warmEntries) {
+    Jdbi jdbi = database.jdbi();
+    var aggregates = new AggregateStore(jdbi);
+    var follows = new FollowService(jdbi, clock);
+    return new LiveRecommender(
+        new JdbiSettingsStore(jdbi),
+        CatalogFacts.of(new CatalogService(jdbi, clock)),
+        AggregateReader.of(aggregates),
+        Follows.Reader.of(follows),
+        clock,
+        options,
+        metrics,
+        new Warming(aggregates, Follows.Loader.of(follows), database, warmEntries));
   }
 
   /** On the node's database: settings, catalogue, aggregates and follows. */
@@ -268,6 +330,8 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
   @Override
   public void close() {
     schedulers.forEach(ScheduledExecutorService::shutdownNow);
+    if (feed != null) feed.close();
+    if (warm != null) warm.close();
     signals.close();
   }
 }

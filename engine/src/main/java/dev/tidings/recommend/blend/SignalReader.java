@@ -7,6 +7,7 @@ import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,17 +40,28 @@ final class SignalReader implements AutoCloseable {
   private final ExecutorService reads = Executors.newVirtualThreadPerTaskExecutor();
   private final LongAdder unread = new LongAdder();
   private final IntSupplier recentDays;
+  private final @Nullable WarmSignals warm;
 
-  /** {@code recentDays}: how many days of daily aggregates (recent views) the algorithms use. */
+  /**
+   * {@code recentDays}: how many days of daily aggregates (recent views) the algorithms use; {@code
+   * warm}: the users' signals this node holds in memory, if it does.
+   */
   SignalReader(
       AggregateReader aggregates,
       Follows.Reader follows,
       InstantSource clock,
-      IntSupplier recentDays) {
+      IntSupplier recentDays,
+      @Nullable WarmSignals warm) {
     this.aggregates = aggregates;
     this.follows = follows;
     this.clock = clock;
     this.recentDays = recentDays;
+    this.warm = warm;
+  }
+
+  /** The first day of daily aggregates the algorithms read today. */
+  LocalDate firstDay(LocalDate today) {
+    return today.minusDays(recentDays.getAsInt());
   }
 
   UserSignals read(String userId, Instant deadline) {
@@ -60,8 +72,11 @@ final class SignalReader implements AutoCloseable {
       unread.increment();
       return UserSignals.none(userId, today);
     }
-    Future<List<AggregateStore.Entry>> read = reads.submit(() -> aggregates.under(
-        Keys.user(userId), today.minusDays(recentDays.getAsInt()), MAX_USER_AGGREGATES));
+    LocalDate from = firstDay(today);
+    WarmSignals.Lookup lookup = warm == null ? null : warm.lookup(userId, today, from);
+    if (lookup instanceof WarmSignals.Lookup.Hit hit) return hit.signals();
+    Future<List<AggregateStore.Entry>> read = reads.submit(
+        () -> aggregates.under(Keys.user(userId), from, MAX_USER_AGGREGATES));
     Future<Follows> followed = reads.submit(() -> follows.of(userId));
     List<AggregateStore.Entry> entries = await(read, deadline, null);
     if (entries == null) {
@@ -69,8 +84,11 @@ final class SignalReader implements AutoCloseable {
       unread.increment();
       return UserSignals.none(userId, today);
     }
-    Follows follows = await(followed, deadline, Follows.NONE);
-    return UserSignals.of(userId, entries, follows == null ? Follows.NONE : follows, today);
+    Follows follows = await(followed, deadline, null);
+    if (follows == null) return UserSignals.of(userId, entries, Follows.NONE, today);
+    if (lookup instanceof WarmSignals.Lookup.Miss miss)
+      Objects.requireNonNull(warm).remember(userId, miss, entries, follows, from);
+    return UserSignals.of(userId, entries, follows, today);
   }
 
   /** The read's result, or {@code otherwise} when it fails or is not back by the deadline. */

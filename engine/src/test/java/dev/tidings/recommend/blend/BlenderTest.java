@@ -229,7 +229,7 @@ class BlenderTest {
         shop.settings::get,
         () -> items,
         () -> null,
-        new SignalReader(slow, user -> Follows.NONE, java.time.InstantSource.system(), () -> 90),
+        new SignalReader(slow, user -> Follows.NONE, java.time.InstantSource.system(), () -> 90, null),
         java.time.InstantSource.system());
     long started = System.nanoTime();
     var answer = blender.recommend(new RecommendationRequest(

@@ -163,7 +163,7 @@ final class Shop {
         () -> items,
         () -> ease,
         new SignalReader(
-            aggregates, user -> follows.getOrDefault(user, Follows.NONE), clock, () -> 90),
+            aggregates, user -> follows.getOrDefault(user, Follows.NONE), clock, () -> 90, null),
         clock);
   }
 
