@@ -10,7 +10,9 @@ import dev.tidings.recommend.AffinityPopularityRecommender;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommender;
 import dev.tidings.recommend.blend.Keys;
+import dev.tidings.config.SettingsCatalog;
 import dev.tidings.recommend.blend.LiveRecommender;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import dev.tidings.storage.Database;
 import java.io.PrintStream;
 import java.sql.Timestamp;
@@ -108,13 +110,45 @@ public final class RecommendBench {
           },
           options,
           out));
-      figures.addAll(measureBoth("blend", live, options, out));
+      figures.addAll(measureBoth("blend, signals read", live, options, out));
+    }
+    // the same blend with every user's signals warm in memory, as a node runs it
+    var metrics = new SimpleMeterRegistry();
+    long loading = System.nanoTime();
+    try (var warm = LiveRecommender.of(
+        database,
+        InstantSource.system(),
+        LiveRecommender.Options.defaults(),
+        metrics,
+        // sized to hold every user, as an operator sets TIDINGS_RECOMMEND_WARM_ENTRIES for a shop
+        Math.max(SettingsCatalog.RECOMMEND_WARM_ENTRIES.intDefault(), seeded.aggregates()))) {
+      while (metrics.get("tidings_recommend_warm_complete").gauge().value() < 1) {
+        if (System.nanoTime() - loading > 120_000_000_000L)
+          throw new IllegalStateException("the users' signals were not loaded in 2 minutes");
+        sleep(10);
+      }
+      warm.refreshModels();
+      out.printf(
+          Locale.ROOT,
+          "signals of %,.0f users loaded into memory %.1f s after the recommender was made%n",
+          metrics.get("tidings_recommend_warm_users").gauge().value(),
+          (System.nanoTime() - loading) / 1e9);
+      figures.addAll(measureBoth("blend, signals warm", warm, options, out));
     }
     var baseline = AffinityPopularityRecommender.of(database.jdbi(), InstantSource.system());
     baseline.refresh();
     figures.addAll(measureBoth("affinity-popularity (before)", baseline, options, out));
     return new Result(
         options, seedSeconds, seeded.aggregates(), seeded.events(), model, buildSeconds, figures);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
   }
 
   /** Ten placeholder products, so that a read alone passes the answer check. */

@@ -3,6 +3,7 @@ package dev.tidings.tools;
 import dev.tidings.Json;
 import dev.tidings.app.Logging;
 import dev.tidings.bench.OpenBurstBench;
+import dev.tidings.bench.OpenBurstBench.Paced;
 import dev.tidings.bench.OpenBurstBench.Run;
 import dev.tidings.bench.OpenBurstBench.Strategy;
 import dev.tidings.bench.Tracker;
@@ -187,6 +188,26 @@ final class OpenBurstBenchCommand extends EnvironmentAware implements Callable<I
         run.reopenRequestsPerSecond(),
         run.reopenP50Millis(),
         run.reopenP99Millis());
+    Paced paced = run.paced();
+    System.out.printf(
+        Locale.ROOT,
+        "%-8s new emails at half the re-open rate (%,.0f offered): %,9.0f slot req/s  p50 %6.2f ms"
+            + "  p99 %6.2f ms  max %7.2f ms  computations/email %.3f  duplicates %,d  failed %,d%n",
+        run.strategy(),
+        paced.offeredRequestsPerSecond(),
+        paced.requestsPerSecond(),
+        paced.p50Millis(),
+        paced.p99Millis(),
+        paced.maxMillis(),
+        paced.computationsPerEmail(),
+        paced.duplicates(),
+        paced.failedRequests());
+    if (run.reopenRequestsPerSecond() > 0)
+      System.out.printf(
+          Locale.ROOT,
+          "%-8s first opens / re-opens: %.2fx%n",
+          run.strategy(),
+          run.requestsPerSecond() / run.reopenRequestsPerSecond());
   }
 
   private static Path runningJar() {
