@@ -1,5 +1,6 @@
 package dev.tidings.message;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tidings.config.Secret;
@@ -11,15 +12,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Writes and checks the tokens in email URLs: the {@link MessageToken}'s bytes (a version, the id of the
- * key that signed it, the message id, the minute of issue, the number of slots and, in version 2 only,
- * the experiment arm), then 96 bits of HMAC-SHA256 over them, in base64url. An email in no arm gets a
- * version 1 token, as every email did before arms were carried, so tokens already sent stay valid. A
+ * key that signed it, the message id, the minute of issue, the number of slots, in version 2 the
+ * experiment arm, in version 3 the arm (0 for none) and the subscriber's language tag), then 96 bits of HMAC-SHA256 over them, in base64url. An email in no arm gets a
+ * version 1 token, as every email did before arms were carried, so tokens already sent stay valid; an
+ * email written for a subscriber's locale gets version 3, about eight characters longer. A
  * token for a numeric subscriber id is about 40 characters.
  *
  * <p>{@code TIDINGS_SECRET} may hold several secrets separated by commas: the first signs, every one
@@ -34,6 +38,7 @@ public final class TokenCodec {
   static final Instant EPOCH = Instant.parse("2024-01-01T00:00:00Z");
   private static final int VERSION = 1;
   private static final int VERSION_WITH_ARM = 2;
+  private static final int VERSION_WITH_LOCALE = 3;
   private static final int MAC_BYTES = 12;
   private static final int MIN_SECRET_CHARS = 16;
   /** Longer than any token this codec writes (a 64-character subscriber id makes about 120). */
@@ -82,12 +87,21 @@ public final class TokenCodec {
     Objects.requireNonNull(token, "token");
     SigningKey signer = keys.getFirst();
     var out = new TokenBytes.Writer();
-    out.oneByte(token.arm() == 0 ? VERSION : VERSION_WITH_ARM);
+    int version = token.locale().isPresent()
+        ? VERSION_WITH_LOCALE
+        : token.arm() == 0 ? VERSION : VERSION_WITH_ARM;
+    out.oneByte(version);
     out.oneByte(signer.id());
     token.message().write(out);
     out.varint(Duration.between(EPOCH, token.issuedAt()).toMinutes());
     out.oneByte(token.slots());
-    if (token.arm() != 0) out.varint(token.arm());
+    if (version == VERSION_WITH_ARM) out.varint(token.arm());
+    if (version == VERSION_WITH_LOCALE) {
+      out.varint(token.arm());
+      byte[] tag = token.locale().orElseThrow().toLanguageTag().getBytes(US_ASCII);
+      out.oneByte(tag.length);
+      for (byte b : tag) out.oneByte(b);
+    }
     byte[] body = out.toByteArray();
     byte[] signed = Arrays.copyOf(body, body.length + MAC_BYTES);
     System.arraycopy(signer.mac(body), 0, signed, body.length, MAC_BYTES);
@@ -106,7 +120,7 @@ public final class TokenCodec {
     if (signed.length < 2 + MAC_BYTES || !ENCODER.encodeToString(signed).equals(text))
       return refused(Reason.MALFORMED);
     int version = signed[0] & 0xff;
-    if (version != VERSION && version != VERSION_WITH_ARM) return refused(Reason.MALFORMED);
+    if (version < VERSION || version > VERSION_WITH_LOCALE) return refused(Reason.MALFORMED);
     int keyId = signed[1] & 0xff;
     byte[] body = Arrays.copyOf(signed, signed.length - MAC_BYTES);
     byte[] mac = Arrays.copyOfRange(signed, body.length, signed.length);
@@ -127,11 +141,24 @@ public final class TokenCodec {
       MessageId message = MessageId.read(in);
       long minutes = in.varint();
       int slots = in.oneByte();
-      long arm = version == VERSION_WITH_ARM ? in.varint() : 0;
-      if (!in.atEnd() || (version == VERSION_WITH_ARM && (arm < 1 || arm > MessageToken.MAX_ARM)))
-        return refused(Reason.MALFORMED);
-      return new Verdict.Valid(
-          new MessageToken(message, EPOCH.plus(Duration.ofMinutes(minutes)), slots, (int) arm));
+      long arm = version >= VERSION_WITH_ARM ? in.varint() : 0;
+      if (version == VERSION_WITH_ARM && arm < 1) return refused(Reason.MALFORMED);
+      if (arm < 0 || arm > MessageToken.MAX_ARM) return refused(Reason.MALFORMED);
+      Optional<Locale> locale = Optional.empty();
+      if (version == VERSION_WITH_LOCALE) {
+        int length = in.oneByte();
+        if (length < 1 || length > MessageToken.MAX_LOCALE_CHARS) return refused(Reason.MALFORMED);
+        var tag = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+          char c = (char) in.oneByte();
+          if (!(Character.isLetterOrDigit(c) && c < 128) && c != '-') return refused(Reason.MALFORMED);
+          tag.append(c);
+        }
+        locale = Optional.of(Locale.forLanguageTag(tag.toString()));
+      }
+      if (!in.atEnd()) return refused(Reason.MALFORMED);
+      return new Verdict.Valid(new MessageToken(
+          message, EPOCH.plus(Duration.ofMinutes(minutes)), slots, (int) arm, locale));
     } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
       // signed by us, yet unreadable (a token of a later version, or minutes past any instant)
       return refused(Reason.MALFORMED);

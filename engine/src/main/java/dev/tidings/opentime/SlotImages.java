@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * What the email-facing routes serve for a slot: the card of the product the email's list has in that
- * position, priced in the subscriber's locale; the neutral card when the slot is beyond the list or
- * the product is gone. Products and locales are looked up once a minute at most per node.
+ * position, priced in the subscriber's locale (from the token; looked up for tokens that carry none);
+ * the neutral card when the slot is beyond the list or the product is gone. Products and locales are
+ * looked up once a minute at most per node.
  */
 public final class SlotImages {
   private final SlotChooser chooser;
@@ -44,7 +45,10 @@ public final class SlotImages {
     Optional<String> productId = chooser.choose(token).productAt(slot);
     Optional<Product> product = productId.flatMap(products::get);
     if (product.isEmpty()) return new Shown(cards.generic(), Optional.empty());
-    Locale locale = locales.get(token.message().subscriberId()).orElse(Locale.ENGLISH);
+    Locale locale = token
+        .locale()
+        .or(() -> locales.get(token.message().subscriberId()))
+        .orElse(Locale.ENGLISH);
     return new Shown(cards.card(product.get(), locale), productId);
   }
 

@@ -72,7 +72,9 @@ class CampaignRendererTest {
     while (urls.find()) {
       var verdict = TOKENS.decode(urls.group(2));
       assertThat(verdict)
-          .isEqualTo(new TokenCodec.Verdict.Valid(new MessageToken(message, NOW, 6)));
+          .as("the token carries the subscriber's locale, so a slot card is priced without a read")
+          .isEqualTo(new TokenCodec.Verdict.Valid(new MessageToken(
+              message, NOW, 6, 0, java.util.Optional.of(subscriber.locale()))));
       if (urls.group(1).equals("c")) clicks.add(urls.group(3));
       if (urls.group(1).equals("o")) images.add(urls.group(3));
     }

@@ -7,6 +7,9 @@ import dev.tidings.config.Secret;
 import dev.tidings.message.TokenCodec.Reason;
 import dev.tidings.message.TokenCodec.Verdict;
 import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TokenCodecTest {
@@ -47,6 +50,27 @@ class TokenCodecTest {
     assertThatThrownBy(() -> new MessageToken(new MessageId(1, 2, "s"), now, 5, 0x1_0000))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("arm must be within 0..65535");
+  }
+
+  @Test
+  void the_subscribers_locale_rides_in_a_version_3_token_with_or_without_an_arm() {
+    var plain = new MessageToken(new MessageId(1, 2, "s-1"), now, 5);
+    var german = new MessageToken(
+        new MessageId(1, 2, "s-1"), now, 5, 0, Optional.of(Locale.forLanguageTag("de-AT")));
+    var armed = new MessageToken(
+        new MessageId(1, 2, "s-1"), now, 5, 7, Optional.of(Locale.forLanguageTag("sr-Latn-RS")));
+
+    for (MessageToken token : List.of(german, armed)) {
+      String text = codec.encode(token);
+      assertThat(codec.decode(text)).isEqualTo(new Verdict.Valid(token));
+      assertThat(java.util.Base64.getUrlDecoder().decode(text)[0]).isEqualTo((byte) 3);
+    }
+    assertThat(codec.encode(german).length()).isLessThanOrEqualTo(codec.encode(plain).length() + 10);
+    assertThat(((Verdict.Valid) codec.decode(codec.encode(armed))).token().locale())
+        .contains(Locale.forLanguageTag("sr-Latn-RS"));
+    // no tag to carry: the token stays the version it was
+    var root = new MessageToken(new MessageId(1, 2, "s-1"), now, 5, 0, Optional.of(Locale.ROOT));
+    assertThat(codec.encode(root)).isEqualTo(codec.encode(plain));
   }
 
   @Test

@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -419,7 +420,12 @@ public final class OpenBurstBench {
       String[] tokens = new String[emails];
       for (int e = 0; e < emails; e++)
         tokens[e] = codec.encode(
-            new MessageToken(new MessageId(campaign, runId, "bench-s" + e), issued, k));
+            new MessageToken(
+                new MessageId(campaign, runId, "bench-s" + e),
+                issued,
+                k,
+                0,
+                Optional.of(Locale.forLanguageTag(LOCALES[e % LOCALES.length]))));
       long[] latencies = new long[emails * k];
       LongAdder duplicates = new LongAdder();
       LongAdder failed = new LongAdder();
