@@ -2,6 +2,7 @@ package dev.tidings.recommend.blend;
 
 import dev.tidings.activity.aggregate.AggregateKey;
 import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.activity.aggregate.KeyPart;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,20 +43,54 @@ public final class UserSignals {
     return signals;
   }
 
-  private void add(AggregateKey key, double value) {
-    var bucket = key.bucket();
-    // s@user:s@<id>:s@<dimension>:s@<value>:s@<aggregation>:s@<algorithm>:b@<period>
-    if (bucket.isEmpty() || key.parts().size() != 7) return;
+  /** The kinds of aggregate the algorithms read from a user's, in the order of {@link #into}. */
+  enum Kind {
+    BRAND,
+    CATEGORY,
+    PURCHASES,
+    VIEWS
+  }
+
+  /**
+   * Which kind of the user's signals an aggregate is, if any the algorithms read:
+   * {@code s@user:s@<id>:s@<dimension>:s@<value>:s@<aggregation>:s@<algorithm>:b@<period>}.
+   */
+  static @Nullable Kind kind(AggregateKey key) {
+    if (key.bucket().isEmpty() || key.parts().size() != 7) return null;
     String dimension = Keys.text(key, 2);
-    String target = Keys.text(key, 3);
-    @Nullable Map<String, Periods> into = switch (Keys.text(key, 4)) {
-      case Keys.USER_BRAND -> Keys.BRAND.equals(dimension) ? brands : null;
-      case Keys.USER_CATEGORY -> Keys.CATEGORY.equals(dimension) ? categories : null;
-      case Keys.USER_ITEM_PURCHASES -> Keys.ITEM.equals(dimension) ? purchases : null;
-      case Keys.USER_ITEM_VIEWS -> Keys.ITEM.equals(dimension) ? views : null;
+    return switch (Keys.text(key, 4)) {
+      case Keys.USER_BRAND -> Keys.BRAND.equals(dimension) ? Kind.BRAND : null;
+      case Keys.USER_CATEGORY -> Keys.CATEGORY.equals(dimension) ? Kind.CATEGORY : null;
+      case Keys.USER_ITEM_PURCHASES -> Keys.ITEM.equals(dimension) ? Kind.PURCHASES : null;
+      case Keys.USER_ITEM_VIEWS -> Keys.ITEM.equals(dimension) ? Kind.VIEWS : null;
       default -> null;
     };
-    if (into != null) into.computeIfAbsent(target, t -> new Periods()).add(bucket.get(), value);
+  }
+
+  /** The brand, category or item an aggregate of a {@link #kind} is about. */
+  static String target(AggregateKey key) {
+    return Keys.text(key, 3);
+  }
+
+  private void add(AggregateKey key, double value) {
+    Kind kind = kind(key);
+    if (kind != null) add(kind, target(key), key.bucket().orElseThrow(), value);
+  }
+
+  /** One aggregate already sorted by kind (a node's memory keeps them so). */
+  void add(Kind kind, String target, KeyPart.Bucket bucket, double value) {
+    Map<String, Periods> into = switch (kind) {
+      case BRAND -> brands;
+      case CATEGORY -> categories;
+      case PURCHASES -> purchases;
+      case VIEWS -> views;
+    };
+    into.computeIfAbsent(target, t -> new Periods()).add(bucket, value);
+  }
+
+  /** A user's signals to be filled with {@link #add(Kind, String, KeyPart.Bucket, double)}. */
+  static UserSignals empty(String userId, LocalDate today, Follows follows) {
+    return new UserSignals(userId, today, follows);
   }
 
   public String userId() {

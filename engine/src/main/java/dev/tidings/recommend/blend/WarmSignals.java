@@ -50,13 +50,20 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
   private sealed interface Held {}
 
   /**
-   * A user's signals as the database had them: their aggregates (keys written out, day periods from
-   * {@code from} on) and follows.
+   * A user's signals as the database had them (day periods from {@code from} on), kept as the
+   * algorithms read them: per aggregate its kind, target, period and value; aggregates of other
+   * layouts are not kept. Targets and periods are shared between users where equal.
    */
-  private record Known(String[] keys, double[] values, Follows follows, LocalDate from)
+  private record Known(
+      UserSignals.Kind[] kinds,
+      String[] targets,
+      KeyPart.Bucket[] buckets,
+      double[] values,
+      Follows follows,
+      LocalDate from)
       implements Held {
     int weight() {
-      return 1 + keys.length + follows.brands().size() + follows.categories().size();
+      return 1 + kinds.length + follows.brands().size() + follows.categories().size();
     }
   }
 
@@ -80,6 +87,8 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
   }
 
   private final Cache<String, Held> users;
+  /** Product ids, brands and periods many users share, held once. */
+  private final Interner shared = new Interner();
   private final AggregateStore aggregates;
   private final Follows.Loader follows;
   private final Supplier<LocalDate> firstDay;
@@ -177,25 +186,34 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
     if (generation.get() != miss.generation) users.asMap().remove(userId, known);
   }
 
-  private static Known known(List<AggregateStore.Entry> entries, Follows followed, LocalDate from) {
-    String[] keys = new String[entries.size()];
-    double[] values = new double[entries.size()];
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = entries.get(i).key().format();
-      values[i] = entries.get(i).value();
+  private Known known(List<AggregateStore.Entry> entries, Follows followed, LocalDate from) {
+    int n = 0;
+    UserSignals.@Nullable Kind[] kinds = new UserSignals.Kind[entries.size()];
+    for (int i = 0; i < kinds.length; i++) kinds[i] = UserSignals.kind(entries.get(i).key());
+    for (UserSignals.Kind kind : kinds) if (kind != null) n++;
+    var known = new Known(
+        new UserSignals.Kind[n], new String[n], new KeyPart.Bucket[n], new double[n], followed, from);
+    int at = 0;
+    for (int i = 0; i < kinds.length; i++) {
+      UserSignals.Kind kind = kinds[i];
+      if (kind == null) continue;
+      AggregateKey key = entries.get(i).key();
+      known.kinds()[at] = kind;
+      known.targets()[at] = shared.intern(UserSignals.target(key));
+      known.buckets()[at] = shared.intern(key.bucket().orElseThrow());
+      known.values()[at] = entries.get(i).value();
+      at++;
     }
-    return new Known(keys, values, followed, from);
+    return known;
   }
 
   private static UserSignals signals(String userId, Known known, LocalDate today, LocalDate from) {
-    List<AggregateStore.Entry> entries = new ArrayList<>(known.keys().length);
-    for (int i = 0; i < known.keys().length; i++) {
-      AggregateKey key = AggregateKey.parse(known.keys()[i]);
-      if (key.bucket().orElse(null) instanceof KeyPart.Day day && day.day().isBefore(from))
-        continue;
-      entries.add(new AggregateStore.Entry(key, known.values()[i]));
+    var signals = UserSignals.empty(userId, today, known.follows());
+    for (int i = 0; i < known.kinds().length; i++) {
+      if (known.buckets()[i] instanceof KeyPart.Day day && day.day().isBefore(from)) continue;
+      signals.add(known.kinds()[i], known.targets()[i], known.buckets()[i], known.values()[i]);
     }
-    return UserSignals.of(userId, entries, known.follows(), today);
+    return signals;
   }
 
   /** The feed (re)connected: changes may have been missed, so everything is read again. */
@@ -306,6 +324,17 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
   /** Whether a user this node lacks has no signals (for tests and the gauge). */
   boolean complete() {
     return complete;
+  }
+
+  /** Equal values held once: weakly, so what no user holds any more goes. */
+  private static final class Interner {
+    private final com.github.benmanes.caffeine.cache.Interner<Object> values =
+        com.github.benmanes.caffeine.cache.Interner.newWeakInterner();
+
+    @SuppressWarnings("unchecked")
+    <T> T intern(T value) {
+      return (T) values.intern(value);
+    }
   }
 
   private record FollowSets(Set<String> brands, Set<String> categories) {}
