@@ -28,7 +28,12 @@ public final class AotTraining {
 
   /** Trains and writes the cache; returns its size in bytes. */
   public static long train(
-      Path jar, List<String> jvmOptions, Path output, Duration load, Path work, Consumer<String> say) {
+      Path jar,
+      List<String> jvmOptions,
+      Path output,
+      Duration load,
+      Path work,
+      Consumer<String> say) {
     long started = System.nanoTime();
     Path partial = output.resolveSibling(output.getFileName() + ".partial");
     List<String> options = new ArrayList<>(jvmOptions);
@@ -47,8 +52,11 @@ public final class AotTraining {
         new NodeProcess.Launch(jar.toAbsolutePath(), options, List.of("serve")), data, log)) {
       long answered = node.awaitFirstAnswer(START_TIMEOUT);
       say.accept(String.format(
-          Locale.ROOT, "node up after %.1f s; loading a shop of %,d products and %,d subscribers",
-          (answered - node.startedNanos()) / 1e9, SHAPE.products(), SHAPE.subscribers()));
+          Locale.ROOT,
+          "node up after %.1f s; loading a shop of %,d products and %,d subscribers",
+          (answered - node.startedNanos()) / 1e9,
+          SHAPE.products(),
+          SHAPE.subscribers()));
       var workload = new NodeWorkload(SHAPE);
       workload.loadShop(node.port());
       say.accept("opening emails, posting events and receipts, asking for recommendations for "
@@ -56,8 +64,10 @@ public final class AotTraining {
       long from = System.nanoTime();
       var result = workload.run(node.port(), from, from + load.toNanos(), 1);
       say.accept(String.format(
-          Locale.ROOT, "%,d requests answered (%,d failed); writing the cache as the node stops",
-          result.requests(), result.errors()));
+          Locale.ROOT,
+          "%,d requests answered (%,d failed); writing the cache as the node stops",
+          result.requests(),
+          result.errors()));
       int exit = node.stop(WRITE_TIMEOUT);
       if (exit != 0)
         throw new IllegalStateException("the training node exited with " + exit + "; see " + log);
@@ -66,9 +76,13 @@ public final class AotTraining {
       if (!Files.isRegularFile(partial))
         throw new IllegalStateException("the training node wrote no AOT cache; see " + log);
       long size = Files.size(partial);
-      Files.move(partial, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          partial, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       say.accept(String.format(
-          Locale.ROOT, "AOT cache %s written (%,d MB) in %.0f s", output, size >> 20,
+          Locale.ROOT,
+          "AOT cache %s written (%,d MB) in %.0f s",
+          output,
+          size >> 20,
           (System.nanoTime() - started) / 1e9));
       return size;
     } catch (IOException e) {

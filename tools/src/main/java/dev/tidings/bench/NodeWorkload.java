@@ -36,8 +36,8 @@ public final class NodeWorkload {
   private static final String[] CURRENCIES = {"EUR", "GBP", "EUR", "EUR", "EUR"};
   private static final List<String> KEY =
       List.of("Authorization: Bearer " + OpenBurstBench.API_KEY);
-  private static final List<String> JSON_WITH_KEY = List.of(
-      "Authorization: Bearer " + OpenBurstBench.API_KEY, "Content-Type: application/json");
+  private static final List<String> JSON_WITH_KEY =
+      List.of("Authorization: Bearer " + OpenBurstBench.API_KEY, "Content-Type: application/json");
 
   /** The shop's size and the load's shape. */
   public record Shape(int lanes, int slots, int products, int subscribers) {
@@ -109,7 +109,8 @@ public final class NodeWorkload {
     try (var connection = new KeepAliveConnection("127.0.0.1", port, IMPORT_TIMEOUT_MILLIS)) {
       connection.post(
           path,
-          List.of("Authorization: Bearer " + OpenBurstBench.API_KEY,
+          List.of(
+              "Authorization: Bearer " + OpenBurstBench.API_KEY,
               "Content-Type: application/x-ndjson"),
           lines.toString().getBytes(StandardCharsets.UTF_8));
       int status = connection.read().status();

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 public final class StartupBench {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
-  private static final Duration DRIVER_WARMUP = Duration.ofSeconds(30);
+  private static final Duration DRIVER_WARMUP = Duration.ofSeconds(45);
 
   /** What to run. {@code cache} is used as it is: it must have been trained on {@code jar}. */
   public record Options(
@@ -57,8 +57,9 @@ public final class StartupBench {
         launch(options, false, "setup"), data, options.work().resolve("setup-node.log"))) {
       node.awaitFirstAnswer(START_TIMEOUT);
       workload.loadShop(node.port());
-      // warms this process's own load generator too, so the first node measured meets no colder
-      // a client than the last
+      // renders the product cards into the data directory, where every node finds them, and warms
+      // this process's own load generator, so the first node measured meets no colder a client
+      // than the last
       say.accept("warming the load generator on it for " + DRIVER_WARMUP.toSeconds() + " s");
       long from = System.nanoTime();
       workload.run(node.port(), from, from + DRIVER_WARMUP.toNanos(), 1);

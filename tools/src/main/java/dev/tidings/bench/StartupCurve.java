@@ -13,7 +13,11 @@ import java.util.Locale;
  * and how soon it first served a given share of that.
  */
 public record StartupCurve(
-    String name, long[] perSecond, double[] cpuPerSecond, double firstAnswerSeconds, int steadySeconds) {
+    String name,
+    long[] perSecond,
+    double[] cpuPerSecond,
+    double firstAnswerSeconds,
+    int steadySeconds) {
   public StartupCurve {
     if (cpuPerSecond.length != perSecond.length)
       throw new IllegalArgumentException("one CPU figure per second is needed");
@@ -60,7 +64,8 @@ public record StartupCurve(
    */
   public int secondsToReach(double share) {
     double bar = share * steadyPerSecond();
-    for (int s = 0; s < perSecond.length; s++) if (perSecond[s] > 0 && perSecond[s] >= bar) return s + 1;
+    for (int s = 0; s < perSecond.length; s++)
+      if (perSecond[s] > 0 && perSecond[s] >= bar) return s + 1;
     return -1;
   }
 
@@ -74,7 +79,8 @@ public record StartupCurve(
    * scaled to the highest steady throughput among them, a {@code |} marking 80% of each one's own.
    */
   public static List<String> chart(List<StartupCurve> curves, int seconds) {
-    double scale = curves.stream().mapToDouble(StartupCurve::steadyPerSecond).max().orElse(1);
+    double scale =
+        curves.stream().mapToDouble(StartupCurve::steadyPerSecond).max().orElse(1);
     if (scale <= 0) scale = 1;
     int width = 30;
     List<String> lines = new ArrayList<>();

@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
     name = "aot-train",
     hidden = true,
     mixinStandardHelpOptions = true,
-    description = "Train a JDK AOT cache for a Tidings jar: a node of it under load, then its cache.")
+    description =
+        "Train a JDK AOT cache for a Tidings jar: a node of it under load, then its cache.")
 final class AotTrainCommand implements Callable<Integer> {
   @Option(names = "--jar", required = true, description = "the jar the cache is for")
   Path jar;
@@ -50,7 +51,11 @@ final class AotTrainCommand implements Callable<Integer> {
         : nodeJvmOptions;
     try (var work = ScratchDirectory.create("tidings-aot-train-")) {
       AotTraining.train(
-          jar, options, output.toAbsolutePath(), Duration.ofSeconds(seconds), work.path(),
+          jar,
+          options,
+          output.toAbsolutePath(),
+          Duration.ofSeconds(seconds),
+          work.path(),
           line -> System.err.println("aot: " + line));
     }
     return 0;

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class StartupCurveTest {
   @Test
   void steady_is_the_median_of_the_last_seconds_so_one_stalled_second_does_not_move_it() {
-    var curve = new StartupCurve("n", new long[] {0, 10, 50, 100, 100, 3, 100, 120}, new double[8], 1.5, 5);
+    var curve =
+        new StartupCurve("n", new long[] {0, 10, 50, 100, 100, 3, 100, 120}, new double[8], 1.5, 5);
     assertThat(curve.steadyPerSecond()).isEqualTo(100.0);
   }
 
@@ -22,7 +23,8 @@ class StartupCurveTest {
 
   @Test
   void the_time_to_a_share_is_the_end_of_the_first_second_that_reached_it() {
-    var curve = new StartupCurve("n", new long[] {0, 0, 40, 79, 80, 60, 100, 100, 100}, new double[9], 2.2, 3);
+    var curve = new StartupCurve(
+        "n", new long[] {0, 0, 40, 79, 80, 60, 100, 100, 100}, new double[9], 2.2, 3);
     assertThat(curve.secondsToReach(0.8)).isEqualTo(5);
     assertThat(curve.secondsToReach(0.5)).isEqualTo(4);
     assertThat(curve.secondsToReach(1.5)).isEqualTo(-1);
@@ -58,7 +60,8 @@ class StartupCurveTest {
     var curve = new StartupCurve(
         "n", new long[] {10, 30, 100, 100, 5}, new double[] {0.5, 1.5, 0.5, 0.5, 0}, 0, 2);
     assertThat(curve.requestsPerCpuSecond(2)).containsExactly(20.0, 200.0);
-    assertThat(new StartupCurve("n", new long[] {0, 0}, new double[2], 0, 1).requestsPerCpuSecond(2))
+    assertThat(
+            new StartupCurve("n", new long[] {0, 0}, new double[2], 0, 1).requestsPerCpuSecond(2))
         .containsExactly(0.0);
   }
 
