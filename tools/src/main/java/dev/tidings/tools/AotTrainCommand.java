@@ -31,7 +31,7 @@ final class AotTrainCommand implements Callable<Integer> {
 
   @Option(
       names = "--seconds",
-      defaultValue = "20",
+      defaultValue = "60",
       description = "seconds of load after the shop is loaded (default ${DEFAULT-VALUE})")
   int seconds;
 

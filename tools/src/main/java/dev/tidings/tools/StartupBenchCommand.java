@@ -101,7 +101,7 @@ final class StartupBenchCommand implements Callable<Integer> {
       if (aot == null) {
         aot = work.path().resolve("tidings.aot");
         AotTraining.train(
-            jar, jvm, aot, Duration.ofSeconds(20), work.path(), StartupBenchCommand::say);
+            jar, jvm, aot, AotTraining.DEFAULT_LOAD, work.path(), StartupBenchCommand::say);
       }
       var options = new StartupBench.Options(
           jar,
