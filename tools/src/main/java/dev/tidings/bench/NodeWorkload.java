@@ -160,8 +160,7 @@ public final class NodeWorkload {
     private final LongAdder errors;
     private final KeepAliveConnection[] connections;
 
-    Lane(int port, long originNanos, long untilNanos, AtomicLongArray perSecond, LongAdder errors)
-        throws IOException {
+    Lane(int port, long originNanos, long untilNanos, AtomicLongArray perSecond, LongAdder errors) {
       this.port = port;
       this.originNanos = originNanos;
       this.untilNanos = untilNanos;
