@@ -50,7 +50,14 @@ final class KeepAliveConnection implements AutoCloseable {
 
   /** Writes one GET in a single write (a request split over writes would meet Nagle's delay). */
   void send(String path) throws IOException {
-    byte[] start = ("GET " + path + " HTTP/1.1\r\n").getBytes(StandardCharsets.US_ASCII);
+    send(path, java.util.List.of());
+  }
+
+  /** Writes one GET with the given header lines (each without its CRLF), in a single write. */
+  void send(String path, java.util.List<String> headers) throws IOException {
+    var head = new StringBuilder(128).append("GET ").append(path).append(" HTTP/1.1\r\n");
+    for (String header : headers) head.append(header).append("\r\n");
+    byte[] start = head.toString().getBytes(StandardCharsets.US_ASCII);
     byte[] request = new byte[start.length + hostLine.length];
     System.arraycopy(start, 0, request, 0, start.length);
     System.arraycopy(hostLine, 0, request, start.length, hostLine.length);

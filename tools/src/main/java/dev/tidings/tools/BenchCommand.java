@@ -22,6 +22,8 @@ import picocli.CommandLine.Command;
       RecommendBenchCommand.class,
       OptimizeBenchCommand.class,
       RetentionBenchCommand.class,
+      StartupBenchCommand.class,
+      AotTrainCommand.class,
       BenchNodeCommand.class
     })
 final class BenchCommand implements Runnable {
@@ -32,6 +34,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery, recommend, optimize or retention");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery, recommend, optimize, retention or startup");
   }
 }
