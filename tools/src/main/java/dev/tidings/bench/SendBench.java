@@ -161,7 +161,8 @@ public final class SendBench {
   /** The handovers' group commit as its metrics saw it: statements, their size, the senders' wait. */
   private static void printHandovers(String backend, SimpleMeterRegistry metrics, PrintStream out) {
     var batches = metrics.find("tidings_send_handover_batch_size").summary();
-    var writes = metrics.find("tidings_send_handover_write_seconds").tag("result", "ok").timer();
+    var writes =
+        metrics.find("tidings_send_handover_write_seconds").tag("result", "ok").timer();
     var waits = metrics.find("tidings_send_handover_wait_seconds").timer();
     if (batches == null || writes == null || waits == null) return;
     out.printf(

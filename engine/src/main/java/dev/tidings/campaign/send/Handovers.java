@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * which the email may have been delivered. Every email pays one durable write there, so the senders'
  * writes are committed in groups: a handover joins the batch gathering while up to {@code
  * maxInFlight} are being written, and the whole batch is one statement and one commit. A write starts
- * when the transport {@linkplain Handover#begin() begins} the email's transfer, so it overlaps the
- * envelope and the data; the sender waits on its answer only at {@link Handover#proceed()}, before the
- * end of the data, and never lets an email go before the statement that holds its row has committed. A batch that fails refuses every email in
+ * when the transport {@linkplain Handover#begin() takes} the email, so its commit (a WAL flush)
+ * overlaps the wait for a connection and the transfer; the sender waits on its answer only at {@link
+ * Handover#proceed()}, before the end of the data, and never lets an email go before the statement
+ * that holds its row has committed. A batch that fails refuses every email in
  * it, and since the statement is all or nothing, none of its rows is handed over. Thread-safe.
  */
 final class Handovers {

@@ -50,16 +50,6 @@ final class TrackedSmtpConnection extends SMTPTransport {
     return System.nanoTime() - lastUsedNanos;
   }
 
-  /**
-   * The message's SMTP transaction begins: the handover's write may start now and overlap the
-   * envelope's replies and the data, instead of holding the connection after the data.
-   */
-  @Override
-  protected void mailFrom() throws MessagingException {
-    handover.begin();
-    super.mailFrom();
-  }
-
   @Override
   protected void finishData() throws IOException, MessagingException {
     if (!handover.proceed()) {

@@ -79,9 +79,7 @@ class HandoversTest {
     }
     var batches = registry.find(SendMetrics.HANDOVER_BATCH).summary();
     assertThat(batches.totalAmount()).isEqualTo(200);
-    assertThat(batches.count())
-        .as("statements for 200 concurrent handovers")
-        .isLessThan(200);
+    assertThat(batches.count()).as("statements for 200 concurrent handovers").isLessThan(200);
     assertThat(registry.find(SendMetrics.HANDOVER_WAIT).timer().count()).isEqualTo(200);
   }
 
@@ -148,7 +146,11 @@ class HandoversTest {
       for (Thread sender : senders) sender.join();
       assertThat(refused).as("emails refused at the handover").hasValue(claimed.size());
     }
-    assertThat(registry.find(SendMetrics.HANDOVER_WRITE).tag("result", "failed").timer().count())
+    assertThat(registry
+            .find(SendMetrics.HANDOVER_WRITE)
+            .tag("result", "failed")
+            .timer()
+            .count())
         .isPositive();
     for (String id : claimed)
       assertThat(ledger.recipientState(CAMPAIGN, RUN, id)).as(id).contains("sending");
@@ -168,7 +170,9 @@ class HandoversTest {
     // the first attempt was refused after its data; the partition is taken over before the retry
     assertThat(ledger.takePartition(CAMPAIGN, RUN, 0, 6)).contains(claimed);
     handover.begin();
-    assertThat(handover.proceed()).as("a takeover recorded it unknown: it must not go again").isFalse();
+    assertThat(handover.proceed())
+        .as("a takeover recorded it unknown: it must not go again")
+        .isFalse();
     assertThat(ledger.recipientState(CAMPAIGN, RUN, claimed.getFirst())).contains("unknown");
   }
 
