@@ -17,4 +17,12 @@ public interface Handover {
    * asked again for the same email when an earlier attempt ended in a temporary refusal.
    */
   boolean proceed();
+
+  /**
+   * Said by a transport when it takes the email to send (before it waits for a connection), so a
+   * handover that costs a durable write can start it there and overlap it with the wait and the
+   * transfer; {@link #proceed()} still decides and is asked all the same. Must not block or throw;
+   * may be said again for the same email on a later attempt.
+   */
+  default void begin() {}
 }

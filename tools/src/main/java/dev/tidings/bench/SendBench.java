@@ -15,6 +15,7 @@ import dev.tidings.queue.MessageHandler;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -25,6 +26,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jdbi.v3.core.Jdbi;
 
@@ -81,8 +83,9 @@ public final class SendBench {
       out.printf(
           "  %s: planned %,d recipients in %.2f s%n",
           backend.name(), options.subscribers(), planSeconds);
+      var metrics = new SimpleMeterRegistry();
       pipeline
-          .consumers(composer, backend.mail())
+          .consumers(composer, backend.mail(), metrics)
           .register(new Subscribing(backend.queue(), subscriptions));
       SendProgress progress;
       long lastPrint = System.nanoTime();
@@ -100,6 +103,7 @@ public final class SendBench {
       subscriptions.clear();
       backend.queue().delete(sendOptions.queueName());
       backend.queue().delete(sendOptions.receiptQueueName());
+      printHandovers(backend.name(), metrics, out);
       if (progress.sent() != progress.planned())
         out.printf(
             "    NOTE: %s ended %s with %d sent of %d%n",
@@ -152,6 +156,26 @@ public final class SendBench {
         composer.micros(),
         peakHeap(),
         smtp.connections() - connectionsBefore);
+  }
+
+  /** The handovers' group commit as its metrics saw it: statements, their size, the senders' wait. */
+  private static void printHandovers(String backend, SimpleMeterRegistry metrics, PrintStream out) {
+    var batches = metrics.find("tidings_send_handover_batch_size").summary();
+    var writes =
+        metrics.find("tidings_send_handover_write_seconds").tag("result", "ok").timer();
+    var waits = metrics.find("tidings_send_handover_wait_seconds").timer();
+    if (batches == null || writes == null || waits == null) return;
+    out.printf(
+        "  %s: %,d handovers in %,d statements (mean %.1f, max %.0f), %.2f ms a statement,"
+            + " senders waited %.2f ms on average (max %.1f ms)%n",
+        backend,
+        (long) batches.totalAmount(),
+        batches.count(),
+        batches.mean(),
+        batches.max(),
+        writes.mean(TimeUnit.MILLISECONDS),
+        waits.mean(TimeUnit.MILLISECONDS),
+        waits.max(TimeUnit.MILLISECONDS));
   }
 
   private static Iterator<String> ids(int count) {

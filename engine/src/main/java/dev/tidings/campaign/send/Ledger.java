@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
@@ -230,44 +231,47 @@ final class Ledger {
    * worker took it over), so the caller stops.
    */
   @Nullable List<String> claim(long campaignId, long runId, int part, long fence, int limit) {
-    return transaction(handle -> {
-      // FOR SHARE: a takeover's fence change waits for this claim, then settles what it claimed
-      Long current = handle
-          .createQuery("""
+    // One statement, so one round trip while the slot's senders wait for their next chunk.
+    // FOR SHARE: a takeover's fence change waits for this claim, then settles what it claimed.
+    // FOR UPDATE: a row a cancel is skipping is read again once the cancel commits, so it is no
+    // longer planned and stays skipped; without it the sub-select's stale row would be claimed.
+    // MATERIALIZED: the pick runs once; a sub-select re-scanned by the update would lock past the
+    // rows the update already changed and claim more than the limit.
+    // The partition's row comes back with no recipient when nothing was claimed, and not at all
+    // when the partition is gone.
+    List<ClaimedRow> rows = jdbi.withHandle(handle -> handle
+        .createQuery("""
+            WITH current AS MATERIALIZED (
               SELECT fence FROM send_partition
-              WHERE campaign_id = :campaign AND run_id = :run AND part = :part FOR SHARE""")
-          .bind("campaign", campaignId)
-          .bind("run", runId)
-          .bind("part", part)
-          .mapTo(Long.class)
-          .findOne()
-          .orElse(null);
-      if (current == null || current != fence) return null;
-      // FOR UPDATE: a row a cancel is skipping is read again once the cancel commits, so it is no
-      // longer planned and stays skipped; without it the sub-select's stale row would be claimed.
-      // MATERIALIZED: the pick runs once; a sub-select re-scanned by the update would lock past the
-      // rows the update already changed and claim more than the limit.
-      return handle
-          .createQuery("""
-              WITH picked AS MATERIALIZED (
-                SELECT subscriber_id FROM send_recipient
-                WHERE campaign_id = :campaign AND run_id = :run AND part = :part
-                  AND state = 'planned'
-                ORDER BY subscriber_id LIMIT :limit FOR UPDATE)
+              WHERE campaign_id = :campaign AND run_id = :run AND part = :part FOR SHARE),
+            picked AS MATERIALIZED (
+              SELECT subscriber_id FROM send_recipient
+              WHERE campaign_id = :campaign AND run_id = :run AND part = :part
+                AND state = 'planned' AND (SELECT fence FROM current) = :fence
+              ORDER BY subscriber_id LIMIT :limit FOR UPDATE),
+            claimed AS (
               UPDATE send_recipient r SET state = 'sending', fence = :fence, updated_at = now()
                 FROM picked
                WHERE r.campaign_id = :campaign AND r.run_id = :run
                  AND r.subscriber_id = picked.subscriber_id
-              RETURNING r.subscriber_id""")
-          .bind("campaign", campaignId)
-          .bind("run", runId)
-          .bind("part", part)
-          .bind("fence", fence)
-          .bind("limit", limit)
-          .mapTo(String.class)
-          .list();
-    });
+              RETURNING r.subscriber_id)
+            SELECT current.fence, claimed.subscriber_id
+            FROM current LEFT JOIN claimed ON true""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("part", part)
+        .bind("fence", fence)
+        .bind("limit", limit)
+        .map((r, context) -> new ClaimedRow(r.getLong(1), r.getString(2)))
+        .list());
+    if (rows.isEmpty() || rows.getFirst().fence() != fence) return null;
+    var claimed = new ArrayList<String>(rows.size());
+    for (ClaimedRow row : rows) if (row.subscriberId() != null) claimed.add(row.subscriberId());
+    return claimed;
   }
+
+  /** The partition's fence beside one recipient claimed (none when nothing was). */
+  private record ClaimedRow(long fence, @Nullable String subscriberId) {}
 
   /**
    * Claims one triggered recipient under a fence of its own; empty when it is past claiming (sent,
@@ -344,7 +348,10 @@ final class Ledger {
         .bindArray("fences", Long.class, fences)
         .map((rows, context) ->
             new Claim(rows.getLong(1), rows.getLong(2), rows.getString(3), rows.getLong(4)))
-        .collectIntoSet());
+        // a list, not collectIntoSet: that resolves its collector's generic types on every call
+        .list()
+        .stream()
+        .collect(Collectors.toSet()));
   }
 
   /**
@@ -361,33 +368,36 @@ final class Ledger {
       marks.add(outcome.mark().name());
       reasons.add(outcome.reason());
     }
-    return transaction(handle -> {
-      List<String> recorded = handle
-          .createQuery("""
+    // one statement: the rows and the run's counters change together, in one round trip
+    List<String> recorded = jdbi.withHandle(handle -> handle
+        .createQuery("""
+            WITH recorded AS (
               UPDATE send_recipient AS r
               SET state = u.state, reason = NULLIF(u.reason, ''), updated_at = now()
               FROM unnest(:ids, :states, :reasons) AS u (id, state, reason)
               WHERE r.campaign_id = :campaign AND r.run_id = :run AND r.subscriber_id = u.id
                 AND r.state IN ('sending', 'handed_over') AND r.fence = :fence
-              RETURNING r.subscriber_id""")
-          .bind("campaign", campaignId)
-          .bind("run", runId)
-          .bind("fence", fence)
-          .bindArray("ids", String.class, ids)
-          .bindArray("states", String.class, marks)
-          .bindArray("reasons", String.class, reasons)
-          .mapTo(String.class)
-          .list();
-      var kept = new HashSet<>(recorded);
-      var result =
-          outcomes.stream().filter(o -> kept.contains(o.subscriberId())).toList();
-      addCounts(
-          handle,
-          campaignId,
-          runId,
-          Counts.of(result.stream().map(o -> o.mark().name()).toList()));
-      return result;
-    });
+              RETURNING r.subscriber_id, r.state),
+            counted AS (
+              UPDATE send_run SET
+                sent = sent + (SELECT count(*) FROM recorded WHERE state = 'sent'),
+                failed = failed + (SELECT count(*) FROM recorded WHERE state = 'failed'),
+                unknown = unknown + (SELECT count(*) FROM recorded WHERE state = 'unknown'),
+                skipped = skipped + (SELECT count(*) FROM recorded WHERE state = 'skipped'),
+                progressed_at = now()
+              WHERE campaign_id = :campaign AND run_id = :run
+                AND EXISTS (SELECT 1 FROM recorded WHERE state <> 'planned'))
+            SELECT subscriber_id FROM recorded""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("fence", fence)
+        .bindArray("ids", String.class, ids)
+        .bindArray("states", String.class, marks)
+        .bindArray("reasons", String.class, reasons)
+        .mapTo(String.class)
+        .list());
+    var kept = new HashSet<>(recorded);
+    return outcomes.stream().filter(o -> kept.contains(o.subscriberId())).toList();
   }
 
   /** Records that the partition is done under {@code fence}. */

@@ -1,13 +1,16 @@
 package dev.tidings.campaign.send;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -18,13 +21,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * sweeper did (runs completed whose countdown had reached zero, partitions queued again because their
  * run stalled or because they showed no progress); {@code tidings_send_runs_running}, the bulk runs
  * under way in the whole cluster (read from the ledger at each scrape), which beside a flat rate of
- * sent emails tells a campaign that stopped progressing.
+ * sent emails tells a campaign that stopped progressing. The handovers' group commit: {@code
+ * tidings_send_handover_batch_size}, the handovers one statement wrote; {@code
+ * tidings_send_handover_write_seconds{result}}, each statement's time (ok or failed); {@code
+ * tidings_send_handover_wait_seconds}, how long a sender waited for its handover at the end of the
+ * message data, holding its SMTP connection (the part of the write the data did not hide).
  */
 final class SendMetrics {
   static final String EMAILS = "tidings_send_emails";
   static final String IN_FLIGHT = "tidings_send_partitions_in_flight";
   static final String SWEEPER = "tidings_send_sweeper_actions";
   static final String RUNNING = "tidings_send_runs_running";
+  static final String HANDOVER_BATCH = "tidings_send_handover_batch_size";
+  static final String HANDOVER_WRITE = "tidings_send_handover_write_seconds";
+  static final String HANDOVER_WAIT = "tidings_send_handover_wait_seconds";
 
   enum SweeperAction {
     /** A run whose countdown had reached zero was completed. */
@@ -38,6 +48,10 @@ final class SendMetrics {
   private final Map<SendReceipt.Status, Counter> emails = new EnumMap<>(SendReceipt.Status.class);
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Map<SweeperAction, Counter> sweeper = new EnumMap<>(SweeperAction.class);
+  private final DistributionSummary handoverBatch;
+  private final Timer handoverWritten;
+  private final Timer handoverFailed;
+  private final Timer handoverWait;
 
   SendMetrics(MeterRegistry registry) {
     for (SweeperAction action : SweeperAction.values())
@@ -57,6 +71,30 @@ final class SendMetrics {
     Gauge.builder(IN_FLIGHT, inFlight, AtomicInteger::get)
         .description("Partitions of campaign runs this node is sending now")
         .register(registry);
+    handoverBatch = DistributionSummary.builder(HANDOVER_BATCH)
+        .description("Handovers to the transport recorded by one ledger statement")
+        .register(registry);
+    handoverWritten = handoverWrite(registry, "ok");
+    handoverFailed = handoverWrite(registry, "failed");
+    handoverWait = Timer.builder(HANDOVER_WAIT)
+        .description("Time a sender waited for its handover's write at the end of the message data")
+        .register(registry);
+  }
+
+  private static Timer handoverWrite(MeterRegistry registry, String result) {
+    return Timer.builder(HANDOVER_WRITE)
+        .description("Time of one ledger statement recording a batch of handovers")
+        .tag("result", result)
+        .register(registry);
+  }
+
+  void handoverBatch(int size, long nanos, boolean written) {
+    handoverBatch.record(size);
+    (written ? handoverWritten : handoverFailed).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  void handoverWait(long nanos) {
+    handoverWait.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** Reports the bulk runs under way from {@code ledger}, read when scraped (NaN when unreadable). */

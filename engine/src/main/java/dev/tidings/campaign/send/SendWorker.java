@@ -57,7 +57,7 @@ final class SendWorker implements Topic.Handler<SendTask> {
     this.countdown = countdown;
     this.pacer = pacer;
     this.sender = sender;
-    this.handovers = new Handovers(ledger);
+    this.handovers = new Handovers(ledger, metrics);
     this.queue = queue;
     this.receipts = receipts;
     this.options = options;

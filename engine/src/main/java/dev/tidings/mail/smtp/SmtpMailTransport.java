@@ -78,6 +78,9 @@ public final class SmtpMailTransport implements MailTransport {
     Duration wait = waitForConnection.compareTo(settings.sendTimeout()) < 0
         ? waitForConnection
         : settings.sendTimeout();
+    // before the wait for a connection, so the handover's write is done by the end of the data
+    // instead of holding a connection that every other sender is waiting for
+    handover.begin();
     try {
       if (!permits.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
         return new SendResult.Deferred(

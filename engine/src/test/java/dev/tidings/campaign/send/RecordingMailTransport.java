@@ -36,6 +36,7 @@ final class RecordingMailTransport implements MailTransport {
   public SendResult send(OutgoingEmail email, Handover handover) {
     String to = email.to().email();
     attemptsTo.computeIfAbsent(to, key -> new AtomicInteger()).incrementAndGet();
+    handover.begin(); // as SMTP does before it takes a connection
     SendResult result = answer.apply(email);
     // a scripted refusal never reached the end of its data; anything else asks the sender first
     if (!(result instanceof SendResult.Deferred || result instanceof SendResult.Rejected)

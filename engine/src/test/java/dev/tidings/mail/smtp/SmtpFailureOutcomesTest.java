@@ -89,6 +89,28 @@ class SmtpFailureOutcomesTest {
   }
 
   @Test
+  void the_handover_begins_with_the_transaction_and_decides_before_the_server_has_the_message() {
+    var events = new java.util.concurrent.CopyOnWriteArrayList<String>();
+    SendResult result = assertTimeoutPreemptively(
+        BOUND,
+        () -> transport.send(EMAIL, new dev.tidings.mail.Handover() {
+          @Override
+          public void begin() {
+            events.add("begin, accepted " + server.accepted.get());
+          }
+
+          @Override
+          public boolean proceed() {
+            events.add("proceed, accepted " + server.accepted.get());
+            return true;
+          }
+        }));
+    assertThat(result).isInstanceOf(SendResult.Accepted.class);
+    assertThat(events).containsExactly("begin, accepted 0", "proceed, accepted 0");
+    assertThat(server.accepted).hasValue(1);
+  }
+
+  @Test
   void the_handover_is_asked_only_once_the_server_took_the_recipient() {
     server.rcptReply = "550 5.1.1 no such user";
     var asked = new AtomicInteger();
