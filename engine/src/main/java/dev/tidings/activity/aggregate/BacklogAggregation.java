@@ -133,7 +133,7 @@ public final class BacklogAggregation {
         sessions);
     // people counted by another round (committed, or committing before this insert returns) are
     // not new here: the primary key of aggregate_people decides
-    store.add(handle, batch.with(store.people().firsts(handle, batch.people().keySet())));
+    store.addFlat(handle, batch.with(store.people().firsts(handle, batch.people().keySet())));
   }
 
   private static boolean sharedRound(Handle handle) {
