@@ -135,8 +135,8 @@ class RetentionIT {
               handle.execute("INSERT INTO aggregate_days (hash_key, day,"
                   + " value) SELECT 'k' || i, DATE '" + day + "', 1" + rows);
             case "aggregate_people" ->
-              handle.execute("INSERT INTO aggregate_people (day, user_id,"
-                  + " hash_keys) SELECT DATE '" + day + "', 'u' || i, ARRAY['k']" + rows);
+              handle.execute("INSERT INTO aggregate_people (day, hash_key,"
+                  + " user_id) SELECT DATE '" + day + "', 'k', 'u' || i" + rows);
             default ->
               handle.execute("INSERT INTO notification_buckets (day, subscriber_id,"
                   + " events) SELECT DATE '" + day + "', 's' || i, ARRAY['product:p1']" + rows);
