@@ -94,8 +94,7 @@ public record AggregationDefinition(
    * once with its periods, without building an {@link AggregateKey} per period: what a counting round
    * does per event and aggregation, so the text is built straight from precomputed segments.
    */
-  void eachKey(
-      ActivityEvent event, ItemFacts item, SessionPartners partners, KeySink sink) {
+  void eachKey(ActivityEvent event, ItemFacts item, SessionPartners partners, KeySink sink) {
     if (!events.contains(event.type())) return;
     List<KeyPart.Bucket> periods = null;
     if (!groupBy.contains(Dimension.CO_ITEM)) {

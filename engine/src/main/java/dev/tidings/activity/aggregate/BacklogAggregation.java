@@ -131,7 +131,7 @@ public final class BacklogAggregation {
     count(handle, events, definitions.enabled());
   }
 
-  /** Rows a round wrote: aggregates (summed per key), and people (one per person a day). */
+  /** Rows a round wrote: aggregates (summed per key), and people (each touch it offered). */
   private record Written(int aggregates, int people) {}
 
   private Written count(
@@ -156,11 +156,7 @@ public final class BacklogAggregation {
     Map<FlatKey, Double> sums =
         batch.with(store.people().firsts(handle, batch.people().keySet()));
     store.addFlat(handle, sums);
-    long people = batch.people().keySet().stream()
-        .map(touch -> Map.entry(touch.day(), touch.userId()))
-        .distinct()
-        .count();
-    return new Written(sums.size(), (int) people);
+    return new Written(sums.size(), batch.people().size());
   }
 
   private static boolean sharedRound(Handle handle) {

@@ -10,8 +10,9 @@ import java.time.Duration;
  * What counting rounds do, on this node: {@code tidings_aggregation_rounds_seconds} (how long a round
  * takes, claim to commit), {@code tidings_aggregation_round_events} (events per round: rounds grow
  * under load), {@code tidings_aggregation_events_counted_total}, and {@code
- * tidings_aggregation_rows_written_total} by {@code table} (aggregates and days summed per key, people
- * one row per person a day): rows per event is what the database's write rate divides.
+ * tidings_aggregation_rows_written_total} by {@code table} (aggregates and days summed per key; people,
+ * each person's first touch of an aggregate a day in the round): rows per event is what the
+ * database's write rate divides.
  */
 final class CountingMetrics {
   private final Timer rounds;

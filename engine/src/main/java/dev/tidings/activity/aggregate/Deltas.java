@@ -79,9 +79,13 @@ public final class Deltas {
         // one touch per hash key (its periods share one), the first one kept
         if (day == null) day = event.timestamp().atZone(ZoneOffset.UTC).toLocalDate();
         LocalDate touched = day;
-        definition.eachKey(event, item, partners, (hash, periods) -> batch
-            .people()
-            .putIfAbsent(new DistinctPeople.Touch(touched, hash, event.userId()), periods));
+        definition.eachKey(
+            event,
+            item,
+            partners,
+            (hash, periods) -> batch
+                .people()
+                .putIfAbsent(new DistinctPeople.Touch(touched, hash, event.userId()), periods));
         continue;
       }
       definition.eachKey(event, item, partners, (hash, periods) -> {
