@@ -71,6 +71,9 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
   /** Rounds at once: one computes its sums while the other's are written (two cores). */
   private static final int COUNT_LOOPS = 2;
 
+  /** Failed rounds in a row a loop retries before the command fails. */
+  private static final int MAX_ROUND_FAILURES = 5;
+
   @Override
   public Integer call() {
     // Everything about the file is checked before any server is opened or started.
@@ -113,8 +116,19 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
       var running = new ArrayList<Future<?>>();
       for (int i = 0; i < COUNT_LOOPS; i++)
         running.add(loops.submit(() -> {
+          int failures = 0;
           while (true) {
-            int round = aggregation.countOnce(COUNT_ROUND);
+            int round;
+            try {
+              round = aggregation.countOnce(COUNT_ROUND);
+              failures = 0;
+            } catch (RuntimeException e) {
+              // a failed round counted nothing and its events wait; the other loop making a day's
+              // partition can time this one out, as a node's rounds are retried
+              if (++failures > MAX_ROUND_FAILURES) throw e;
+              sleepBriefly();
+              continue;
+            }
             long total = counted.addAndGet(round);
             long left = aggregation.waiting();
             progress.stepTo(waiting - left);
