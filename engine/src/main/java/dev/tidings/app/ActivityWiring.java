@@ -38,7 +38,10 @@ public final class ActivityWiring implements Capability {
     this.definitions = Lazy.of(() -> new AggregationDefinitions(
         infrastructure.database().jdbi(), AggregationDefinitions.DEFAULT_REFRESH));
     this.aggregation = Lazy.of(() -> new BacklogAggregation(
-        infrastructure.database().jdbi(), definitions.get(), aggregates.get()));
+        infrastructure.database().jdbi(),
+        definitions.get(),
+        aggregates.get(),
+        infrastructure.metrics()));
   }
 
   public ActivityIntake intake() {

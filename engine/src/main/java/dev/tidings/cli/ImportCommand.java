@@ -12,8 +12,13 @@ import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -57,8 +62,17 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
               + " at once)")
   boolean noCount;
 
-  /** Events counted per round, as a node's counting loop takes them. */
-  private static final int COUNT_ROUND = 5_000;
+  /**
+   * Events counted per round: a history shares keys across many events (an item's day, a pair bought
+   * again), so large rounds sum them before writing; the most a node's rounds grow to under load.
+   */
+  private static final int COUNT_ROUND = 20_000;
+
+  /** Rounds at once: one computes its sums while the other's are written (two cores). */
+  private static final int COUNT_LOOPS = 2;
+
+  /** Failed rounds in a row a loop retries before the command fails. */
+  private static final int MAX_ROUND_FAILURES = 5;
 
   @Override
   public Integer call() {
@@ -88,31 +102,56 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
   }
 
   /**
-   * Counts every event waiting into the aggregates, in rounds as a node does (nodes counting at the
-   * same time take other events: each round claims what no one holds), until none waits; an event a
-   * node holds is counted by that node, and the command waits for it.
+   * Counts every event waiting into the aggregates, in rounds as a node does, two at once (nodes
+   * counting at the same time take other events: each round claims what no one holds), until none
+   * waits; an event a node holds is counted by that node, and the command waits for it.
    */
   private static void countWaitingEvents(Node node) {
     var aggregation = node.capability(ActivityWiring.class).aggregation();
     long waiting = aggregation.waiting();
-    long counted = 0;
-    try (var progress = Progress.of("counting events", waiting, "events")) {
-      while (true) {
-        int round = aggregation.countOnce(COUNT_ROUND);
-        counted += round;
-        long left = aggregation.waiting();
-        progress.stepTo(waiting - left);
-        // oldest first: once this command alone has counted as many as waited, the import's are
-        // done
-        if (left == 0 || counted >= waiting) break;
-        if (round == 0) sleepBriefly(); // the rest is held by nodes counting it
-      }
+    var counted = new AtomicLong();
+    long started = System.nanoTime();
+    try (var progress = Progress.of("counting events", waiting, "events");
+        var loops = Executors.newVirtualThreadPerTaskExecutor()) {
+      var running = new ArrayList<Future<?>>();
+      for (int i = 0; i < COUNT_LOOPS; i++)
+        running.add(loops.submit(() -> {
+          int failures = 0;
+          while (true) {
+            int round;
+            try {
+              round = aggregation.countOnce(COUNT_ROUND);
+              failures = 0;
+            } catch (RuntimeException e) {
+              // a failed round counted nothing and its events wait; the other loop making a day's
+              // partition can time this one out, as a node's rounds are retried
+              if (++failures > MAX_ROUND_FAILURES) throw e;
+              sleepBriefly();
+              continue;
+            }
+            long total = counted.addAndGet(round);
+            long left = aggregation.waiting();
+            progress.stepTo(waiting - left);
+            // oldest first: once this command alone has counted as many as waited, the import's
+            // are done
+            if (left == 0 || total >= waiting) return null;
+            if (round == 0) sleepBriefly(); // the rest is held by nodes counting it
+          }
+        }));
+      for (Future<?> loop : running) loop.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException failure) throw failure;
+      throw new IllegalStateException("counting the imported events failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while counting the imported events", e);
     }
     System.out.printf(
         Locale.ROOT,
-        "counted %,d events into the aggregates here (the rest by the nodes): recommendations"
-            + " reflect the history now%n",
-        counted);
+        "counted %,d events into the aggregates here in %.1f s (the rest by the nodes):"
+            + " recommendations reflect the history now%n",
+        counted.get(),
+        (System.nanoTime() - started) / 1e9);
   }
 
   private static void sleepBriefly() {

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,13 +64,29 @@ public final class AggregateStore {
    * node forgets the days it knew, so the caller's retry makes the partition again.
    */
   public void add(Handle handle, Map<AggregateKey, Double> deltas) {
+    var flat = HashMap.<FlatKey, Double>newHashMap(deltas.size());
+    deltas.forEach((key, value) -> flat.merge(FlatKey.of(key), value, Double::sum));
+    addFlat(handle, flat);
+  }
+
+  /** As {@link #add(Handle, Map)}, for a counting round's sums. */
+  void addFlat(Handle handle, Map<FlatKey, Double> deltas) {
     if (deltas.isEmpty()) return;
-    var periods = new ArrayList<Map.Entry<AggregateKey, Double>>();
-    var daily = new ArrayList<Map.Entry<AggregateKey, Double>>();
-    for (var delta : deltas.entrySet())
-      (delta.getKey().bucket().orElse(null) instanceof KeyPart.Day ? daily : periods).add(delta);
+    var periods = new ArrayList<Row>();
+    var daily = new ArrayList<Row>();
+    var dayPartitions = new HashSet<LocalDate>();
+    for (var delta : deltas.entrySet()) {
+      FlatKey key = delta.getKey();
+      var row = new Row(key.hashKey(), key.rangeKey(), delta.getValue());
+      if (key.period() instanceof KeyPart.Day day) {
+        daily.add(row);
+        dayPartitions.add(day.day());
+      } else {
+        periods.add(row);
+      }
+    }
     try {
-      daily.stream().map(delta -> day(delta.getKey())).distinct().forEach(days::ensure);
+      dayPartitions.forEach(days::ensure);
       upsert(handle, "aggregates", "range_key", "r", periods);
       upsert(handle, "aggregate_days", "day", "r::date", daily);
     } catch (RuntimeException e) {
@@ -79,10 +97,6 @@ public final class AggregateStore {
 
   /** A delta with its key written out once: sorting compares these strings many times. */
   private record Row(String hash, String range, double value) implements Comparable<Row> {
-    static Row of(Map.Entry<AggregateKey, Double> delta) {
-      return new Row(delta.getKey().hashKey(), delta.getKey().rangeKey(), delta.getValue());
-    }
-
     @Override
     public int compareTo(Row other) {
       int byHash = hash.compareTo(other.hash);
@@ -92,13 +106,18 @@ public final class AggregateStore {
 
   /** One statement for the deltas of one table, in key order. */
   private static void upsert(
-      Handle handle,
-      String table,
-      String rangeColumn,
-      String range,
-      List<Map.Entry<AggregateKey, Double>> deltas) {
+      Handle handle, String table, String rangeColumn, String range, List<Row> deltas) {
     if (deltas.isEmpty()) return;
-    List<Row> rows = deltas.stream().map(Row::of).sorted().toList();
+    deltas.sort(null);
+    var hashes = new String[deltas.size()];
+    var ranges = new String[deltas.size()];
+    var values = new Double[deltas.size()];
+    for (int i = 0; i < hashes.length; i++) {
+      Row row = deltas.get(i);
+      hashes[i] = row.hash();
+      ranges[i] = row.range();
+      values[i] = row.value();
+    }
     handle
         .createUpdate("""
             INSERT INTO %1$s (hash_key, %2$s, value)
@@ -106,9 +125,9 @@ public final class AggregateStore {
             ORDER BY o
             ON CONFLICT (hash_key, %2$s)
             DO UPDATE SET value = %1$s.value + excluded.value, updated_at = now()""".formatted(table, rangeColumn, range))
-        .bindArray("hashes", String.class, rows.stream().map(Row::hash).toList())
-        .bindArray("ranges", String.class, rows.stream().map(Row::range).toList())
-        .bindArray("values", Double.class, rows.stream().map(Row::value).toList())
+        .bindArray("hashes", String.class, (Object[]) hashes)
+        .bindArray("ranges", String.class, (Object[]) ranges)
+        .bindArray("values", Double.class, (Object[]) values)
         .execute();
   }
 

@@ -24,6 +24,12 @@ public record AggregationDefinition(
     String algorithm) {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_.]{0,63}");
 
+  /** How a counting round receives an event's keys: one hash key with the periods it adds to. */
+  @FunctionalInterface
+  interface KeySink {
+    void accept(String hashKey, List<KeyPart.Bucket> periods);
+  }
+
   public AggregationDefinition {
     var problems = new Problems();
     if (name == null || !NAME.matcher(name).matches())
@@ -81,6 +87,76 @@ public record AggregationDefinition(
       keys.addAll(periodsOf(event, pairValues(event, partner, event.itemId())));
     }
     return keys;
+  }
+
+  /**
+   * The keys of {@link #keysFor(ActivityEvent, ItemFacts, SessionPartners)}, each hash key written out
+   * once with its periods, without building an {@link AggregateKey} per period: what a counting round
+   * does per event and aggregation, so the text is built straight from precomputed segments.
+   */
+  void eachKey(ActivityEvent event, ItemFacts item, SessionPartners partners, KeySink sink) {
+    if (!events.contains(event.type())) return;
+    List<KeyPart.Bucket> periods = null;
+    if (!groupBy.contains(Dimension.CO_ITEM)) {
+      var hash = new StringBuilder(96);
+      for (int i = 0; i < groupBy.size(); i++) {
+        Dimension dimension = groupBy.get(i);
+        String value = switch (dimension) {
+          case USER -> event.userId();
+          case ITEM -> event.itemId();
+          default -> dimension.valueOf(event, item).orElse(null);
+        };
+        if (value == null) return;
+        appendSegment(hash, i, value);
+      }
+      sink.accept(appendSuffix(hash).toString(), periodsOf(event));
+      return;
+    }
+    for (String partner : partners.before(events)) {
+      if (periods == null) periods = periodsOf(event);
+      sink.accept(pairHash(event, event.itemId(), partner), periods);
+      sink.accept(pairHash(event, partner, event.itemId()), periods);
+    }
+  }
+
+  private String pairHash(ActivityEvent event, String itemId, String partner) {
+    var hash = new StringBuilder(96);
+    for (int i = 0; i < groupBy.size(); i++) {
+      Dimension dimension = groupBy.get(i);
+      appendSegment(
+          hash,
+          i,
+          switch (dimension) {
+            case ITEM -> itemId;
+            case CO_ITEM -> partner;
+            default -> dimension.valueOf(event, ItemFacts.UNKNOWN).orElseThrow();
+          });
+    }
+    return appendSuffix(hash).toString();
+  }
+
+  /** {@code s@dimension:s@value}, the value escaped as {@link KeyPart.Text} writes it. */
+  private void appendSegment(StringBuilder hash, int index, String value) {
+    if (index > 0) hash.append(':');
+    hash.append("s@").append(groupBy.get(index).wire()).append(":s@");
+    for (int c = 0; c < value.length(); c++) {
+      char ch = value.charAt(c);
+      if (ch == ':' || ch == '\\') hash.append('\\');
+      hash.append(ch);
+    }
+  }
+
+  /** The segments after the dimensions; name and algorithm need no escaping (see {@link #NAME}). */
+  private StringBuilder appendSuffix(StringBuilder hash) {
+    return hash.append(":s@").append(name).append(":s@").append(algorithm);
+  }
+
+  /** The periods of the event's day this aggregation counts into, in {@link Scope} order. */
+  private List<KeyPart.Bucket> periodsOf(ActivityEvent event) {
+    var day = event.timestamp().atZone(ZoneOffset.UTC).toLocalDate();
+    var periods = new ArrayList<KeyPart.Bucket>(scopes.size());
+    for (Scope scope : Scope.values()) if (scopes.contains(scope)) periods.add(scope.bucketOf(day));
+    return periods;
   }
 
   private List<String> pairValues(ActivityEvent event, String itemId, String partner) {

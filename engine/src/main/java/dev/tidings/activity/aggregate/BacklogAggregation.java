@@ -3,6 +3,9 @@ package dev.tidings.activity.aggregate;
 import dev.tidings.activity.ActivityBacklog;
 import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.StoredEvent;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,16 +28,25 @@ public final class BacklogAggregation {
   private final Jdbi jdbi;
   private final AggregationDefinitions definitions;
   private final AggregateStore store;
+  private final CountingMetrics metrics;
 
   public BacklogAggregation(Jdbi jdbi, AggregationDefinitions definitions, AggregateStore store) {
+    this(jdbi, definitions, store, new SimpleMeterRegistry());
+  }
+
+  /** {@code registry}: where rounds are counted ({@link CountingMetrics}). */
+  public BacklogAggregation(
+      Jdbi jdbi, AggregationDefinitions definitions, AggregateStore store, MeterRegistry registry) {
     this.jdbi = jdbi;
     this.definitions = definitions;
     this.store = store;
+    this.metrics = new CountingMetrics(registry);
   }
 
   /** One round of up to {@code max} events; returns how many it counted (0: none waiting). */
   public int countOnce(int max) {
     if (max < 1) throw new IllegalArgumentException("max must be >= 1, got " + max);
+    long started = System.nanoTime();
     return jdbi.inTransaction(handle -> {
       if (!sharedRound(handle)) return 0; // a rebuild holds the aggregates
       // A crash that loses this commit loses its claims with it: the events are counted again
@@ -42,7 +54,12 @@ public final class BacklogAggregation {
       handle.execute("SET LOCAL synchronous_commit = off");
       List<StoredEvent> claimed = ActivityBacklog.claim(handle, max);
       if (claimed.isEmpty()) return 0;
-      count(handle, claimed, definitions.enabled());
+      Written written = count(handle, claimed, definitions.enabled());
+      metrics.counted(
+          claimed.size(),
+          written.aggregates(),
+          written.people(),
+          Duration.ofNanos(System.nanoTime() - started));
       return claimed.size();
     });
   }
@@ -53,11 +70,11 @@ public final class BacklogAggregation {
   }
 
   /** How long the oldest event still waiting to be counted has waited; zero when none waits. */
-  public java.time.Duration lag(java.time.Instant now) {
+  public Duration lag(java.time.Instant now) {
     return jdbi.withHandle(ActivityBacklog::oldestWaiting)
-        .map(arrived -> java.time.Duration.between(arrived, now))
+        .map(arrived -> Duration.between(arrived, now))
         .filter(waited -> !waited.isNegative())
-        .orElse(java.time.Duration.ZERO);
+        .orElse(Duration.ZERO);
   }
 
   /**
@@ -114,9 +131,12 @@ public final class BacklogAggregation {
     count(handle, events, definitions.enabled());
   }
 
-  private void count(
+  /** Rows a round wrote: aggregates (summed per key), and people (each touch it offered). */
+  private record Written(int aggregates, int people) {}
+
+  private Written count(
       Handle handle, List<StoredEvent> events, List<AggregationDefinition> counting) {
-    if (counting.isEmpty()) return;
+    if (counting.isEmpty()) return new Written(0, 0);
     Map<String, ItemFacts> facts =
         ItemFacts.of(handle, events.stream().map(e -> e.event().itemId()).toList());
     var sessionIds = events.stream()
@@ -133,7 +153,10 @@ public final class BacklogAggregation {
         sessions);
     // people counted by another round (committed, or committing before this insert returns) are
     // not new here: the primary key of aggregate_people decides
-    store.add(handle, batch.with(store.people().firsts(handle, batch.people().keySet())));
+    Map<FlatKey, Double> sums =
+        batch.with(store.people().firsts(handle, batch.people().keySet()));
+    store.addFlat(handle, sums);
+    return new Written(sums.size(), batch.people().size());
   }
 
   private static boolean sharedRound(Handle handle) {

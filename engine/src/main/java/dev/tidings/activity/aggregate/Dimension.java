@@ -13,8 +13,11 @@ public enum Dimension {
   /** Another item of the event's session: the aggregation counts pairs (see {@link SessionPartners}). */
   CO_ITEM;
 
+  /** Written once: every key a counting round builds names its dimensions. */
+  private final String wire = name().toLowerCase(Locale.ROOT);
+
   public String wire() {
-    return name().toLowerCase(Locale.ROOT);
+    return wire;
   }
 
   /** This dimension's value for the event, empty when the item does not have one (no brand). */

@@ -23,7 +23,7 @@ import java.util.function.Function;
 public final class MemoryCounting {
   private final List<AggregationDefinition> definitions;
   private final Function<String, ItemFacts> items;
-  private final Map<AggregateKey, Double> totals = new HashMap<>();
+  private final Map<FlatKey, Double> totals = new HashMap<>();
   private final Set<DistinctPeople.Touch> counted = new HashSet<>();
   private final Map<String, List<SessionEvent>> sessions = new HashMap<>();
   private long seq;
@@ -58,9 +58,11 @@ public final class MemoryCounting {
     batch.with(firsts).forEach((key, value) -> totals.merge(key, value, Double::sum));
   }
 
-  /** Every aggregate counted so far, by key (live: later counts change it). */
+  /** Every aggregate counted so far, by key: a copy, as the counts stand now. */
   public Map<AggregateKey, Double> totals() {
-    return totals;
+    var typed = HashMap.<AggregateKey, Double>newHashMap(totals.size());
+    totals.forEach((key, value) -> typed.put(key.toKey(), value));
+    return typed;
   }
 
   /**

@@ -84,6 +84,33 @@ class AggregationDefinitionTest {
   }
 
   @Test
+  void a_round_writes_the_keys_of_keys_for_with_each_hash_key_built_once() {
+    // values with the characters a key escapes, items without a brand, pairs both ways
+    var partners = (SessionPartners) types -> List.of("p:1", "p\\2", "p-3");
+    var events = List.of(
+        event(EventType.VIEW, "u:1", "p-9", 1),
+        event(EventType.PURCHASE, "u-2", "p\\9", 3),
+        event(EventType.ADD_TO_CART, "u-3", "p-9", 1),
+        event(EventType.CLICK, "u-4", "p-7", 1));
+    var definitions = new java.util.ArrayList<>(StandardAggregations.all());
+    definitions.add(BRAND_AFFINITY);
+    definitions.add(REVENUE_PER_ITEM);
+    for (AggregationDefinition definition : definitions)
+      for (ActivityEvent event : events)
+        for (ItemFacts item : List.of(ACME_SHOES, ItemFacts.UNKNOWN)) {
+          var built = new java.util.ArrayList<String>();
+          definition.eachKey(event, item, partners, (hash, periods) -> {
+            for (KeyPart.Bucket period : periods) built.add(hash + ":" + period.format());
+          });
+          assertThat(built)
+              .as(definition.name() + " of " + event)
+              .containsExactlyElementsOf(definition.keysFor(event, item, partners).stream()
+                  .map(AggregateKey::format)
+                  .toList());
+        }
+  }
+
+  @Test
   void a_definition_off_the_rules_is_refused_with_every_problem() {
     assertThatThrownBy(() -> new AggregationDefinition(
             "Bad Name",
