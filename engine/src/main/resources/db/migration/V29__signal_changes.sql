@@ -13,8 +13,10 @@ BEGIN
     SELECT array_agg(DISTINCT 's@' || replace(replace(subscriber_id, '\', '\\'), ':', '\:'))
       INTO users FROM changed;
   ELSE
+    -- the prefix test first: most rows are items' and pairs', and it is far cheaper than the pattern
     SELECT array_agg(DISTINCT u) INTO users FROM (
-      SELECT substring(hash_key FROM '^s@user:(s@(?:[^:\\]|\\.)*)') AS u FROM changed) x
+      SELECT substring(hash_key FROM '^s@user:(s@(?:[^:\\]|\\.)*)') AS u FROM changed
+       WHERE starts_with(hash_key, 's@user:')) x
      WHERE u IS NOT NULL;
   END IF;
   IF users IS NULL THEN

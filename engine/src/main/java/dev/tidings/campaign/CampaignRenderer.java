@@ -15,8 +15,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -78,8 +78,8 @@ public final class CampaignRenderer {
     // the locale rides in the token only where slot cards are priced with it
     Optional<Locale> locale =
         definition.slots() > 0 ? Optional.of(subscriber.locale()) : Optional.empty();
-    String token = tokens.encode(
-        new MessageToken(message, clock.instant(), definition.slots(), arm, locale));
+    String token =
+        tokens.encode(new MessageToken(message, clock.instant(), definition.slots(), arm, locale));
     String unsubscribeUrl = publicBase + "/u/" + token;
     String pixelUrl = publicBase + "/p/" + token;
     List<Map<String, Object>> slots = new ArrayList<>(definition.slots());

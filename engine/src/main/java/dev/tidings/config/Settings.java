@@ -186,8 +186,7 @@ public record Settings(
     view.put(
         SettingsCatalog.SMTP_PROVIDER.name(),
         smtpProvider.name().toLowerCase(java.util.Locale.ROOT));
-    view.put(
-        SettingsCatalog.RECOMMEND_WARM_ENTRIES.name(), Long.toString(recommendWarmEntries));
+    view.put(SettingsCatalog.RECOMMEND_WARM_ENTRIES.name(), Long.toString(recommendWarmEntries));
     view.put(
         SettingsCatalog.FETCH_ALLOW.name(),
         fetchAllow.isEmpty() ? "public addresses only" : fetchAllow.describe());

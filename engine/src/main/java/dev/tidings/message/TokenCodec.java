@@ -151,7 +151,8 @@ public final class TokenCodec {
         var tag = new StringBuilder(length);
         for (int i = 0; i < length; i++) {
           char c = (char) in.oneByte();
-          if (!(Character.isLetterOrDigit(c) && c < 128) && c != '-') return refused(Reason.MALFORMED);
+          if (!(Character.isLetterOrDigit(c) && c < 128) && c != '-')
+            return refused(Reason.MALFORMED);
           tag.append(c);
         }
         locale = Optional.of(Locale.forLanguageTag(tag.toString()));

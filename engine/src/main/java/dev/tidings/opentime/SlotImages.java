@@ -45,10 +45,8 @@ public final class SlotImages {
     Optional<String> productId = chooser.choose(token).productAt(slot);
     Optional<Product> product = productId.flatMap(products::get);
     if (product.isEmpty()) return new Shown(cards.generic(), Optional.empty());
-    Locale locale = token
-        .locale()
-        .or(() -> locales.get(token.message().subscriberId()))
-        .orElse(Locale.ENGLISH);
+    Locale locale =
+        token.locale().or(() -> locales.get(token.message().subscriberId())).orElse(Locale.ENGLISH);
     return new Shown(cards.card(product.get(), locale), productId);
   }
 

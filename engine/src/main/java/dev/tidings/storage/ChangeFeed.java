@@ -54,7 +54,8 @@ public final class ChangeFeed implements AutoCloseable {
         .tag("channel", channel)
         .register(metrics);
     this.reconnects = Counter.builder("tidings_change_feed_connects_total")
-        .description("Times a node (re)connected its listener, by channel: each may have missed changes")
+        .description(
+            "Times a node (re)connected its listener, by channel: each may have missed changes")
         .tag("channel", channel)
         .register(metrics);
     this.thread = Thread.ofVirtual().name("change-feed-" + channel).unstarted(this::run);

@@ -73,8 +73,8 @@ class CampaignRendererTest {
       var verdict = TOKENS.decode(urls.group(2));
       assertThat(verdict)
           .as("the token carries the subscriber's locale, so a slot card is priced without a read")
-          .isEqualTo(new TokenCodec.Verdict.Valid(new MessageToken(
-              message, NOW, 6, 0, java.util.Optional.of(subscriber.locale()))));
+          .isEqualTo(new TokenCodec.Verdict.Valid(
+              new MessageToken(message, NOW, 6, 0, java.util.Optional.of(subscriber.locale()))));
       if (urls.group(1).equals("c")) clicks.add(urls.group(3));
       if (urls.group(1).equals("o")) images.add(urls.group(3));
     }

@@ -65,7 +65,8 @@ class TokenCodecTest {
       assertThat(codec.decode(text)).isEqualTo(new Verdict.Valid(token));
       assertThat(java.util.Base64.getUrlDecoder().decode(text)[0]).isEqualTo((byte) 3);
     }
-    assertThat(codec.encode(german).length()).isLessThanOrEqualTo(codec.encode(plain).length() + 10);
+    assertThat(codec.encode(german).length())
+        .isLessThanOrEqualTo(codec.encode(plain).length() + 10);
     assertThat(((Verdict.Valid) codec.decode(codec.encode(armed))).token().locale())
         .contains(Locale.forLanguageTag("sr-Latn-RS"));
     // no tag to carry: the token stays the version it was

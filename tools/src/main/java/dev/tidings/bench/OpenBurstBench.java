@@ -217,14 +217,19 @@ public final class OpenBurstBench {
       long[] again = reopen.latencies();
       Arrays.sort(again);
       double reopenRate = again.length / reopen.seconds();
-      // new emails' first opens at half the re-open throughput: the latency a node gives when not saturated
+      // new emails' first opens at half the re-open throughput: the latency a node gives when not
+      // saturated
       Map<String, Double> beforePaced = scrape(http, nodes);
       Burst.Result paced;
       double offered = reopenRate / 2;
       try (Tracker tracker = progress.apply(
           strategy.setting() + " paced at half", (long) options.emails() * options.slots())) {
         paced = burst.fire(
-            campaign, 2L * strategy.ordinal() + 101, options.emails(), tracker, offered / options.slots());
+            campaign,
+            2L * strategy.ordinal() + 101,
+            options.emails(),
+            tracker,
+            offered / options.slots());
       }
       Map<String, Double> afterPaced = scrape(http, nodes);
       long[] steady = paced.latencies();
@@ -419,13 +424,12 @@ public final class OpenBurstBench {
       Instant issued = Instant.now();
       String[] tokens = new String[emails];
       for (int e = 0; e < emails; e++)
-        tokens[e] = codec.encode(
-            new MessageToken(
-                new MessageId(campaign, runId, "bench-s" + e),
-                issued,
-                k,
-                0,
-                Optional.of(Locale.forLanguageTag(LOCALES[e % LOCALES.length]))));
+        tokens[e] = codec.encode(new MessageToken(
+            new MessageId(campaign, runId, "bench-s" + e),
+            issued,
+            k,
+            0,
+            Optional.of(Locale.forLanguageTag(LOCALES[e % LOCALES.length]))));
       long[] latencies = new long[emails * k];
       LongAdder duplicates = new LongAdder();
       LongAdder failed = new LongAdder();

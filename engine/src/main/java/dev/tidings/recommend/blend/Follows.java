@@ -28,9 +28,8 @@ public record Follows(Set<String> brands, Set<String> categories) {
     }
 
     static Loader of(FollowService follows) {
-      return each -> follows.forEachFollow(
-          Set.of(TargetType.BRAND, TargetType.CATEGORY),
-          (user, target) -> {
+      return each ->
+          follows.forEachFollow(Set.of(TargetType.BRAND, TargetType.CATEGORY), (user, target) -> {
             if (target.type() == TargetType.BRAND) each.accept(user, target.id(), null);
             else each.accept(user, null, target.id());
           });

@@ -162,8 +162,8 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
       this.warm = new WarmSignals(
           warming.aggregates(),
           warming.follows(),
-          () -> LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC)
-              .minusDays(recentDays.getAsInt()),
+          () ->
+              LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).minusDays(recentDays.getAsInt()),
           warming.maxEntries(),
           metrics);
       this.feed = ChangeFeed.start(warming.database(), WarmSignals.CHANNEL, warm, metrics);

@@ -75,8 +75,8 @@ final class SignalReader implements AutoCloseable {
     LocalDate from = firstDay(today);
     WarmSignals.Lookup lookup = warm == null ? null : warm.lookup(userId, today, from);
     if (lookup instanceof WarmSignals.Lookup.Hit hit) return hit.signals();
-    Future<List<AggregateStore.Entry>> read = reads.submit(
-        () -> aggregates.under(Keys.user(userId), from, MAX_USER_AGGREGATES));
+    Future<List<AggregateStore.Entry>> read =
+        reads.submit(() -> aggregates.under(Keys.user(userId), from, MAX_USER_AGGREGATES));
     Future<Follows> followed = reads.submit(() -> follows.of(userId));
     List<AggregateStore.Entry> entries = await(read, deadline, null);
     if (entries == null) {

@@ -89,6 +89,7 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
   private final Cache<String, Held> users;
   /** Product ids, brands and periods many users share, held once. */
   private final Interner shared = new Interner();
+
   private final AggregateStore aggregates;
   private final Follows.Loader follows;
   private final Supplier<LocalDate> firstDay;
@@ -100,6 +101,7 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
   private volatile boolean complete;
   /** The first day of daily aggregates the last full load read. */
   private volatile LocalDate loadedFrom = LocalDate.MAX;
+
   private volatile long evictedAt = -1;
   private final Counter fromMemory;
   private final Counter emptyFromMemory;
@@ -189,10 +191,16 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
   private Known known(List<AggregateStore.Entry> entries, Follows followed, LocalDate from) {
     int n = 0;
     UserSignals.@Nullable Kind[] kinds = new UserSignals.Kind[entries.size()];
-    for (int i = 0; i < kinds.length; i++) kinds[i] = UserSignals.kind(entries.get(i).key());
+    for (int i = 0; i < kinds.length; i++)
+      kinds[i] = UserSignals.kind(entries.get(i).key());
     for (UserSignals.Kind kind : kinds) if (kind != null) n++;
     var known = new Known(
-        new UserSignals.Kind[n], new String[n], new KeyPart.Bucket[n], new double[n], followed, from);
+        new UserSignals.Kind[n],
+        new String[n],
+        new KeyPart.Bucket[n],
+        new double[n],
+        followed,
+        from);
     int at = 0;
     for (int i = 0; i < kinds.length; i++) {
       UserSignals.Kind kind = kinds[i];
@@ -211,7 +219,8 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
     var signals = UserSignals.empty(userId, today, known.follows());
     for (int i = 0; i < known.kinds().length; i++) {
       if (known.buckets()[i] instanceof KeyPart.Day day && day.day().isBefore(from)) continue;
-      signals.add(known.kinds()[i], known.targets()[i], known.buckets()[i], known.values()[i]);
+      signals.add(
+          known.kinds()[i], known.targets()[i], known.buckets()[i], known.values()[i]);
     }
     return signals;
   }
@@ -269,8 +278,8 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
       });
       follows.forEach((user, brand, category) -> {
         if (++count[0] > maxEntries) throw new TooMany();
-        FollowSets sets = followed.computeIfAbsent(
-            user, u -> new FollowSets(new HashSet<>(), new HashSet<>()));
+        FollowSets sets =
+            followed.computeIfAbsent(user, u -> new FollowSets(new HashSet<>(), new HashSet<>()));
         if (brand != null) sets.brands().add(brand);
         if (category != null) sets.categories().add(category);
       });
@@ -299,7 +308,8 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
           continue;
         }
         FollowSets sets = followed.get(user);
-        Follows follows = sets == null ? Follows.NONE : new Follows(sets.brands(), sets.categories());
+        Follows follows =
+            sets == null ? Follows.NONE : new Follows(sets.brands(), sets.categories());
         users.asMap().putIfAbsent(user, known(own, follows, from));
       }
       users.cleanUp();
@@ -316,9 +326,7 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
   }
 
   private void loaded(String result) {
-    metrics
-        .counter("tidings_recommend_warm_loads_total", "result", result)
-        .increment();
+    metrics.counter("tidings_recommend_warm_loads_total", "result", result).increment();
   }
 
   /** Whether a user this node lacks has no signals (for tests and the gauge). */

@@ -229,7 +229,8 @@ class BlenderTest {
         shop.settings::get,
         () -> items,
         () -> null,
-        new SignalReader(slow, user -> Follows.NONE, java.time.InstantSource.system(), () -> 90, null),
+        new SignalReader(
+            slow, user -> Follows.NONE, java.time.InstantSource.system(), () -> 90, null),
         java.time.InstantSource.system());
     long started = System.nanoTime();
     var answer = blender.recommend(new RecommendationRequest(

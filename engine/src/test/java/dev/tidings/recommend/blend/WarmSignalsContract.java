@@ -70,8 +70,7 @@ abstract class WarmSignalsContract {
   }
 
   private void start(long maxEntries) {
-    warm = new WarmSignals(
-        aggregates, Follows.Loader.of(follows), () -> FROM, maxEntries, metrics);
+    warm = new WarmSignals(aggregates, Follows.Loader.of(follows), () -> FROM, maxEntries, metrics);
     feed = ChangeFeed.start(database, WarmSignals.CHANNEL, warm, new SimpleMeterRegistry());
   }
 
@@ -92,7 +91,8 @@ abstract class WarmSignalsContract {
         Keys.purchases(user, "mug", new KeyPart.AllTime()), 3.0,
         Keys.userBrand(user, "acme", new KeyPart.AllTime()), 4.0,
         Keys.views(user, "lamp", new KeyPart.Day(TODAY.minusDays(2))), 1.0,
-        // older than the days the algorithms read: the database read leaves it out, and so must memory
+        // older than the days the algorithms read: the database read leaves it out, and so must
+        // memory
         Keys.views(user, "vase", new KeyPart.Day(TODAY.minusDays(45))), 1.0));
   }
 
@@ -154,8 +154,8 @@ abstract class WarmSignalsContract {
       assertThat(describe(read(user))).as(user).isEqualTo(describe(fromDatabase(user)));
     }
     assertThat(describe(read("ada"))).contains("purchase mug=3.0").doesNotContain("vase");
-    assertThat(read("bob").follows()).isEqualTo(new Follows(
-        java.util.Set.of("acme"), java.util.Set.of("home")));
+    assertThat(read("bob").follows())
+        .isEqualTo(new Follows(java.util.Set.of("acme"), java.util.Set.of("home")));
     assertThat(read("carol").isEmpty()).isTrue();
   }
 
@@ -177,10 +177,12 @@ abstract class WarmSignalsContract {
     aggregates.add(Map.of(
         Keys.purchases("ada", "mug", new KeyPart.AllTime()), 1.0,
         Keys.purchases(odd, "lamp", new KeyPart.AllTime()), 1.0));
-    await("ada marked changed", () -> warm.lookup("ada", TODAY, FROM)
-        instanceof WarmSignals.Lookup.Miss);
-    await("the new user marked changed", () -> warm.lookup(odd, TODAY, FROM)
-        instanceof WarmSignals.Lookup.Miss);
+    await(
+        "ada marked changed",
+        () -> warm.lookup("ada", TODAY, FROM) instanceof WarmSignals.Lookup.Miss);
+    await(
+        "the new user marked changed",
+        () -> warm.lookup(odd, TODAY, FROM) instanceof WarmSignals.Lookup.Miss);
     assertThat(describe(read("ada"))).contains("purchase mug=4.0");
     assertThat(warm.lookup("ada", TODAY, FROM))
         .as("kept once read again")
@@ -189,13 +191,15 @@ abstract class WarmSignalsContract {
 
     assertThat(warm.lookup("dan", TODAY, FROM)).isInstanceOf(WarmSignals.Lookup.Hit.class);
     follows.follow(new Follow("dan", new FollowTarget(TargetType.BRAND, "acme"), NOW));
-    await("dan marked changed", () -> warm.lookup("dan", TODAY, FROM)
-        instanceof WarmSignals.Lookup.Miss);
+    await(
+        "dan marked changed",
+        () -> warm.lookup("dan", TODAY, FROM) instanceof WarmSignals.Lookup.Miss);
     assertThat(read("dan").follows().brands()).containsExactly("acme");
 
     follows.unfollow("dan", new FollowTarget(TargetType.BRAND, "acme"));
-    await("dan marked changed again", () -> warm.lookup("dan", TODAY, FROM)
-        instanceof WarmSignals.Lookup.Miss);
+    await(
+        "dan marked changed again",
+        () -> warm.lookup("dan", TODAY, FROM) instanceof WarmSignals.Lookup.Miss);
     assertThat(read("dan").follows()).isEqualTo(Follows.NONE);
   }
 
@@ -206,8 +210,9 @@ abstract class WarmSignalsContract {
     start(1_000);
     await("loaded in full", warm::complete);
     aggregates.add(Map.of(Keys.purchases("ada", "mug", new KeyPart.AllTime()), 1.0));
-    await("ada marked changed", () -> warm.lookup("ada", TODAY, FROM)
-        instanceof WarmSignals.Lookup.Miss);
+    await(
+        "ada marked changed",
+        () -> warm.lookup("ada", TODAY, FROM) instanceof WarmSignals.Lookup.Miss);
     var miss = (WarmSignals.Lookup.Miss) warm.lookup("ada", TODAY, FROM);
     List<AggregateStore.Entry> before =
         aggregates.under(Keys.user("ada"), FROM, SignalReader.MAX_USER_AGGREGATES);
@@ -225,7 +230,12 @@ abstract class WarmSignalsContract {
   void past_its_bound_memory_no_longer_says_none_for_a_user_it_lacks() {
     for (String user : List.of("u1", "u2", "u3")) history(user);
     start(8); // fewer entries than the three users have
-    await("the load gave up", () -> metrics.counter("tidings_recommend_warm_loads_total", "result", "too_many").count() > 0);
+    await(
+        "the load gave up",
+        () -> metrics
+                .counter("tidings_recommend_warm_loads_total", "result", "too_many")
+                .count()
+            > 0);
     assertThat(warm.complete()).isFalse();
     assertThat(warm.lookup("nobody", TODAY, FROM))
         .as("without everyone in memory, an unknown user must be read")
@@ -243,5 +253,4 @@ abstract class WarmSignalsContract {
     await("loaded again", warm::complete);
     assertThat(describe(read("ada"))).isEqualTo(describe(fromDatabase("ada")));
   }
-
 }
