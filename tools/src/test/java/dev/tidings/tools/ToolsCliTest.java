@@ -87,7 +87,7 @@ class ToolsCliTest {
     assertThat(none.err())
         .contains(
             "import, events, compute-once, queue, open-burst, render, send, delivery, recommend,"
-                + " optimize or retention");
+                + " optimize, retention or startup");
     var send = run(embedded(), "bench", "send", "--backend", "nowhere");
     assertThat(send.status()).isEqualTo(2);
     assertThat(send.err()).contains("--backend must be embedded, real or both");
