@@ -2,6 +2,8 @@ package dev.tidings.activity.aggregate;
 
 import dev.tidings.storage.DayPartitions;
 import dev.tidings.storage.Expiry;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -198,12 +200,7 @@ public final class AggregateStore {
             .bind("like", pattern)
             .bind("firstDay", firstDay)
             .setFetchSize(10_000)
-            .map((rows, context) -> new Entry(
-                AggregateKey.parse(
-                    rows.getString(2).isEmpty()
-                        ? rows.getString(1)
-                        : rows.getString(1) + ":b@" + rows.getString(2)),
-                rows.getDouble(3)))
+            .map((rows, context) -> entry(rows))
             .forEach(each);
     });
   }
@@ -246,13 +243,16 @@ public final class AggregateStore {
         .bind("to", toRange)
         .bind("limit", limit)
         .bind("firstDay", firstDay.orElse(LocalDate.of(1, 1, 1)))
-        .map((rows, context) -> new Entry(
-            AggregateKey.parse(
-                rows.getString(2).isEmpty()
-                    ? rows.getString(1)
-                    : rows.getString(1) + ":b@" + rows.getString(2)),
-            rows.getDouble(3)))
+        .map((rows, context) -> entry(rows))
         .list());
+  }
+
+  /** A row of (hash key, range key or empty, value) as an entry: the range key is the period. */
+  private static Entry entry(ResultSet rows) throws SQLException {
+    String hash = rows.getString(1);
+    String range = rows.getString(2);
+    return new Entry(
+        AggregateKey.parse(range.isEmpty() ? hash : hash + ":b@" + range), rows.getDouble(3));
   }
 
   /**
