@@ -31,8 +31,9 @@ import org.jdbi.v3.core.Jdbi;
  * {@link ComputeOnce} port) and keeps them for good. In order: this node's near cache; the
  * coordinator, whose one winner takes the list kept in the database if there is one and otherwise asks
  * the {@link Recommender}, excluding what the subscriber's recent emails showed; and when the
- * coordinator is slow or down, the same computation here without the lock (a fallback, counted).
- * Lists are kept in the database in batches, off the request path.
+ * coordinator is slow or down, the same computation here without the lock (a fallback, counted),
+ * kept in the database before it is served so that the table settles which fallback an email keeps.
+ * Lists chosen under the lock are kept in the database in batches, off the request path.
  */
 public final class SlotChooser implements AutoCloseable {
   /** Recent emails whose products the next email does not repeat. */
@@ -196,10 +197,12 @@ public final class SlotChooser implements AutoCloseable {
     fallbacks.increment();
     ChosenSlots list = compute(token);
     if (list.how() != ChosenSlots.How.COMPUTED) return list; // kept already: the fallback found it
-    // kept as provisional: a winner that was only slow replaces it; with no winner it stays
-    ChosenSlots fallback = list.how(ChosenSlots.How.FALLBACK);
-    recorder.add(fallback);
-    return fallback;
+    // Kept as provisional before it is served, and served as the table keeps it: with the
+    // coordinator
+    // down, the table is the arbiter, so fallbacks on every node serve the first one, and the
+    // winner
+    // that comes after the coordinator returns takes it from the table rather than choose anew.
+    return table.keepFallback(list.how(ChosenSlots.How.FALLBACK));
   }
 
   private ChosenSlots compute(MessageToken token) {

@@ -84,6 +84,45 @@ final class SlotTable {
     return List.copyOf(chosen.values());
   }
 
+  /**
+   * Keeps a fallback's list unless the email has one already, and answers the list the email keeps now:
+   * while the coordinator cannot arbitrate, the first list in the table is the one every node serves.
+   * The answer is {@link ChosenSlots.How#FALLBACK} while it is provisional, {@link
+   * ChosenSlots.How#STORED} once a winner's list replaced it.
+   */
+  ChosenSlots keepFallback(ChosenSlots fallback) {
+    Optional<ChosenSlots> inserted = jdbi.withHandle(handle -> handle
+        .createQuery("""
+            INSERT INTO message_slots
+              (message_id, subscriber_id, campaign_id, product_ids, chosen_at, provisional)
+            VALUES (:message, :subscriber, :campaign, :products, :at, true)
+            ON CONFLICT (message_id) DO NOTHING
+            RETURNING message_id
+            """)
+        .bind("message", fallback.message().text())
+        .bind("subscriber", fallback.message().subscriberId())
+        .bind("campaign", fallback.message().campaignId())
+        .bindArray("products", String.class, fallback.productIds())
+        .bind("at", java.sql.Timestamp.from(fallback.chosenAt()))
+        .mapTo(String.class)
+        .findOne()
+        .map(id -> fallback));
+    if (inserted.isPresent()) return fallback;
+    return jdbi.withHandle(handle -> handle
+            .createQuery("""
+                SELECT product_ids, chosen_at, provisional FROM message_slots
+                 WHERE message_id = :id
+                """)
+            .bind("id", fallback.message().text())
+            .map((rs, ctx) -> new ChosenSlots(
+                fallback.message(),
+                Arrays.asList((String[]) rs.getArray("product_ids").getArray()),
+                rs.getTimestamp("chosen_at").toInstant(),
+                rs.getBoolean("provisional") ? ChosenSlots.How.FALLBACK : ChosenSlots.How.STORED))
+            .findOne())
+        .orElse(fallback); // gone meanwhile (retention): what was computed is all there is
+  }
+
   Optional<ChosenSlots> find(MessageId message) {
     return jdbi.withHandle(handle -> handle
         .createQuery("SELECT product_ids, chosen_at FROM message_slots WHERE message_id = :id")

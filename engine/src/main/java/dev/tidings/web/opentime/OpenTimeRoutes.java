@@ -50,6 +50,9 @@ public final class OpenTimeRoutes implements RouteGroup {
   private final URI shopHome;
   private final InstantSource clock;
   private final Counter unredirectable;
+  private final Counter unavailable;
+  /** The neutral card served while an email's list cannot be had (a server out of reach). */
+  private final SlotImages.Shown standIn;
 
   public OpenTimeRoutes(
       TokenCodec tokens,
@@ -69,6 +72,11 @@ public final class OpenTimeRoutes implements RouteGroup {
         .description("Email-facing answers made neutral although the token was valid, by why")
         .tag("reason", "unredirectable_landing_url")
         .register(metrics);
+    this.unavailable = Counter.builder("tidings_opentime_neutral_total")
+        .description("Email-facing answers made neutral although the token was valid, by why")
+        .tag("reason", "list_unavailable")
+        .register(metrics);
+    this.standIn = new SlotImages.Shown(images.generic(), Optional.empty());
   }
 
   @Override
@@ -91,8 +99,10 @@ public final class OpenTimeRoutes implements RouteGroup {
     Optional<MessageToken> token = token(request);
     Optional<Integer> slot = slot(request, token);
     Card card;
+    boolean servedStandIn = false;
     if (token.isPresent() && slot.isPresent()) {
       SlotImages.Shown shown = shownOrNeutral(token.get(), slot.get());
+      servedStandIn = shown == standIn;
       card = shown.card();
       if (record)
         engagements.record(
@@ -106,8 +116,10 @@ public final class OpenTimeRoutes implements RouteGroup {
         .map(card.etag()::equals)
         .orElse(false);
     response.header(HeaderNames.ETAG, card.etag());
-    // the email shows these products for good: proxies may keep the card as long as they like
-    response.header(HeaderNames.CACHE_CONTROL, "public, max-age=604800");
+    // the email shows these products for good: proxies may keep the card as long as they like; a
+    // stand-in for a list that could not be had now must not be kept, or the reader never sees it
+    response.header(
+        HeaderNames.CACHE_CONTROL, servedStandIn ? "no-store, private" : "public, max-age=604800");
     if (unchanged) {
       response.status(Status.NOT_MODIFIED_304);
       response.send();
@@ -196,7 +208,8 @@ public final class OpenTimeRoutes implements RouteGroup {
     } catch (RuntimeException e) {
       log.warn(
           "slot {} of message {} served neutral: {}", slot, token.message().text(), e.toString());
-      return new SlotImages.Shown(images.generic(), Optional.empty());
+      unavailable.increment();
+      return standIn;
     }
   }
 

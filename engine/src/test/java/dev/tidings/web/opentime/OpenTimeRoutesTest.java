@@ -361,6 +361,12 @@ class OpenTimeRoutesTest {
 
     assertThat(image.statusCode()).isEqualTo(200);
     assertThat(image.body()).isEqualTo(generic);
+    assertThat(image.headers().firstValue("Cache-Control"))
+        .as("a stand-in must not be kept by a mail proxy: the next fetch shows the products")
+        .contains("no-store, private");
+    assertThat(get("/o/garbage/0").headers().firstValue("Cache-Control"))
+        .as("what no token can change is kept")
+        .contains("public, max-age=604800");
     assertThat(click.statusCode()).isEqualTo(302);
     assertThat(click.headers().firstValue("Location")).contains(SHOP.toString());
   }
