@@ -191,8 +191,8 @@ public final class SettingsLoader {
   private Optional<String> readUrl() {
     var url = jdbcUrl(SettingsCatalog.DB_READ_URL);
     if (url.isPresent() && text(SettingsCatalog.DB_URL).isEmpty()) {
-      problems.add(SettingsCatalog.DB_READ_URL.name() + ": needs "
-          + SettingsCatalog.DB_URL.name() + " (the embedded PostgreSQL has no standby)");
+      problems.add(SettingsCatalog.DB_READ_URL.name() + ": needs " + SettingsCatalog.DB_URL.name()
+          + " (the embedded PostgreSQL has no standby)");
       return Optional.empty();
     }
     return url;

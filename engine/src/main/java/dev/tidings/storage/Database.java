@@ -149,11 +149,12 @@ public final class Database implements AutoCloseable {
    */
   public Optional<ReplicationLag> replicationLag() {
     return jdbi.withHandle(handle -> handle
-        .createQuery("SELECT pg_is_in_recovery() AS standby,"
-            + " CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0"
-            + " ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000 END"
-            + " AS behind_millis,"
-            + " pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) AS behind_bytes")
+        .createQuery(
+            "SELECT pg_is_in_recovery() AS standby,"
+                + " CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0"
+                + " ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000 END"
+                + " AS behind_millis,"
+                + " pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) AS behind_bytes")
         .map((rows, context) -> rows.getBoolean("standby")
             ? Optional.of(new ReplicationLag(
                 Duration.ofMillis(Math.max(0, Math.round(rows.getDouble("behind_millis")))),

@@ -38,7 +38,10 @@ final class PoolEvictions implements SQLExceptionOverride {
       if (readOnly != null) readOnly.increment();
       return Override.MUST_EVICT;
     }
-    if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+    if (state.startsWith("08")
+        || state.equals("57P01")
+        || state.equals("57P02")
+        || state.equals("57P03")) {
       if (serverGone != null) serverGone.increment();
       return Override.MUST_EVICT;
     }

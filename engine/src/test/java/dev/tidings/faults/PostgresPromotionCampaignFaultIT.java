@@ -64,7 +64,9 @@ class PostgresPromotionCampaignFaultIT {
       pair.killPrimary();
       pair.promoteStandby();
       long promotedAt = System.nanoTime();
-      assertThat(sentAtKill).as("the campaign was still sending at the kill").isLessThan(RECIPIENTS);
+      assertThat(sentAtKill)
+          .as("the campaign was still sending at the kill")
+          .isLessThan(RECIPIENTS);
       // the first send recorded after the kill was written on the promoted standby
       long sentAfter = sentAtKill;
       while (sentAfter <= sentAtKill) {
@@ -81,7 +83,9 @@ class PostgresPromotionCampaignFaultIT {
 
       JsonNode done = awaitCompleted(server, campaign);
       for (NodeProcess node : nodes)
-        assertThat(node.alive()).as("a node survived the promotion; its log:%n%s", node.log()).isTrue();
+        assertThat(node.alive())
+            .as("a node survived the promotion; its log:%n%s", node.log())
+            .isTrue();
       List<String> emailed = new ArrayList<>();
       for (NodeProcess worker : workers) emailed.addAll(outbox(worker));
       List<String> recipients = IntStream.range(0, RECIPIENTS)
@@ -89,7 +93,8 @@ class PostgresPromotionCampaignFaultIT {
           .toList();
       long unknown = done.path("unknown").asLong();
       Tally tally = Tally.of(recipients, emailed);
-      // a recipient reported unknown may have no email (the send's outcome was not recorded): not lost
+      // a recipient reported unknown may have no email (the send's outcome was not recorded): not
+      // lost
       long lost = Math.max(0, tally.lost() - unknown);
       FaultReport.recordAndCheck(new FaultReport.Outcome(
           "3a PostgreSQL primary killed, standby promoted, during a campaign",
@@ -107,7 +112,9 @@ class PostgresPromotionCampaignFaultIT {
       assertThat(done.path("sent").asLong() + done.path("failed").asLong() + unknown)
           .as("every recipient accounted for")
           .isEqualTo(RECIPIENTS);
-      assertThat(new HashSet<>(emailed)).as("only the campaign's recipients").isSubsetOf(recipients);
+      assertThat(new HashSet<>(emailed))
+          .as("only the campaign's recipients")
+          .isSubsetOf(recipients);
     } finally {
       for (NodeProcess node : nodes) node.close();
       installation.drop();

@@ -18,9 +18,11 @@ class ConnectionSpecTest {
     var pair = spec("jdbc:postgresql://pg1:5433,pg2/tidings?user=app");
     assertThat(pair.hosts()).containsExactly("pg1:5433", "pg2:5432");
     assertThat(pair.pooledUrl(ConnectionSpec.Role.PRIMARY))
-        .isEqualTo("jdbc:postgresql://pg1:5433,pg2/tidings?user=app&connectTimeout=5&loginTimeout=10"
-            + "&socketTimeout=30&tcpKeepAlive=true&hostRecheckSeconds=2&targetServerType=primary");
-    assertThat(pair.pooledUrl(ConnectionSpec.Role.READ)).endsWith("targetServerType=preferSecondary");
+        .isEqualTo(
+            "jdbc:postgresql://pg1:5433,pg2/tidings?user=app&connectTimeout=5&loginTimeout=10"
+                + "&socketTimeout=30&tcpKeepAlive=true&hostRecheckSeconds=2&targetServerType=primary");
+    assertThat(pair.pooledUrl(ConnectionSpec.Role.READ))
+        .endsWith("targetServerType=preferSecondary");
     assertThat(pair.unboundedUrl(ConnectionSpec.Role.PRIMARY)).contains("socketTimeout=0");
     assertThat(spec("jdbc:postgresql://one/db").pooledUrl(ConnectionSpec.Role.PRIMARY))
         .startsWith("jdbc:postgresql://one/db?connectTimeout=5")
@@ -33,7 +35,8 @@ class ConnectionSpecTest {
     String pooled = spec(url).pooledUrl(ConnectionSpec.Role.PRIMARY);
     assertThat(pooled).startsWith(url).doesNotContain("targetServerType=primary");
     assertThat(pooled.split("connectTimeout", -1)).hasSize(2);
-    assertThat(pooled.toLowerCase(java.util.Locale.ROOT).split("sockettimeout", -1)).hasSize(2);
+    assertThat(pooled.toLowerCase(java.util.Locale.ROOT).split("sockettimeout", -1))
+        .hasSize(2);
   }
 
   @Test

@@ -36,8 +36,11 @@ class PostgresStandbyIT {
     pair = PostgresStandbyPair.start(PostgresStandbyPair.Replication.SYNCHRONOUS);
     database = Database.connect(spec(pair.multiHostUrl(), 4), () -> {}, METRICS);
     database.migrate();
-    database.jdbi().useHandle(handle -> handle.execute(
-        "CREATE TABLE IF NOT EXISTS failover_probe (id bigint PRIMARY KEY, at timestamptz NOT NULL)"));
+    database
+        .jdbi()
+        .useHandle(
+            handle -> handle.execute(
+                "CREATE TABLE IF NOT EXISTS failover_probe (id bigint PRIMARY KEY, at timestamptz NOT NULL)"));
   }
 
   @AfterAll
@@ -51,25 +54,32 @@ class PostgresStandbyIT {
   }
 
   private static int serverPort(Database on) {
-    return on.jdbi().withHandle(
-        handle -> handle.createQuery("SELECT inet_server_port()").mapTo(Integer.class).one());
+    return on.jdbi()
+        .withHandle(handle ->
+            handle.createQuery("SELECT inet_server_port()").mapTo(Integer.class).one());
   }
 
   @Test
   @Order(1)
   void the_multi_host_url_finds_the_primary_and_the_description_names_both_hosts() {
     assertThat(serverPort(database)).isEqualTo(pair.primaryPort());
-    boolean inRecovery = database.jdbi().withHandle(
-        handle -> handle.createQuery("SELECT pg_is_in_recovery()").mapTo(Boolean.class).one());
+    boolean inRecovery = database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT pg_is_in_recovery()")
+            .mapTo(Boolean.class)
+            .one());
     assertThat(inRecovery).isFalse();
     assertThat(database.describe())
         .contains("127.0.0.1:" + pair.primaryPort() + ",127.0.0.1:" + pair.standbyPort());
     // Flyway's history landed on the primary and streamed to the standby
     try (var standby = Database.connectForReads(spec(pair.standbyUrl(), 2), METRICS)) {
-      long applied = standby.jdbi().withHandle(handle -> handle
-          .createQuery("SELECT count(*) FROM flyway_schema_history WHERE success")
-          .mapTo(Long.class)
-          .one());
+      long applied = standby
+          .jdbi()
+          .withHandle(handle -> handle
+              .createQuery("SELECT count(*) FROM flyway_schema_history WHERE success")
+              .mapTo(Long.class)
+              .one());
       assertThat(applied).isPositive();
     }
   }
@@ -77,18 +87,22 @@ class PostgresStandbyIT {
   @Test
   @Order(2)
   void reads_on_the_read_url_see_committed_writes_and_the_lag_is_measured() {
-    database.jdbi().useHandle(handle -> handle.execute(
-        "INSERT INTO failover_probe VALUES (1, now()) ON CONFLICT DO NOTHING"));
+    database
+        .jdbi()
+        .useHandle(handle ->
+            handle.execute("INSERT INTO failover_probe VALUES (1, now()) ON CONFLICT DO NOTHING"));
     try (var reads = Database.connectForReads(spec(pair.standbyUrl(), 2), METRICS)) {
       assertThat(serverPort(reads)).isEqualTo(pair.standbyPort());
       // synchronous_commit = on waits for the standby's flush, not its replay: wait for the replay
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       long seen = 0;
       while (seen == 0 && System.nanoTime() < deadline) {
-        seen = reads.jdbi().withHandle(handle -> handle
-            .createQuery("SELECT count(*) FROM failover_probe WHERE id = 1")
-            .mapTo(Long.class)
-            .one());
+        seen = reads
+            .jdbi()
+            .withHandle(handle -> handle
+                .createQuery("SELECT count(*) FROM failover_probe WHERE id = 1")
+                .mapTo(Long.class)
+                .one());
       }
       assertThat(seen).isEqualTo(1);
       var lag = reads.replicationLag();
@@ -96,21 +110,48 @@ class PostgresStandbyIT {
       assertThat(lag.get().behind()).isLessThan(Duration.ofSeconds(10));
       assertThat(database.replicationLag()).as("the primary is no standby").isEmpty();
       // the read pool is read-only: a write is refused there, not silently applied
-      assertThatThrownBy(() -> reads.jdbi().useHandle(handle -> handle.execute(
-              "INSERT INTO failover_probe VALUES (2, now())")))
+      assertThatThrownBy(() -> reads
+              .jdbi()
+              .useHandle(handle -> handle.execute("INSERT INTO failover_probe VALUES (2, now())")))
           .satisfies(failure -> assertThat(Unreachable.database(failure)).isTrue());
     }
   }
 
   @Test
   @Order(3)
+  void a_node_with_a_read_url_reads_on_the_standby_and_shows_its_lag() throws Exception {
+    var dataDir = java.nio.file.Files.createTempDirectory("tidings-read-url");
+    var settings = dev.tidings.config.SettingsLoader.load(java.util.Map.of(
+        "TIDINGS_DB_URL", pair.multiHostUrl(),
+        "TIDINGS_DB_READ_URL", pair.standbyUrl(),
+        "TIDINGS_DB_POOL_SIZE", "2",
+        "TIDINGS_DATA_DIR", dataDir.toString()));
+    try (var node = new dev.tidings.app.Infrastructure(settings)) {
+      assertThat(serverPort(node.database())).isEqualTo(pair.primaryPort());
+      assertThat(serverPort(node.readDatabase())).isEqualTo(pair.standbyPort());
+      var check = node.dependencyChecks().stream()
+          .filter(c -> c.name().equals("postgresql-read"))
+          .findFirst()
+          .orElseThrow();
+      assertThat(check.problem().get()).isEmpty();
+      assertThat(check.detail().get())
+          .hasValueSatisfying(detail ->
+              assertThat(detail).matches("replication lag \\d+ ms, \\d+ bytes not replayed"));
+      assertThat(check.target()).contains(":" + pair.standbyPort());
+    }
+  }
+
+  @Test
+  @Order(4)
   void a_write_pool_that_lands_on_a_standby_drops_the_connection_and_counts_it() {
     var metrics = new SimpleMeterRegistry();
     // a single-host URL leaves the server type to the operator: here it is the standby
     try (var wrong = Database.connect(spec(pair.standbyUrl(), 1), () -> {}, metrics)) {
       for (int attempt = 0; attempt < 2; attempt++) {
-        assertThatThrownBy(() -> wrong.jdbi().useHandle(handle ->
-                handle.execute("INSERT INTO failover_probe VALUES (3, now())")))
+        assertThatThrownBy(() -> wrong
+                .jdbi()
+                .useHandle(
+                    handle -> handle.execute("INSERT INTO failover_probe VALUES (3, now())")))
             .satisfies(failure -> assertThat(Unreachable.database(failure))
                 .as("a read-only server is waited out, as an unreachable one")
                 .isTrue());
@@ -125,7 +166,7 @@ class PostgresStandbyIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void after_the_primary_dies_and_the_standby_is_promoted_the_pool_and_the_feed_work_again()
       throws Exception {
     var connects = new AtomicInteger();
@@ -175,10 +216,12 @@ class PostgresStandbyIT {
           (firstWriteAt - promotedAt) / 1_000_000,
           failures);
       assertThat(serverPort(database)).isEqualTo(pair.standbyPort());
-      long kept = database.jdbi().withHandle(handle -> handle
-          .createQuery("SELECT count(*) FROM failover_probe WHERE id BETWEEN 10 AND 19")
-          .mapTo(Long.class)
-          .one());
+      long kept = database
+          .jdbi()
+          .withHandle(handle -> handle
+              .createQuery("SELECT count(*) FROM failover_probe WHERE id BETWEEN 10 AND 19")
+              .mapTo(Long.class)
+              .one());
       assertThat(kept)
           .as("every write the primary acknowledged is on the promoted standby")
           .isEqualTo(10);
@@ -187,15 +230,19 @@ class PostgresStandbyIT {
           .isZero();
 
       awaitTrue(() -> connects.get() >= 2 && feed.listening(), Duration.ofSeconds(20));
-      database.jdbi().useHandle(handle ->
-          handle.execute("SELECT pg_notify('failover_feed', 'public' || chr(10) || 'after')"));
+      database
+          .jdbi()
+          .useHandle(handle ->
+              handle.execute("SELECT pg_notify('failover_feed', 'public' || chr(10) || 'after')"));
       awaitTrue(() -> heard.contains("after"), Duration.ofSeconds(10));
     }
   }
 
   private static void insert(int id) {
-    database.jdbi().useHandle(handle -> handle.execute(
-        "INSERT INTO failover_probe VALUES (?, now()) ON CONFLICT DO NOTHING", id));
+    database
+        .jdbi()
+        .useHandle(handle -> handle.execute(
+            "INSERT INTO failover_probe VALUES (?, now()) ON CONFLICT DO NOTHING", id));
   }
 
   private static void awaitTrue(java.util.function.BooleanSupplier condition, Duration within)

@@ -240,8 +240,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
     append(primaryDir.resolve("postgresql.conf"), settings);
     append(
         primaryDir.resolve("pg_hba.conf"),
-        List.of(
-            "host replication all 127.0.0.1/32 trust", "host all all 127.0.0.1/32 trust"));
+        List.of("host replication all 127.0.0.1/32 trust", "host all all 127.0.0.1/32 trust"));
   }
 
   private void cloneStandby() {
@@ -261,7 +260,8 @@ public final class PostgresStandbyPair implements AutoCloseable {
         "-c",
         "fast",
         "--no-sync"));
-    // The standby's copy of postgresql.conf is the primary's: later lines win. Once promoted it must
+    // The standby's copy of postgresql.conf is the primary's: later lines win. Once promoted it
+    // must
     // not wait for a standby of its own, or every commit would hang.
     append(
         standbyDir.resolve("postgresql.conf"),
@@ -340,7 +340,8 @@ public final class PostgresStandbyPair implements AutoCloseable {
       var output = new StringBuilder();
       Thread reader = Thread.ofVirtual().start(() -> {
         try {
-          output.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+          output.append(
+              new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException ignored) {
           // the output is only for the failure message
         }
@@ -411,7 +412,8 @@ public final class PostgresStandbyPair implements AutoCloseable {
     for (String name : List.of("primary.log", "standby.log")) {
       try {
         Path log = base.resolve(name);
-        if (Files.exists(log)) text.append("--- ").append(name).append('\n').append(Files.readString(log));
+        if (Files.exists(log))
+          text.append("--- ").append(name).append('\n').append(Files.readString(log));
       } catch (IOException ignored) {
         // only for the failure message
       }
@@ -422,9 +424,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
   private static void append(Path file, List<String> lines) {
     try {
       Files.writeString(
-          file,
-          "\n" + String.join("\n", lines) + "\n",
-          java.nio.file.StandardOpenOption.APPEND);
+          file, "\n" + String.join("\n", lines) + "\n", java.nio.file.StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
     }
@@ -454,8 +454,8 @@ public final class PostgresStandbyPair implements AutoCloseable {
       if (Files.isExecutable(candidate.resolve("initdb"))
           && Files.isExecutable(candidate.resolve("pg_basebackup"))) return candidate;
     }
-    return unavailable("initdb and pg_basebackup not found in " + candidates
-        + " (set TIDINGS_TEST_PG_BIN)");
+    return unavailable(
+        "initdb and pg_basebackup not found in " + candidates + " (set TIDINGS_TEST_PG_BIN)");
   }
 
   private static <T> T unavailable(String why) {
