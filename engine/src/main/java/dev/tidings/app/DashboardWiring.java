@@ -43,19 +43,21 @@ final class DashboardWiring implements Capability {
   @Override
   public List<RouteGroup> routes() {
     var jdbi = infrastructure.database().jdbi();
+    // the pages' figures and lists only read: a standby's pool when TIDINGS_DB_READ_URL is set
+    var reads = infrastructure.readDatabase().jdbi();
     var clock = infrastructure.clock();
     var queue = infrastructure.workQueue();
     return List.of(new DashboardRoutes(
         new DashboardSources(
             campaigns.campaigns(),
             campaigns.emails(),
-            new DeliveryStats(jdbi),
-            new ShownProducts(jdbi),
-            new CatalogService(jdbi, clock),
-            new Notifications(jdbi, clock),
+            new DeliveryStats(reads),
+            new ShownProducts(reads),
+            new CatalogService(reads, clock),
+            new Notifications(reads, clock),
             (campaign, experiment) ->
                 optimize.experiments().report(campaign, OptimizeExperiments.plan(experiment)),
-            new SubscriberService(jdbi, clock),
+            new SubscriberService(reads, clock),
             request -> recommender.get().recommend(request),
             infrastructure.dependencyChecks(),
             queue,

@@ -33,6 +33,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,7 @@ public final class Infrastructure implements AutoCloseable {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Deque<AutoCloseable> opened = new ArrayDeque<>();
   private final List<DependencyCheck> checks = new ArrayList<>();
+  private @Nullable Database readDatabase;
   private @Nullable Secret secret;
   private DataDirSecrets.@Nullable Generated apiKey;
   private dev.tidings.web.@Nullable AuthThrottle authThrottle;
@@ -168,6 +170,43 @@ public final class Infrastructure implements AutoCloseable {
       database = connected;
     }
     return database;
+  }
+
+  /**
+   * Where reads that may lag a moment go (the dashboard's, the recommender's): a read-only pool on
+   * {@code TIDINGS_DB_READ_URL} when set, its replication lag measured by each health probe and shown
+   * on the system page; else the database itself.
+   */
+  public synchronized Database readDatabase() {
+    if (readDatabase == null) {
+      var readUrl = settings.dbReadUrl();
+      if (readUrl.isEmpty()) return database();
+      var spec = ConnectionSpec.from(settings, readUrl.get());
+      var read = open(() -> Database.connectForReads(spec, metrics));
+      var lag = new java.util.concurrent.atomic.AtomicReference<Optional<String>>(Optional.empty());
+      checks.add(new DependencyCheck(
+          "postgresql-read",
+          read.describe(),
+          () -> {
+            var problem = read.problem();
+            if (problem.isEmpty()) lag.set(describeLag(read));
+            return problem;
+          },
+          lag::get));
+      readDatabase = read;
+    }
+    return readDatabase;
+  }
+
+  private static Optional<String> describeLag(Database read) {
+    try {
+      return Optional.of(read.replicationLag()
+          .map(lag -> "replication lag " + lag.behind().toMillis() + " ms, "
+              + lag.bytesNotReplayed() + " bytes not replayed")
+          .orElse("not a standby (promoted?): reads are on a primary"));
+    } catch (RuntimeException e) {
+      return Optional.of("replication lag unknown: " + dev.tidings.TidingsException.rootMessage(e));
+    }
   }
 
   /**

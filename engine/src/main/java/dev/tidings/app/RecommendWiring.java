@@ -22,6 +22,7 @@ public final class RecommendWiring implements Capability {
     this.infrastructure = infrastructure;
     this.recommender = Lazy.of(() -> LiveRecommender.of(
         infrastructure.database(),
+        infrastructure.readDatabase(),
         infrastructure.clock(),
         LiveRecommender.Options.defaults(),
         infrastructure.metrics(),

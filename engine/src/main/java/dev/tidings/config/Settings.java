@@ -16,6 +16,7 @@ import java.util.Optional;
  */
 public record Settings(
     Optional<String> dbUrl,
+    Optional<String> dbReadUrl,
     Optional<String> dbUser,
     Optional<Secret> dbPassword,
     int dbPoolSize,
@@ -84,6 +85,7 @@ public record Settings(
   private Settings copy(URI newPublicUrl, int newPort, FetchAllowance newFetchAllow) {
     return new Settings(
         dbUrl,
+        dbReadUrl,
         dbUser,
         dbPassword,
         dbPoolSize,
@@ -147,6 +149,9 @@ public record Settings(
         dbUrl
             .map(Settings::maskUserInfo)
             .orElse("embedded PostgreSQL under " + dataDir.resolve("pg")));
+    view.put(
+        SettingsCatalog.DB_READ_URL.name(),
+        dbReadUrl.map(Settings::maskUserInfo).orElse("reads on TIDINGS_DB_URL"));
     view.put(SettingsCatalog.DB_USER.name(), dbUser.orElse("none"));
     view.put(SettingsCatalog.DB_PASSWORD.name(), dbPassword.isPresent() ? "<masked>" : "none");
     view.put(SettingsCatalog.DB_POOL_SIZE.name(), Integer.toString(dbPoolSize));

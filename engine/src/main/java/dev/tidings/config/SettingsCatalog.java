@@ -21,7 +21,12 @@ public final class SettingsCatalog {
       "TIDINGS_DB_URL",
       Setting.Kind.URL,
       "embedded PostgreSQL under `TIDINGS_DATA_DIR/pg`",
-      "`jdbc:postgresql://host:5432/db` (or `postgresql://...`) of a PostgreSQL 15+");
+      "`jdbc:postgresql://host:5432/db` (or `postgresql://...`) of a PostgreSQL 15+; a primary and its standbys as `jdbc:postgresql://h1:5432,h2:5432/db` (the node writes to whichever is primary, `targetServerType=primary` unless the URL says otherwise, and follows a promotion)");
+  public static final Setting DB_READ_URL = Setting.text(
+      "TIDINGS_DB_READ_URL",
+      Setting.Kind.URL,
+      "reads on `TIDINGS_DB_URL`",
+      "a standby's `jdbc:postgresql://standby:5432/db` (same user and password): the dashboard's and the recommender's reads go to a second, read-only pool there, which may lag the primary by the replication delay (shown on the system page); several hosts prefer a standby (`targetServerType=preferSecondary`)");
   public static final Setting DB_USER = Setting.text(
       "TIDINGS_DB_USER", Setting.Kind.TEXT, "none", "the database user, when not in the URL");
   public static final Setting DB_PASSWORD = Setting.secret(
@@ -221,6 +226,7 @@ public final class SettingsCatalog {
   public static final List<Setting> ALL = List.of(
       CONFIG,
       DB_URL,
+      DB_READ_URL,
       DB_USER,
       DB_PASSWORD,
       DB_POOL_SIZE,

@@ -96,6 +96,7 @@ public final class SettingsLoader {
     var redisUrl = uri(SettingsCatalog.REDIS_URL, Set.of("redis", "rediss"));
     var settings = new Settings(
         jdbcUrl(SettingsCatalog.DB_URL),
+        readUrl(),
         text(SettingsCatalog.DB_USER),
         secret(SettingsCatalog.DB_PASSWORD),
         integer(SettingsCatalog.DB_POOL_SIZE),
@@ -167,15 +168,63 @@ public final class SettingsLoader {
   }
 
   private Optional<String> jdbcUrl(Setting name) {
-    return text(name).flatMap(url -> {
-      if (url.startsWith("jdbc:postgresql://")) return Optional.of(url);
+    return text(name).flatMap(raw -> {
+      String url = raw;
       if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
-        return Optional.of("jdbc:postgresql://" + url.substring(url.indexOf("//") + 2));
+        url = "jdbc:postgresql://" + url.substring(url.indexOf("//") + 2);
       }
-      problems.add(name.name() + ": expected jdbc:postgresql://host:port/database but was "
-          + Settings.maskUserInfo(url));
-      return Optional.empty();
+      if (!url.startsWith("jdbc:postgresql://")) {
+        problems.add(name.name() + ": expected jdbc:postgresql://host:port/database but was "
+            + Settings.maskUserInfo(raw));
+        return Optional.empty();
+      }
+      var problem = hostListProblem(url);
+      if (problem.isPresent()) {
+        problems.add(name.name() + ": " + problem.get() + " in " + Settings.maskUserInfo(raw));
+        return Optional.empty();
+      }
+      return Optional.of(url);
     });
+  }
+
+  /** A read URL only makes sense beside a configured database: the embedded one has no standby. */
+  private Optional<String> readUrl() {
+    var url = jdbcUrl(SettingsCatalog.DB_READ_URL);
+    if (url.isPresent() && text(SettingsCatalog.DB_URL).isEmpty()) {
+      problems.add(SettingsCatalog.DB_READ_URL.name() + ": needs " + SettingsCatalog.DB_URL.name()
+          + " (the embedded PostgreSQL has no standby)");
+      return Optional.empty();
+    }
+    return url;
+  }
+
+  private static final java.util.regex.Pattern HOST =
+      java.util.regex.Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9._%-]+)(:([0-9]{1,5}))?");
+
+  /**
+   * What is wrong with a JDBC URL's host list, if anything: each of the comma-separated servers
+   * ({@code h1:5432,h2:5432}) must be {@code host} or {@code host:port} with a port from 1 to 65535,
+   * and a database must follow.
+   */
+  static Optional<String> hostListProblem(String jdbcUrl) {
+    String rest = jdbcUrl.substring("jdbc:postgresql://".length());
+    int slash = rest.indexOf('/');
+    int at = rest.indexOf('@');
+    if (at >= 0 && (slash < 0 || at < slash)) rest = rest.substring(at + 1);
+    slash = rest.indexOf('/');
+    if (slash < 0) return Optional.of("no /database after the host list");
+    String hostList = rest.substring(0, slash);
+    if (hostList.isEmpty()) return Optional.of("no host");
+    for (String host : hostList.split(",", -1)) {
+      var matcher = HOST.matcher(host);
+      if (!matcher.matches()) return Optional.of("'" + host + "' is not host or host:port");
+      if (matcher.group(3) != null) {
+        int port = Integer.parseInt(matcher.group(3));
+        if (port < 1 || port > 65535)
+          return Optional.of("port " + port + " of '" + host + "' is not 1 to 65535");
+      }
+    }
+    return Optional.empty();
   }
 
   private Optional<URI> uri(Setting name, Set<String> schemes) {

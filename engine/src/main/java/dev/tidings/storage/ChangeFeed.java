@@ -25,6 +25,10 @@ public final class ChangeFeed implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
   private static final Duration POLL = Duration.ofMillis(500);
   private static final Duration RETRY = Duration.ofSeconds(1);
+  // Waiting for notifications sends nothing: a server that vanished without closing the connection
+  // (its host died) is only noticed by asking it something now and then.
+  private static final Duration PROBE = Duration.ofSeconds(5);
+  private static final int PROBE_TIMEOUT_SECONDS = 3;
 
   /** What a feed tells. Called on the feed's one thread, never concurrently. */
   public interface Listener {
@@ -84,10 +88,17 @@ public final class ChangeFeed implements AutoCloseable {
         listening = true;
         reconnects.increment();
         listener.lost();
+        long nextProbe = System.nanoTime() + PROBE.toNanos();
         while (!closed) {
           PGNotification[] arrived = pg.getNotifications((int) POLL.toMillis());
-          if (arrived == null) continue;
-          for (PGNotification notification : arrived) deliver(notification.getParameter());
+          if (arrived != null) {
+            for (PGNotification notification : arrived) deliver(notification.getParameter());
+          }
+          if (System.nanoTime() - nextProbe > 0) {
+            if (!connection.isValid(PROBE_TIMEOUT_SECONDS))
+              throw new SQLException("no answer within " + PROBE_TIMEOUT_SECONDS + " s", "08006");
+            nextProbe = System.nanoTime() + PROBE.toNanos();
+          }
         }
       } catch (SQLException | RuntimeException e) {
         if (closed) return;

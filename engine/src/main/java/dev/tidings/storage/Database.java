@@ -16,6 +16,7 @@ import org.flywaydb.core.api.output.MigrateResult;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
 import org.jspecify.annotations.Nullable;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A pooled connection to one PostgreSQL database (external or embedded) with Tidings' schema applied.
@@ -49,19 +50,44 @@ public final class Database implements AutoCloseable {
   /** As {@link #connect(ConnectionSpec, AutoCloseable)}, publishing the pool's gauges and timers to {@code metrics}. */
   public static Database connect(
       ConnectionSpec spec, AutoCloseable owned, @Nullable MeterRegistry metrics) {
+    return connect(spec, owned, metrics, ConnectionSpec.Role.PRIMARY);
+  }
+
+  /**
+   * A second pool for reads that may lag behind the primary by a moment (a standby's), e.g. the
+   * dashboard's and the recommender's; its connections are read-only. Never migrated.
+   */
+  public static Database connectForReads(ConnectionSpec spec, @Nullable MeterRegistry metrics) {
+    return connect(spec, () -> {}, metrics, ConnectionSpec.Role.READ);
+  }
+
+  private static Database connect(
+      ConnectionSpec spec,
+      AutoCloseable owned,
+      @Nullable MeterRegistry metrics,
+      ConnectionSpec.Role role) {
     var config = new HikariConfig();
+    String poolName = role == ConnectionSpec.Role.PRIMARY ? "tidings-db" : "tidings-db-read";
     if (metrics != null)
       config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
-    config.setPoolName("tidings-db");
-    config.setJdbcUrl(spec.jdbcUrl());
+    config.setExceptionOverride(new PoolEvictions(metrics, role));
+    config.setPoolName(poolName);
+    config.setJdbcUrl(spec.pooledUrl(role));
     spec.user().ifPresent(config::setUsername);
     spec.password().ifPresent(config::setPassword);
     config.setMaximumPoolSize(spec.poolSize());
     config.setMinimumIdle(Math.min(2, spec.poolSize()));
     config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
     config.setInitializationFailTimeout(Duration.ofSeconds(15).toMillis());
+    // An idle connection is checked every 30 s (the pool's shortest), a check gives up after 2 s,
+    // and no connection lives past 10 min: one left on a server that stopped being the primary
+    // goes soon even if nothing fails on it.
+    config.setKeepaliveTime(Duration.ofSeconds(30).toMillis());
+    config.setValidationTimeout(Duration.ofSeconds(2).toMillis());
+    config.setMaxLifetime(Duration.ofMinutes(10).toMillis());
+    config.setReadOnly(role == ConnectionSpec.Role.READ);
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
-    config.addDataSourceProperty("ApplicationName", "tidings");
+    config.addDataSourceProperty("ApplicationName", poolName.replace("-db", ""));
     config.setConnectionInitSql(
         "SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
     try {
@@ -77,8 +103,14 @@ public final class Database implements AutoCloseable {
 
   /** Applies pending migrations from {@code db/migration}; safe to call on every start and from many nodes. */
   public MigrateResult migrate() {
+    // A connection of its own without the pool's socket timeout: building an index may take longer.
+    var unbounded = new PGSimpleDataSource();
+    unbounded.setURL(spec.unboundedUrl(ConnectionSpec.Role.PRIMARY));
+    spec.user().ifPresent(unbounded::setUser);
+    spec.password().ifPresent(unbounded::setPassword);
+    unbounded.setApplicationName("tidings-migrations");
     return Flyway.configure()
-        .dataSource(dataSource)
+        .dataSource(unbounded)
         .schemas(schema)
         .defaultSchema(schema)
         .locations("classpath:db/migration")
@@ -100,7 +132,8 @@ public final class Database implements AutoCloseable {
     spec.user().ifPresent(user -> properties.setProperty("user", user));
     spec.password().ifPresent(password -> properties.setProperty("password", password));
     properties.setProperty("ApplicationName", "tidings-listener");
-    Connection connection = java.sql.DriverManager.getConnection(spec.jdbcUrl(), properties);
+    Connection connection = java.sql.DriverManager.getConnection(
+        spec.unboundedUrl(ConnectionSpec.Role.PRIMARY), properties);
     try (var statement = connection.createStatement()) {
       statement.execute("SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
     } catch (SQLException e) {
@@ -109,6 +142,29 @@ public final class Database implements AutoCloseable {
     }
     return connection;
   }
+
+  /**
+   * How far the server behind this pool is behind its primary, when it is a standby; empty when it
+   * is a primary itself (e.g. promoted).
+   */
+  public Optional<ReplicationLag> replicationLag() {
+    return jdbi.withHandle(handle -> handle
+        .createQuery(
+            "SELECT pg_is_in_recovery() AS standby,"
+                + " CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0"
+                + " ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000 END"
+                + " AS behind_millis,"
+                + " pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) AS behind_bytes")
+        .map((rows, context) -> rows.getBoolean("standby")
+            ? Optional.of(new ReplicationLag(
+                Duration.ofMillis(Math.max(0, Math.round(rows.getDouble("behind_millis")))),
+                Math.max(0, rows.getLong("behind_bytes"))))
+            : Optional.<ReplicationLag>empty())
+        .one());
+  }
+
+  /** A standby's distance behind its primary: in time (0 when it has replayed all it received) and in WAL bytes. */
+  public record ReplicationLag(Duration behind, long bytesNotReplayed) {}
 
   public DataSource dataSource() {
     return dataSource;

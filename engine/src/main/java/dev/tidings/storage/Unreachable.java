@@ -17,13 +17,15 @@ public final class Unreachable {
       if (cause instanceof SQLTransientConnectionException
           || cause instanceof ConnectException
           || cause instanceof org.jdbi.v3.core.ConnectionException) return true;
-      // class 08: connection exceptions; 57P01-57P03: the server is shutting down or starting
+      // class 08: connection exceptions; 57P01-57P03: the server is shutting down or starting;
+      // 25006: a read-only transaction, i.e. a standby not yet promoted: a primary is on its way
       if (cause instanceof SQLException sql && sql.getSQLState() != null) {
         String state = sql.getSQLState();
         if (state.startsWith("08")
             || state.equals("57P01")
             || state.equals("57P02")
-            || state.equals("57P03")) return true;
+            || state.equals("57P03")
+            || state.equals("25006")) return true;
       }
       if (cause.getCause() == cause) break;
     }

@@ -18,7 +18,7 @@ import java.util.Set;
  * prefetch, clicked, complained about), every receipt repeated 1 to 3 times and all shuffled, with
  * what a sequential oracle says the funnel, the final statuses and the slot clicks must be.
  */
-record ReceiptStories(
+public record ReceiptStories(
     List<Receipt> receipts,
     Map<FunnelStep, Long> funnel,
     Map<String, DeliveryStatus> finalStatus,
@@ -26,7 +26,7 @@ record ReceiptStories(
   static final String PERSON = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) Safari/605.1.15";
   static final String APPLE_PREFETCH = "Mozilla/5.0";
 
-  static ReceiptStories generate(long campaign, int messages, Instant t0, Random random) {
+  public static ReceiptStories generate(long campaign, int messages, Instant t0, Random random) {
     List<Receipt> receipts = new ArrayList<>();
     Map<String, DeliveryStatus> finalStatus = new HashMap<>();
     Map<FunnelStep, Long> funnel = new EnumMap<>(FunnelStep.class);

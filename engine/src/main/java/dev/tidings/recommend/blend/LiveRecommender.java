@@ -205,14 +205,32 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
       Options options,
       MeterRegistry metrics,
       long warmEntries) {
+    return of(database, database, clock, options, metrics, warmEntries);
+  }
+
+  /**
+   * As {@link #of(Database, InstantSource, Options, MeterRegistry, long)}, with the catalogue and the
+   * signals of users not held warm read from {@code reads} (a standby's pool, which may lag a
+   * moment). What the change feed says changed is reloaded from {@code database}, the primary: a
+   * standby that has not replayed the change yet would otherwise be cached as the news. Settings
+   * stay on the primary too, since they are written there.
+   */
+  public static LiveRecommender of(
+      Database database,
+      Database reads,
+      InstantSource clock,
+      Options options,
+      MeterRegistry metrics,
+      long warmEntries) {
     Jdbi jdbi = database.jdbi();
+    Jdbi readJdbi = reads.jdbi();
     var aggregates = new AggregateStore(jdbi);
     var follows = new FollowService(jdbi, clock);
     return new LiveRecommender(
         new JdbiSettingsStore(jdbi),
-        CatalogFacts.of(new CatalogService(jdbi, clock)),
-        AggregateReader.of(aggregates),
-        Follows.Reader.of(follows),
+        CatalogFacts.of(new CatalogService(readJdbi, clock)),
+        AggregateReader.of(new AggregateStore(readJdbi)),
+        Follows.Reader.of(new FollowService(readJdbi, clock)),
         clock,
         options,
         metrics,

@@ -35,7 +35,11 @@ final class SystemPage {
   static List<Dependency> probe(List<DependencyCheck> checks) {
     return DependencyProbes.probeAll(checks, PROBE_TIMEOUT).stream()
         .map(answer -> new Dependency(
-            answer.check().name(), answer.check().target(), answer.problem(), answer.millis()))
+            answer.check().name(),
+            answer.check().target()
+                + answer.check().detail().get().map(detail -> " · " + detail).orElse(""),
+            answer.problem(),
+            answer.millis()))
         .toList();
   }
 
