@@ -81,7 +81,8 @@ class DigestFlushInterruptedFaultIT {
           "notifications (subscriber, piece) produced vs told across both digest runs' emails;"
               + " digests marked told from their handover note by the taking-over worker: %.0f"
                   .formatted(recovered)
-              + "; recovery = halt -> the halted worker's recipients settled; lease TTL 3 s"));
+              + "; recovery = halt -> the halted worker's claimed recipients settled by the second"
+              + " worker's takeover (that worker's start included); lease TTL 3 s"));
       assertThat(recovered).as("the takeover marked the halted digests told").isPositive();
     }
   }

@@ -82,8 +82,8 @@ class WorkerKilledFaultIT {
           tally.duplicated() + unknownTwice,
           unknown,
           worst,
-          "recovery is the slowest kill -> every recipient the killed worker held settled by a"
-              + " takeover and sent by another (each: " + recoveries.stream()
+          "recovery is the slowest kill -> every recipient the killed worker had claimed settled"
+              + " by another worker's takeover (each: " + recoveries.stream()
                   .map(d -> "%.1f s".formatted(d.toMillis() / 1000.0))
                   .toList()
               + "); sent " + sent + ", failed " + failed + ", lease TTL 3 s"));

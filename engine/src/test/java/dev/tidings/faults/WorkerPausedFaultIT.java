@@ -87,7 +87,7 @@ class WorkerPausedFaultIT {
           "stale writes refused on the woken worker: %.0f (%s); unknown recipients whose email the"
                   .formatted(refused, refusedByWrite)
               + " woken worker still delivered: " + unknownDelivered
-              + "; recovery = SIGSTOP -> every recipient it held settled and sent by the other;"
+              + "; recovery = SIGSTOP -> every recipient it had claimed settled by the other's takeover;"
               + " lease TTL 3 s"));
     }
   }
