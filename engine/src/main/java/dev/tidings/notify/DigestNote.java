@@ -1,7 +1,7 @@
 package dev.tidings.notify;
 
-import dev.tidings.Json;
 import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -47,11 +47,13 @@ record DigestNote(String subscriberId, Map<LocalDate, Integer> positions, List<S
       var positions = new LinkedHashMap<LocalDate, Integer>();
       node.path("positions")
           .properties()
-          .forEach(entry -> positions.put(LocalDate.parse(entry.getKey()), entry.getValue().asInt()));
+          .forEach(entry ->
+              positions.put(LocalDate.parse(entry.getKey()), entry.getValue().asInt()));
       var told = new ArrayList<String>();
       node.path("told").forEach(id -> told.add(id.asString()));
       String subscriber = node.path("subscriber").asString("");
-      if (subscriber.isEmpty()) throw new InvalidInputException("a digest note names no subscriber");
+      if (subscriber.isEmpty())
+        throw new InvalidInputException("a digest note names no subscriber");
       return new DigestNote(subscriber, positions, told);
     } catch (JacksonException | DateTimeParseException e) {
       throw new InvalidInputException("not a digest note: " + e.getMessage());

@@ -46,9 +46,8 @@ final class CampaignNodes implements AutoCloseable {
   private static final Pattern TOLD = Pattern.compile("Piece-([A-Za-z0-9]+)-told");
 
   private final SharedServersInstallation installation;
-  private final HttpClient http = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(5))
-      .build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<NodeProcess> nodes = new ArrayList<>();
   private final List<NodeProcess> workers = new ArrayList<>();
   private NodeProcess server;
@@ -112,8 +111,7 @@ final class CampaignNodes implements AutoCloseable {
         .map(id -> "{\"id\": \"%s\", \"email\": \"%s@example.test\", \"consent\": \"subscribed\"}"
             .formatted(id, id))
         .collect(Collectors.joining("\n", "", "\n"));
-    var answer =
-        call(server, "POST", "/api/v1/subscribers/import", "application/x-ndjson", lines);
+    var answer = call(server, "POST", "/api/v1/subscribers/import", "application/x-ndjson", lines);
     assertThat(answer.statusCode()).as(answer.body()).isBetween(200, 299);
     return ids.stream().map(id -> id + "@example.test").toList();
   }
@@ -127,8 +125,7 @@ final class CampaignNodes implements AutoCloseable {
   void product(String id, String brand) throws Exception {
     var answer = call("PUT", "/api/v1/products/" + id, """
         {"title": "Piece-%s-told", "brand": "%s", "price": "19.00", "currency": "EUR",
-         "imageUrl": "https://img.shop.test/%s.jpg", "landingUrl": "https://shop.test/%s"}"""
-        .formatted(id, brand, id, id));
+         "imageUrl": "https://img.shop.test/%s.jpg", "landingUrl": "https://shop.test/%s"}""".formatted(id, brand, id, id));
     assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201);
   }
 
@@ -137,8 +134,7 @@ final class CampaignNodes implements AutoCloseable {
     return start("""
         {"name": "%s", "from": {"email": "news@shop.test"},
          "subject": "Hello", "html": "<p>Hello</p><a href=\\"{{unsubscribeUrl}}\\">Unsubscribe</a>",
-         "text": "Hello", "ratePerSecond": %s, "audience": {"type": "all"}}"""
-        .formatted(name, ratePerSecond));
+         "text": "Hello", "ratePerSecond": %s, "audience": {"type": "all"}}""".formatted(name, ratePerSecond));
   }
 
   /** Creates a digest campaign (what followed brands brought in the last week) and starts it. */
@@ -206,8 +202,8 @@ final class CampaignNodes implements AutoCloseable {
         var message = new MimeMessage(
             Session.getInstance(new Properties()),
             new ByteArrayInputStream(Files.readAllBytes(file)));
-        String to = ((InternetAddress) message.getRecipients(Message.RecipientType.TO)[0])
-            .getAddress();
+        String to =
+            ((InternetAddress) message.getRecipients(Message.RecipientType.TO)[0]).getAddress();
         var told = new LinkedHashSet<String>();
         var matcher = TOLD.matcher(text(message));
         while (matcher.find()) told.add(matcher.group(1));
@@ -281,7 +277,9 @@ final class CampaignNodes implements AutoCloseable {
   double metric(NodeProcess node, String name) throws Exception {
     var answer = call(node, "GET", "/metrics", "text/plain", "");
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    return answer.body().lines()
+    return answer
+        .body()
+        .lines()
         .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
         .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
         .sum();
@@ -290,7 +288,9 @@ final class CampaignNodes implements AutoCloseable {
   /** The lines of a counter's series on the node's /metrics, for a scenario's note. */
   String series(NodeProcess node, String name) throws Exception {
     var answer = call(node, "GET", "/metrics", "text/plain", "");
-    return answer.body().lines()
+    return answer
+        .body()
+        .lines()
         .filter(line -> line.startsWith(name + "{"))
         .map(line -> line.substring(line.indexOf('{')))
         .collect(Collectors.joining(", "));

@@ -26,8 +26,7 @@ class DigestFlushInterruptedFaultIT {
   @Test
   void a_worker_killed_between_a_digests_send_and_its_flush_leaves_it_told_once() throws Exception {
     try (var nodes = CampaignNodes.create(
-        "flush",
-        Map.of("TIDINGS_SEND_PARTITION_SIZE", "50", "TIDINGS_SEND_LEASE_TTL", "PT3S"))) {
+        "flush", Map.of("TIDINGS_SEND_PARTITION_SIZE", "50", "TIDINGS_SEND_LEASE_TTL", "PT3S"))) {
       nodes.startServer();
       var halting = nodes.awaitHealthy(
           nodes.startWorker(List.of("-Dtidings.test.halt-before-digest-flush=true")));
@@ -45,14 +44,16 @@ class DigestFlushInterruptedFaultIT {
       long first = nodes.sendDigest("Digest before the halt");
       var exit = halting.awaitExit(Duration.ofSeconds(60));
       long haltedAt = System.nanoTime();
-      assertThat(exit).as("the worker halted after its first digest's send; log:%n%s", halting.log())
+      assertThat(exit)
+          .as("the worker halted after its first digest's send; log:%n%s", halting.log())
           .hasValue(137);
       Set<String> held = nodes.recipientsIn(first, "sending", "handed_over");
       var taker = nodes.awaitHealthy(nodes.startWorker(List.of()));
       Duration recovery = nodes.awaitSettled(first, held, haltedAt, Duration.ofSeconds(90));
       JsonNode firstProgress = nodes.awaitCompleted(first, Duration.ofSeconds(60));
       long unknown = firstProgress.path("unknown").asLong();
-      assertThat(unknown).as("the halted digest's recipient is unknown: %s", firstProgress)
+      assertThat(unknown)
+          .as("the halted digest's recipient is unknown: %s", firstProgress)
           .isPositive();
 
       for (int p = 1; p <= 3; p++) pieces.add("second" + p);
@@ -91,8 +92,8 @@ class DigestFlushInterruptedFaultIT {
   static void awaitNotifications(CampaignNodes nodes, long expected) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     long seen;
-    while ((seen = nodes.count(
-            "SELECT coalesce(sum(cardinality(events)), 0) FROM notification_buckets"))
+    while ((seen =
+            nodes.count("SELECT coalesce(sum(cardinality(events)), 0) FROM notification_buckets"))
         < expected) {
       assertThat(System.nanoTime())
           .as("%d notifications of %d fanned out", seen, expected)

@@ -62,12 +62,13 @@ class WorkerKilledFaultIT {
           .toList());
       assertThat(unknownRecipients).hasSize((int) unknown);
 
-      List<String> emailed = nodes.outboxes().stream().map(CampaignNodes.Email::to).toList();
+      List<String> emailed =
+          nodes.outboxes().stream().map(CampaignNodes.Email::to).toList();
       // an unknown recipient may or may not have the email: neither is lost, one copy at most
-      List<String> expected = recipients.stream().filter(r -> !unknownRecipients.contains(r)).toList();
-      List<String> stored = emailed.stream()
-          .filter(r -> !unknownRecipients.contains(r))
-          .toList();
+      List<String> expected =
+          recipients.stream().filter(r -> !unknownRecipients.contains(r)).toList();
+      List<String> stored =
+          emailed.stream().filter(r -> !unknownRecipients.contains(r)).toList();
       Tally tally = Tally.of(expected, stored);
       long unknownTwice = unknownRecipients.stream()
           .filter(r -> emailed.stream().filter(r::equals).count() > 1)
@@ -83,7 +84,8 @@ class WorkerKilledFaultIT {
           unknown,
           worst,
           "recovery is the slowest kill -> every recipient the killed worker had claimed settled"
-              + " by another worker's takeover (each: " + recoveries.stream()
+              + " by another worker's takeover (each: "
+              + recoveries.stream()
                   .map(d -> "%.1f s".formatted(d.toMillis() / 1000.0))
                   .toList()
               + "); sent " + sent + ", failed " + failed + ", lease TTL 3 s"));

@@ -46,7 +46,8 @@ class WorkerPausedFaultIT {
       Duration recovery = nodes.awaitSettled(campaign, held, pausedAt, Duration.ofSeconds(60));
       // well past its leases: whatever it holds has been taken over
       Thread.sleep(Math.max(0, LEASE.multipliedBy(2).toMillis() - recovery.toMillis()));
-      long sentWhilePaused = nodes.campaign(campaign).path("progress").path("sent").asLong();
+      long sentWhilePaused =
+          nodes.campaign(campaign).path("progress").path("sent").asLong();
       paused.signal("CONT");
 
       JsonNode progress = nodes.awaitCompleted(campaign, Duration.ofSeconds(120));
@@ -54,7 +55,8 @@ class WorkerPausedFaultIT {
       long failed = progress.path("failed").asLong();
       long unknown = progress.path("unknown").asLong();
       assertThat(sent + failed + unknown).as("progress %s", progress).isEqualTo(RECIPIENTS);
-      assertThat(sentWhilePaused).as("the campaign went on while the worker was frozen")
+      assertThat(sentWhilePaused)
+          .as("the campaign went on while the worker was frozen")
           .isLessThan(RECIPIENTS);
       // the woken worker has seen its fence superseded once it is past its next step
       nodes.awaitHealthy(paused);
@@ -67,8 +69,10 @@ class WorkerPausedFaultIT {
       Set<String> unknownRecipients = Set.copyOf(nodes.recipientsIn(campaign, "unknown").stream()
           .map(id -> id + "@example.test")
           .toList());
-      List<String> emailed = nodes.outboxes().stream().map(CampaignNodes.Email::to).toList();
-      long unknownDelivered = unknownRecipients.stream().filter(emailed::contains).count();
+      List<String> emailed =
+          nodes.outboxes().stream().map(CampaignNodes.Email::to).toList();
+      long unknownDelivered =
+          unknownRecipients.stream().filter(emailed::contains).count();
       long unknownTwice = unknownRecipients.stream()
           .filter(r -> emailed.stream().filter(r::equals).count() > 1)
           .count();

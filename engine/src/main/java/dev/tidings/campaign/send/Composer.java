@@ -30,7 +30,8 @@ public interface Composer {
      *     Composer#sentByLostWorker} to complete what {@code afterSent} would have done when the
      *     worker stops in between; null when there is nothing to complete
      */
-    record Email(OutgoingEmail email, Runnable afterSent, @Nullable String handoverNote)
+    record Email(
+        OutgoingEmail email, Runnable afterSent, @Nullable String handoverNote)
         implements Composed {
       public Email(OutgoingEmail email) {
         this(email, () -> {}, null);

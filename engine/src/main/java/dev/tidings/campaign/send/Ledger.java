@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -321,7 +322,11 @@ final class Ledger {
    * beside the handover ({@link Composer.Composed.Email#handoverNote()}).
    */
   record Claim(
-      long campaignId, long runId, String subscriberId, long fence, @Nullable String note) {
+      long campaignId,
+      long runId,
+      String subscriberId,
+      long fence,
+      @Nullable String note) {
     Claim(long campaignId, long runId, String subscriberId, long fence) {
       this(campaignId, runId, subscriberId, fence, null);
     }
@@ -345,7 +350,8 @@ final class Ledger {
       fences.add(claim.fence());
       notes.add(claim.note());
     }
-    // the note is written by the handover's own statement: a recipient who may have the email always
+    // the note is written by the handover's own statement: a recipient who may have the email
+    // always
     // has it beside them
     return jdbi.withHandle(handle -> handle
         .createQuery("""
@@ -362,7 +368,11 @@ final class Ledger {
         .bindArray("fences", Long.class, fences)
         .bindArray("notes", String.class, notes)
         .map((rows, context) -> new Claim(
-            rows.getLong(1), rows.getLong(2), rows.getString(3), rows.getLong(4), rows.getString(5)))
+            rows.getLong(1),
+            rows.getLong(2),
+            rows.getString(3),
+            rows.getLong(4),
+            rows.getString(5)))
         // a list, not collectIntoSet: that resolves its collector's generic types on every call
         .list()
         .stream()
@@ -551,9 +561,9 @@ final class Ledger {
    * The notes their handovers left beside these recipients (those with one): what a takeover that
    * settled them as unknown hands back to the composer.
    */
-  java.util.Map<String, String> handoverNotes(
+  Map<String, String> handoverNotes(
       long campaignId, long runId, List<String> subscriberIds) {
-    if (subscriberIds.isEmpty()) return java.util.Map.of();
+    if (subscriberIds.isEmpty()) return Map.of();
     return jdbi.withHandle(handle -> handle
         .createQuery("""
             SELECT subscriber_id, handover_note FROM send_recipient
@@ -562,10 +572,10 @@ final class Ledger {
         .bind("campaign", campaignId)
         .bind("run", runId)
         .bindArray("ids", String.class, subscriberIds)
-        .map((rows, context) -> java.util.Map.entry(rows.getString(1), rows.getString(2)))
+        .map((rows, context) -> Map.entry(rows.getString(1), rows.getString(2)))
         .list()
         .stream()
-        .collect(Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)));
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
   }
 
   /** The recipient's state, for tests and operators. */

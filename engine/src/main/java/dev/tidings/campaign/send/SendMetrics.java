@@ -73,7 +73,8 @@ final class SendMetrics {
       staleWrites.put(
           write,
           Counter.builder(STALE_WRITES)
-              .description("Writes of a worker whose partition was taken over, refused by the fence")
+              .description(
+                  "Writes of a worker whose partition was taken over, refused by the fence")
               .tag("write", write.name())
               .register(registry));
     for (SweeperAction action : SweeperAction.values())

@@ -124,7 +124,8 @@ final class SendWorker implements Topic.Handler<SendTask> {
           .map(outcome -> RecipientSender.receipt(job, outcome, clock))
           .toList());
       // what the lost worker could not complete after those sends (a digest's marking) is done here
-      ledger.handoverNotes(task.campaignId(), task.runId(), orphans.get())
+      ledger
+          .handoverNotes(task.campaignId(), task.runId(), orphans.get())
           .forEach((subscriberId, note) -> sender.sentByLostWorker(job, subscriberId, note));
     }
     int chunkSize = Math.min(options.chunkSize(), Pacer.burst(job));
@@ -304,7 +305,8 @@ final class SendWorker implements Topic.Handler<SendTask> {
                 Ledger.Mark.unknown,
                 "its worker stopped after handing it to the transport"),
             clock)));
-        ledger.handoverNotes(task.campaignId(), task.runId(), List.of(subscriberId))
+        ledger
+            .handoverNotes(task.campaignId(), task.runId(), List.of(subscriberId))
             .forEach((id, note) -> sender.sentByLostWorker(job, id, note));
       }
       return Disposition.ACK;

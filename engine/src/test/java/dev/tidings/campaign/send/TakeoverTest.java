@@ -98,7 +98,8 @@ class TakeoverTest {
     harness.queue.delete(harness.options.queueName());
     harness.queue.declare(SendTopics.tasks(harness.options).spec());
     var ledger = new Ledger(harness.database.jdbi());
-    Countdown.Lease stale = harness.coordination
+    Countdown.Lease stale = harness
+        .coordination
         .countdown()
         .claim(SendWorker.countdownName(14, 1), 0, Duration.ofSeconds(1))
         .orElseThrow();
@@ -133,8 +134,8 @@ class TakeoverTest {
     assertThat(harness.progress(job).unknown()).isEqualTo(4);
     assertThat(recovered)
         .as("each note back once its recipient was settled unknown; none for the one without")
-        .isEqualTo(claimed.subList(0, 3).stream()
-            .collect(Collectors.toMap(id -> id, id -> "told:" + id)));
+        .isEqualTo(
+            claimed.subList(0, 3).stream().collect(Collectors.toMap(id -> id, id -> "told:" + id)));
   }
 
   @Test
