@@ -21,7 +21,7 @@ import tools.jackson.databind.JsonNode;
  */
 @Timeout(240)
 class WorkerKilledFaultIT {
-  private static final int RECIPIENTS = 1_200;
+  private static final int RECIPIENTS = 1_000;
 
   @Test
   void a_worker_killed_three_times_mid_campaign_leaves_each_recipient_one_email_or_unknown()
@@ -38,13 +38,13 @@ class WorkerKilledFaultIT {
       nodes.awaitHealthy(first);
       nodes.awaitHealthy(second);
       List<String> recipients = nodes.importSubscribers(RECIPIENTS);
-      long campaign = nodes.sendCampaign("Killed workers", 60);
+      long campaign = nodes.sendCampaign("Killed workers", 80);
 
       var recoveries = new ArrayList<Duration>();
       for (int kill = 0; kill < 3; kill++) {
         // the oldest worker still running: the first two, then the first replacement
         NodeProcess victim = nodes.awaitHealthy(nodes.workers().get(kill));
-        nodes.awaitSent(campaign, (kill + 1) * 250L, Duration.ofSeconds(60));
+        nodes.awaitSent(campaign, (kill + 1) * 200L, Duration.ofSeconds(60));
         long killedAt = System.nanoTime();
         victim.signal("KILL");
         Set<String> held = nodes.recipientsIn(campaign, "sending", "handed_over");
@@ -88,7 +88,7 @@ class WorkerKilledFaultIT {
               + recoveries.stream()
                   .map(d -> "%.1f s".formatted(d.toMillis() / 1000.0))
                   .toList()
-              + "); sent " + sent + ", failed " + failed + ", lease TTL 3 s"));
+              + "); sent " + sent + ", failed " + failed + ", 80/s, lease TTL 3 s"));
     }
   }
 }

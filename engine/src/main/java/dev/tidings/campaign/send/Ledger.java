@@ -561,8 +561,7 @@ final class Ledger {
    * The notes their handovers left beside these recipients (those with one): what a takeover that
    * settled them as unknown hands back to the composer.
    */
-  Map<String, String> handoverNotes(
-      long campaignId, long runId, List<String> subscriberIds) {
+  Map<String, String> handoverNotes(long campaignId, long runId, List<String> subscriberIds) {
     if (subscriberIds.isEmpty()) return Map.of();
     return jdbi.withHandle(handle -> handle
         .createQuery("""
