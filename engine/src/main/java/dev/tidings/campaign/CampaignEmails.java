@@ -170,12 +170,21 @@ public final class CampaignEmails implements BatchComposer {
       case CampaignRenderer.Result.Written written ->
         definition.digest().isEmpty() && definition.experiment().isEmpty()
             ? new Composed.Email(written.email())
-            : new Composed.Email(written.email(), () -> {
-              if (definition.experiment().isPresent()) experiments.sent(message, chosen);
-              if (definition.digest().isPresent()) digest.sent(message);
-            });
+            : new Composed.Email(
+                written.email(),
+                () -> {
+                  if (definition.experiment().isPresent()) experiments.sent(message, chosen);
+                  if (definition.digest().isPresent()) digest.sent(message);
+                },
+                definition.digest().isPresent() ? digest.note() : null);
       case CampaignRenderer.Result.Refused refused -> new Composed.Skip(refused.reason());
     };
+  }
+
+  /** Only a digest leaves a note with its handover: it is the digest's to mark told. */
+  @Override
+  public void sentByLostWorker(MessageId message, String note) {
+    digests.sentByLostWorker(message, note);
   }
 
   private DigestSource.Pending pendingDigest(CampaignDefinition definition, String subscriberId) {

@@ -19,7 +19,13 @@ public final class DigestsSent {
 
   private DigestsSent() {}
 
-  static void record(Handle handle, Digest digest, long campaignId, long runId, Instant now) {
+  static void record(
+      Handle handle,
+      String subscriberId,
+      List<String> contentIds,
+      long campaignId,
+      long runId,
+      Instant now) {
     handle
         .createUpdate("""
             INSERT INTO digests_sent (campaign_id, run_id, subscriber_id, sent_at, content_ids)
@@ -27,12 +33,9 @@ public final class DigestsSent {
             ON CONFLICT DO NOTHING""")
         .bind("campaign", campaignId)
         .bind("run", runId)
-        .bind("subscriber", digest.subscriberId())
+        .bind("subscriber", subscriberId)
         .bind("now", Timestamp.from(now))
-        .bindArray(
-            "ids",
-            String.class,
-            digest.items().stream().map(item -> item.content().id()).toList())
+        .bindArray("ids", String.class, contentIds)
         .execute();
   }
 

@@ -242,11 +242,34 @@ public final class Notifications {
    * one transaction; sending the same run's digest again records nothing twice.
    */
   public void flushSent(Digest digest, long campaignId, long runId) {
-    jdbi.useTransaction(handle -> {
-      NotificationBuckets.flush(handle, digest.subscriberId(), digest.positions());
-      DigestsSent.record(handle, digest, campaignId, runId, clock.instant());
-    });
+    flushSent(DigestNote.of(digest), campaignId, runId);
     metrics.digestSent();
+  }
+
+  /**
+   * What another capability keeps for the digest to be marked sent without it ({@link
+   * #flushSentByLostWorker}): the send ledger writes it with the email's handover.
+   */
+  public String handoverNote(Digest digest) {
+    return DigestNote.of(digest).text();
+  }
+
+  /**
+   * Marks sent the digest of a {@link #handoverNote}, as {@link #flushSent} does: its email was handed
+   * to the transport by a worker that stopped before it could flush. Doing it again, or after the
+   * worker's own flush, changes nothing (a marker never moves back, the record is written once).
+   */
+  public void flushSentByLostWorker(String note, long campaignId, long runId) {
+    flushSent(DigestNote.parse(note), campaignId, runId);
+    metrics.digestRecovered();
+  }
+
+  private void flushSent(DigestNote note, long campaignId, long runId) {
+    jdbi.useTransaction(handle -> {
+      NotificationBuckets.flush(handle, note.subscriberId(), note.positions());
+      DigestsSent.record(
+          handle, note.subscriberId(), note.contentIds(), campaignId, runId, clock.instant());
+    });
   }
 
   /** What a campaign's digests told: how many went out, the pieces told most, the latest ones. */

@@ -388,6 +388,34 @@ public abstract class NotificationsContract {
     assertThat(notifications.digestsSent(42, 10).digests()).isZero();
   }
 
+  @Test
+  void a_digest_marked_from_its_handover_note_is_told_once_whoever_marks_it() {
+    String ann = subscriber("ann");
+    follow(ann, TargetType.ARTIST, "a-" + run);
+    var first = content("first", artist("a-" + run));
+    var second = content("second", artist("a-" + run));
+    notifications.put(first);
+    notifications.put(second);
+    notifications.publish(first.id());
+
+    Digest digest = notifications.digest(ann, 7);
+    String note = notifications.handoverNote(digest);
+    notifications.publish(second.id()); // arrives after the digest was read
+    // its worker stopped after the send: the worker that settles the recipient marks it from the
+    // note
+    notifications.flushSentByLostWorker(note, 43, 1);
+    assertThat(told(ann)).containsExactly(second.id());
+    // the lost worker had flushed after all, or the note is replayed: nothing changes
+    notifications.flushSent(digest, 43, 1);
+    notifications.flushSentByLostWorker(note, 43, 1);
+    assertThat(told(ann)).containsExactly(second.id());
+    var summary = notifications.digestsSent(43, 10);
+    assertThat(summary.digests()).isEqualTo(1);
+    assertThat(summary.latest().getFirst().contentIds()).containsExactly(first.id());
+    assertThatThrownBy(() -> notifications.flushSentByLostWorker("{\"positions\": 3}", 43, 2))
+        .isInstanceOf(dev.tidings.InvalidInputException.class);
+  }
+
   private static List<String> partitionsOf(Jdbi jdbi) {
     return jdbi.withHandle(handle -> handle.createQuery("""
             SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid

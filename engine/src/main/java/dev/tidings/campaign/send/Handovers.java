@@ -70,7 +70,13 @@ final class Handovers {
 
   /** The handover of one claimed recipient: it proceeds only while the claim is still held. */
   Handover of(SendJob job, String subscriberId, long fence) {
-    return new ClaimHandover(new Ledger.Claim(job.campaignId(), job.runId(), subscriberId, fence));
+    return of(job, subscriberId, fence, null);
+  }
+
+  /** As {@link #of(SendJob, String, long)}, keeping {@code note} in the ledger with the handover. */
+  Handover of(SendJob job, String subscriberId, long fence, @Nullable String note) {
+    return new ClaimHandover(
+        new Ledger.Claim(job.campaignId(), job.runId(), subscriberId, fence, note));
   }
 
   /**
@@ -129,6 +135,7 @@ final class Handovers {
       return;
     }
     metrics.handoverBatch(batch.size(), System.nanoTime() - began, true);
+    metrics.staleWritesRefused(SendMetrics.StaleWrite.handover, batch.size() - held.size());
     batch.forEach((claim, answer) -> answer.complete(held.contains(claim)));
   }
 

@@ -17,6 +17,7 @@ final class HeldLease {
   private volatile long validUntilNanos;
   private volatile long renewedAtNanos;
   private volatile boolean lost;
+  private volatile boolean refused;
 
   HeldLease(Countdown countdown, Countdown.Lease lease, Duration ttl, long claimedAtNanos) {
     this.countdown = countdown;
@@ -49,11 +50,17 @@ final class HeldLease {
     long before = System.nanoTime();
     if (!countdown.renew(lease, ttl)) {
       lost = true;
+      refused = true;
       return false;
     }
     renewedAtNanos = before;
     validUntilNanos = before + safeNanos;
     return true;
+  }
+
+  /** Whether the countdown refused a renewal: another worker had taken the partition over. */
+  boolean refused() {
+    return refused;
   }
 
   /** Renews when a third of the TTL passed since the last renewal; false once the lease is lost. */

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -316,8 +317,20 @@ final class Ledger {
     });
   }
 
-  /** A recipient claimed under a fence, as the handover names it. */
-  record Claim(long campaignId, long runId, String subscriberId, long fence) {}
+  /**
+   * A recipient claimed under a fence, as the handover names it, with what its composer asked to keep
+   * beside the handover ({@link Composer.Composed.Email#handoverNote()}).
+   */
+  record Claim(
+      long campaignId,
+      long runId,
+      String subscriberId,
+      long fence,
+      @Nullable String note) {
+    Claim(long campaignId, long runId, String subscriberId, long fence) {
+      this(campaignId, runId, subscriberId, fence, null);
+    }
+  }
 
   /**
    * Records that the transport is about to pass the point after which these claimed recipients may
@@ -329,25 +342,37 @@ final class Ledger {
     var runs = new ArrayList<Long>(claims.size());
     var ids = new ArrayList<String>(claims.size());
     var fences = new ArrayList<Long>(claims.size());
+    var notes = new ArrayList<@Nullable String>(claims.size());
     for (Claim claim : claims) {
       campaigns.add(claim.campaignId());
       runs.add(claim.runId());
       ids.add(claim.subscriberId());
       fences.add(claim.fence());
+      notes.add(claim.note());
     }
+    // the note is written by the handover's own statement: a recipient who may have the email
+    // always
+    // has it beside them
     return jdbi.withHandle(handle -> handle
         .createQuery("""
-            UPDATE send_recipient AS r SET state = 'handed_over', updated_at = now()
-            FROM unnest(:campaigns, :runs, :ids, :fences) AS c (campaign, run, id, fence)
+            UPDATE send_recipient AS r SET state = 'handed_over', updated_at = now(),
+              handover_note = coalesce(c.note, r.handover_note)
+            FROM unnest(:campaigns, :runs, :ids, :fences, :notes)
+              AS c (campaign, run, id, fence, note)
             WHERE r.campaign_id = c.campaign AND r.run_id = c.run AND r.subscriber_id = c.id
               AND r.fence = c.fence AND r.state IN ('sending', 'handed_over')
-            RETURNING r.campaign_id, r.run_id, r.subscriber_id, r.fence""")
+            RETURNING r.campaign_id, r.run_id, r.subscriber_id, r.fence, c.note""")
         .bindArray("campaigns", Long.class, campaigns)
         .bindArray("runs", Long.class, runs)
         .bindArray("ids", String.class, ids)
         .bindArray("fences", Long.class, fences)
-        .map((rows, context) ->
-            new Claim(rows.getLong(1), rows.getLong(2), rows.getString(3), rows.getLong(4)))
+        .bindArray("notes", String.class, notes)
+        .map((rows, context) -> new Claim(
+            rows.getLong(1),
+            rows.getLong(2),
+            rows.getString(3),
+            rows.getLong(4),
+            rows.getString(5)))
         // a list, not collectIntoSet: that resolves its collector's generic types on every call
         .list()
         .stream()
@@ -530,6 +555,26 @@ final class Ledger {
       }
       return added == 1;
     });
+  }
+
+  /**
+   * The notes their handovers left beside these recipients (those with one): what a takeover that
+   * settled them as unknown hands back to the composer.
+   */
+  Map<String, String> handoverNotes(long campaignId, long runId, List<String> subscriberIds) {
+    if (subscriberIds.isEmpty()) return Map.of();
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT subscriber_id, handover_note FROM send_recipient
+            WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id = ANY(:ids)
+              AND handover_note IS NOT NULL""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bindArray("ids", String.class, subscriberIds)
+        .map((rows, context) -> Map.entry(rows.getString(1), rows.getString(2)))
+        .list()
+        .stream()
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
   }
 
   /** The recipient's state, for tests and operators. */

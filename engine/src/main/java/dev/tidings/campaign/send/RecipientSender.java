@@ -9,6 +9,8 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -35,14 +37,15 @@ final class RecipientSender {
   /**
    * Sends to {@code subscriberId} unless {@code maySend} says no at the moment of sending (the lease
    * is lost or the run paused) or {@code handover} withdraws the email, in which case the recipient
-   * is handed back unsent. Every deferral is reported to {@code receipts} as it happens; the final
+   * is handed back unsent. {@code handover} makes the email's handover, given the note the ledger
+   * keeps with it. Every deferral is reported to {@code receipts} as it happens; the final
    * outcome is the caller's to report.
    */
   Ledger.Outcome send(
       SendJob job,
       String subscriberId,
       BooleanSupplier maySend,
-      Handover handover,
+      Function<@Nullable String, Handover> handover,
       Consumer<SendReceipt> receipts)
       throws InterruptedException {
     var id = new MessageId(job.campaignId(), job.runId(), subscriberId);
@@ -60,7 +63,7 @@ final class RecipientSender {
         try (var campaign = MDC.putCloseable(LogFields.CAMPAIGN, Long.toString(id.campaignId()));
             var run = MDC.putCloseable(LogFields.RUN, Long.toString(id.runId()));
             var message = MDC.putCloseable(LogFields.MESSAGE, id.text())) {
-          yield deliver(id, email, maySend, handover, receipts);
+          yield deliver(id, email, maySend, handover.apply(email.handoverNote()), receipts);
         }
       }
     };
@@ -115,6 +118,24 @@ final class RecipientSender {
       email.afterSent().run();
     } catch (RuntimeException e) {
       log.warn("{} was sent, but what follows a send failed: {}", id.text(), e.toString(), e);
+    }
+  }
+
+  /**
+   * Tells the composer that a recipient whose handover left {@code note} was settled as unknown after
+   * its worker stopped, so it completes what the email's {@code afterSent} would have done.
+   */
+  void sentByLostWorker(SendJob job, String subscriberId, String note) {
+    var id = new MessageId(job.campaignId(), job.runId(), subscriberId);
+    try {
+      composer.sentByLostWorker(id, note);
+    } catch (RuntimeException e) {
+      log.warn(
+          "{} may have been sent by a worker that stopped; completing what follows its send failed:"
+              + " {}",
+          id.text(),
+          e.toString(),
+          e);
     }
   }
 

@@ -25,7 +25,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tidings_send_handover_batch_size}, the handovers one statement wrote; {@code
  * tidings_send_handover_write_seconds{result}}, each statement's time (ok or failed); {@code
  * tidings_send_handover_wait_seconds}, how long a sender waited for its handover at the end of the
- * message data, holding its SMTP connection (the part of the write the data did not hide).
+ * message data, holding its SMTP connection (the part of the write the data did not hide). {@code
+ * tidings_send_stale_writes_refused_total{write}}: writes of a worker whose partition was taken over
+ * (it was stopped or cut off past its lease) that the fence refused, by write: a chunk's claim, a
+ * recipient's handover to the transport, a recipient's mark, the lease's renewal, the partition's
+ * count-down; each refused handover is an email that was not sent twice.
  */
 final class SendMetrics {
   static final String EMAILS = "tidings_send_emails";
@@ -35,6 +39,16 @@ final class SendMetrics {
   static final String HANDOVER_BATCH = "tidings_send_handover_batch_size";
   static final String HANDOVER_WRITE = "tidings_send_handover_write_seconds";
   static final String HANDOVER_WAIT = "tidings_send_handover_wait_seconds";
+  static final String STALE_WRITES = "tidings_send_stale_writes_refused";
+
+  /** The writes a superseded fence refuses. */
+  enum StaleWrite {
+    claim,
+    handover,
+    mark,
+    renew,
+    finish
+  }
 
   enum SweeperAction {
     /** A run whose countdown had reached zero was completed. */
@@ -52,8 +66,17 @@ final class SendMetrics {
   private final Timer handoverWritten;
   private final Timer handoverFailed;
   private final Timer handoverWait;
+  private final Map<StaleWrite, Counter> staleWrites = new EnumMap<>(StaleWrite.class);
 
   SendMetrics(MeterRegistry registry) {
+    for (StaleWrite write : StaleWrite.values())
+      staleWrites.put(
+          write,
+          Counter.builder(STALE_WRITES)
+              .description(
+                  "Writes of a worker whose partition was taken over, refused by the fence")
+              .tag("write", write.name())
+              .register(registry));
     for (SweeperAction action : SweeperAction.values())
       sweeper.put(
           action,
@@ -91,6 +114,10 @@ final class SendMetrics {
   void handoverBatch(int size, long nanos, boolean written) {
     handoverBatch.record(size);
     (written ? handoverWritten : handoverFailed).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  void staleWritesRefused(StaleWrite write, int count) {
+    if (count > 0) Objects.requireNonNull(staleWrites.get(write)).increment(count);
   }
 
   void handoverWait(long nanos) {

@@ -123,6 +123,10 @@ final class SendWorker implements Topic.Handler<SendTask> {
               "its worker lost the lease after handing it to the transport"))
           .map(outcome -> RecipientSender.receipt(job, outcome, clock))
           .toList());
+      // what the lost worker could not complete after those sends (a digest's marking) is done here
+      ledger
+          .handoverNotes(task.campaignId(), task.runId(), orphans.get())
+          .forEach((subscriberId, note) -> sender.sentByLostWorker(job, subscriberId, note));
     }
     int chunkSize = Math.min(options.chunkSize(), Pacer.burst(job));
     // a chunk's receipts and marks are written while the next chunk sends: the slot's senders would
@@ -138,11 +142,17 @@ final class SendWorker implements Topic.Handler<SendTask> {
         }
         List<String> chunk = ledger.claim(
             task.campaignId(), task.runId(), task.partition(), lease.fence(), chunkSize);
-        if (chunk == null) return lost(task, "its fence was superseded");
+        if (chunk == null) {
+          metrics.staleWritesRefused(SendMetrics.StaleWrite.claim, 1);
+          return lost(task, "its fence was superseded");
+        }
         if (chunk.isEmpty()) break;
         List<Ledger.Outcome> outcomes = sendChunk(job, chunk, lease, recording);
         recording.start(() -> record(job, lease.fence(), outcomes));
-        if (!lease.renew()) return lost(task, "the lease expired");
+        if (!lease.renew()) {
+          if (lease.refused()) metrics.staleWritesRefused(SendMetrics.StaleWrite.renew, 1);
+          return lost(task, "the lease expired");
+        }
       }
     } finally {
       recording.awaitLast();
@@ -197,13 +207,15 @@ final class SendWorker implements Topic.Handler<SendTask> {
               state -> log.info("run {}/{} is {}", task.campaignId(), task.runId(), state));
         }
       }
-      case Countdown.Finish.Refused refused ->
+      case Countdown.Finish.Refused refused -> {
+        metrics.staleWritesRefused(SendMetrics.StaleWrite.finish, 1);
         log.warn(
             "partition {} of run {}/{} was not counted down: {}",
             task.partition(),
             task.campaignId(),
             task.runId(),
             refused.reason());
+      }
     }
     return Disposition.ACK;
   }
@@ -272,7 +284,11 @@ final class SendWorker implements Topic.Handler<SendTask> {
           : new Ledger.Outcome(subscriberId, Ledger.Mark.planned, "");
     }
     return sender.send(
-        job, subscriberId, maySend, handovers.of(job, subscriberId, fence), onDeferral);
+        job,
+        subscriberId,
+        maySend,
+        note -> handovers.of(job, subscriberId, fence, note),
+        onDeferral);
   }
 
   private Disposition triggered(SendTask task, String subscriberId) throws InterruptedException {
@@ -289,6 +305,9 @@ final class SendWorker implements Topic.Handler<SendTask> {
                 Ledger.Mark.unknown,
                 "its worker stopped after handing it to the transport"),
             clock)));
+        ledger
+            .handoverNotes(task.campaignId(), task.runId(), List.of(subscriberId))
+            .forEach((id, note) -> sender.sentByLostWorker(job, id, note));
       }
       return Disposition.ACK;
     }
@@ -311,7 +330,8 @@ final class SendWorker implements Topic.Handler<SendTask> {
    */
   private void record(SendJob job, long fence, List<Ledger.Outcome> outcomes) {
     publish(RecipientSender.receipts(job, outcomes, clock));
-    ledger.mark(job.campaignId(), job.runId(), fence, outcomes);
+    int recorded = ledger.mark(job.campaignId(), job.runId(), fence, outcomes).size();
+    metrics.staleWritesRefused(SendMetrics.StaleWrite.mark, outcomes.size() - recorded);
   }
 
   private boolean running(SendJob job) {

@@ -91,6 +91,54 @@ class TakeoverTest {
   }
 
   @Test
+  void a_takeover_hands_the_notes_of_what_the_stale_worker_handed_over_back_to_the_composer()
+      throws Exception {
+    var job = new SendJob(14, 1, 3, 100_000);
+    harness.sends().start(job, SendHarness.subscribers(30).iterator());
+    harness.queue.delete(harness.options.queueName());
+    harness.queue.declare(SendTopics.tasks(harness.options).spec());
+    var ledger = new Ledger(harness.database.jdbi());
+    Countdown.Lease stale = harness
+        .coordination
+        .countdown()
+        .claim(SendWorker.countdownName(14, 1), 0, Duration.ofSeconds(1))
+        .orElseThrow();
+    assertThat(ledger.takePartition(14, 1, 0, stale.fence())).contains(List.of());
+    List<String> claimed = ledger.claim(14, 1, 0, stale.fence(), 10);
+    // three handed over with what their composer asked to keep, one without, the rest never
+    var noted = claimed.subList(0, 3).stream()
+        .map(id -> new Ledger.Claim(14, 1, id, stale.fence(), "told:" + id))
+        .collect(Collectors.toSet());
+    var bare = Set.of(new Ledger.Claim(14, 1, claimed.get(3), stale.fence()));
+    assertThat(ledger.handOver(noted)).isEqualTo(noted);
+    assertThat(ledger.handOver(bare)).isEqualTo(bare);
+
+    var recovered = new java.util.concurrent.ConcurrentHashMap<String, String>();
+    var plain = new dev.tidings.testing.PlainComposer();
+    harness.startWorkers(
+        new Composer() {
+          @Override
+          public Composed compose(SendJob sent, dev.tidings.message.MessageId message) {
+            return plain.compose(sent, message);
+          }
+
+          @Override
+          public void sentByLostWorker(dev.tidings.message.MessageId message, String note) {
+            recovered.put(message.subscriberId(), note);
+          }
+        },
+        mail);
+    SendHarness.await(
+        Duration.ofSeconds(30), () -> harness.progress(job).state().finished());
+
+    assertThat(harness.progress(job).unknown()).isEqualTo(4);
+    assertThat(recovered)
+        .as("each note back once its recipient was settled unknown; none for the one without")
+        .isEqualTo(
+            claimed.subList(0, 3).stream().collect(Collectors.toMap(id -> id, id -> "told:" + id)));
+  }
+
+  @Test
   void
       a_trigger_delivered_twice_is_handed_over_by_one_claim_and_a_dead_workers_handover_settles_unknown() {
     var job = new SendJob(12, 1, SendJob.TRIGGERED_PRIORITY, 50);
