@@ -44,8 +44,8 @@ public record RedisClusterUrl(
           "expected redis-cluster:// or rediss-cluster:// but was " + Settings.maskUserInfo(uri));
     String authority = uri.getRawAuthority();
     if (authority == null || authority.isEmpty())
-      throw new IllegalArgumentException("expected redis-cluster://host:port,host:port,... but was "
-          + Settings.maskUserInfo(uri));
+      throw new IllegalArgumentException(
+          "expected redis-cluster://host:port,host:port,... but was " + Settings.maskUserInfo(uri));
     Optional<String> user = Optional.empty();
     Optional<Secret> password = Optional.empty();
     int at = authority.lastIndexOf('@');
@@ -71,7 +71,6 @@ public record RedisClusterUrl(
   private static Seed seed(String text, URI uri) {
     int colon = text.lastIndexOf(':');
     String host = colon < 0 ? "" : text.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
     int port;
     try {
       port = colon < 0 ? -1 : Integer.parseInt(text.substring(colon + 1));

@@ -57,8 +57,9 @@ import org.junit.jupiter.api.Timeout;
  * duplicated all the same.
  */
 class RedisFailoverFaultIT {
-  private static final List<String> CATALOG =
-      IntStream.range(0, 300).mapToObj(i -> String.format(Locale.ROOT, "p%03d", i)).toList();
+  private static final List<String> CATALOG = IntStream.range(0, 300)
+      .mapToObj(i -> String.format(Locale.ROOT, "p%03d", i))
+      .toList();
   private static final int K = 4;
   private static final int EMAILS = 180;
   private static final int WAVES = 30;
@@ -137,8 +138,9 @@ class RedisFailoverFaultIT {
     Set<Integer> victimSlots = new HashSet<>();
     for (int[] range : cluster.primariesWithSlots().get(victim))
       for (int slot = range[0]; slot <= range[1]; slot++) victimSlots.add(slot);
-    long onVictim =
-        emails.stream().filter(e -> victimSlots.contains(SlotHash.getSlot(key(e)))).count();
+    long onVictim = emails.stream()
+        .filter(e -> victimSlots.contains(SlotHash.getSlot(key(e))))
+        .count();
 
     List<Answer> answers = Collections.synchronizedList(new ArrayList<>());
     List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
@@ -218,12 +220,14 @@ class RedisFailoverFaultIT {
       if (count.get() > 1) duplicated.add(email);
     });
     Tally tally = Tally.of(acknowledged, stored);
-    double fallbacks = nodes.stream().mapToDouble(n -> n.counter("tidings_opentime_fallbacks")).sum();
+    double fallbacks =
+        nodes.stream().mapToDouble(n -> n.counter("tidings_opentime_fallbacks")).sum();
     double topologyChanges = nodes.stream()
         .mapToDouble(n -> n.counter(RedisCoordination.TOPOLOGY_CHANGES))
         .sum();
-    double scriptLoads =
-        nodes.stream().mapToDouble(n -> n.counter(RedisCoordination.SCRIPT_LOADS)).sum();
+    double scriptLoads = nodes.stream()
+        .mapToDouble(n -> n.counter(RedisCoordination.SCRIPT_LOADS))
+        .sum();
     String note = String.format(
         Locale.ROOT,
         "%d opens of %d emails (%d on the killed primary's slots) on 3 in-process nodes; primary"
@@ -262,7 +266,9 @@ class RedisFailoverFaultIT {
     assertThat(errors).as("opens that threw").isEmpty();
     assertThat(repeatedProducts).as("lists repeating a product").isZero();
     assertThat(acknowledged).as("emails answered").hasSize(EMAILS);
-    assertThat(fallbacks).as("opens answered by a fallback while the primary was gone").isPositive();
+    assertThat(fallbacks)
+        .as("opens answered by a fallback while the primary was gone")
+        .isPositive();
   }
 
   /** The Redis key tag of an email's slot list, as SlotChooser and the adapter build it. */
@@ -302,7 +308,8 @@ class RedisFailoverFaultIT {
         String id = CATALOG.get((start + i) % CATALOG.size());
         if (!request.exclude().contains(id)) ids.add(id);
       }
-      return new Recommendations(ids.stream().map(id -> new Recommended(id, "test", 1.0)).toList());
+      return new Recommendations(
+          ids.stream().map(id -> new Recommended(id, "test", 1.0)).toList());
     }
   }
 }

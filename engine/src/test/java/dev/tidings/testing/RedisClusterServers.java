@@ -112,7 +112,8 @@ public final class RedisClusterServers {
         .redirectOutput(createLog.toFile())
         .start();
     try {
-      if (!creating.waitFor(START_WAIT.toSeconds(), TimeUnit.SECONDS) || creating.exitValue() != 0) {
+      if (!creating.waitFor(START_WAIT.toSeconds(), TimeUnit.SECONDS)
+          || creating.exitValue() != 0) {
         creating.destroyForcibly();
         throw new IllegalStateException("redis-cli --cluster create failed:\n" + read(createLog));
       }
@@ -215,7 +216,8 @@ public final class RedisClusterServers {
       String flags = fields[2];
       if (!flags.contains("master") || flags.contains("fail")) continue;
       String address = fields[1];
-      int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1).split("[@,]")[0]);
+      int port =
+          Integer.parseInt(address.substring(address.lastIndexOf(':') + 1).split("[@,]")[0]);
       List<int[]> ranges = new ArrayList<>();
       for (int i = 8; i < fields.length; i++) {
         if (fields[i].startsWith("[")) continue; // a slot being migrated
@@ -253,6 +255,16 @@ public final class RedisClusterServers {
   /** The port's role as the node itself reports it ({@code master} or {@code slave}), if it runs. */
   public synchronized Optional<String> role(int port) {
     return command(port, "ROLE").map(reply -> reply.contains("master") ? "master" : "slave");
+  }
+
+  /** Sends one inline command (e.g. {@code SCRIPT FLUSH}) to every running node; their replies. */
+  public synchronized List<String> onEveryNode(String command) {
+    List<String> replies = new ArrayList<>();
+    for (var node : nodes.entrySet()) {
+      if (node.getValue() != null)
+        replies.add(command(node.getKey(), command).orElse("(no reply)"));
+    }
+    return replies;
   }
 
   private int anyRunning() {

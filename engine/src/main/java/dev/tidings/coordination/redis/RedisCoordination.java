@@ -1,11 +1,11 @@
 package dev.tidings.coordination.redis;
 
+import dev.tidings.config.RedisClusterUrl;
+import dev.tidings.config.Settings;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.coordination.CoordinationException;
 import dev.tidings.coordination.Countdown;
 import dev.tidings.coordination.RateLimiter;
-import dev.tidings.config.RedisClusterUrl;
-import dev.tidings.config.Settings;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ReadFrom;
@@ -195,7 +195,8 @@ public final class RedisCoordination implements AutoCloseable {
       shared.setTimeout(options.commandTimeout());
       var commands = new Commands(shared.sync(), shared.async(), scriptLoads);
       for (LuaScript script : scripts()) commands.sync().scriptLoad(script.source());
-      var computeOnce = new RedisComputeOnce(commands, options.keyPrefix(), options.commandTimeout());
+      var computeOnce =
+          new RedisComputeOnce(commands, options.keyPrefix(), options.commandTimeout());
       StatefulRedisPubSubConnection<String, String> notices =
           client.connectPubSub(StringCodec.UTF8, redisUri);
       notices.setTimeout(options.commandTimeout());
@@ -267,16 +268,23 @@ public final class RedisCoordination implements AutoCloseable {
       shared.setTimeout(options.commandTimeout());
       shared.setReadFrom(ReadFrom.UPSTREAM); // read-your-writes: see the class comment
       var commands = new Commands(shared.sync(), shared.async(), scriptLoads);
-      // Lettuce sends SCRIPT LOAD to every primary; a node that lacks a script later gets it by EVAL
+      // Lettuce sends SCRIPT LOAD to every primary; a node that lacks a script later gets it by
+      // EVAL
       for (LuaScript script : scripts()) commands.sync().scriptLoad(script.source());
-      var computeOnce = new RedisComputeOnce(commands, options.keyPrefix(), options.commandTimeout());
+      var computeOnce =
+          new RedisComputeOnce(commands, options.keyPrefix(), options.commandTimeout());
       StatefulRedisClusterPubSubConnection<String, String> notices =
           client.connectPubSub(StringCodec.UTF8);
       notices.setTimeout(options.commandTimeout());
       notices.addListener(computeOnce.listener());
       notices.sync().subscribe(RedisComputeOnce.channel(options.keyPrefix()));
       return new RedisCoordination(
-          client, List.of(watching::dispose, notices, shared), commands, true, computeOnce, options);
+          client,
+          List.of(watching::dispose, notices, shared),
+          commands,
+          true,
+          computeOnce,
+          options);
     } catch (RuntimeException e) { // RedisException, and whatever else the connect lets through
       watching.dispose();
       client.shutdown();

@@ -78,7 +78,9 @@ class RedisKeySlotsTest {
   private static void assertOneSlot(List<String> keys, String prefix, String key) {
     Set<Integer> slots = new HashSet<>();
     for (String redisKey : keys) slots.add(SlotHash.getSlot(redisKey));
-    assertThat(slots).as("slots of %s for key '%s' under prefix '%s'", keys, key, prefix).hasSize(1);
+    assertThat(slots)
+        .as("slots of %s for key '%s' under prefix '%s'", keys, key, prefix)
+        .hasSize(1);
     assertThat(tagOf(keys.getFirst())).as("hash tag of %s", keys.getFirst()).isNotEmpty();
   }
 

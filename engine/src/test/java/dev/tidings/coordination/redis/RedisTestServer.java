@@ -2,13 +2,13 @@ package dev.tidings.coordination.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidings.testing.RealServers;
 import dev.tidings.config.RedisClusterUrl;
+import dev.tidings.testing.RealServers;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScanArgs;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
