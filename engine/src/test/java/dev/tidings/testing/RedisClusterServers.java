@@ -257,6 +257,11 @@ public final class RedisClusterServers {
     return command(port, "ROLE").map(reply -> reply.contains("master") ? "master" : "slave");
   }
 
+  /** One inline command's reply from the node on {@code port}; empty when it does not answer. */
+  public Optional<String> reply(int port, String command) {
+    return command(port, command);
+  }
+
   /** Sends one inline command (e.g. {@code SCRIPT FLUSH}) to every running node; their replies. */
   public synchronized List<String> onEveryNode(String command) {
     List<String> replies = new ArrayList<>();

@@ -268,9 +268,9 @@ public final class RedisCoordination implements AutoCloseable {
       shared.setTimeout(options.commandTimeout());
       shared.setReadFrom(ReadFrom.UPSTREAM); // read-your-writes: see the class comment
       var commands = new Commands(shared.sync(), shared.async(), scriptLoads);
-      // Lettuce sends SCRIPT LOAD to every primary; a node that lacks a script later gets it by
-      // EVAL
-      for (LuaScript script : scripts()) commands.sync().scriptLoad(script.source());
+      // No SCRIPT LOAD up front: the cluster client sends it to every node and fails while any one
+      // is down, which would keep this node from starting. Each node gets a script by EVAL on its
+      // first use instead (counted in SCRIPT_LOADS); the connect has already read the topology.
       var computeOnce =
           new RedisComputeOnce(commands, options.keyPrefix(), options.commandTimeout());
       StatefulRedisClusterPubSubConnection<String, String> notices =
