@@ -220,7 +220,9 @@ public final class Infrastructure implements AutoCloseable {
       var countdown = new PostgresCountdown(database());
       var redisUrl = settings.redisUrl();
       if (redisUrl.isPresent()) {
-        var redis = open(() -> RedisCoordination.connect(redisUrl.get()));
+        // one Redis or a cluster, told by the URL's scheme (redis-cluster://seed,seed,...)
+        var redis = open(() -> RedisCoordination.connect(
+            redisUrl.get(), RedisCoordination.Options.defaults(), metrics));
         checks.add(
             new DependencyCheck("redis", Settings.maskUserInfo(redisUrl.get()), redis::problem));
         coordination = new Coordination(redis.computeOnce(), countdown, redis.rateLimiter());

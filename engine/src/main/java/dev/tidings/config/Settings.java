@@ -244,7 +244,7 @@ public record Settings(
   /** The URL as text with any password replaced, for logs and /health. */
   public static String maskUserInfo(Object url) {
     String text = url.toString();
-    return text.replaceAll("(//[^:/@]+):[^@/]*@", "$1:<masked>@")
+    return text.replaceAll("(//[^:/@]*):[^@/]*@", "$1:<masked>@")
         .replaceAll("(?i)(password=)[^&]*", "$1<masked>");
   }
 

@@ -37,7 +37,7 @@ public final class SettingsCatalog {
       "TIDINGS_REDIS_URL",
       Setting.Kind.URL,
       "in-process coordination",
-      "`redis://host:6379`: compute-once locks and rate limits shared by all nodes (countdowns are always in the database)");
+      "`redis://host:6379` (TLS: `rediss://`), or a Redis Cluster by its seed nodes `redis-cluster://host1:7000,host2:7001,host3:7002` (TLS: `rediss-cluster://`; `user:password@` before the first seed holds for all): compute-once locks and rate limits shared by all nodes (countdowns are always in the database)");
   public static final Setting AMQP_URL = Setting.text(
       "TIDINGS_AMQP_URL",
       Setting.Kind.URL,

@@ -93,7 +93,7 @@ public final class SettingsLoader {
   }
 
   private Settings build() {
-    var redisUrl = uri(SettingsCatalog.REDIS_URL, Set.of("redis", "rediss"));
+    var redisUrl = redisUrl();
     var settings = new Settings(
         jdbcUrl(SettingsCatalog.DB_URL),
         readUrl(),
@@ -225,6 +225,35 @@ public final class SettingsLoader {
       }
     }
     return Optional.empty();
+  }
+
+  /** One Redis ({@code redis://}, {@code rediss://}) or a cluster named by its seeds. */
+  private Optional<URI> redisUrl() {
+    Setting name = SettingsCatalog.REDIS_URL;
+    Optional<String> raw = text(name);
+    if (raw.isEmpty()) return Optional.empty();
+    URI uri;
+    try {
+      uri = new URI(raw.get());
+    } catch (URISyntaxException e) {
+      problems.add(name.name() + ": not a URL (" + e.getReason() + ")");
+      return Optional.empty();
+    }
+    if (!RedisClusterUrl.names(uri)) {
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+      if ((scheme.equals("redis") || scheme.equals("rediss")) && uri.getHost() != null)
+        return Optional.of(uri);
+      problems.add(name.name() + ": expected redis or rediss URL with a host, or a cluster as"
+          + " redis-cluster://host:port,host:port,... but was " + Settings.maskUserInfo(raw.get()));
+      return Optional.empty();
+    }
+    try {
+      RedisClusterUrl.parse(uri);
+      return Optional.of(uri);
+    } catch (IllegalArgumentException e) {
+      problems.add(name.name() + ": " + e.getMessage());
+      return Optional.empty();
+    }
   }
 
   private Optional<URI> uri(Setting name, Set<String> schemes) {

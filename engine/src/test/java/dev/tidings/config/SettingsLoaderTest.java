@@ -14,6 +14,50 @@ import org.junit.jupiter.api.io.TempDir;
 class SettingsLoaderTest {
 
   @Test
+  void a_redis_cluster_is_named_by_its_seeds_and_its_password_is_never_shown() {
+    var settings = SettingsLoader.load(Map.of(
+        "TIDINGS_REDIS_URL",
+        "redis-cluster://:s3cret@10.0.0.1:7000,10.0.0.2:7001,redis-3.internal:7002"));
+    var url = RedisClusterUrl.parse(settings.redisUrl().orElseThrow());
+    assertThat(url.seeds())
+        .containsExactly(
+            new RedisClusterUrl.Seed("10.0.0.1", 7000),
+            new RedisClusterUrl.Seed("10.0.0.2", 7001),
+            new RedisClusterUrl.Seed("redis-3.internal", 7002));
+    assertThat(url.password()).hasValueSatisfying(p -> assertThat(p.value()).isEqualTo("s3cret"));
+    assertThat(url.user()).isEmpty();
+    assertThat(url.tls()).isFalse();
+    assertThat(url.toString()).doesNotContain("s3cret");
+    assertThat(settings.describe().get("TIDINGS_REDIS_URL"))
+        .doesNotContain("s3cret")
+        .contains("10.0.0.2:7001");
+    assertThat(RedisClusterUrl.parse(java.net.URI.create("rediss-cluster://ops:pw@h:1"))
+            .tls())
+        .isTrue();
+  }
+
+  @Test
+  void a_bad_seed_in_a_cluster_url_is_named_without_the_password() {
+    assertThatThrownBy(() -> SettingsLoader.load(
+            Map.of("TIDINGS_REDIS_URL", "redis-cluster://:s3cret@10.0.0.1:7000,10.0.0.2")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p)
+                    .startsWith("TIDINGS_REDIS_URL: every seed of a cluster URL is host:port")
+                    .contains("'10.0.0.2'")
+                    .doesNotContain("s3cret")));
+    assertThatThrownBy(() ->
+            SettingsLoader.load(Map.of("TIDINGS_REDIS_URL", "redis-cluster://10.0.0.1:7000/3")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p).contains("only database 0")));
+  }
+
+  @Test
   void nothing_set_means_the_embedded_default() {
     var settings = SettingsLoader.load(Map.of());
     assertThat(settings.embeddedDatabase()).isTrue();

@@ -153,7 +153,7 @@ public final class PrivateRedis implements AutoCloseable {
     }
   }
 
-  private static String findOnPath(String program) {
+  static String findOnPath(String program) {
     String path = System.getenv("PATH");
     if (path != null) {
       for (String directory : path.split(File.pathSeparator)) {

@@ -2,8 +2,6 @@ package dev.tidings.coordination.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,8 +10,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * A Lua script run by its SHA1 (EVALSHA). Redis forgets scripts on restart or SCRIPT FLUSH; then the
- * script is loaded again and retried once.
+ * A Lua script run by its SHA1 (EVALSHA). A node may not have it: Redis forgets scripts on restart or
+ * SCRIPT FLUSH, and in a cluster each node has its own script cache, so a replica promoted by a
+ * failover, or a node that took over slots, may never have seen it. Then the script is sent in full
+ * with EVAL, which goes to the same node as the EVALSHA (the same keys route it) and leaves the script
+ * cached there; NOSCRIPT means it did not run, so running it then is safe.
  */
 final class LuaScript {
   private final String source;
@@ -24,19 +25,18 @@ final class LuaScript {
     this.sha = sha1(source);
   }
 
-  void load(RedisCommands<String, String> redis) {
-    redis.scriptLoad(source);
+  String source() {
+    return source;
   }
 
   @SuppressWarnings(
       "TypeParameterUnusedInFormals") // as Lettuce's evalsha: the output type decides T
-  <T> T run(
-      RedisCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
+  <T> T run(Commands redis, ScriptOutputType type, String[] keys, String... args) {
     try {
-      return redis.evalsha(sha, type, keys, args);
+      return redis.sync().evalsha(sha, type, keys, args);
     } catch (RedisNoScriptException e) {
-      redis.scriptLoad(source);
-      return redis.evalsha(sha, type, keys, args);
+      redis.scriptLoads().increment();
+      return redis.sync().eval(source, type, keys, args);
     }
   }
 
@@ -47,18 +47,14 @@ final class LuaScript {
   @SuppressWarnings(
       "TypeParameterUnusedInFormals") // as Lettuce's evalsha: the output type decides T
   <T> CompletableFuture<T> runAsync(
-      RedisAsyncCommands<String, String> redis,
-      ScriptOutputType type,
-      String[] keys,
-      String... args) {
-    CompletableFuture<T> first = redis.<T>evalsha(sha, type, keys, args).toCompletableFuture();
+      Commands redis, ScriptOutputType type, String[] keys, String... args) {
+    CompletableFuture<T> first =
+        redis.async().<T>evalsha(sha, type, keys, args).toCompletableFuture();
     return first.exceptionallyCompose(failure -> {
       Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
       if (!(cause instanceof RedisNoScriptException)) return CompletableFuture.failedFuture(cause);
-      return redis
-          .scriptLoad(source)
-          .toCompletableFuture()
-          .thenCompose(loaded -> redis.<T>evalsha(sha, type, keys, args).toCompletableFuture());
+      redis.scriptLoads().increment();
+      return redis.async().<T>eval(source, type, keys, args).toCompletableFuture();
     });
   }
 

@@ -6,7 +6,6 @@ import dev.tidings.coordination.redis.Flight.End;
 import dev.tidings.coordination.redis.Flight.Grant;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -107,7 +106,7 @@ final class RedisComputeOnce implements ComputeOnce {
   private static final CoordinationException LEFT =
       new CoordinationException("the leader of this flight left before the lock was granted");
 
-  private final RedisAsyncCommands<String, String> redis;
+  private final Commands redis;
   private final String prefix;
   private final String channel;
   private final Duration commandTimeout;
@@ -115,8 +114,7 @@ final class RedisComputeOnce implements ComputeOnce {
   private final String node = HexFormat.of().toHexDigits(new SecureRandom().nextLong());
   private final AtomicLong flightNumbers = new AtomicLong();
 
-  RedisComputeOnce(
-      RedisAsyncCommands<String, String> redis, String prefix, Duration commandTimeout) {
+  RedisComputeOnce(Commands redis, String prefix, Duration commandTimeout) {
     this.redis = redis;
     this.prefix = prefix;
     this.channel = channel(prefix);
@@ -128,11 +126,32 @@ final class RedisComputeOnce implements ComputeOnce {
     return prefix + "co:notices";
   }
 
-  private record Keys(String published, String lock, String fence) {}
+  /** The Redis keys of one logical key: one hash tag, so one Cluster slot (see {@link #tagged}). */
+  record Keys(String published, String lock, String fence) {
+    List<String> all() {
+      return List.of(published, lock, fence);
+    }
+  }
 
   private Keys keys(String key) {
-    String base = prefix + "co:{" + key + "}:";
+    return keys(prefix, key);
+  }
+
+  static Keys keys(String prefix, String key) {
+    String base = tagged(prefix, "co", key) + ":";
     return new Keys(base + "published", base + "lock", base + "fence");
+  }
+
+  /**
+   * {@code prefix family:{key}}: the hash tag puts every Redis key built on it in one Cluster slot.
+   * Redis hashes only what lies between the first brace and the next closing one, and the whole key
+   * when that is empty, so a key that is empty or starts with a closing brace gets a tag that cannot
+   * be empty, under a family name of its own so that it never meets another key's Redis keys.
+   */
+  static String tagged(String prefix, String family, String key) {
+    return key.isEmpty() || key.charAt(0) == '}'
+        ? prefix + family + "x:{~" + key + "}"
+        : prefix + family + ":{" + key + "}";
   }
 
   /**
@@ -365,7 +384,7 @@ final class RedisComputeOnce implements ComputeOnce {
     String published = keys(key).published();
     try {
       return Optional.ofNullable(
-          await(redis.hget(published, "v").toCompletableFuture(), "read " + published));
+          await(redis.async().hget(published, "v").toCompletableFuture(), "read " + published));
     } catch (RedisException e) {
       throw failure("read " + published, e);
     }

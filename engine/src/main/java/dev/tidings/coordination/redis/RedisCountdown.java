@@ -4,7 +4,6 @@ import static dev.tidings.coordination.redis.RedisComputeOnce.call;
 
 import dev.tidings.coordination.Countdown;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,16 +118,21 @@ final class RedisCountdown implements Countdown {
       return stuck
       """);
 
-  private final RedisCommands<String, String> redis;
+  private final Commands redis;
   private final String prefix;
 
-  RedisCountdown(RedisCommands<String, String> redis, String prefix) {
+  RedisCountdown(Commands redis, String prefix) {
     this.redis = redis;
     this.prefix = prefix;
   }
 
   private String key(String name) {
-    return prefix + "cd:{" + Objects.requireNonNull(name, "name") + "}";
+    return key(prefix, Objects.requireNonNull(name, "name"));
+  }
+
+  /** The countdown's one hash: every script here takes this one key, so each call is in one slot. */
+  static String key(String prefix, String name) {
+    return RedisComputeOnce.tagged(prefix, "cd", name);
   }
 
   @Override
@@ -221,7 +225,7 @@ final class RedisCountdown implements Countdown {
   @Override
   public OptionalLong remaining(String name) {
     String key = key(name);
-    String remaining = call("read " + key, () -> redis.hget(key, "remaining"));
+    String remaining = call("read " + key, () -> redis.sync().hget(key, "remaining"));
     return remaining == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(remaining));
   }
 

@@ -4,7 +4,6 @@ import static dev.tidings.coordination.redis.RedisComputeOnce.call;
 
 import dev.tidings.coordination.RateLimiter;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -41,12 +40,17 @@ final class RedisRateLimiter implements RateLimiter {
       return {granted, wait}
       """);
 
-  private final RedisCommands<String, String> redis;
+  private final Commands redis;
   private final String prefix;
 
-  RedisRateLimiter(RedisCommands<String, String> redis, String prefix) {
+  RedisRateLimiter(Commands redis, String prefix) {
     this.redis = redis;
     this.prefix = prefix;
+  }
+
+  /** The limiter's one hash per key: the script takes this one key, so each call is in one slot. */
+  static String bucket(String prefix, String key) {
+    return RedisComputeOnce.tagged(prefix, "rl", key);
   }
 
   @Override
@@ -59,7 +63,7 @@ final class RedisRateLimiter implements RateLimiter {
       throw new IllegalArgumentException("permits (" + permits + ") exceed the burst ("
           + limit.burst() + ") and could never be granted");
     }
-    String bucket = prefix + "rl:{" + key + "}";
+    String bucket = bucket(prefix, key);
     List<Object> result = call(
         "take from " + bucket,
         () -> ACQUIRE.run(

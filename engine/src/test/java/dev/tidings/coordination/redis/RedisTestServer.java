@@ -2,33 +2,64 @@ package dev.tidings.coordination.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.config.RedisClusterUrl;
 import dev.tidings.testing.RealServers;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.event.command.CommandListener;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A coordinator on the real local Redis under a key prefix of its own, plus a plain connection to look
- * at the keys it wrote and to delete them afterwards, since other builds share this Redis.
+ * A coordinator on the real local Redis (or a Redis Cluster) under a key prefix of its own, plus a
+ * plain connection to look at the keys it wrote and to delete them afterwards, since other builds share
+ * this Redis. On a cluster, the plain connection routes each key to its primary and scans them all.
  */
 final class RedisTestServer implements AutoCloseable {
   final String prefix = "tidings-test:" + UUID.randomUUID() + ":";
   final RedisCoordination coordination;
-  private final RedisClient inspector =
-      RedisClient.create(RealServers.redisUrl().toString());
-  private final StatefulRedisConnection<String, String> connection = inspector.connect();
+  private final URI url;
+  private final AbstractRedisClient inspector;
+  private final StatefulConnection<String, String> connection;
+  private final RedisClusterCommands<String, String> commands;
 
   RedisTestServer() {
+    this(RealServers.redisUrl());
+  }
+
+  /** On the Redis (or cluster) at {@code url}. */
+  RedisTestServer(URI url) {
+    this.url = url;
     coordination = RedisCoordination.connect(
-        RealServers.redisUrl(),
+        url,
         new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT));
+    if (RedisClusterUrl.names(url)) {
+      var cluster = RedisClusterClient.create(RedisClusterUrl.parse(url).seeds().stream()
+          .map(seed -> RedisURI.create(seed.host(), seed.port()))
+          .toList());
+      StatefulRedisClusterConnection<String, String> clusterConnection = cluster.connect();
+      inspector = cluster;
+      connection = clusterConnection;
+      commands = clusterConnection.sync();
+    } else {
+      var single = RedisClient.create(url.toString());
+      StatefulRedisConnection<String, String> singleConnection = single.connect();
+      inspector = single;
+      connection = singleConnection;
+      commands = singleConnection.sync();
+    }
   }
 
   private final List<RedisCoordination> otherNodes = new ArrayList<>();
@@ -39,7 +70,7 @@ final class RedisTestServer implements AutoCloseable {
    */
   synchronized RedisCoordination anotherNode(CommandListener... listeners) {
     var node = RedisCoordination.connect(
-        RealServers.redisUrl(),
+        url,
         new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT),
         List.of(listeners));
     otherNodes.add(node);
@@ -48,18 +79,18 @@ final class RedisTestServer implements AutoCloseable {
 
   /** The string at {@code key}, or null. */
   @Nullable String get(String key) {
-    return connection.sync().get(key);
+    return commands.get(key);
   }
 
   /** Deletes one key, as Redis does when it expires. */
   void delete(String key) {
-    connection.sync().del(key);
+    commands.del(key);
   }
 
   /** Deletes every key under the prefix: what this prefix sees of a Redis restarted without persistence. */
   void deleteAll() {
     List<String> keys = keys();
-    if (!keys.isEmpty()) connection.sync().del(keys.toArray(String[]::new));
+    if (!keys.isEmpty()) commands.del(keys.toArray(String[]::new));
   }
 
   List<String> keys() {
@@ -67,7 +98,7 @@ final class RedisTestServer implements AutoCloseable {
     ScanCursor cursor = ScanCursor.INITIAL;
     do {
       KeyScanCursor<String> page =
-          connection.sync().scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
+          commands.scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
       keys.addAll(page.getKeys());
       cursor = page;
     } while (!cursor.isFinished());
@@ -79,7 +110,7 @@ final class RedisTestServer implements AutoCloseable {
     List<String> keys = keys();
     assertThat(keys).isNotEmpty();
     for (String key : keys) {
-      assertThat(connection.sync().pttl(key))
+      assertThat(commands.pttl(key))
           .as("PTTL of %s", key)
           .satisfiesAnyOf(
               ttl -> assertThat(ttl).isPositive(), ttl -> assertThat(ttl).isEqualTo(-2));
@@ -99,7 +130,7 @@ final class RedisTestServer implements AutoCloseable {
   /** Deletes every key under the prefix, as a restart of a Redis without persistence would. */
   void deleteEveryKey() {
     List<String> keys = keys();
-    if (!keys.isEmpty()) connection.sync().del(keys.toArray(String[]::new));
+    if (!keys.isEmpty()) commands.del(keys.toArray(String[]::new));
   }
 
   @Override
