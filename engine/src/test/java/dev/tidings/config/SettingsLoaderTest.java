@@ -256,7 +256,7 @@ class SettingsLoaderTest {
   @Test
   void an_amqp_url_may_name_several_nodes_of_a_cluster_and_quorum_queues() {
     var settings = SettingsLoader.load(Map.of(
-        "TIDINGS_AMQP_URL", "amqp://tidings:s3cret@h1:5672,h2:5673,[::1]:5674/prod",
+        "TIDINGS_AMQP_URL", "amqp://tidings:s3cret@h1:5672,h2:5673,h3:5674/prod",
         "TIDINGS_AMQP_QUEUE_TYPE", "quorum"));
     assertThat(settings.amqpUrl()).isPresent();
     assertThat(settings.amqpQueueType()).isEqualTo(Settings.AmqpQueueType.QUORUM);

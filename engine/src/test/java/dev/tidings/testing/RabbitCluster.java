@@ -122,12 +122,12 @@ public final class RabbitCluster {
       if (!hosts.isEmpty()) hosts.append(',');
       hosts.append("127.0.0.1:").append(node.amqpPort);
     }
-    return URI.create("amqp://guest:guest@" + hosts + "/");
+    return URI.create("amqp://guest:guest@" + hosts);
   }
 
   /** Node {@code index} (1 to 3) alone. */
   public URI nodeUrl(int index) {
-    return URI.create("amqp://guest:guest@127.0.0.1:" + node(index).amqpPort + "/");
+    return URI.create("amqp://guest:guest@127.0.0.1:" + node(index).amqpPort);
   }
 
   public int amqpPort(int index) {

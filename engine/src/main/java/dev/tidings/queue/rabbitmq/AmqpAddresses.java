@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * An AMQP URL naming one broker node or several of one cluster:
- * {@code amqp://user:pass@h1:5672,h2:5673,h3:5674/vhost}. The nodes share the credentials, the
+ * {@code amqp://user:pass@h1:5672,h2:5673,h3:5674/vhost} (host names or IPv4 addresses: a URL holds
+ * an IPv6 address only as its single host). The nodes share the credentials, the
  * virtual host and the query; a connection goes to one of them and, when that node is lost, recovery
  * tries them all again in a new random order.
  *

@@ -19,11 +19,19 @@ class AmqpAddressesTest {
   @Test
   void several_nodes_share_credentials_virtual_host_and_query() {
     var addresses = AmqpAddresses.parse(
-        URI.create("amqps://u:p%40ss@h1:5671,h2,[::1]:5674/prod?heartbeat=10"));
+        URI.create("amqps://u:p%40ss@h1:5671,h2,10.0.0.3:5674/prod?heartbeat=10"));
     assertThat(addresses.nodes())
-        .containsExactly(new Address("h1", 5671), new Address("h2", 5671), new Address("::1", 5674));
+        .containsExactly(
+            new Address("h1", 5671), new Address("h2", 5671), new Address("10.0.0.3", 5674));
     assertThat(addresses.firstNode()).hasToString("amqps://u:p%40ss@h1:5671/prod?heartbeat=10");
-    assertThat(addresses.describe()).isEqualTo("h1:5671,h2:5671,[::1]:5674");
+    assertThat(addresses.describe()).isEqualTo("h1:5671,h2:5671,10.0.0.3:5674");
+  }
+
+  @Test
+  void one_ipv6_node_keeps_its_brackets() {
+    var addresses = AmqpAddresses.parse(URI.create("amqp://u:p@[::1]:5674/"));
+    assertThat(addresses.nodes()).containsExactly(new Address("::1", 5674));
+    assertThat(addresses.firstNode()).hasToString("amqp://u:p@[::1]:5674/");
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -83,11 +84,20 @@ class RabbitQuorumWorkQueueIT extends WorkQueueContract {
       try (Connection connection = factory.newConnection("tidings-test-type-check")) {
         for (String each : declared) {
           if (each.endsWith(".dead-letters")) continue;
-          // a passive declare names no type, so the type shows by a declare that asks classic
+          // a passive declare names no type: the type shows by a declare that asks the same
+          // arguments but classic
+          var layout = RabbitLayout.of(spec);
+          var arguments = new HashMap<String, Object>(
+              each.contains(".retry.")
+                  ? layout.delayArguments(
+                      RabbitQueueType.QUORUM,
+                      Duration.ofMillis(Long.parseLong(each.substring(each.lastIndexOf('.') + 1))))
+                  : layout.laneArguments(RabbitQueueType.QUORUM));
+          arguments.put("x-queue-type", "classic");
           try (Channel channel = connection.createChannel()) {
-            assertThatThrownBy(() -> channel.queueDeclare(each, true, false, false, java.util.Map.of(
-                    "x-queue-type", "classic")))
-                .hasStackTraceContaining("current is 'quorum'");
+            assertThatThrownBy(() -> channel.queueDeclare(each, true, false, false, arguments))
+                .hasStackTraceContaining("x-queue-type")
+                .hasStackTraceContaining("'quorum'");
           }
         }
       }
