@@ -207,8 +207,8 @@ public final class Infrastructure implements AutoCloseable {
                   case CLASSIC -> RabbitQueueType.CLASSIC;
                   case QUORUM -> RabbitQueueType.QUORUM;
                 });
-        var rabbit = open(() -> RabbitWorkQueue.connect(
-            amqpUrl.get(), options, InstantSource.system(), metrics));
+        var rabbit = open(
+            () -> RabbitWorkQueue.connect(amqpUrl.get(), options, InstantSource.system(), metrics));
         checks.add(
             new DependencyCheck("rabbitmq", Settings.maskUserInfo(amqpUrl.get()), rabbit::problem));
         workQueue = rabbit;

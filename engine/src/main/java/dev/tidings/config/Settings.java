@@ -165,8 +165,7 @@ public record Settings(
     view.put(
         SettingsCatalog.AMQP_URL.name(),
         amqpUrl.map(Settings::maskUserInfo).orElse("queue tables in PostgreSQL"));
-    view.put(
-        SettingsCatalog.AMQP_QUEUE_TYPE.name(), amqpQueueType.name().toLowerCase(Locale.ROOT));
+    view.put(SettingsCatalog.AMQP_QUEUE_TYPE.name(), amqpQueueType.name().toLowerCase(Locale.ROOT));
     view.put(
         SettingsCatalog.SMTP_URL.name(),
         smtpUrl.map(Settings::maskUserInfo).orElse(".eml files in " + outboxDir()));

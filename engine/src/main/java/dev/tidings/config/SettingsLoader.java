@@ -310,8 +310,8 @@ public final class SettingsLoader {
   }
 
   /** Node list of an AMQP URL's authority: {@code host[:port]} or {@code [ipv6][:port]}, comma-separated. */
-  private static final java.util.regex.Pattern AMQP_NODE = java.util.regex.Pattern.compile(
-      "(\\[[0-9A-Fa-f:.%]+]|[A-Za-z0-9._-]+)(:([0-9]{1,5}))?");
+  private static final java.util.regex.Pattern AMQP_NODE =
+      java.util.regex.Pattern.compile("(\\[[0-9A-Fa-f:.%]+]|[A-Za-z0-9._-]+)(:([0-9]{1,5}))?");
 
   /** One node or several of a cluster, see {@link SettingsCatalog#AMQP_URL}. */
   private Optional<URI> amqpUrl() {

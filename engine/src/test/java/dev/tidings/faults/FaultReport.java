@@ -57,7 +57,12 @@ public final class FaultReport {
     }
 
     public static Outcome of(
-        String scenario, String servers, Tally tally, long unknown, Duration recovery, String note) {
+        String scenario,
+        String servers,
+        Tally tally,
+        long unknown,
+        Duration recovery,
+        String note) {
       return new Outcome(
           scenario,
           servers,
@@ -75,7 +80,9 @@ public final class FaultReport {
   public static void recordAndCheck(Outcome outcome) {
     record(outcome);
     Assertions.assertThat(outcome.lost()).as(outcome.scenario() + ": lost").isZero();
-    Assertions.assertThat(outcome.duplicated()).as(outcome.scenario() + ": duplicated").isZero();
+    Assertions.assertThat(outcome.duplicated())
+        .as(outcome.scenario() + ": duplicated")
+        .isZero();
   }
 
   public static synchronized void record(Outcome outcome) {
@@ -121,8 +128,9 @@ public final class FaultReport {
 
   static String table(List<Outcome> outcomes) {
     var out = new StringBuilder();
-    out.append("| scenario | servers | acknowledged | stored | lost | duplicated | unknown | recovery |"
-        + " notes |\n");
+    out.append(
+        "| scenario | servers | acknowledged | stored | lost | duplicated | unknown | recovery |"
+            + " notes |\n");
     out.append("|---|---|---:|---:|---:|---:|---:|---:|---|\n");
     for (Outcome o : outcomes) {
       out.append(String.format(

@@ -57,8 +57,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(600)
 class RabbitNodeKilledFaultIT {
   private static final Instant T0 = Instant.parse("2026-05-01T10:00:00Z");
-  private static final int RECEIPTS = Integer.parseInt(
-      System.getenv().getOrDefault("TIDINGS_FAULT_RECEIPTS", "20000"));
+  private static final int RECEIPTS =
+      Integer.parseInt(System.getenv().getOrDefault("TIDINGS_FAULT_RECEIPTS", "20000"));
   private static final int PER_REQUEST = 20;
   private static final int PUBLISHERS = 4;
   private static final int CONSUMERS = 4;
@@ -69,7 +69,9 @@ class RabbitNodeKilledFaultIT {
 
   private final long campaign = 9_000_000 + System.nanoTime() % 1_000_000;
   private final Topic<ReceiptBatch> topic = new Topic<>(
-      named(ReceiptQueue.TOPIC.spec(), "fault.receipts." + UUID.randomUUID().toString().substring(0, 8)),
+      named(
+          ReceiptQueue.TOPIC.spec(),
+          "fault.receipts." + UUID.randomUUID().toString().substring(0, 8)),
       ReceiptQueue.TOPIC.codec());
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
   private final List<RabbitWorkQueue> nodes = new ArrayList<>();
@@ -179,7 +181,10 @@ class RabbitNodeKilledFaultIT {
             published / 1e9,
             cluster.nodeName(killed),
             refused.get(),
-            metrics.find("tidings_amqp_connection_recoveries").tag("node", "other").counters()
+            metrics
+                .find("tidings_amqp_connection_recoveries")
+                .tag("node", "other")
+                .counters()
                 .stream()
                 .mapToDouble(counter -> counter.count())
                 .sum())));
@@ -196,28 +201,32 @@ class RabbitNodeKilledFaultIT {
       String message = new MessageId(campaign, 1, "k" + i).text();
       Instant sent = T0.plusMillis(i);
       receipts.add(Receipt.of(message, DeliveryStatus.SENT, sent, ReceiptSource.SMTP));
-      receipts.add(Receipt.of(message, DeliveryStatus.DELIVERED, sent.plusSeconds(3), ReceiptSource.API));
+      receipts.add(
+          Receipt.of(message, DeliveryStatus.DELIVERED, sent.plusSeconds(3), ReceiptSource.API));
     }
     List<List<Receipt>> requests = new ArrayList<>();
     for (int from = 0; from < receipts.size(); from += PER_REQUEST)
-      requests.add(List.copyOf(receipts.subList(from, Math.min(receipts.size(), from + PER_REQUEST))));
+      requests.add(
+          List.copyOf(receipts.subList(from, Math.min(receipts.size(), from + PER_REQUEST))));
     return requests;
   }
 
   /** Every stored row of the sent and delivered steps, duplicates kept, as receipt ids. */
   private List<String> steps() {
-    return database.jdbi().withHandle(handle -> handle
-        .createQuery("SELECT message_id, step FROM message_steps WHERE campaign_id = :c"
-            + " AND step IN (:sent, :delivered)")
-        .bind("c", campaign)
-        .bind("sent", FunnelStep.SENT.code())
-        .bind("delivered", FunnelStep.DELIVERED.code())
-        .map((rs, ctx) -> id(
-            rs.getString("message_id"),
-            rs.getInt("step") == FunnelStep.SENT.code()
-                ? DeliveryStatus.SENT
-                : DeliveryStatus.DELIVERED))
-        .list());
+    return database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT message_id, step FROM message_steps WHERE campaign_id = :c"
+                + " AND step IN (:sent, :delivered)")
+            .bind("c", campaign)
+            .bind("sent", FunnelStep.SENT.code())
+            .bind("delivered", FunnelStep.DELIVERED.code())
+            .map((rs, ctx) -> id(
+                rs.getString("message_id"),
+                rs.getInt("step") == FunnelStep.SENT.code()
+                    ? DeliveryStatus.SENT
+                    : DeliveryStatus.DELIVERED))
+            .list());
   }
 
   private static String id(String message, DeliveryStatus status) {

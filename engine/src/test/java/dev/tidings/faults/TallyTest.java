@@ -27,7 +27,8 @@ class TallyTest {
     String table = FaultReport.table(List.of(early, late));
 
     assertThat(table.lines()).hasSize(4);
-    assertThat(table.lines().toList().get(2)).startsWith("| 1 a | redis | 1 | 1 | 0 | 0 | 0 | 0.0 s");
+    assertThat(table.lines().toList().get(2))
+        .startsWith("| 1 a | redis | 1 | 1 | 0 | 0 | 0 | 0.0 s");
     assertThat(table.lines().toList().get(3)).contains("| 1.5 s | 3 \\| unknown |");
   }
 }

@@ -77,7 +77,8 @@ public final class RabbitCluster {
       // what rabbitmqctl stop_app, join_cluster and start_app do, in one short-lived Erlang node:
       // the CLI takes several seconds per call on a busy machine
       eval("ok = rpc:call('" + node.name + "', rabbit, stop, []), "
-          + "J = rpc:call('" + node.name + "', rabbit_mnesia, join_cluster, ['" + seed + "', disc]), "
+          + "J = rpc:call('" + node.name + "', rabbit_mnesia, join_cluster, ['" + seed
+          + "', disc]), "
           + "ok = rpc:call('" + node.name + "', rabbit, start, []), J");
     }
     for (Node node : nodes) node.pid = pidOf(node);
@@ -140,7 +141,11 @@ public final class RabbitCluster {
 
   /** The node (1 to 3) whose AMQP port is {@code port}, or 0. */
   public int indexOfPort(int port) {
-    return nodes.stream().filter(node -> node.amqpPort == port).mapToInt(node -> node.index).findFirst().orElse(0);
+    return nodes.stream()
+        .filter(node -> node.amqpPort == port)
+        .mapToInt(node -> node.index)
+        .findFirst()
+        .orElse(0);
   }
 
   /** SIGKILL to node {@code index}'s beam.smp: it vanishes as a crashed machine's would. */
@@ -260,7 +265,8 @@ public final class RabbitCluster {
     long deadline = System.nanoTime() + BOOT_WAIT.toNanos();
     String count = "";
     while (System.nanoTime() < deadline) {
-      count = eval("length(rpc:call('" + asked.name + "', rabbit_nodes, all_running, []))").strip();
+      count = eval("length(rpc:call('" + asked.name + "', rabbit_nodes, all_running, []))")
+          .strip();
       if (count.equals(Integer.toString(running))) return;
       Thread.sleep(500);
     }
@@ -302,8 +308,8 @@ public final class RabbitCluster {
       throw new IllegalStateException(String.join(" ", command) + " did not finish");
     }
     if (process.exitValue() != 0)
-      throw new IllegalStateException(String.join(" ", command) + " failed ("
-          + process.exitValue() + "): " + out.strip());
+      throw new IllegalStateException(
+          String.join(" ", command) + " failed (" + process.exitValue() + "): " + out.strip());
     return out;
   }
 
@@ -312,7 +318,11 @@ public final class RabbitCluster {
     for (Node node : nodes) {
       beamsOf(node).forEach(process -> {
         process.destroyForcibly();
-        process.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> process).join();
+        process
+            .onExit()
+            .orTimeout(10, TimeUnit.SECONDS)
+            .exceptionally(e -> process)
+            .join();
       });
       node.pid = -1;
     }

@@ -40,7 +40,8 @@ public record AmqpAddresses(List<Address> nodes, URI firstNode) {
     String userInfo = at < 0 ? null : authority.substring(0, at);
     int defaultPort = scheme.equals("amqps") ? 5671 : 5672;
     var nodes = new ArrayList<Address>();
-    for (String node : authority.substring(at + 1).split(",", -1)) nodes.add(node(node, defaultPort));
+    for (String node : authority.substring(at + 1).split(",", -1))
+      nodes.add(node(node, defaultPort));
     Address first = nodes.getFirst();
     String host = first.getHost().contains(":") ? "[" + first.getHost() + "]" : first.getHost();
     String single = scheme + "://" + (userInfo == null ? "" : userInfo + "@") + host + ":"
@@ -57,7 +58,8 @@ public record AmqpAddresses(List<Address> nodes, URI firstNode) {
   private static Address node(String text, int defaultPort) {
     String node = text.strip();
     if (node.isEmpty())
-      throw new IllegalArgumentException("an empty host in the list of nodes (host:port,host:port)");
+      throw new IllegalArgumentException(
+          "an empty host in the list of nodes (host:port,host:port)");
     String host;
     String port;
     if (node.startsWith("[")) {

@@ -87,7 +87,8 @@ record RabbitLayout(String queue, int maxPriority) {
     return switch (type) {
       case CLASSIC -> Map.of();
       case QUORUM -> {
-        var arguments = quorum(Map.of("x-dead-letter-exchange", "", "x-dead-letter-routing-key", deadLetters()));
+        var arguments = quorum(
+            Map.of("x-dead-letter-exchange", "", "x-dead-letter-routing-key", deadLetters()));
         arguments.put("x-delivery-limit", RETURNS_LIMIT);
         yield Map.copyOf(arguments);
       }

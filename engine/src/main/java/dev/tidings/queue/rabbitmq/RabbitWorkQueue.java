@@ -64,6 +64,11 @@ public final class RabbitWorkQueue implements WorkQueue {
   private static final Logger log = LoggerFactory.getLogger(RabbitWorkQueue.class);
   /** How long a lane expected to deliver holds lower lanes back (see {@link LaneBuffer}). */
   private static final Duration REFILL_WAIT = Duration.ofMillis(50);
+  /**
+   * The same for quorum queues: a settle reaches the queue through its Raft log before the next
+   * message is sent, so the next one takes a few round trips more, longer on a busy cluster.
+   */
+  private static final Duration QUORUM_REFILL_WAIT = Duration.ofMillis(200);
 
   private final Connection publishing;
   private final Connection consuming;
@@ -209,8 +214,7 @@ public final class RabbitWorkQueue implements WorkQueue {
     }
     declareQueue(channel, layout.deadLetters(), DeadLetterStream.ARGUMENTS);
     for (Duration backoff : RabbitLayout.backoffs(spec))
-      declareQueue(
-          channel, layout.delayQueue(backoff), layout.delayArguments(queueType, backoff));
+      declareQueue(channel, layout.delayQueue(backoff), layout.delayArguments(queueType, backoff));
   }
 
   /** Declares {@code name}; one that exists with other arguments (another type) is a conflict no retry resolves. */
@@ -306,7 +310,7 @@ public final class RabbitWorkQueue implements WorkQueue {
             lanePrefetch,
             capacity,
             oldestEvery,
-            REFILL_WAIT,
+            queueType == RabbitQueueType.QUORUM ? QUORUM_REFILL_WAIT : REFILL_WAIT,
             work,
             new RabbitSubscription.Queue() {
               @Override

@@ -72,7 +72,8 @@ class RabbitQuorumWorkQueueIT extends WorkQueueContract {
   }
 
   @Test
-  void lanes_and_delay_queues_are_quorum_queues_and_a_classic_one_is_refused_by_name() throws Exception {
+  void lanes_and_delay_queues_are_quorum_queues_and_a_classic_one_is_refused_by_name()
+      throws Exception {
     String name = "quorum-check-" + UUID.randomUUID();
     var spec = QueueSpec.of(name);
     try (var queue = RabbitWorkQueue.connect(cluster.amqpUrl(), QUORUM, InstantSource.system())) {
@@ -94,18 +95,19 @@ class RabbitQuorumWorkQueueIT extends WorkQueueContract {
                       Duration.ofMillis(Long.parseLong(each.substring(each.lastIndexOf('.') + 1))))
                   : layout.laneArguments(RabbitQueueType.QUORUM));
           arguments.put("x-queue-type", "classic");
-          try (Channel channel = connection.createChannel()) {
-            assertThatThrownBy(() -> channel.queueDeclare(each, true, false, false, arguments))
-                .hasStackTraceContaining("x-queue-type")
-                .hasStackTraceContaining("'quorum'");
-          }
+          Channel channel = connection.createChannel(); // closed by the broker's refusal
+          assertThatThrownBy(() -> channel.queueDeclare(each, true, false, false, arguments))
+              .hasStackTraceContaining("x-queue-type")
+              .hasStackTraceContaining("current is 'quorum'");
         }
       }
       queue.delete(name);
     }
     String classic = "classic-first-" + UUID.randomUUID();
     try (var before = RabbitWorkQueue.connect(
-            cluster.amqpUrl(), QUORUM.withQueueType(RabbitQueueType.CLASSIC), InstantSource.system());
+            cluster.amqpUrl(),
+            QUORUM.withQueueType(RabbitQueueType.CLASSIC),
+            InstantSource.system());
         var after = RabbitWorkQueue.connect(cluster.amqpUrl(), QUORUM, InstantSource.system())) {
       before.declare(QueueSpec.of(classic));
       assertThatThrownBy(() -> after.declare(QueueSpec.of(classic)))
