@@ -16,6 +16,7 @@ import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresQueueOptions;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.queue.rabbitmq.RabbitQueueOptions;
+import dev.tidings.queue.rabbitmq.RabbitQueueType;
 import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
@@ -241,8 +242,14 @@ public final class Infrastructure implements AutoCloseable {
     if (workQueue == null) {
       var amqpUrl = settings.amqpUrl();
       if (amqpUrl.isPresent()) {
-        var rabbit = open(() -> RabbitWorkQueue.connect(
-            amqpUrl.get(), RabbitQueueOptions.defaults(), InstantSource.system(), metrics));
+        var options = RabbitQueueOptions.defaults()
+            .withQueueType(
+                switch (settings.amqpQueueType()) {
+                  case CLASSIC -> RabbitQueueType.CLASSIC;
+                  case QUORUM -> RabbitQueueType.QUORUM;
+                });
+        var rabbit = open(
+            () -> RabbitWorkQueue.connect(amqpUrl.get(), options, InstantSource.system(), metrics));
         checks.add(
             new DependencyCheck("rabbitmq", Settings.maskUserInfo(amqpUrl.get()), rabbit::problem));
         workQueue = rabbit;

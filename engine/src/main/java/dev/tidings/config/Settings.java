@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,6 +23,7 @@ public record Settings(
     int dbPoolSize,
     Optional<URI> redisUrl,
     Optional<URI> amqpUrl,
+    AmqpQueueType amqpQueueType,
     Optional<URI> smtpUrl,
     Path dataDir,
     URI publicUrl,
@@ -91,6 +93,7 @@ public record Settings(
         dbPoolSize,
         redisUrl,
         amqpUrl,
+        amqpQueueType,
         smtpUrl,
         dataDir,
         newPublicUrl,
@@ -112,6 +115,12 @@ public record Settings(
         metricsToken,
         send,
         recommendWarmEntries);
+  }
+
+  /** See {@link SettingsCatalog#AMQP_QUEUE_TYPE}. */
+  public enum AmqpQueueType {
+    CLASSIC,
+    QUORUM
   }
 
   public enum LogFormat {
@@ -161,6 +170,7 @@ public record Settings(
     view.put(
         SettingsCatalog.AMQP_URL.name(),
         amqpUrl.map(Settings::maskUserInfo).orElse("queue tables in PostgreSQL"));
+    view.put(SettingsCatalog.AMQP_QUEUE_TYPE.name(), amqpQueueType.name().toLowerCase(Locale.ROOT));
     view.put(
         SettingsCatalog.SMTP_URL.name(),
         smtpUrl.map(Settings::maskUserInfo).orElse(".eml files in " + outboxDir()));

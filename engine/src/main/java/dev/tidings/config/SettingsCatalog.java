@@ -42,7 +42,12 @@ public final class SettingsCatalog {
       "TIDINGS_AMQP_URL",
       Setting.Kind.URL,
       "queue tables in PostgreSQL",
-      "`amqp://user:pass@host:5672`: work queues on RabbitMQ");
+      "`amqp://user:pass@host:5672/vhost`: work queues on RabbitMQ; several nodes of one cluster as `amqp://user:pass@h1:5672,h2:5672,h3:5672/vhost`, a connection goes to one and recovers on any");
+  public static final Setting AMQP_QUEUE_TYPE = Setting.text(
+      "TIDINGS_AMQP_QUEUE_TYPE",
+      Setting.Kind.CHOICE,
+      "`classic`",
+      "what RabbitMQ queues hold the work queues: `classic`, or `quorum` (replicated on three nodes of a cluster, survives the loss of one; dead-lettering at least once); an existing queue keeps its type, so a change needs its queues drained and deleted");
   public static final Setting SMTP_URL = Setting.text(
       "TIDINGS_SMTP_URL",
       Setting.Kind.URL,
@@ -232,6 +237,7 @@ public final class SettingsCatalog {
       DB_POOL_SIZE,
       REDIS_URL,
       AMQP_URL,
+      AMQP_QUEUE_TYPE,
       SMTP_URL,
       SMTP_PROVIDER,
       BIND,

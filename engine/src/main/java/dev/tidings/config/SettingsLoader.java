@@ -101,7 +101,8 @@ public final class SettingsLoader {
         secret(SettingsCatalog.DB_PASSWORD),
         integer(SettingsCatalog.DB_POOL_SIZE),
         redisUrl,
-        uri(SettingsCatalog.AMQP_URL, Set.of("amqp", "amqps")),
+        amqpUrl(),
+        amqpQueueType(),
         uri(SettingsCatalog.SMTP_URL, Set.of("smtp", "smtps")),
         Path.of(text(SettingsCatalog.DATA_DIR).orElse(Settings.DEFAULT_DATA_DIR))
             .toAbsolutePath()
@@ -384,6 +385,58 @@ public final class SettingsLoader {
         return Optional.empty();
       }
     });
+  }
+
+  /** Node list of an AMQP URL's authority: {@code host[:port]} or {@code [ipv6][:port]}, comma-separated. */
+  private static final java.util.regex.Pattern AMQP_NODE =
+      java.util.regex.Pattern.compile("(\\[[0-9A-Fa-f:.%]+]|[A-Za-z0-9._-]+)(:([0-9]{1,5}))?");
+
+  /** One node or several of a cluster, see {@link SettingsCatalog#AMQP_URL}. */
+  private Optional<URI> amqpUrl() {
+    Setting setting = SettingsCatalog.AMQP_URL;
+    return text(setting).flatMap(raw -> {
+      String expected = setting.name()
+          + ": expected amqp://user:pass@host:5672/vhost or amqp://user:pass@h1:5672,h2:5672/vhost but was "
+          + Settings.maskUserInfo(raw);
+      URI uri;
+      try {
+        uri = new URI(raw);
+      } catch (URISyntaxException e) {
+        problems.add(expected + " (" + e.getReason() + ")");
+        return Optional.empty();
+      }
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+      String authority = uri.getRawAuthority();
+      if (!Set.of("amqp", "amqps").contains(scheme) || authority == null) {
+        problems.add(expected);
+        return Optional.empty();
+      }
+      for (String node : authority.substring(authority.lastIndexOf('@') + 1).split(",", -1)) {
+        var matcher = AMQP_NODE.matcher(node.strip());
+        if (!matcher.matches()
+            || (matcher.group(3) != null
+                && (Integer.parseInt(matcher.group(3)) < 1
+                    || Integer.parseInt(matcher.group(3)) > 65_535))) {
+          problems.add(expected + " ('" + node + "' is not host or host:port)");
+          return Optional.empty();
+        }
+      }
+      return Optional.of(uri);
+    });
+  }
+
+  private Settings.AmqpQueueType amqpQueueType() {
+    return text(SettingsCatalog.AMQP_QUEUE_TYPE)
+        .map(raw -> {
+          try {
+            return Settings.AmqpQueueType.valueOf(raw.toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            problems.add(SettingsCatalog.AMQP_QUEUE_TYPE.name()
+                + ": expected classic or quorum but was " + raw);
+            return Settings.AmqpQueueType.CLASSIC;
+          }
+        })
+        .orElse(Settings.AmqpQueueType.CLASSIC);
   }
 
   private Settings.SmtpProvider smtpProvider() {

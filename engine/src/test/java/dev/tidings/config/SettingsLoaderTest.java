@@ -296,4 +296,34 @@ class SettingsLoaderTest {
                 .anySatisfy(p -> assertThat(p).contains("set together"))
                 .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_WEBHOOK_MAX_AGE")));
   }
+
+  @Test
+  void an_amqp_url_may_name_several_nodes_of_a_cluster_and_quorum_queues() {
+    var settings = SettingsLoader.load(Map.of(
+        "TIDINGS_AMQP_URL", "amqp://tidings:s3cret@h1:5672,h2:5673,h3:5674/prod",
+        "TIDINGS_AMQP_QUEUE_TYPE", "quorum"));
+    assertThat(settings.amqpUrl()).isPresent();
+    assertThat(settings.amqpQueueType()).isEqualTo(Settings.AmqpQueueType.QUORUM);
+    assertThat(settings.describe().get("TIDINGS_AMQP_URL"))
+        .doesNotContain("s3cret")
+        .contains("h1:5672,h2:5673");
+    assertThat(SettingsLoader.load(Map.of()).amqpQueueType())
+        .isEqualTo(Settings.AmqpQueueType.CLASSIC);
+  }
+
+  @Test
+  void a_wrong_node_list_or_queue_type_is_refused_by_name_without_the_password() {
+    assertThatThrownBy(() -> SettingsLoader.load(Map.of(
+            "TIDINGS_AMQP_URL", "amqp://tidings:s3cret@h1:5672,,h3:99999/prod",
+            "TIDINGS_AMQP_QUEUE_TYPE", "mirrored")))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> assertThat(e.problems())
+                .hasSize(2)
+                .allSatisfy(p -> assertThat(p).doesNotContain("s3cret"))
+                .anySatisfy(p -> assertThat(p).startsWith("TIDINGS_AMQP_URL: expected amqp://"))
+                .anySatisfy(p -> assertThat(p)
+                    .isEqualTo(
+                        "TIDINGS_AMQP_QUEUE_TYPE: expected classic or quorum but was mirrored")));
+  }
 }

@@ -137,6 +137,18 @@ final class DeadLetterStream {
     return letters;
   }
 
+  /**
+   * Why the broker itself dead-lettered a message (a quorum lane's copy returned more than
+   * {@link RabbitLayout#RETURNS_LIMIT} times), for letters Tidings did not write.
+   */
+  private static String brokersReason(Map<String, Object> headers) {
+    String reason = TidingsHeaders.text(headers, "x-first-death-reason", "");
+    if (reason.equals("delivery_limit"))
+      return "RabbitMQ returned it to its lane more than " + RabbitLayout.RETURNS_LIMIT
+          + " times without any consumer settling it (x-delivery-limit)";
+    return reason.isEmpty() ? "" : "dead-lettered by RabbitMQ: " + reason;
+  }
+
   private static DeadLetter deadLetter(AMQP.BasicProperties properties, byte[] body) {
     Map<String, Object> headers = properties.getHeaders();
     return new DeadLetter(
@@ -144,7 +156,7 @@ final class DeadLetterStream {
         body,
         properties.getPriority() == null ? 0 : properties.getPriority(),
         TidingsHeaders.integer(headers, TidingsHeaders.DELIVERIES, 0),
-        TidingsHeaders.text(headers, TidingsHeaders.REASON, ""),
+        TidingsHeaders.text(headers, TidingsHeaders.REASON, brokersReason(headers)),
         TidingsHeaders.instantOfMicros(TidingsHeaders.number(headers, TidingsHeaders.DEAD_AT, 0)),
         TidingsHeaders.user(headers));
   }

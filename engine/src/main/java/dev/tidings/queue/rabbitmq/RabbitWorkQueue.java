@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Work queues on RabbitMQ (3.10 and later), laid out as {@link RabbitLayout} describes: a durable
- * classic queue per priority, delay queues for retry backoff, a dead-letter stream. Persistent
+ * classic or quorum queue per priority ({@link RabbitQueueOptions#queueType()}), delay queues for retry backoff, a dead-letter stream. Persistent
  * messages, publisher confirms with {@code mandatory}, manual acks, automatic connection recovery.
  * Publishing and consuming use separate connections, so that a broker blocking publishers (a memory
  * or disk alarm) does not stall the acks of consumers.
@@ -54,6 +54,9 @@ import org.slf4j.LoggerFactory;
  * or to the delay queue of its backoff) and then acks the original, both confirmed in that order, so a
  * crash in between can only duplicate it.
  *
+ * <p>The URL may name several nodes of one cluster ({@link AmqpAddresses}): each connection goes to
+ * one of them, and recovers on any of them.
+ *
  * <p>A node that did not declare a queue can still use it: it finds the lanes by looking them up, and
  * takes max deliveries and the retry policy from the declaring publisher's stamp on each message.
  */
@@ -61,12 +64,18 @@ public final class RabbitWorkQueue implements WorkQueue {
   private static final Logger log = LoggerFactory.getLogger(RabbitWorkQueue.class);
   /** How long a lane expected to deliver holds lower lanes back (see {@link LaneBuffer}). */
   private static final Duration REFILL_WAIT = Duration.ofMillis(50);
+  /**
+   * The same for quorum queues: a settle reaches the queue through its Raft log before the next
+   * message is sent, so the next one takes a few round trips more, longer on a busy cluster.
+   */
+  private static final Duration QUORUM_REFILL_WAIT = Duration.ofMillis(200);
 
   private final Connection publishing;
   private final Connection consuming;
   private final ConfirmingPublisher publisher;
   private final InstantSource clock;
   private final String description;
+  private final RabbitQueueType queueType;
   private final Settlement settlement;
   private final ScheduledExecutorService timer;
   private final TimeLimit timeLimit;
@@ -93,6 +102,7 @@ public final class RabbitWorkQueue implements WorkQueue {
     this.consuming = consuming;
     this.clock = clock;
     this.description = description;
+    this.queueType = options.queueType();
     this.publisher = new ConfirmingPublisher(publishing, options);
     this.settlement = new Settlement(clock);
     this.timer = Executors.newSingleThreadScheduledExecutor(
@@ -104,7 +114,10 @@ public final class RabbitWorkQueue implements WorkQueue {
     return connect(amqpUri, RabbitQueueOptions.defaults(), InstantSource.system());
   }
 
-  /** Connects to {@code amqpUri} ({@code amqp://user:password@host:port/vhost}); {@code clock} stamps messages and dead letters. */
+  /**
+   * Connects to {@code amqpUri} ({@code amqp://user:password@host:port/vhost}, or several nodes as
+   * {@code host1:port1,host2:port2}); {@code clock} stamps messages and dead letters.
+   */
   public static RabbitWorkQueue connect(
       URI amqpUri, RabbitQueueOptions options, InstantSource clock) {
     return connect(amqpUri, options, clock, new SimpleMeterRegistry());
@@ -113,13 +126,18 @@ public final class RabbitWorkQueue implements WorkQueue {
   /** As {@link #connect(URI, RabbitQueueOptions, InstantSource)}, counting what batch consumers give up on in {@code metrics} ({@link PoisonIsolation}). */
   public static RabbitWorkQueue connect(
       URI amqpUri, RabbitQueueOptions options, InstantSource clock, MeterRegistry metrics) {
-    String description =
-        amqpUri.getHost() + ":" + (amqpUri.getPort() < 0 ? 5672 : amqpUri.getPort());
+    AmqpAddresses addresses;
+    try {
+      addresses = AmqpAddresses.parse(amqpUri);
+    } catch (IllegalArgumentException e) {
+      throw new QueueUnavailableException("not a RabbitMQ URL: " + e.getMessage(), e);
+    }
+    String description = addresses.describe();
     var factory = new ConnectionFactory();
     Connection publishing = null;
     Connection consuming = null;
     try {
-      factory.setUri(amqpUri);
+      factory.setUri(addresses.firstNode());
       factory.setAutomaticRecoveryEnabled(true);
       factory.setTopologyRecoveryEnabled(true);
       // Recovery re-registers consumers, but not queues, exchanges or bindings: they are durable,
@@ -147,8 +165,10 @@ public final class RabbitWorkQueue implements WorkQueue {
       factory.setRequestedHeartbeat(15);
       factory.setConnectionTimeout(5_000);
       String id = UUID.randomUUID().toString().substring(0, 8);
-      publishing = factory.newConnection("tidings-publish-" + id);
-      consuming = factory.newConnection("tidings-consume-" + id);
+      publishing = factory.newConnection(addresses.nodes(), "tidings-publish-" + id);
+      consuming = factory.newConnection(addresses.nodes(), "tidings-consume-" + id);
+      ConnectionRecoveries.watch(publishing, "publish", metrics);
+      ConnectionRecoveries.watch(consuming, "consume", metrics);
       return new RabbitWorkQueue(publishing, consuming, options, clock, description, metrics);
     } catch (Exception e) {
       abortQuietly(publishing);
@@ -180,10 +200,10 @@ public final class RabbitWorkQueue implements WorkQueue {
     layouts.put(spec.name(), RabbitLayout.of(spec));
   }
 
-  private static void declareTopology(Channel channel, QueueSpec spec) throws IOException {
+  private void declareTopology(Channel channel, QueueSpec spec) throws IOException {
     var layout = RabbitLayout.of(spec);
     for (int lane = 0; lane < layout.lanes(); lane++)
-      channel.queueDeclare(layout.lane(lane), true, false, false, Map.of());
+      declareQueue(channel, layout.lane(lane), layout.laneArguments(queueType));
     channel.exchangeDeclare(layout.requeueExchange(), "headers", true);
     for (int lane = 0; lane < layout.lanes(); lane++) {
       channel.queueBind(
@@ -192,16 +212,20 @@ public final class RabbitWorkQueue implements WorkQueue {
           "",
           Map.of("x-match", "all", TidingsHeaders.LANE, RabbitLayout.laneKey(lane)));
     }
-    channel.queueDeclare(layout.deadLetters(), true, false, false, DeadLetterStream.ARGUMENTS);
-    for (Duration backoff : RabbitLayout.backoffs(spec)) {
-      channel.queueDeclare(
-          layout.delayQueue(backoff),
-          true,
-          false,
-          false,
-          Map.of(
-              "x-message-ttl", backoff.toMillis(),
-              "x-dead-letter-exchange", layout.requeueExchange()));
+    declareQueue(channel, layout.deadLetters(), DeadLetterStream.ARGUMENTS);
+    for (Duration backoff : RabbitLayout.backoffs(spec))
+      declareQueue(channel, layout.delayQueue(backoff), layout.delayArguments(queueType, backoff));
+  }
+
+  /** Declares {@code name}; one that exists with other arguments (another type) is a conflict no retry resolves. */
+  private void declareQueue(Channel channel, String name, Map<String, Object> arguments)
+      throws IOException {
+    try {
+      channel.queueDeclare(name, true, false, false, arguments);
+    } catch (IOException | ShutdownSignalException e) {
+      String refused = replyText(e, AMQP.PRECONDITION_FAILED);
+      if (refused != null) throw new QueueTypeConflictException(name, queueType, refused);
+      throw e;
     }
   }
 
@@ -286,7 +310,7 @@ public final class RabbitWorkQueue implements WorkQueue {
             lanePrefetch,
             capacity,
             oldestEvery,
-            REFILL_WAIT,
+            queueType == RabbitQueueType.QUORUM ? QUORUM_REFILL_WAIT : REFILL_WAIT,
             work,
             new RabbitSubscription.Queue() {
               @Override
@@ -536,7 +560,9 @@ public final class RabbitWorkQueue implements WorkQueue {
       throw new QueueUnavailableException(
           "cannot " + what + " on RabbitMQ at " + description + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      if (e instanceof UnknownQueueException || e instanceof QueueUnavailableException) throw e;
+      if (e instanceof UnknownQueueException
+          || e instanceof QueueUnavailableException
+          || e instanceof QueueTypeConflictException) throw e;
       throw new QueueUnavailableException(
           "cannot " + what + " on RabbitMQ at " + description + ": " + e.getMessage(), e);
     } finally {
@@ -564,13 +590,18 @@ public final class RabbitWorkQueue implements WorkQueue {
   }
 
   private static boolean notFound(Throwable e) {
+    return replyText(e, AMQP.NOT_FOUND) != null;
+  }
+
+  /** The broker's text when {@code e} is its closing a channel with {@code replyCode}, else null. */
+  private static @Nullable String replyText(Throwable e, int replyCode) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof ShutdownSignalException signal
           && signal.getReason() instanceof AMQP.Channel.Close close
-          && close.getReplyCode() == AMQP.NOT_FOUND) {
-        return true;
+          && close.getReplyCode() == replyCode) {
+        return close.getReplyText();
       }
     }
-    return false;
+    return null;
   }
 }
