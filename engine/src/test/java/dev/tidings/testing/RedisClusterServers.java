@@ -145,6 +145,10 @@ public final class RedisClusterServers {
               directory.resolve("nodes-" + port + ".conf").toString(),
               "--cluster-node-timeout",
               Long.toString(NODE_TIMEOUT.toMillis()),
+              // a replica may take over however long it was cut from its primary: on a busy machine a
+              // fresh replica's link can be young, and a failover the test waits for must happen
+              "--cluster-replica-validity-factor",
+              "0",
               "--dir",
               directory.toString(),
               "--save",
@@ -169,7 +173,10 @@ public final class RedisClusterServers {
     }
   }
 
-  /** Waits until every running node says cluster_state:ok and knows three primaries with slots. */
+  /**
+   * Waits until every running node says cluster_state:ok, three primaries serve slots, and every replica
+   * has its primary's data (a replica still in its first sync cannot take over when its primary dies).
+   */
   public synchronized void awaitOk() {
     long deadline = System.nanoTime() + START_WAIT.toNanos();
     while (!everyNodeOk()) {
@@ -185,6 +192,10 @@ public final class RedisClusterServers {
       if (node.getValue() == null) continue;
       Optional<String> info = command(node.getKey(), "CLUSTER INFO");
       if (info.isEmpty() || !info.get().contains("cluster_state:ok")) return false;
+      Optional<String> replication = command(node.getKey(), "INFO replication");
+      if (replication.isEmpty()) return false;
+      if (replication.get().contains("role:slave")
+          && !replication.get().contains("master_link_status:up")) return false;
     }
     return primariesWithSlots().size() == NODES / 2;
   }
