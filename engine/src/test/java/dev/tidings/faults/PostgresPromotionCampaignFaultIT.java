@@ -2,26 +2,16 @@ package dev.tidings.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidings.Json;
+import dev.tidings.testing.CampaignClient;
 import dev.tidings.testing.NodeProcess;
 import dev.tidings.testing.PostgresStandbyPair;
 import dev.tidings.testing.SharedServersInstallation;
-import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -39,6 +29,7 @@ class PostgresPromotionCampaignFaultIT {
   private static final String KEY = "tk_pg_promotion_campaign_key_0123456789";
   private static final int RECIPIENTS = 1_000;
   private final HttpClient http = HttpClient.newHttpClient();
+  private final CampaignClient api = new CampaignClient(http, KEY);
 
   @Test
   void a_campaign_completes_once_per_recipient_across_a_promotion() throws Exception {
@@ -56,10 +47,10 @@ class PostgresPromotionCampaignFaultIT {
       nodes.add(server);
       nodes.addAll(workers);
       for (NodeProcess node : nodes) node.awaitHealthy(http, Duration.ofSeconds(120));
-      subscribers(server);
-      long campaign = campaign(server);
+      api.importSubscribers(server, RECIPIENTS);
+      long campaign = api.startCampaign(server, "Promoted mid-way", 80);
 
-      long sentAtKill = awaitSent(server, campaign, RECIPIENTS / 5);
+      long sentAtKill = api.awaitSent(server, campaign, RECIPIENTS / 5, Duration.ofSeconds(90));
       long killedAt = System.nanoTime();
       pair.killPrimary();
       pair.promoteStandby();
@@ -70,7 +61,7 @@ class PostgresPromotionCampaignFaultIT {
       // the first send recorded after the kill was written on the promoted standby
       long sentAfter = sentAtKill;
       while (sentAfter <= sentAtKill) {
-        sentAfter = progress(server, campaign)
+        sentAfter = api.campaign(server, campaign)
             .map(json -> json.path("progress").path("sent").asLong())
             .orElse(sentAtKill);
         assertThat(System.nanoTime() - killedAt)
@@ -81,16 +72,15 @@ class PostgresPromotionCampaignFaultIT {
       Duration recovery = Duration.ofNanos(System.nanoTime() - killedAt);
       Duration promotion = Duration.ofNanos(promotedAt - killedAt);
 
-      JsonNode done = awaitCompleted(server, campaign);
+      JsonNode done = api.awaitCompleted(server, campaign, Duration.ofSeconds(150));
       for (NodeProcess node : nodes)
         assertThat(node.alive())
             .as("a node survived the promotion; its log:%n%s", node.log())
             .isTrue();
       List<String> emailed = new ArrayList<>();
-      for (NodeProcess worker : workers) emailed.addAll(outbox(worker));
-      List<String> recipients = IntStream.range(0, RECIPIENTS)
-          .mapToObj(i -> "r%05d@example.test".formatted(i))
-          .toList();
+      for (NodeProcess worker : workers) emailed.addAll(CampaignClient.outboxRecipients(worker));
+      List<String> recipients =
+          IntStream.range(0, RECIPIENTS).mapToObj(CampaignClient::recipient).toList();
       long unknown = done.path("unknown").asLong();
       Tally tally = Tally.of(recipients, emailed);
       // a recipient reported unknown may have no email (the send's outcome was not recorded): not
@@ -119,89 +109,5 @@ class PostgresPromotionCampaignFaultIT {
       for (NodeProcess node : nodes) node.close();
       installation.drop();
     }
-  }
-
-  private void subscribers(NodeProcess node) throws Exception {
-    String lines = IntStream.range(0, RECIPIENTS)
-        .mapToObj(i ->
-            "{\"id\": \"r%05d\", \"email\": \"r%05d@example.test\", \"consent\": \"subscribed\"}"
-                .formatted(i, i))
-        .collect(Collectors.joining("\n", "", "\n"));
-    var answer = send(node, "POST", "/api/v1/subscribers/import", "application/x-ndjson", lines);
-    assertThat(answer.statusCode()).as(answer.body()).isBetween(200, 299);
-  }
-
-  private long campaign(NodeProcess node) throws Exception {
-    var created = send(node, "POST", "/api/v1/campaigns", "application/json", """
-        {"name": "Promoted mid-way", "from": {"email": "news@shop.test"},
-         "subject": "Hello", "html": "<p>Hello</p><a href=\\"{{unsubscribeUrl}}\\">Unsubscribe</a>",
-         "text": "Hello", "ratePerSecond": 80, "audience": {"type": "all"}}""");
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    long id = Json.MAPPER.readTree(created.body()).path("id").asLong();
-    var started = send(node, "POST", "/api/v1/campaigns/" + id + "/send", "application/json", "");
-    assertThat(started.statusCode()).as(started.body()).isIn(200, 202);
-    return id;
-  }
-
-  /** The campaign's progress, or empty while the node cannot read it (mid-promotion). */
-  private Optional<JsonNode> progress(NodeProcess node, long campaign) {
-    try {
-      var answer = send(node, "GET", "/api/v1/campaigns/" + campaign, "application/json", "");
-      if (answer.statusCode() != 200) return Optional.empty();
-      return Optional.of(Json.MAPPER.readTree(answer.body()));
-    } catch (Exception e) {
-      return Optional.empty();
-    }
-  }
-
-  private long awaitSent(NodeProcess node, long campaign, long atLeast) throws Exception {
-    Instant deadline = Instant.now().plusSeconds(90);
-    while (true) {
-      long sent = progress(node, campaign)
-          .map(json -> json.path("progress").path("sent").asLong())
-          .orElse(0L);
-      if (sent >= atLeast) return sent;
-      assertThat(Instant.now()).as("%d emails sent", atLeast).isBefore(deadline);
-      Thread.sleep(50);
-    }
-  }
-
-  private JsonNode awaitCompleted(NodeProcess node, long campaign) throws Exception {
-    Instant deadline = Instant.now().plusSeconds(150);
-    while (true) {
-      var json = progress(node, campaign);
-      if (json.isPresent() && json.get().path("state").asString().startsWith("COMPLETED"))
-        return json.get().path("progress");
-      assertThat(Instant.now()).as("campaign completed; last: %s", json).isBefore(deadline);
-      Thread.sleep(250);
-    }
-  }
-
-  private static List<String> outbox(NodeProcess node) throws IOException {
-    Path outbox = node.dataDir().resolve("outbox");
-    if (!Files.isDirectory(outbox)) return List.of();
-    try (Stream<Path> files = Files.walk(outbox)) {
-      List<String> recipients = new ArrayList<>();
-      for (Path file : files.filter(f -> f.toString().endsWith(".eml")).toList()) {
-        String to = Files.readAllLines(file).stream()
-            .filter(line -> line.startsWith("To: "))
-            .findFirst()
-            .orElseThrow();
-        recipients.add(to.substring(4).trim());
-      }
-      return recipients;
-    }
-  }
-
-  private HttpResponse<String> send(
-      NodeProcess node, String method, String path, String type, String body) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(node.uri(path).toString()))
-            .header("Authorization", "Bearer " + KEY)
-            .header("Content-Type", type)
-            .method(method, HttpRequest.BodyPublishers.ofString(body))
-            .timeout(Duration.ofSeconds(20))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -145,7 +145,8 @@ public final class RedisClusterServers {
               directory.resolve("nodes-" + port + ".conf").toString(),
               "--cluster-node-timeout",
               Long.toString(NODE_TIMEOUT.toMillis()),
-              // a replica may take over however long it was cut from its primary: on a busy machine a
+              // a replica may take over however long it was cut from its primary: on a busy machine
+              // a
               // fresh replica's link can be young, and a failover the test waits for must happen
               "--cluster-replica-validity-factor",
               "0",
