@@ -71,6 +71,19 @@ class RedisClusterIT {
       cluster.awaitOk(); // a killed primary's replica is promoted
       try (var nodeA = RedisCoordination.connect(cluster.uri(), options)) {
         String key = "wake-" + UUID.randomUUID();
+        // B too must see the promoted primary before it can wait on A's lock there
+        long seen = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+          try {
+            nodeB.computeOnce().peek(key);
+            break;
+          } catch (dev.tidings.coordination.CoordinationException e) {
+            assertThat(System.nanoTime())
+                .as("B reaches the key's primary: " + e)
+                .isLessThan(seen);
+            Thread.sleep(100);
+          }
+        }
         Timings slowLock =
             new Timings(Duration.ofSeconds(20), Duration.ofSeconds(30), Duration.ofSeconds(20));
         var computing = new CountDownLatch(1);
