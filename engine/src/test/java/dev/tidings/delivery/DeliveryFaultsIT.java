@@ -2,7 +2,6 @@ package dev.tidings.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidings.Json;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
 import dev.tidings.queue.BatchResult;
@@ -22,11 +21,8 @@ import dev.tidings.web.HttpServer;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -54,8 +50,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The delivery pipeline under faults, on the real RabbitMQ and PostgreSQL: a consumer killed between
@@ -309,7 +303,8 @@ class DeliveryFaultsIT {
         clients.add(threads.submit(() -> {
           for (int i = next.getAndIncrement(); i < requests.size(); i = next.getAndIncrement()) {
             if (i >= requests.size() * 2 / 3) cut.await();
-            postUntil2xx(client, endpoint, requests.get(i), refused);
+            DeliveryEventPosts.untilAccepted(
+                client, endpoint, API_KEY, requests.get(i), SETTLE, refused);
             answered2xx.put(i, requests.get(i));
             Thread.sleep(PACE.toMillis() * HTTP_CLIENTS);
           }
@@ -347,46 +342,6 @@ class DeliveryFaultsIT {
     // the generic API carries no slot, so only the statuses and the funnel compare
     assertTheOracle(false);
     assertNothingDeadLettered(queue);
-  }
-
-  /** Posts until the answer is 2xx, as a provider retries on 503 or a dropped connection. */
-  private static void postUntil2xx(
-      HttpClient client, URI endpoint, List<Receipt> receipts, AtomicInteger refused)
-      throws InterruptedException {
-    ArrayNode body = Json.MAPPER.createArrayNode();
-    for (Receipt receipt : receipts) {
-      ObjectNode event = body.addObject();
-      event.put("messageId", receipt.messageId());
-      event.put("status", receipt.status().wire());
-      event.put("timestamp", receipt.at().toString());
-      receipt.userAgent().ifPresent(agent -> event.put("userAgent", agent));
-    }
-    HttpRequest request = HttpRequest.newBuilder(endpoint)
-        .header("Authorization", "Bearer " + API_KEY)
-        .header("Content-Type", "application/json")
-        .timeout(Duration.ofSeconds(30))
-        .POST(HttpRequest.BodyPublishers.ofString(Json.MAPPER.writeValueAsString(body)))
-        .build();
-    long deadline = System.nanoTime() + SETTLE.toNanos();
-    while (true) {
-      int status;
-      String answer;
-      try {
-        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        status = response.statusCode();
-        answer = response.body();
-      } catch (IOException e) {
-        status = 0;
-        answer = e.toString();
-      }
-      if (status / 100 == 2) return;
-      if (status != 503 && status != 0)
-        throw new AssertionError("delivery-events answered " + status + ": " + answer);
-      refused.incrementAndGet();
-      if (System.nanoTime() > deadline)
-        throw new AssertionError("delivery-events never answered 2xx; last: " + answer);
-      Thread.sleep(100);
-    }
   }
 
   private Map<String, Set<FunnelStep>> stepsInPostgres() {

@@ -3,6 +3,7 @@ package dev.tidings.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.Json;
+import dev.tidings.delivery.DeliveryEventPosts;
 import dev.tidings.testing.NodeProcess;
 import dev.tidings.testing.PrivateRedis;
 import dev.tidings.testing.RealServers;
@@ -324,32 +325,10 @@ class NetworkCutFaultIT {
     void deliver(SentEmail email) throws Exception {
       String body = """
           [{"messageId": "%s", "status": "delivered", "timestamp": "%s"}]""".formatted(email.messageId(), java.time.Instant.now());
-      long deadline = System.nanoTime() + SETTLE.toNanos();
-      while (true) {
-        int status;
-        String answer;
-        try {
-          HttpResponse<String> response = http.send(
-              request(node, "POST", "/api/v1/delivery-events", body).build(),
-              HttpResponse.BodyHandlers.ofString());
-          status = response.statusCode();
-          answer = response.body();
-        } catch (IOException e) {
-          status = 0;
-          answer = e.toString();
-        }
-        if (status / 100 == 2) {
-          answered.add(email.messageId());
-          noteSuccess(firstAfterRestore, restoredAt);
-          return;
-        }
-        if (status != 503 && status != 0)
-          throw new AssertionError("delivery-events answered " + status + ": " + answer);
-        refused.incrementAndGet();
-        if (System.nanoTime() > deadline)
-          throw new AssertionError("delivery-events never answered 2xx; last: " + answer);
-        Thread.sleep(100);
-      }
+      DeliveryEventPosts.untilAccepted(
+          http, request(node, "POST", "/api/v1/delivery-events", body).build(), SETTLE, refused);
+      answered.add(email.messageId());
+      noteSuccess(firstAfterRestore, restoredAt);
     }
 
     List<String> answered() {

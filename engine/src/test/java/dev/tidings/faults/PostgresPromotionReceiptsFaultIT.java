@@ -2,9 +2,9 @@ package dev.tidings.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidings.Json;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.CampaignStats;
+import dev.tidings.delivery.DeliveryEventPosts;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.FunnelStep;
 import dev.tidings.delivery.Receipt;
@@ -30,11 +30,8 @@ import dev.tidings.web.HttpServer;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -52,8 +49,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Scenario 3b: receipts arrive over HTTP and are applied by the consumers while the PostgreSQL
@@ -140,7 +135,8 @@ class PostgresPromotionReceiptsFaultIT {
         for (int c = 0; c < HTTP_CLIENTS; c++)
           clients.add(threads.submit(() -> {
             for (int i = next.getAndIncrement(); i < requests.size(); i = next.getAndIncrement()) {
-              postUntil2xx(client, endpoint, requests.get(i), refused);
+              DeliveryEventPosts.untilAccepted(
+                  client, endpoint, API_KEY, requests.get(i), SETTLE, refused);
               answered2xx.addAll(requests.get(i));
               Thread.sleep(PACE.toMillis() * HTTP_CLIENTS);
             }
@@ -242,45 +238,6 @@ class PostgresPromotionReceiptsFaultIT {
                   .orElse(messageId + " step " + code);
             })
             .list());
-  }
-
-  private static void postUntil2xx(
-      HttpClient client, URI endpoint, List<Receipt> receipts, AtomicInteger refused)
-      throws InterruptedException {
-    ArrayNode body = Json.MAPPER.createArrayNode();
-    for (Receipt receipt : receipts) {
-      ObjectNode event = body.addObject();
-      event.put("messageId", receipt.messageId());
-      event.put("status", receipt.status().wire());
-      event.put("timestamp", receipt.at().toString());
-      receipt.userAgent().ifPresent(agent -> event.put("userAgent", agent));
-    }
-    HttpRequest request = HttpRequest.newBuilder(endpoint)
-        .header("Authorization", "Bearer " + API_KEY)
-        .header("Content-Type", "application/json")
-        .timeout(Duration.ofSeconds(30))
-        .POST(HttpRequest.BodyPublishers.ofString(Json.MAPPER.writeValueAsString(body)))
-        .build();
-    long deadline = System.nanoTime() + SETTLE.toNanos();
-    while (true) {
-      int status;
-      String answer;
-      try {
-        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        status = response.statusCode();
-        answer = response.body();
-      } catch (IOException e) {
-        status = 0;
-        answer = e.toString();
-      }
-      if (status / 100 == 2) return;
-      if (status != 503 && status != 0)
-        throw new AssertionError("delivery-events answered " + status + ": " + answer);
-      refused.incrementAndGet();
-      if (System.nanoTime() > deadline)
-        throw new AssertionError("delivery-events never answered 2xx; last: " + answer);
-      Thread.sleep(100);
-    }
   }
 
   private static void publishUntilTaken(ReceiptQueue sink, List<Receipt> request)
