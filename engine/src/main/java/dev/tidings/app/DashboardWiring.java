@@ -77,6 +77,7 @@ final class DashboardWiring implements Capability {
                 .toLowerCase(Locale.ROOT)
                 .equals("https")),
         new SessionSignOuts(jdbi, clock),
-        Optional.of(infrastructure.authThrottle())));
+        Optional.of(infrastructure.authThrottle()),
+        infrastructure.metrics()));
   }
 }

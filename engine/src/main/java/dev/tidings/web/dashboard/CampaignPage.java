@@ -77,6 +77,7 @@ final class CampaignPage {
       ProductCards.View productCards) {}
 
   static String render(
+      Visitor visitor,
       CampaignView view,
       CampaignFigures figures,
       Optional<Preview> preview,
@@ -144,7 +145,7 @@ final class CampaignPage {
             .toList(),
         preview.stream().map(CampaignPage::preview).toList());
     return Html.page(
-        definition.name(), Html.Section.CAMPAIGNS, true, Templates.render("campaign", page));
+        definition.name(), Html.Section.CAMPAIGNS, visitor, Templates.render("campaign", page));
   }
 
   private static PreviewView preview(Preview preview) {

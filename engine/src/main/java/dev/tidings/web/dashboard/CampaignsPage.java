@@ -100,7 +100,7 @@ final class CampaignsPage {
       String click,
       String losses) {}
 
-  String render(Rows rows) {
+  String render(Visitor visitor, Rows rows) {
     List<Row> shown = rows.ids().stream()
         .map(id -> {
           String p = "c" + id + ".";
@@ -125,7 +125,7 @@ final class CampaignsPage {
     return Html.page(
         "Campaigns",
         Html.Section.CAMPAIGNS,
-        true,
+        visitor,
         Templates.render("campaigns", new View(!shown.isEmpty(), shown)));
   }
 }

@@ -31,9 +31,11 @@ public final class DashboardRoutes implements RouteGroup {
 
   private static final int SHOWN_EMAILS = 5;
   private static final int EXPLORER_CHOICES = 100;
+  private static final int SMALL_FORM_BYTES = 4096;
 
   private final DashboardSources sources;
   private final SignIn signIn;
+  private final FormGuard guard;
   private final LiveStream live = new LiveStream();
   private final CampaignsPage campaignsPage;
   private final Recommendations recommendations;
@@ -46,7 +48,21 @@ public final class DashboardRoutes implements RouteGroup {
    */
   public DashboardRoutes(
       DashboardSources sources, SessionSignOuts signOuts, Optional<AuthThrottle> throttle) {
+    this(
+        sources,
+        signOuts,
+        throttle,
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+  }
+
+  /** @param metrics counts {@value FormGuard#REFUSED}, the forms refused and why */
+  public DashboardRoutes(
+      DashboardSources sources,
+      SessionSignOuts signOuts,
+      Optional<AuthThrottle> throttle,
+      io.micrometer.core.instrument.MeterRegistry metrics) {
     this.sources = sources;
+    this.guard = new FormGuard(metrics);
     this.signIn = new SignIn(
         sources.apiKey(),
         new SessionCookie(sources.apiKey(), sources.clock(), sources.secureCookies()),
@@ -71,11 +87,11 @@ public final class DashboardRoutes implements RouteGroup {
     routing.get("/static/dashboard.css", (request, response) -> asset(response, "text/css", style));
     routing.get("/signin", signIn::form);
     routing.post("/signin", signIn::submit);
-    routing.post("/signout", signIn::signOut);
+    routing.post("/signout", (request, response) -> signIn.signOut(request, response, guard));
     routing.get(
         "/",
-        page((request, response) ->
-            Html.send(response, 200, campaignsPage.render(campaignsPage.rows()))));
+        page((request, response, visitor) ->
+            Html.send(response, 200, campaignsPage.render(visitor, campaignsPage.rows()))));
     routing.get("/campaigns/{id}", page(this::campaign));
     routing.get("/explorer", page(this::explorer));
     routing.get("/system", page(this::system));
@@ -98,12 +114,12 @@ public final class DashboardRoutes implements RouteGroup {
     }));
   }
 
-  private void campaign(ServerRequest request, ServerResponse response) {
+  private void campaign(ServerRequest request, ServerResponse response, Visitor visitor) {
     long id = campaignId(request);
     var view = sources.campaigns().view(id);
     var figures = figures(id);
     if (view.isEmpty() || figures.isEmpty()) {
-      notFound(response, "No campaign " + id + ".");
+      notFound(response, visitor, "No campaign " + id + ".");
       return;
     }
     var campaign = view.get().campaign();
@@ -121,7 +137,7 @@ public final class DashboardRoutes implements RouteGroup {
     Html.send(
         response,
         200,
-        CampaignPage.render(view.get(), figures.get(), preview, digests, experiment));
+        CampaignPage.render(visitor, view.get(), figures.get(), preview, digests, experiment));
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */
@@ -142,7 +158,7 @@ public final class DashboardRoutes implements RouteGroup {
     });
   }
 
-  private void explorer(ServerRequest request, ServerResponse response) {
+  private void explorer(ServerRequest request, ServerResponse response, Visitor visitor) {
     var choices = sources.subscribers().list(Optional.empty(), EXPLORER_CHOICES);
     var picked = request
         .query()
@@ -166,10 +182,10 @@ public final class DashboardRoutes implements RouteGroup {
             sources.catalog().get(productId).ifPresent(p -> products.put(productId, p));
           return new ExplorerPage.Picked(id, subscriber, answer, products, emails);
         });
-    Html.send(response, 200, ExplorerPage.render(choices, picked));
+    Html.send(response, 200, ExplorerPage.render(visitor, choices, picked));
   }
 
-  private void system(ServerRequest request, ServerResponse response) {
+  private void system(ServerRequest request, ServerResponse response, Visitor visitor) {
     var dependencies = SystemPage.probe(sources.dependencies());
     var work = sources.workQueue();
     var queues = sources.queues().stream()
@@ -186,6 +202,7 @@ public final class DashboardRoutes implements RouteGroup {
         response,
         200,
         SystemPage.render(
+            visitor,
             dependencies,
             queues,
             readable(() -> sources.counting().get()),
@@ -203,14 +220,15 @@ public final class DashboardRoutes implements RouteGroup {
     }
   }
 
-  private void deadLetters(ServerRequest request, ServerResponse response) {
-    Optional<String> queue = knownQueue(request, response);
+  private void deadLetters(ServerRequest request, ServerResponse response, Visitor visitor) {
+    Optional<String> queue = knownQueue(request, response, visitor);
     if (queue.isEmpty()) return;
     var notice = request.query().first("done").asOptional().flatMap(DashboardRoutes::notice);
     Html.send(
         response,
         200,
         DeadLettersPage.render(
+            visitor,
             queue.get(),
             deadLettersPath(queue.get()),
             sources.workQueue().deadLetters(queue.get(), DeadLettersPage.SHOWN),
@@ -227,20 +245,21 @@ public final class DashboardRoutes implements RouteGroup {
     };
   }
 
-  private void requeue(ServerRequest request, ServerResponse response) {
-    settleDeadLetter(request, response, true);
+  private void requeue(ServerRequest request, ServerResponse response, Visitor visitor) {
+    settleDeadLetter(request, response, visitor, true);
   }
 
-  private void drop(ServerRequest request, ServerResponse response) {
-    settleDeadLetter(request, response, false);
+  private void drop(ServerRequest request, ServerResponse response, Visitor visitor) {
+    settleDeadLetter(request, response, visitor, false);
   }
 
-  private void settleDeadLetter(ServerRequest request, ServerResponse response, boolean requeue) {
-    if (SignIn.refusedFromElsewhere(request, response)) return;
-    Optional<String> queue = knownQueue(request, response);
+  private void settleDeadLetter(
+      ServerRequest request, ServerResponse response, Visitor visitor, boolean requeue) {
+    var form = guard.accept(request, response, visitor, SMALL_FORM_BYTES);
+    if (form.isEmpty()) return;
+    Optional<String> queue = knownQueue(request, response, visitor);
     if (queue.isEmpty()) return;
-    String message =
-        SignIn.form(request).map(form -> form.getOrDefault("message", "")).orElse("");
+    String message = form.get().get("message");
     if (message.isBlank() || message.length() > 200) {
       Html.send(
           response,
@@ -248,7 +267,7 @@ public final class DashboardRoutes implements RouteGroup {
           Html.page(
               "Bad request",
               Html.Section.SYSTEM,
-              true,
+              visitor,
               "<h1>Bad request</h1><p role=\"alert\">The form names no dead letter"
                   + " (<code>message</code>).</p>"));
       return;
@@ -271,7 +290,8 @@ public final class DashboardRoutes implements RouteGroup {
   }
 
   /** The queue the path names, when it is one of this installation's; otherwise answers 404. */
-  private Optional<String> knownQueue(ServerRequest request, ServerResponse response) {
+  private Optional<String> knownQueue(
+      ServerRequest request, ServerResponse response, Visitor visitor) {
     String name = request.path().pathParameters().first("queue").orElse("");
     if (sources.queues().contains(name)) return Optional.of(name);
     Html.send(
@@ -280,7 +300,7 @@ public final class DashboardRoutes implements RouteGroup {
         Html.page(
             "Not found",
             Html.Section.SYSTEM,
-            true,
+            visitor,
             "<h1>Not found</h1><p role=\"alert\">No such work queue.</p>"));
     return Optional.empty();
   }
@@ -290,14 +310,21 @@ public final class DashboardRoutes implements RouteGroup {
         + java.net.URLEncoder.encode(queue, java.nio.charset.StandardCharsets.UTF_8);
   }
 
+  /** What a page answers, knowing who asked. */
+  @FunctionalInterface
+  interface PageHandler {
+    void handle(ServerRequest request, ServerResponse response, Visitor visitor);
+  }
+
   /** A page: signed in, or off to the form. */
-  private Handler page(Handler handler) {
+  private Handler page(PageHandler handler) {
     return (request, response) -> {
-      if (!signIn.signedIn(request)) {
+      var visitor = signIn.visitor(request);
+      if (visitor.isEmpty()) {
         signIn.toForm(request, response);
         return;
       }
-      handler.handle(request, response);
+      handler.handle(request, response, visitor.get());
     };
   }
 
@@ -322,14 +349,14 @@ public final class DashboardRoutes implements RouteGroup {
 
   record NotFound(String what) {}
 
-  private static void notFound(ServerResponse response, String what) {
+  private static void notFound(ServerResponse response, Visitor visitor, String what) {
     Html.send(
         response,
         404,
         Html.page(
             "Not found",
             Html.Section.NONE,
-            true,
+            visitor,
             Templates.render("notfound", new NotFound(what))));
   }
 

@@ -11,6 +11,7 @@ final class DeadLettersPage {
   private DeadLettersPage() {}
 
   record View(
+      String csrf,
       String queue,
       String path,
       List<Row> letters,
@@ -22,7 +23,11 @@ final class DeadLettersPage {
       String path, String messageId, String deadAt, int deliveries, String reason, String size) {}
 
   static String render(
-      String queue, String path, List<DeadLetter> letters, Optional<String> notice) {
+      Visitor visitor,
+      String queue,
+      String path,
+      List<DeadLetter> letters,
+      Optional<String> notice) {
     var rows = letters.stream()
         .map(letter -> new Row(
             path,
@@ -35,9 +40,16 @@ final class DeadLettersPage {
     return Html.page(
         "Dead letters of " + queue,
         Html.Section.SYSTEM,
-        true,
+        visitor,
         Templates.render(
             "dead-letters",
-            new View(queue, path, rows, rows.isEmpty(), SHOWN, notice.stream().toList())));
+            new View(
+                visitor.token(),
+                queue,
+                path,
+                rows,
+                rows.isEmpty(),
+                SHOWN,
+                notice.stream().toList())));
   }
 }

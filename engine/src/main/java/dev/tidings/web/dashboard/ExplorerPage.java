@@ -56,7 +56,7 @@ final class ExplorerPage {
 
   record EmailView(long campaignId, String chosenAt, ProductCards.View productCards) {}
 
-  static String render(List<Subscriber> choices, Optional<Picked> picked) {
+  static String render(Visitor visitor, List<Subscriber> choices, Optional<Picked> picked) {
     var view = new View(
         picked.map(Picked::id).orElse(""),
         choices.stream()
@@ -71,7 +71,7 @@ final class ExplorerPage {
         picked.filter(p -> p.subscriber().isPresent()).map(ExplorerPage::picked).stream()
             .toList());
     return Html.page(
-        "Recommendations", Html.Section.EXPLORER, true, Templates.render("explorer", view));
+        "Recommendations", Html.Section.EXPLORER, visitor, Templates.render("explorer", view));
   }
 
   private static PickedView picked(Picked p) {

@@ -56,16 +56,35 @@ final class Html {
    * A whole page: the shell, its navigation (and sign-out form when signed in) around {@code body}.
    * Pages render their tables here on the server; the script only makes them move.
    */
-  static String page(String title, Section section, boolean signedIn, String body) {
+  static String page(String title, Section section, Visitor visitor, String body) {
     var sections = java.util.Arrays.stream(Section.values())
         .filter(s -> s != Section.NONE)
         .map(s -> new NavLink(s.path, s.label, s == section))
         .toList();
-    return Templates.render("page", new Shell(title, signedIn, sections, body));
+    return Templates.render(
+        "page", new Shell(title, visitor.isSignedIn(), visitor.token(), sections, body));
   }
 
   /** The shell around a page's body ({@code page} template); the body is already HTML. */
-  record Shell(String title, boolean signedIn, java.util.List<NavLink> sections, String body) {}
+  record Shell(
+      String title, boolean signedIn, String csrf, java.util.List<NavLink> sections, String body) {}
+
+  /** Text made safe to place in HTML, for the few messages a page writes without a template. */
+  static String escape(String text) {
+    var out = new StringBuilder(text.length() + 16);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '&' -> out.append("&amp;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
+      }
+    }
+    return out.toString();
+  }
 
   record NavLink(String path, String label, boolean current) {}
 

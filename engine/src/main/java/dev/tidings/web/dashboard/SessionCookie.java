@@ -23,6 +23,7 @@ final class SessionCookie {
   static final String NAME = "tidings_session";
   static final Duration LIFETIME = Duration.ofHours(12);
   private static final String PURPOSE = "tidings dashboard session v2:";
+  private static final String FORM_PURPOSE = "tidings dashboard form v1:";
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -82,11 +83,23 @@ final class SessionCookie {
     return Optional.of(new Session(payload.substring(first + 1), expiry));
   }
 
+  /**
+   * The token every form of this session carries: derived from the session id under a purpose of its
+   * own, so it proves the session without being the cookie, and dies with it.
+   */
+  String formToken(Session session) {
+    return mac(FORM_PURPOSE, session.id());
+  }
+
   private String sign(String payload) {
+    return mac(PURPOSE, payload);
+  }
+
+  private String mac(String purpose, String payload) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(key);
-      byte[] tag = mac.doFinal((PURPOSE + payload).getBytes(StandardCharsets.UTF_8));
+      byte[] tag = mac.doFinal((purpose + payload).getBytes(StandardCharsets.UTF_8));
       return Base64.getUrlEncoder().withoutPadding().encodeToString(tag);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);

@@ -6,18 +6,10 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.URLDecoder;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,7 +53,14 @@ final class SignIn {
   }
 
   boolean signedIn(ServerRequest request) {
-    return session(request).filter(session -> !signedOut(session.id())).isPresent();
+    return visitor(request).isPresent();
+  }
+
+  /** The person signed in on this request (with their forms' token), if anyone is. */
+  Optional<Visitor> visitor(ServerRequest request) {
+    return session(request)
+        .filter(session -> !signedOut(session.id()))
+        .map(session -> Visitor.signedIn(cookie.formToken(session)));
   }
 
   private Optional<SessionCookie.Session> session(ServerRequest request) {
@@ -102,15 +101,14 @@ final class SignIn {
 
   void submit(ServerRequest request, ServerResponse response) {
     if (refusedFromElsewhere(request, response)) return;
-    Optional<Map<String, String>> parsed = form(request);
-    if (parsed.isEmpty()) {
+    if (!(FormFields.read(request, MAX_FORM_BYTES) instanceof FormFields.Fields fields)) {
       Html.send(
           response,
           400,
           page("/", Optional.of("The form could not be read (a broken escape in its fields).")));
       return;
     }
-    Map<String, String> form = parsed.get();
+    Map<String, String> form = fields.values();
     String next = safeNext(Optional.ofNullable(form.get("next")));
     var waiting = throttle.flatMap(t -> t.waiting(request));
     if (waiting.isPresent()) {
@@ -144,13 +142,17 @@ final class SignIn {
         Html.page(
             "Refused",
             Html.Section.NONE,
-            false,
+            Visitor.NOBODY,
             "<h1>Refused</h1><p role=\"alert\">This form was sent from another site.</p>"));
     return true;
   }
 
-  void signOut(ServerRequest request, ServerResponse response) {
-    if (refusedFromElsewhere(request, response)) return;
+  /** Signs out; a signed-in session's form must carry its token, as every other form. */
+  void signOut(ServerRequest request, ServerResponse response, FormGuard guard) {
+    var visitor = visitor(request);
+    if (visitor.isPresent()) {
+      if (guard.accept(request, response, visitor.get(), MAX_FORM_BYTES).isEmpty()) return;
+    } else if (refusedFromElsewhere(request, response)) return;
     session(request).ifPresent(session -> {
       signOuts.signOut(session.id(), session.expires());
       stillSignedInUntil.remove(session.id());
@@ -178,7 +180,7 @@ final class SignIn {
     return Html.page(
         "Sign in",
         Html.Section.NONE,
-        false,
+        Visitor.NOBODY,
         Templates.render("signin", new Form(next, problem.stream().toList())));
   }
 
@@ -214,41 +216,6 @@ final class SignIn {
     }
     var site = request.headers().first(HeaderNames.create("Sec-Fetch-Site"));
     return site.isEmpty() || site.get().equals("same-origin") || site.get().equals("none");
-  }
-
-  /** The form's fields; empty when a field is not valid URL encoding (a broken {@code %} escape). */
-  static Optional<Map<String, String>> form(ServerRequest request) {
-    byte[] bytes;
-    try (InputStream in = request.content().inputStream()) {
-      bytes = in.readNBytes(MAX_FORM_BYTES + 1);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    Map<String, String> fields = new HashMap<>();
-    if (bytes.length > MAX_FORM_BYTES) return Optional.of(fields);
-    // one char per byte until every escape is undone, then strict UTF-8: URLDecoder alone would
-    // turn a broken sequence into U+FFFD instead of refusing it
-    for (String pair : new String(bytes, StandardCharsets.ISO_8859_1).split("&")) {
-      int eq = pair.indexOf('=');
-      if (eq <= 0) continue;
-      try {
-        fields.put(decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
-      } catch (IllegalArgumentException | CharacterCodingException malformed) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of(fields);
-  }
-
-  private static String decode(String field) throws CharacterCodingException {
-    byte[] raw =
-        URLDecoder.decode(field, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.ISO_8859_1);
-    return StandardCharsets.UTF_8
-        .newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT)
-        .decode(ByteBuffer.wrap(raw))
-        .toString();
   }
 
   private static void redirect(ServerResponse response, String location) {

@@ -82,6 +82,7 @@ final class SystemPage {
       FunnelStep.COMPLAINED);
 
   static String render(
+      Visitor visitor,
       List<Dependency> dependencies,
       List<Queue> queues,
       Optional<DashboardSources.Counting> counting,
@@ -124,6 +125,6 @@ final class SystemPage {
                 n.answering(),
                 n.thisNode()))
             .toList());
-    return Html.page("System", Html.Section.SYSTEM, true, Templates.render("system", view));
+    return Html.page("System", Html.Section.SYSTEM, visitor, Templates.render("system", view));
   }
 }

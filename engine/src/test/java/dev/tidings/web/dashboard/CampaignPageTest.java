@@ -94,8 +94,14 @@ class CampaignPageTest {
                     new ExperimentReport.Comparison(0.1, 1.0, new Interval(-0.01, 0.21), 0.0004)))),
         Optional.of(new ExperimentReport.Decided(1, t, 0.01, 0.1, new Interval(0.02, 0.18))));
     String a = CampaignPage.render(
-        view, figures, Optional.of(preview), Optional.of(digests), Optional.of(report));
+        Visitor.signedIn("test-token"),
+        view,
+        figures,
+        Optional.of(preview),
+        Optional.of(digests),
+        Optional.of(report));
     String b = CampaignPage.render(
+        Visitor.signedIn("test-token"),
         view,
         figures,
         Optional.empty(),

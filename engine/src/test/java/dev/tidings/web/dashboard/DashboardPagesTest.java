@@ -43,11 +43,15 @@ class DashboardPagesTest {
             "Old"),
         Map.of("c3.progress", 50.0));
     var page = new CampaignsPage(null, null);
-    pages.put("campaigns", page.render(rows));
-    pages.put("campaigns-none", page.render(new CampaignsPage.Rows(List.of(), Map.of(), Map.of())));
+    pages.put("campaigns", page.render(Visitor.signedIn("test-token"), rows));
+    pages.put(
+        "campaigns-none",
+        page.render(
+            Visitor.signedIn("test-token"), new CampaignsPage.Rows(List.of(), Map.of(), Map.of())));
     pages.put(
         "system",
         SystemPage.render(
+            Visitor.signedIn("test-token"),
             List.of(
                 new SystemPage.Dependency("database", "jdbc:<x>", Optional.empty(), 3),
                 new SystemPage.Dependency(
@@ -105,16 +109,20 @@ class DashboardPagesTest {
             "{\"id\":\"p1\",\"title\":\"Shirt <x>\",\"brand\":\"Velin\",\"price\":\"9.50\",\"currency\":\"EUR\","
                 + "\"imageUrl\":\"https://img.example/p1.png\",\"landingUrl\":\"https://shop.example/p1\"}"));
     var t = java.time.Instant.parse("2026-11-26T10:00:00Z");
-    pages.put("explorer-none", ExplorerPage.render(List.of(ann, bob), Optional.empty()));
+    pages.put(
+        "explorer-none",
+        ExplorerPage.render(Visitor.signedIn("test-token"), List.of(ann, bob), Optional.empty()));
     pages.put(
         "explorer-unknown",
         ExplorerPage.render(
+            Visitor.signedIn("test-token"),
             List.of(ann),
             Optional.of(new ExplorerPage.Picked(
                 "nobody<", Optional.empty(), new Recommendations.NoneYet(), Map.of(), List.of()))));
     pages.put(
         "explorer-found",
         ExplorerPage.render(
+            Visitor.signedIn("test-token"),
             List.of(ann),
             Optional.of(new ExplorerPage.Picked(
                 "s:1",
@@ -128,6 +136,7 @@ class DashboardPagesTest {
     pages.put(
         "explorer-failed",
         ExplorerPage.render(
+            Visitor.signedIn("test-token"),
             List.of(),
             Optional.of(new ExplorerPage.Picked(
                 "s2",
@@ -138,10 +147,11 @@ class DashboardPagesTest {
     pages.put(
         "explorer-noneyet",
         ExplorerPage.render(
+            Visitor.signedIn("test-token"),
             List.of(),
             Optional.of(new ExplorerPage.Picked(
                 "s2", Optional.of(bob), new Recommendations.NoneYet(), Map.of(), List.of()))));
-    pages.put("shell", Html.page("T <1>", Html.Section.SYSTEM, false, "<p>x</p>"));
+    pages.put("shell", Html.page("T <1>", Html.Section.SYSTEM, Visitor.NOBODY, "<p>x</p>"));
     for (var rendered : pages.entrySet())
       assertThat(rendered.getValue())
           .as(rendered.getKey())

@@ -101,8 +101,8 @@ class DashboardSessionTest {
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         registry,
         List.of(),
-        List.of(
-            new DashboardRoutes(sources, new SessionSignOuts(jdbi, clock), Optional.of(throttle))));
+        List.of(new DashboardRoutes(
+            sources, new SessionSignOuts(jdbi, clock), Optional.of(throttle), registry)));
     nodes.add(server);
     return URI.create("http://127.0.0.1:" + server.port());
   }
@@ -145,6 +145,15 @@ class DashboardSessionTest {
     return set.substring(0, set.indexOf(';'));
   }
 
+  /** The token the signed-in page's forms carry. */
+  private String token(URI node, String cookie) throws Exception {
+    String page = get(node, "/system", Optional.of(cookie)).body();
+    var found =
+        java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page);
+    assertThat(found.find()).as("a form token on the page").isTrue();
+    return found.group(1);
+  }
+
   private static boolean sentToSignIn(HttpResponse<String> answer) {
     return answer.statusCode() == 303
         && answer.headers().firstValue("Location").orElse("").startsWith("/signin");
@@ -161,7 +170,10 @@ class DashboardSessionTest {
         .as("every node sharing the key accepts the session")
         .isEqualTo(200);
 
-    var out = post(one, "/signout", "", Optional.of(cookie));
+    assertThat(post(one, "/signout", "", Optional.of(cookie)).statusCode())
+        .as("a sign-out form without the session's token")
+        .isEqualTo(403);
+    var out = post(one, "/signout", "_csrf=" + token(one, cookie), Optional.of(cookie));
     assertThat(out.statusCode()).isEqualTo(303);
 
     assertThat(sentToSignIn(get(one, "/system", Optional.of(cookie))))
@@ -222,29 +234,46 @@ class DashboardSessionTest {
               .build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(forged.statusCode()).as("a form from another site").isEqualTo(403);
+      String token = token(node, cookie);
+      String otherSession = token(node, signIn(node));
+      assertThat(otherSession).as("each session its own token").isNotEqualTo(token);
+      for (String form : List.of(
+          "message=" + hopeless,
+          "_csrf=&message=" + hopeless,
+          "_csrf=" + otherSession + "&message=" + hopeless))
+        assertThat(post(node, page + "/drop", form, Optional.of(cookie)).statusCode())
+            .as("same site, signed in, but " + form.substring(0, Math.min(form.length(), 12)))
+            .isEqualTo(403);
+      assertThat(registry.scrape())
+          .contains("tidings_dashboard_forms_refused_total{reason=\"origin\"} 1.0")
+          .contains("tidings_dashboard_forms_refused_total{reason=\"token\"} 3.0");
       assertThat(post(node, page + "/drop", "message=" + hopeless, Optional.empty()))
           .as("not signed in")
           .satisfies(answer -> assertThat(sentToSignIn(answer)).isTrue());
       assertThat(post(
                   node,
                   "/system/dead-letters/no.such.queue/drop",
-                  "message=" + hopeless,
+                  "_csrf=" + token + "&message=" + hopeless,
                   Optional.of(cookie))
               .statusCode())
           .isEqualTo(404);
-      assertThat(post(node, page + "/drop", "message=", Optional.of(cookie)).statusCode())
+      assertThat(post(node, page + "/drop", "_csrf=" + token + "&message=", Optional.of(cookie))
+              .statusCode())
           .isEqualTo(400);
       assertThat(queue.deadLetters(QUEUE, 10)).hasSize(2);
 
       fixed.set(true);
-      var requeued = post(node, page + "/requeue", "message=" + fixable, Optional.of(cookie));
+      var requeued = post(
+          node, page + "/requeue", "_csrf=" + token + "&message=" + fixable, Optional.of(cookie));
       assertThat(requeued.statusCode()).isEqualTo(303);
       assertThat(requeued.headers().firstValue("Location")).contains(page + "?done=requeued");
       assertThat(handled.poll(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("fixable");
-      var dropped = post(node, page + "/drop", "message=" + hopeless, Optional.of(cookie));
+      var dropped = post(
+          node, page + "/drop", "_csrf=" + token + "&message=" + hopeless, Optional.of(cookie));
       assertThat(dropped.headers().firstValue("Location")).contains(page + "?done=dropped");
       assertThat(queue.deadLetters(QUEUE, 10)).isEmpty();
-      var again = post(node, page + "/drop", "message=" + hopeless, Optional.of(cookie));
+      var again = post(
+          node, page + "/drop", "_csrf=" + token + "&message=" + hopeless, Optional.of(cookie));
       assertThat(again.headers().firstValue("Location")).contains(page + "?done=gone");
       assertThat(get(node, page + "?done=gone", Optional.of(cookie)).body())
           .contains("no longer there");

@@ -28,6 +28,7 @@ class ExplorerPageTest {
     var found = new Recommendations.Found(
         List.of(new Recommendations.Item("p-7", 0.7, List.of("cooccurrence", "popularity"))));
     String html = ExplorerPage.render(
+        Visitor.signedIn("test-token"),
         List.of(ADA),
         Optional.of(new ExplorerPage.Picked("s-1", Optional.of(ADA), found, Map.of(), List.of())));
     assertThat(html)
@@ -44,6 +45,7 @@ class ExplorerPageTest {
     var shown = new ShownProducts.Shown(
         "m-1", 3, List.of("p-1", "p-2"), Instant.parse("2026-11-24T08:00:00Z"));
     String html = ExplorerPage.render(
+        Visitor.signedIn("test-token"),
         List.of(ADA),
         Optional.of(new ExplorerPage.Picked(
             "s-1", Optional.of(ADA), new Recommendations.NoneYet(), Map.of(), List.of(shown))));
@@ -57,6 +59,7 @@ class ExplorerPageTest {
   @Test
   void an_unknown_subscriber_is_said_so() {
     String html = ExplorerPage.render(
+        Visitor.signedIn("test-token"),
         List.of(),
         Optional.of(new ExplorerPage.Picked(
             "nobody", Optional.empty(), new Recommendations.NoneYet(), Map.of(), List.of())));

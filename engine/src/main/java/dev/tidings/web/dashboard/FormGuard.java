@@ -1,0 +1,107 @@
+package dev.tidings.web.dashboard;
+
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Every form a signed-in person posts passes here, three locks deep: the session cookie is
+ * SameSite=Strict (another site's request does not carry it), the browser's {@code Origin} must name
+ * this site, and the form must carry the session's own token in {@value #FIELD}. Any one would stop
+ * a cross-site post today; together they hold when one of them is weakened (an old browser, a proxy
+ * that strips {@code Origin}, a subdomain that can set cookies).
+ */
+final class FormGuard {
+  static final String FIELD = "_csrf";
+  static final String REFUSED = "tidings_dashboard_forms_refused";
+
+  /** Why a form was refused, the label of {@value #REFUSED}. */
+  enum Reason {
+    ORIGIN("origin"),
+    TOKEN("token"),
+    MALFORMED("malformed"),
+    TOO_LARGE("too_large");
+
+    final String label;
+
+    Reason(String label) {
+      this.label = label;
+    }
+  }
+
+  private final Map<Reason, Counter> refused = new EnumMap<>(Reason.class);
+
+  FormGuard(MeterRegistry metrics) {
+    for (Reason reason : Reason.values())
+      refused.put(
+          reason,
+          Counter.builder(REFUSED)
+              .description("Dashboard forms refused: from another site, without the session's"
+                  + " token, unreadable or too large")
+              .tag("reason", reason.label)
+              .register(metrics));
+  }
+
+  /**
+   * The form's fields when it passes every lock; otherwise answers the request (403, 400 or 413 with
+   * what went wrong) and returns empty.
+   */
+  Optional<FormFields.Fields> accept(
+      ServerRequest request, ServerResponse response, Visitor visitor, int maxBytes) {
+    if (!SignIn.sameOrigin(request))
+      return refuse(response, Reason.ORIGIN, 403, "This form was sent from another site.");
+    return switch (FormFields.read(request, maxBytes)) {
+      case FormFields.TooLarge large ->
+        refuse(
+            response,
+            Reason.TOO_LARGE,
+            413,
+            "The form is larger than " + Html.count(large.limit() / 1024) + " KiB.");
+      case FormFields.Malformed malformed ->
+        refuse(
+            response,
+            Reason.MALFORMED,
+            400,
+            "The form could not be read (a broken escape in its fields).");
+      case FormFields.Fields fields -> {
+        if (!matches(visitor, fields.get(FIELD)))
+          yield refuse(
+              response,
+              Reason.TOKEN,
+              403,
+              "This form is not from your session (it expired, or another page made it):"
+                  + " go back, reload the page and send it again.");
+        yield Optional.of(fields);
+      }
+    };
+  }
+
+  private static boolean matches(Visitor visitor, String given) {
+    return visitor.formToken().isPresent()
+        && !given.isEmpty()
+        && MessageDigest.isEqual(
+            given.getBytes(StandardCharsets.UTF_8),
+            visitor.formToken().get().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private Optional<FormFields.Fields> refuse(
+      ServerResponse response, Reason reason, int status, String why) {
+    Objects.requireNonNull(refused.get(reason)).increment();
+    Html.send(
+        response,
+        status,
+        Html.page(
+            "Refused",
+            Html.Section.NONE,
+            Visitor.NOBODY,
+            "<h1>Refused</h1><p role=\"alert\">" + Html.escape(why) + "</p>"));
+    return Optional.empty();
+  }
+}
