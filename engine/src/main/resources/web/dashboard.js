@@ -103,3 +103,54 @@ function drawMinutes(rows) {
   }
   box.replaceChildren(svg);
 }
+
+// The campaign editor: the audience's count follows the conditions as they are typed (the "Count"
+// button does the same without a script), and a problem's "line N" link puts the cursor on that line.
+const editor = document.querySelector('form[data-editor]');
+if (editor) enhanceEditor(editor);
+
+function enhanceEditor(form) {
+  const output = form.querySelector('[data-count]');
+  let timer = 0;
+  let asked = 0;
+  const recount = async () => {
+    const mine = ++asked;
+    output.textContent = 'Counting…';
+    try {
+      const answer = await fetch('/campaigns/audience-count', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(new FormData(form)),
+        credentials: 'same-origin',
+      });
+      const body = await answer.json();
+      if (mine !== asked) return; // a newer count is on its way
+      output.textContent = body.text || (body.problems || []).join(' ');
+      output.classList.toggle('problem', !answer.ok);
+    } catch {
+      if (mine === asked) output.textContent = 'Could not count now; the Count button still works.';
+    }
+  };
+  for (const el of form.querySelectorAll('[data-condition]')) {
+    el.addEventListener(el.tagName === 'SELECT' ? 'change' : 'input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(recount, 400);
+    });
+  }
+  for (const link of document.querySelectorAll('.problems a[data-line]')) {
+    link.addEventListener('click', (event) => {
+      const area = document.getElementById(link.getAttribute('href').slice(1));
+      if (!area || area.tagName !== 'TEXTAREA') return;
+      event.preventDefault();
+      const lines = area.value.split('\n');
+      const line = Math.min(Number(link.dataset.line), lines.length) - 1;
+      const start = lines.slice(0, line).reduce((n, text) => n + text.length + 1, 0);
+      area.focus();
+      area.setSelectionRange(start, start + lines[line].length);
+      const height = area.scrollHeight / Math.max(lines.length, 1);
+      area.scrollTop = Math.max(0, line * height - area.clientHeight / 3);
+    });
+  }
+  const problems = document.getElementById('problems');
+  if (problems) problems.focus();
+}

@@ -29,6 +29,7 @@ final class CampaignPage {
 
   /** The page as the {@code campaign} template shows it. */
   record View(
+      String controls,
       long id,
       String name,
       String subject,
@@ -76,8 +77,10 @@ final class CampaignPage {
       String subject,
       ProductCards.View productCards) {}
 
+  /** @param controls the bar of actions (already HTML), empty where the dashboard only watches */
   static String render(
       Visitor visitor,
+      String controls,
       CampaignView view,
       CampaignFigures figures,
       Optional<Preview> preview,
@@ -92,6 +95,7 @@ final class CampaignPage {
       top.add(new TopProduct(
           i, figures.text("top." + i + ".title"), figures.text("top." + i + ".clicks")));
     var page = new View(
+        controls,
         view.campaign().id(),
         definition.name(),
         definition.subject(),

@@ -19,10 +19,12 @@ final class CampaignsPage {
 
   private final CampaignService campaigns;
   private final DeliveryStats delivery;
+  private final boolean canCreate;
 
-  CampaignsPage(CampaignService campaigns, DeliveryStats delivery) {
+  CampaignsPage(CampaignService campaigns, DeliveryStats delivery, boolean canCreate) {
     this.campaigns = campaigns;
     this.delivery = delivery;
+    this.canCreate = canCreate;
   }
 
   /** One row's values by {@code data-k}, and the list of campaign ids in the order shown. */
@@ -83,7 +85,7 @@ final class CampaignsPage {
   }
 
   /** The list as the {@code campaigns} template shows it. */
-  record View(boolean any, List<Row> rows) {}
+  record View(boolean any, List<Row> rows, boolean canCreate, List<String> notice) {}
 
   /** One campaign's row; {@code key} prefixes the {@code data-k} of each live cell. */
   record Row(
@@ -101,6 +103,11 @@ final class CampaignsPage {
       String losses) {}
 
   String render(Visitor visitor, Rows rows) {
+    return render(visitor, rows, Optional.empty());
+  }
+
+  /** @param notice what the last action did (a draft deleted), shown once */
+  String render(Visitor visitor, Rows rows, Optional<String> notice) {
     List<Row> shown = rows.ids().stream()
         .map(id -> {
           String p = "c" + id + ".";
@@ -126,6 +133,8 @@ final class CampaignsPage {
         "Campaigns",
         Html.Section.CAMPAIGNS,
         visitor,
-        Templates.render("campaigns", new View(!shown.isEmpty(), shown)));
+        Templates.render(
+            "campaigns",
+            new View(!shown.isEmpty(), shown, canCreate, notice.stream().toList())));
   }
 }

@@ -36,6 +36,9 @@ public final class DashboardRoutes implements RouteGroup {
   private final DashboardSources sources;
   private final SignIn signIn;
   private final FormGuard guard;
+  private final Optional<CampaignEditor> editor;
+  private final Optional<CampaignControls> controls;
+  private final Optional<CampaignPreviewPage> previews;
   private final LiveStream live = new LiveStream();
   private final CampaignsPage campaignsPage;
   private final Recommendations recommendations;
@@ -61,15 +64,29 @@ public final class DashboardRoutes implements RouteGroup {
       SessionSignOuts signOuts,
       Optional<AuthThrottle> throttle,
       io.micrometer.core.instrument.MeterRegistry metrics) {
+    this(sources, Optional.empty(), signOuts, throttle, metrics);
+  }
+
+  /** @param editor the campaign editor's services; empty: the dashboard only watches campaigns */
+  public DashboardRoutes(
+      DashboardSources sources,
+      Optional<CampaignEditorSources> editor,
+      SessionSignOuts signOuts,
+      Optional<AuthThrottle> throttle,
+      io.micrometer.core.instrument.MeterRegistry metrics) {
     this.sources = sources;
     this.guard = new FormGuard(metrics);
+    this.editor = editor.map(e -> new CampaignEditor(e, guard));
+    this.controls = editor.map(e -> new CampaignControls(e, guard));
+    this.previews = editor.map(e -> new CampaignPreviewPage(e, guard));
     this.signIn = new SignIn(
         sources.apiKey(),
         new SessionCookie(sources.apiKey(), sources.clock(), sources.secureCookies()),
         signOuts,
         throttle,
         sources.clock());
-    this.campaignsPage = new CampaignsPage(sources.campaigns(), sources.delivery());
+    this.campaignsPage =
+        new CampaignsPage(sources.campaigns(), sources.delivery(), editor.isPresent());
     this.recommendations = new Recommendations(sources.recommender(), sources.clock());
     this.script = resource("/web/dashboard.js");
     this.style = resource("/web/dashboard.css");
@@ -90,8 +107,22 @@ public final class DashboardRoutes implements RouteGroup {
     routing.post("/signout", (request, response) -> signIn.signOut(request, response, guard));
     routing.get(
         "/",
-        page((request, response, visitor) ->
-            Html.send(response, 200, campaignsPage.render(visitor, campaignsPage.rows()))));
+        page((request, response, visitor) -> Html.send(
+            response,
+            200,
+            campaignsPage.render(
+                visitor,
+                campaignsPage.rows(),
+                request
+                    .query()
+                    .first("done")
+                    .asOptional()
+                    .filter("deleted"::equals)
+                    .map(done -> "The draft was deleted.")))));
+    // before /campaigns/{id}, which would take "new" for an id
+    editor.ifPresent(e -> e.register(routing, this::page));
+    controls.ifPresent(c -> c.register(routing, this::page));
+    previews.ifPresent(p -> p.register(routing, this::page));
     routing.get("/campaigns/{id}", page(this::campaign));
     routing.get("/explorer", page(this::explorer));
     routing.get("/system", page(this::system));
@@ -137,7 +168,16 @@ public final class DashboardRoutes implements RouteGroup {
     Html.send(
         response,
         200,
-        CampaignPage.render(visitor, view.get(), figures.get(), preview, digests, experiment));
+        CampaignPage.render(
+            visitor,
+            controls
+                .map(c -> c.controls(view.get(), request.query().first("done").asOptional()))
+                .orElse(""),
+            view.get(),
+            figures.get(),
+            preview,
+            digests,
+            experiment));
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */
@@ -314,6 +354,12 @@ public final class DashboardRoutes implements RouteGroup {
   @FunctionalInterface
   interface PageHandler {
     void handle(ServerRequest request, ServerResponse response, Visitor visitor);
+  }
+
+  /** Makes a handler of a page, for the page groups that register their own routes. */
+  @FunctionalInterface
+  interface Pages {
+    Handler page(PageHandler handler);
   }
 
   /** A page: signed in, or off to the form. */

@@ -95,6 +95,7 @@ class CampaignPageTest {
         Optional.of(new ExperimentReport.Decided(1, t, 0.01, 0.1, new Interval(0.02, 0.18))));
     String a = CampaignPage.render(
         Visitor.signedIn("test-token"),
+        "",
         view,
         figures,
         Optional.of(preview),
@@ -102,6 +103,7 @@ class CampaignPageTest {
         Optional.of(report));
     String b = CampaignPage.render(
         Visitor.signedIn("test-token"),
+        "",
         view,
         figures,
         Optional.empty(),

@@ -1,0 +1,458 @@
+package dev.tidings.web.dashboard;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.TidingsException;
+import dev.tidings.campaign.Campaign;
+import dev.tidings.campaign.CampaignDefinition;
+import dev.tidings.campaign.CampaignJson;
+import dev.tidings.campaign.CampaignState;
+import dev.tidings.message.MessageToken;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The campaign editor: {@code /campaigns/new} and {@code /campaigns/{id}/edit}. One form holds the whole
+ * definition; its submit buttons say what to do with it ({@code intent}): save it, count its audience, or
+ * add a block, the last two without saving, so that all of it works without a script. The form becomes
+ * the API's JSON and goes through the same service, so the editor refuses exactly what the API refuses.
+ */
+final class CampaignEditor {
+  /** A campaign's HTML may be long; the form carries it, its text part and three variants. */
+  static final int MAX_FORM_BYTES = 4 * 1024 * 1024;
+
+  private static final Pattern LINE = Pattern.compile("\\bline (\\d+)\\b");
+  private static final List<String> VARIABLES = List.of(
+      "{{subscriber.firstName}}",
+      "{{subscriber.name}}",
+      "{{subscriber.email}}",
+      "{{subscriber.city}}",
+      "{{subscriber.country}}",
+      "{{campaign.name}}",
+      "{{slotCount}}",
+      "{{notificationCount}}");
+
+  private final CampaignEditorSources sources;
+  private final FormGuard guard;
+
+  CampaignEditor(CampaignEditorSources sources, FormGuard guard) {
+    this.sources = sources;
+    this.guard = guard;
+  }
+
+  void register(HttpRouting.Builder routing, DashboardRoutes.Pages pages) {
+    routing.get("/campaigns/new", pages.page(this::newForm));
+    routing.post("/campaigns/new", pages.page(this::create));
+    routing.post("/campaigns/audience-count", pages.page(this::liveCount));
+    routing.get("/campaigns/{id}/edit", pages.page(this::editForm));
+    routing.post("/campaigns/{id}/edit", pages.page(this::save));
+  }
+
+  private void newForm(ServerRequest request, ServerResponse response, Visitor visitor) {
+    var template = request.query().first("template").asOptional().filter(t -> !t.isBlank());
+    CampaignForm form = CampaignForm.blank();
+    if (template.isPresent()) {
+      var starter = sources.templates().starter(template.get());
+      if (starter.isEmpty()) {
+        Html.send(response, 404, notFound(visitor, "No template named " + template.get() + "."));
+        return;
+      }
+      form = CampaignForm.of(starter.get());
+    }
+    Html.send(
+        response,
+        200,
+        page(
+            visitor, new Draft(Optional.empty(), form, template, List.of(), Optional.empty()), ""));
+  }
+
+  private void editForm(ServerRequest request, ServerResponse response, Visitor visitor) {
+    Optional<Campaign> campaign = campaign(request);
+    if (campaign.isEmpty()) {
+      Html.send(response, 404, notFound(visitor, "No such campaign."));
+      return;
+    }
+    if (!editable(campaign.get(), response, visitor)) return;
+    String notice =
+        request.query().first("done").asOptional().map(CampaignEditor::notice).orElse("");
+    Html.send(
+        response,
+        200,
+        page(
+            visitor,
+            new Draft(
+                campaign,
+                CampaignForm.of(campaign.get().definition()),
+                Optional.empty(),
+                List.of(),
+                Optional.empty()),
+            notice));
+  }
+
+  private static String notice(String done) {
+    return switch (done) {
+      case "saved" -> "Saved.";
+      case "created" -> "Saved as a draft: preview it, send yourself a test, then schedule it.";
+      case "tested" -> "Test sent. It is marked [Test] and counts in no funnel.";
+      default -> "";
+    };
+  }
+
+  private void create(ServerRequest request, ServerResponse response, Visitor visitor) {
+    var fields = guard.accept(request, response, visitor, MAX_FORM_BYTES);
+    if (fields.isEmpty()) return;
+    handle(response, visitor, Optional.empty(), fields.get());
+  }
+
+  private void save(ServerRequest request, ServerResponse response, Visitor visitor) {
+    Optional<Campaign> campaign = campaign(request);
+    if (campaign.isEmpty()) {
+      Html.send(response, 404, notFound(visitor, "No such campaign."));
+      return;
+    }
+    var fields = guard.accept(request, response, visitor, MAX_FORM_BYTES);
+    if (fields.isEmpty()) return;
+    if (!editable(campaign.get(), response, visitor)) return;
+    handle(response, visitor, campaign, fields.get());
+  }
+
+  private void handle(
+      ServerResponse response,
+      Visitor visitor,
+      Optional<Campaign> campaign,
+      FormFields.Fields fields) {
+    CampaignForm form = CampaignForm.of(fields);
+    Optional<String> template = Optional.of(fields.get("template")).filter(name -> !name.isBlank());
+    switch (fields.get("intent")) {
+      case "count" -> {
+        var counted = count(form);
+        Html.send(
+            response,
+            counted.problems().isEmpty() ? 200 : 422,
+            page(
+                visitor,
+                new Draft(campaign, form, template, counted.problems(), counted.count()),
+                ""));
+      }
+      case "block" -> {
+        var added = addBlock(form, fields);
+        Html.send(
+            response,
+            added.problems().isEmpty() ? 200 : 422,
+            page(
+                visitor,
+                new Draft(campaign, added.form(), template, added.problems(), Optional.empty()),
+                added.problems().isEmpty() ? "Block added: save to keep it." : ""));
+      }
+      default -> {
+        var scheduledAt = campaign.flatMap(c -> c.definition().scheduledAt());
+        try {
+          CampaignDefinition definition = CampaignJson.fromJson(form.toJson(scheduledAt));
+          long id = campaign.isPresent()
+              ? sources.campaigns().replace(campaign.get().id(), definition).id()
+              : sources.campaigns().create(definition).id();
+          redirect(
+              response,
+              "/campaigns/" + id + "/edit?done=" + (campaign.isPresent() ? "saved" : "created"));
+        } catch (InvalidInputException refused) {
+          Html.send(
+              response,
+              422,
+              page(
+                  visitor,
+                  new Draft(campaign, form, template, refused.problems(), Optional.empty()),
+                  ""));
+        } catch (TidingsException conflict) {
+          if (conflict.kind() != dev.tidings.ErrorKind.CONFLICT) throw conflict;
+          Html.send(
+              response,
+              409,
+              page(
+                  visitor,
+                  new Draft(campaign, form, template, List.of(conflict.detail()), Optional.empty()),
+                  ""));
+        }
+      }
+    }
+  }
+
+  /** The audience's size now, or what is wrong with its conditions. */
+  record Counted(Optional<String> count, List<String> problems) {}
+
+  private Counted count(CampaignForm form) {
+    try {
+      long n = sources.counter().count(form.audienceJson());
+      return new Counted(
+          Optional.of(
+              Html.count(n) + (n == 1 ? " subscriber" : " subscribers") + " would get it now"),
+          List.of());
+    } catch (InvalidInputException refused) {
+      return new Counted(Optional.empty(), refused.problems());
+    }
+  }
+
+  /** The live count a script asks for while the conditions are edited: JSON, never a page. */
+  private void liveCount(ServerRequest request, ServerResponse response, Visitor visitor) {
+    var fields = guard.accept(request, response, visitor, MAX_FORM_BYTES);
+    if (fields.isEmpty()) return;
+    var counted = count(CampaignForm.of(fields.get()));
+    Map<String, Object> out = new LinkedHashMap<>();
+    counted.count().ifPresent(text -> out.put("text", text));
+    out.put("problems", counted.problems());
+    response.status(counted.problems().isEmpty() ? 200 : 422);
+    response.header(HeaderNames.CONTENT_TYPE, "application/json");
+    response.header(HeaderNames.CACHE_CONTROL, "no-store");
+    response.send(dev.tidings.Json.MAPPER.writeValueAsBytes(out));
+  }
+
+  record Added(CampaignForm form, List<String> problems) {}
+
+  private Added addBlock(CampaignForm form, FormFields.Fields fields) {
+    try {
+      CampaignEditorSources.Snippet block = sources
+          .blocks()
+          .make(
+              fields.get("block"),
+              fields.get("blockCount"),
+              fields.get("blockLabel"),
+              fields.get("blockUrl"));
+      String slots = block
+          .slots()
+          .map(n -> Integer.toString(Math.max(n, parse(form.slots()))))
+          .orElse(form.slots());
+      return new Added(
+          form.withHtmlAndText(
+                  insertBeforeBodyEnd(form.html(), block.html()),
+                  form.text().isEmpty() ? block.text() : form.text() + "\n\n" + block.text(),
+                  slots)
+              .withDigest(form.digest() || block.digest()),
+          List.of());
+    } catch (InvalidInputException refused) {
+      return new Added(form, refused.problems());
+    }
+  }
+
+  private static int parse(String slots) {
+    try {
+      return Integer.parseInt(slots.trim());
+    } catch (NumberFormatException notANumber) {
+      return 0;
+    }
+  }
+
+  /** A block goes before the end of the body (or at the end, in a fragment without one). */
+  static String insertBeforeBodyEnd(String html, String block) {
+    int end = html.toLowerCase(java.util.Locale.ROOT).lastIndexOf("</body>");
+    if (end < 0) return html.isEmpty() ? block : html + "\n" + block;
+    return html.substring(0, end) + block + "\n" + html.substring(end);
+  }
+
+  private boolean editable(Campaign campaign, ServerResponse response, Visitor visitor) {
+    var state = sources.campaigns().view(campaign).state();
+    if (state.editable()) return true;
+    Html.send(
+        response,
+        409,
+        Html.page(
+            "Not editable",
+            Html.Section.CAMPAIGNS,
+            visitor,
+            "<h1>Not editable</h1><p role=\"alert\">Campaign " + campaign.id() + " is "
+                + Html.escape(state.name().toLowerCase(java.util.Locale.ROOT))
+                + ": only a draft or a scheduled campaign can be changed. <a href=\"/campaigns/"
+                + campaign.id() + "\">Back to the campaign</a></p>"));
+    return false;
+  }
+
+  private Optional<Campaign> campaign(ServerRequest request) {
+    try {
+      long id = Long.parseLong(request.path().pathParameters().get("id"));
+      return id > 0 ? sources.campaigns().get(id) : Optional.empty();
+    } catch (NumberFormatException notAnId) {
+      return Optional.empty();
+    }
+  }
+
+  /** What the editor shows: the form as typed, the campaign it edits, what was wrong, the count. */
+  record Draft(
+      Optional<Campaign> campaign,
+      CampaignForm form,
+      Optional<String> template,
+      List<String> problems,
+      Optional<String> count) {}
+
+  record Problem(String anchor, String text, @Nullable Integer line) {}
+
+  record Option(String value, String label, boolean selected) {}
+
+  record TemplateChoice(String name, String title, String description, boolean current) {}
+
+  record Row(
+      int index,
+      int number,
+      List<Option> kinds,
+      String value,
+      String hint,
+      @Nullable String error) {}
+
+  record VariantView(int index, int number, String name, String subject, String html) {}
+
+  record View(
+      String csrf,
+      String action,
+      String heading,
+      @Nullable Long campaignId,
+      String title,
+      boolean isDraft,
+      List<String> notice,
+      boolean hasProblems,
+      String problemCount,
+      List<Problem> problems,
+      boolean hasTemplates,
+      List<TemplateChoice> templates,
+      String template,
+      CampaignForm form,
+      Map<String, Boolean> invalid,
+      Map<String, List<String>> errors,
+      List<String> variables,
+      List<Option> blocks,
+      int maxSlots,
+      List<Row> rows,
+      List<String> count,
+      List<Option> allocations,
+      List<Option> metrics,
+      List<VariantView> variantRows,
+      String suggestedAt) {}
+
+  private String page(Visitor visitor, Draft draft, String notice) {
+    Map<String, List<String>> errors = new LinkedHashMap<>();
+    List<Problem> problems = new ArrayList<>();
+    for (String problem : draft.problems()) {
+      String field = CampaignForm.fieldOf(problem);
+      errors.computeIfAbsent(field, f -> new ArrayList<>()).add(problem);
+      Matcher line = LINE.matcher(problem);
+      String anchor = switch (field) {
+        case "form" -> "name";
+        case "digest" -> "digestDays";
+        case "experiment" -> "experiment";
+        default -> field;
+      };
+      problems.add(
+          new Problem(anchor, problem, line.find() ? Integer.valueOf(line.group(1)) : null));
+    }
+    Map<String, Boolean> invalid = new LinkedHashMap<>();
+    errors.keySet().forEach(field -> invalid.put(field, true));
+    var form = draft.form();
+    List<Row> rows = new ArrayList<>();
+    int shown = Math.min(
+        CampaignForm.MAX_CONDITIONS, form.conditions().size() + CampaignForm.SPARE_CONDITIONS);
+    for (int i = 0; i < shown; i++) {
+      var row = i < form.conditions().size()
+          ? form.conditions().get(i)
+          : new CampaignForm.ConditionRow("", "");
+      List<Option> kinds = new ArrayList<>();
+      kinds.add(new Option("", "(none)", row.type().isEmpty()));
+      for (var kind : CampaignForm.Kind.values())
+        kinds.add(new Option(kind.wire, kind.label, kind.wire.equals(row.type())));
+      String hint = CampaignForm.Kind.of(row.type()).map(k -> k.hint).orElse("");
+      var rowErrors = errors.get("c" + i);
+      rows.add(new Row(
+          i,
+          i + 1,
+          kinds,
+          row.value(),
+          hint,
+          rowErrors == null ? null : String.join("; ", rowErrors)));
+    }
+    List<VariantView> variants = new ArrayList<>();
+    for (int i = 0; i < CampaignForm.VARIANT_ROWS; i++) {
+      var v = i < form.variants().size()
+          ? form.variants().get(i)
+          : new CampaignForm.VariantRow(i == 0 ? "A" : "", "", "");
+      variants.add(new VariantView(i, i + 1, v.name(), v.subject(), v.html()));
+    }
+    var campaign = draft.campaign();
+    boolean isNew = campaign.isEmpty();
+    String title = campaign.map(c -> c.definition().name()).orElse("New campaign");
+    var templates = isNew
+        ? sources.templates().list().stream()
+            .map(t -> new TemplateChoice(
+                t.name(),
+                t.title(),
+                t.description(),
+                draft.template().equals(Optional.of(t.name()))))
+            .toList()
+        : List.<TemplateChoice>of();
+    var view = new View(
+        visitor.token(),
+        campaign.map(c -> "/campaigns/" + c.id() + "/edit").orElse("/campaigns/new"),
+        isNew ? "New campaign" : "Edit: " + title,
+        campaign.map(Campaign::id).orElse(null),
+        title,
+        campaign.map(c -> c.state() == CampaignState.DRAFT).orElse(false),
+        notice.isEmpty() ? List.of() : List.of(notice),
+        !problems.isEmpty(),
+        problems.size() == 1 ? "one problem" : problems.size() + " problems",
+        problems,
+        !templates.isEmpty(),
+        templates,
+        draft.template().orElse(""),
+        form,
+        invalid,
+        errors,
+        VARIABLES,
+        sources.blocks().kinds().stream()
+            .map(kind -> new Option(kind.value(), kind.label(), false))
+            .toList(),
+        MessageToken.MAX_SLOTS,
+        rows,
+        draft.count().stream().toList(),
+        List.of(
+            new Option("ab", "A/B test, then the winner", form.allocation().equals("ab")),
+            new Option(
+                "bandit", "Bandit (adapts as it sends)", form.allocation().equals("bandit"))),
+        List.of(
+            new Option("human_click", "People clicking", form.metric().equals("human_click")),
+            new Option("human_open", "People opening", form.metric().equals("human_open"))),
+        variants,
+        java.time.LocalDateTime.ofInstant(
+                sources.clock().instant().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS),
+                java.time.ZoneOffset.UTC)
+            .toString());
+    return Html.page(
+        isNew ? "New campaign" : "Edit " + title,
+        Html.Section.CAMPAIGNS,
+        visitor,
+        Templates.render("campaign-edit", view));
+  }
+
+  private static String notFound(Visitor visitor, String what) {
+    return Html.page(
+        "Not found",
+        Html.Section.CAMPAIGNS,
+        visitor,
+        Templates.render("notfound", new DashboardRoutes.NotFound(what)));
+  }
+
+  static void redirect(ServerResponse response, String location) {
+    response.status(303);
+    response.header(HeaderNames.LOCATION, location);
+    response.send();
+  }
+
+  static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,278 @@
+package dev.tidings.web.dashboard;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.TidingsException;
+import dev.tidings.audience.Subscriber;
+import dev.tidings.campaign.Campaign;
+import dev.tidings.catalog.Product;
+import dev.tidings.mail.MimeEmails;
+import dev.tidings.mail.OutgoingEmail;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A campaign as one subscriber would get it: whether they would, and if not why; its headers, its text
+ * part, its HTML in a sandboxed frame, and the products its open-time slots would show now. And the test
+ * send, which mails that email to an address the person types.
+ */
+final class CampaignPreviewPage {
+  private final CampaignEditorSources sources;
+  private final FormGuard guard;
+
+  CampaignPreviewPage(CampaignEditorSources sources, FormGuard guard) {
+    this.sources = sources;
+    this.guard = guard;
+  }
+
+  void register(HttpRouting.Builder routing, DashboardRoutes.Pages pages) {
+    routing.get("/campaigns/{id}/preview", pages.page(this::preview));
+    routing.get("/campaigns/{id}/preview/email", pages.page(this::frame));
+    routing.post("/campaigns/{id}/test", pages.page(this::testSend));
+  }
+
+  record Header(String name, String value) {}
+
+  record View(
+      long id,
+      String name,
+      boolean editable,
+      String asked,
+      List<String> problem,
+      boolean found,
+      String verdict,
+      String verdictClass,
+      List<String> reason,
+      List<Header> headers,
+      boolean hasSlots,
+      String slotCards,
+      String slotNote,
+      String subscriberLabel,
+      String frameSrc,
+      String text) {}
+
+  private void preview(ServerRequest request, ServerResponse response, Visitor visitor) {
+    Optional<Campaign> campaign = campaign(request);
+    if (campaign.isEmpty()) {
+      notFound(response, visitor);
+      return;
+    }
+    Campaign c = campaign.get();
+    boolean editable = sources.campaigns().view(c).state().editable();
+    String asked = request.query().first("subscriber").asOptional().orElse("").trim();
+    if (asked.isEmpty()) {
+      send(response, visitor, 200, empty(c, editable, asked, List.of()));
+      return;
+    }
+    Optional<Subscriber> subscriber = find(asked);
+    if (subscriber.isEmpty()) {
+      send(
+          response,
+          visitor,
+          404,
+          empty(c, editable, asked, List.of("No subscriber has the id or email “" + asked + "”.")));
+      return;
+    }
+    var preview = sources.previews().preview(c, subscriber.get().id());
+    if (preview.isEmpty()) {
+      send(
+          response,
+          visitor,
+          404,
+          empty(c, editable, asked, List.of("That subscriber is no longer there.")));
+      return;
+    }
+    var p = preview.get();
+    List<Header> headers = new ArrayList<>();
+    p.email().ifPresent(email -> {
+      headers.add(new Header("From", MimeEmails.display(email.from())));
+      headers.add(new Header("To", MimeEmails.display(email.to())));
+      email.replyTo().ifPresent(r -> headers.add(new Header("Reply-To", MimeEmails.display(r))));
+      headers.add(new Header("Subject", email.subject()));
+      email.headers().forEach((name, value) -> headers.add(new Header(name, value)));
+    });
+    String label = subscriber.get().name().orElse(subscriber.get().email());
+    String slotNote = c.definition().slots() == 0
+        ? "This campaign has no open-time slots."
+        : "The recommender has nothing for this subscriber now; the email would show its"
+            + " fallback picks.";
+    send(
+        response,
+        visitor,
+        200,
+        new View(
+            c.id(),
+            c.definition().name(),
+            editable,
+            asked,
+            List.of(),
+            p.email().isPresent(),
+            p.wouldSend() ? "Would get it." : "Would not get it:",
+            p.wouldSend() ? "yes" : "no",
+            p.reason().stream().toList(),
+            headers,
+            !p.slots().isEmpty(),
+            ProductCards.render(
+                p.slots().stream().map(Product::id).toList(),
+                p.slots().stream().map(Optional::of).toList()),
+            slotNote,
+            label,
+            "/campaigns/" + c.id() + "/preview/email?subscriber="
+                + CampaignEditor.encode(subscriber.get().id()),
+            p.email().map(OutgoingEmail::text).orElse("")));
+  }
+
+  private View empty(Campaign c, boolean editable, String asked, List<String> problem) {
+    return new View(
+        c.id(),
+        c.definition().name(),
+        editable,
+        asked,
+        problem,
+        false,
+        "",
+        "",
+        List.of(),
+        List.of(),
+        false,
+        "",
+        "",
+        "",
+        "",
+        "");
+  }
+
+  /**
+   * The HTML part alone, for the preview's frame. Its own policy makes it a sandbox even opened on its
+   * own: no script, no form, nothing but its images and inline style, and only this site may frame it.
+   */
+  private void frame(ServerRequest request, ServerResponse response, Visitor visitor) {
+    Optional<Campaign> campaign = campaign(request);
+    String id = request.query().first("subscriber").asOptional().orElse("");
+    var preview = campaign.flatMap(c -> sources.previews().preview(c, id));
+    @Nullable String html = preview.flatMap(p -> p.email()).flatMap(OutgoingEmail::html).orElse(null);
+    response.status(html == null ? 404 : 200);
+    response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=UTF-8");
+    response.header(HeaderNames.CACHE_CONTROL, "no-store");
+    response.header(
+        "Content-Security-Policy",
+        "sandbox; default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline';"
+            + " frame-ancestors 'self'");
+    response.header("X-Content-Type-Options", "nosniff");
+    response.header("Referrer-Policy", "no-referrer");
+    response.send((html == null ? "<p>No preview.</p>" : html).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void testSend(ServerRequest request, ServerResponse response, Visitor visitor) {
+    Optional<Campaign> campaign = campaign(request);
+    if (campaign.isEmpty()) {
+      notFound(response, visitor);
+      return;
+    }
+    var form = guard.accept(request, response, visitor, 4096);
+    if (form.isEmpty()) return;
+    Campaign c = campaign.get();
+    String to = form.get().get("to").trim();
+    String as = form.get().get("subscriber").trim();
+    Optional<String> subscriberId = Optional.empty();
+    if (!as.isEmpty()) {
+      var found = find(as);
+      if (found.isEmpty()) {
+        refused(
+            response,
+            visitor,
+            c,
+            404,
+            "subscriber: no subscriber has the id or email “" + as + "”.");
+        return;
+      }
+      subscriberId = Optional.of(found.get().id());
+    }
+    try {
+      var outcome = sources.tests().send(c.id(), to, subscriberId);
+      if (outcome.isPresent()) {
+        refused(response, visitor, c, 502, outcome.get());
+        return;
+      }
+    } catch (InvalidInputException wrong) {
+      refused(response, visitor, c, 422, String.join(" ", wrong.problems()));
+      return;
+    } catch (TidingsException refused) {
+      if (refused.kind() == dev.tidings.ErrorKind.INTERNAL) throw refused;
+      refused(
+          response,
+          visitor,
+          c,
+          refused.kind() == dev.tidings.ErrorKind.UNAVAILABLE ? 429 : 409,
+          refused.detail());
+      return;
+    }
+    boolean editable = sources.campaigns().view(c).state().editable();
+    CampaignEditor.redirect(
+        response, editable ? "/campaigns/" + c.id() + "/edit?done=tested" : "/campaigns/" + c.id());
+  }
+
+  private static void refused(
+      ServerResponse response, Visitor visitor, Campaign c, int status, String problem) {
+    Html.send(
+        response,
+        status,
+        Html.page(
+            "Test not sent",
+            Html.Section.CAMPAIGNS,
+            visitor,
+            Templates.render(
+                "campaign-refused",
+                new CampaignControls.Refused(
+                    c.id(),
+                    c.definition().name(),
+                    "Test not sent",
+                    problem,
+                    "/campaigns/" + c.id() + "/edit"))));
+  }
+
+  /** A subscriber by email (when it has an {@code @}) or id. */
+  private Optional<Subscriber> find(String asked) {
+    if (asked.length() > 320) return Optional.empty();
+    return asked.contains("@")
+        ? sources.subscribers().findByEmail(asked)
+        : dev.tidings.Problems.isId(asked) ? sources.subscribers().get(asked) : Optional.empty();
+  }
+
+  private Optional<Campaign> campaign(ServerRequest request) {
+    try {
+      long id = Long.parseLong(request.path().pathParameters().get("id"));
+      return id > 0 ? sources.campaigns().get(id) : Optional.empty();
+    } catch (NumberFormatException notAnId) {
+      return Optional.empty();
+    }
+  }
+
+  private static void send(ServerResponse response, Visitor visitor, int status, View view) {
+    Html.send(
+        response,
+        status,
+        Html.page(
+            "Preview: " + view.name(),
+            Html.Section.CAMPAIGNS,
+            visitor,
+            Templates.render("campaign-preview", view)));
+  }
+
+  private static void notFound(ServerResponse response, Visitor visitor) {
+    Html.send(
+        response,
+        404,
+        Html.page(
+            "Not found",
+            Html.Section.CAMPAIGNS,
+            visitor,
+            Templates.render("notfound", new DashboardRoutes.NotFound("No such campaign."))));
+  }
+}

@@ -1,0 +1,97 @@
+package dev.tidings.web.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tidings.InvalidInputException;
+import dev.tidings.campaign.Audience;
+import dev.tidings.campaign.CampaignJson;
+import dev.tidings.campaign.Condition;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CampaignFormTest {
+  private static FormFields.Fields form(String body) {
+    return (FormFields.Fields) FormFields.parse(body);
+  }
+
+  private static final String FILLED =
+      "name=Spring+sale&fromEmail=news%40shop.example&fromName=Shop"
+          + "&subject=Hello+%7B%7Bsubscriber.firstName%7D%7D&html=%3Cp%3EHi%3C%2Fp%3E%0D%0A%3Cp%3E%3Ca+href"
+          + "%3D%22%7B%7BunsubscribeUrl%7D%7D%22%3EUnsubscribe%3C%2Fa%3E%3C%2Fp%3E"
+          + "&text=Hi%0D%0A%7B%7BunsubscribeUrl%7D%7D&slots=0&priority=4&rate=50"
+          + "&c0.type=country&c0.value=GB%2C+ie&c1.type=clicked&c1.value=30&c2.type=&c2.value=ignored"
+          + "&c3.type=follows&c3.value=brand%3Aacme";
+
+  @Test
+  void a_filled_form_reads_as_the_api_reads_its_json() {
+    var definition = CampaignJson.fromJson(CampaignForm.of(form(FILLED)).toJson(Optional.empty()));
+    assertThat(definition.name()).isEqualTo("Spring sale");
+    assertThat(definition.from().email()).isEqualTo("news@shop.example");
+    assertThat(definition.html()).as("a textarea's CR LF kept as LF").doesNotContain("\r");
+    assertThat(definition.ratePerSecond()).isEqualTo(50.0);
+    assertThat(definition.audience()).isInstanceOf(Audience.Segment.class);
+    var conditions = ((Audience.Segment) definition.audience()).conditions();
+    assertThat(conditions)
+        .as("the row with no kind is dropped")
+        .hasSize(3)
+        .contains(new Condition.ClickedWithin(30));
+    assertThat(conditions.getFirst())
+        .isEqualTo(new Condition.FieldIn(Condition.Field.COUNTRY, java.util.List.of("GB", "ie")));
+  }
+
+  @Test
+  void a_stored_definition_comes_back_to_the_same_form() {
+    var definition = CampaignJson.fromJson(CampaignForm.of(form(FILLED)).toJson(Optional.empty()));
+    var again = CampaignJson.fromJson(CampaignForm.of(definition).toJson(Optional.empty()));
+    assertThat(again).isEqualTo(definition);
+  }
+
+  @Test
+  void what_is_not_a_number_reaches_the_api_as_typed_and_is_named() {
+    String body = FILLED.replace("slots=0", "slots=three").replace("c1.value=30", "c1.value=soon");
+    assertThatThrownBy(
+            () -> CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty())))
+        .isInstanceOf(InvalidInputException.class)
+        .satisfies(e -> {
+          var problems = ((InvalidInputException) e).problems();
+          assertThat(problems)
+              .anySatisfy(p -> assertThat(CampaignForm.fieldOf(p)).isEqualTo("slots"));
+          assertThat(problems)
+              .anySatisfy(p -> assertThat(CampaignForm.fieldOf(p)).isEqualTo("c1"));
+        });
+  }
+
+  @Test
+  void each_problem_of_the_api_is_placed_at_its_field() {
+    assertThat(CampaignForm.fieldOf("html: line 3: <script> is not allowed")).isEqualTo("html");
+    assertThat(CampaignForm.fieldOf("missing required field 'from'")).isEqualTo("fromEmail");
+    assertThat(CampaignForm.fieldOf("from.email: not an address")).isEqualTo("fromEmail");
+    assertThat(CampaignForm.fieldOf("audience.conditions[4].values must be ..."))
+        .isEqualTo("c4");
+    assertThat(CampaignForm.fieldOf("a segment has at most 20 conditions")).isEqualTo("audience");
+    assertThat(CampaignForm.fieldOf("experiment.variants must be ...")).isEqualTo("experiment");
+    assertThat(CampaignForm.fieldOf("ratePerSecond must be a number")).isEqualTo("rate");
+    assertThat(CampaignForm.fieldOf("something else entirely")).isEqualTo("form");
+  }
+
+  @Test
+  void an_experiment_takes_its_share_in_percent_and_keeps_blank_parts_as_the_campaigns() {
+    String body = FILLED
+        + "&experiment=on&allocation=ab&metric=human_open&testShare=25"
+        + "&v0.name=A&v1.name=B&v1.subject=Other+subject&v2.name=&v2.subject=";
+    var definition = CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty()));
+    var experiment = definition.experiment().orElseThrow();
+    assertThat(experiment.testShare()).isEqualTo(0.25);
+    assertThat(experiment.variants()).hasSize(2);
+    assertThat(experiment.variants().getFirst().subject()).isEmpty();
+    assertThat(experiment.variants().get(1).subject()).contains("Other subject");
+  }
+
+  @Test
+  void a_block_goes_before_the_end_of_the_body() {
+    assertThat(CampaignEditor.insertBeforeBodyEnd("<html><body><p>a</p></BODY></html>", "<hr>"))
+        .isEqualTo("<html><body><p>a</p><hr>\n</BODY></html>");
+    assertThat(CampaignEditor.insertBeforeBodyEnd("<p>a</p>", "<hr>")).isEqualTo("<p>a</p>\n<hr>");
+  }
+}
