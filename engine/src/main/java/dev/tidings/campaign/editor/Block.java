@@ -15,8 +15,8 @@ public sealed interface Block {
   record Slots(int count) implements Block {
     public Slots {
       if (count < 1 || count > MessageToken.MAX_SLOTS)
-        throw new InvalidInputException(
-            "count must be a whole number within 1.." + MessageToken.MAX_SLOTS + " but was " + count);
+        throw new InvalidInputException("count must be a whole number within 1.."
+            + MessageToken.MAX_SLOTS + " but was " + count);
     }
   }
 

@@ -73,17 +73,20 @@ public final class CampaignBlocks {
     // a template cannot count to close a table row every third slot: inline blocks wrap instead,
     // up to three a line on a wide screen, fewer on a phone
     var html = new StringBuilder(600);
-    html.append("<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\""
-            + " border=\"0\" style=\"max-width:600px\"><tr><td style=\"font-size:0;text-align:center\">")
+    html.append(
+            "<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\""
+                + " border=\"0\" style=\"max-width:600px\"><tr><td style=\"font-size:0;text-align:center\">")
         .append("{{#slots}}<div style=\"display:inline-block;width:")
         .append(count == 1 ? "100" : count == 2 ? "50" : "33")
         .append("%;min-width:160px;max-width:")
         .append(count == 1 ? "600" : count == 2 ? "300" : "200")
-        .append("px;vertical-align:top\"><a href=\"{{clickUrl}}\" style=\"display:block;padding:6px\">"
-            + "<img src=\"{{imageUrl}}\" width=\"")
+        .append(
+            "px;vertical-align:top\"><a href=\"{{clickUrl}}\" style=\"display:block;padding:6px\">"
+                + "<img src=\"{{imageUrl}}\" width=\"")
         .append(count == 1 ? "588" : count == 2 ? "288" : "188")
-        .append("\" alt=\"Pick {{number}}\" style=\"display:block;width:100%;height:auto;border:0\">"
-            + "</a></div>{{/slots}}</td></tr></table>");
+        .append(
+            "\" alt=\"Pick {{number}}\" style=\"display:block;width:100%;height:auto;border:0\">"
+                + "</a></div>{{/slots}}</td></tr></table>");
     String text = "{{#slots}}Pick {{number}}: {{clickUrl}}\n{{/slots}}";
     return new Snippet(html.toString(), text);
   }
@@ -113,11 +116,13 @@ public final class CampaignBlocks {
   private static Snippet button(Block.Button button) {
     String label = HtmlText.escape(button.label());
     String url = HtmlText.escape(button.url());
-    String html = "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" border=\"0\"><tr>"
-        + "<td align=\"center\" bgcolor=\"#1a1a1a\" style=\"border-radius:4px\"><a href=\"" + url
-        + "\" style=\"display:inline-block;padding:12px 24px;font-family:Helvetica,Arial,sans-serif;"
-        + "font-size:16px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:4px\">"
-        + label + "</a></td></tr></table>";
+    String html =
+        "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" border=\"0\"><tr>"
+            + "<td align=\"center\" bgcolor=\"#1a1a1a\" style=\"border-radius:4px\"><a href=\""
+            + url
+            + "\" style=\"display:inline-block;padding:12px 24px;font-family:Helvetica,Arial,sans-serif;"
+            + "font-size:16px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:4px\">"
+            + label + "</a></td></tr></table>";
     return new Snippet(html, button.label() + ": " + button.url() + "\n");
   }
 }

@@ -27,6 +27,7 @@ public record CampaignPreview(
     Objects.requireNonNull(reason, "reason");
     slotProducts = List.copyOf(slotProducts);
     if (wouldSend == reason.isPresent())
-      throw new IllegalArgumentException("a reason is given exactly when the email would not be sent");
+      throw new IllegalArgumentException(
+          "a reason is given exactly when the email would not be sent");
   }
 }

@@ -84,12 +84,13 @@ public final class TestSends {
       count("refused");
       throw e;
     }
-    count(switch (result) {
-      case TestSendResult.Sent sent -> "sent";
-      case TestSendResult.Refused refused -> "refused";
-      case TestSendResult.Failed failed -> "failed";
-      case TestSendResult.Limited limited -> "limited";
-    });
+    count(
+        switch (result) {
+          case TestSendResult.Sent sent -> "sent";
+          case TestSendResult.Refused refused -> "refused";
+          case TestSendResult.Failed failed -> "failed";
+          case TestSendResult.Limited limited -> "limited";
+        });
     return result;
   }
 
@@ -132,7 +133,8 @@ public final class TestSends {
       case SendResult.Deferred deferred ->
         new TestSendResult.Failed("deferred: " + deferred.code() + " " + deferred.reply());
       case SendResult.Unknown unknown -> new TestSendResult.Failed("unknown: " + unknown.reason());
-      case SendResult.Withheld withheld -> new TestSendResult.Failed("withheld: " + withheld.reason());
+      case SendResult.Withheld withheld ->
+        new TestSendResult.Failed("withheld: " + withheld.reason());
     };
   }
 

@@ -140,8 +140,10 @@ public final class OpenTimeRoutes implements RouteGroup {
   private void pixel(ServerRequest request, ServerResponse response, boolean record) {
     Optional<MessageToken> token = token(request);
     if (record)
-      token.filter(valid -> valid.message().counted()).ifPresent(valid -> engagements.record(engagement(
-          request, valid, Engagement.Kind.OPEN_PIXEL, Optional.empty(), Optional.empty())));
+      token
+          .filter(valid -> valid.message().counted())
+          .ifPresent(valid -> engagements.record(engagement(
+              request, valid, Engagement.Kind.OPEN_PIXEL, Optional.empty(), Optional.empty())));
     response.header(HeaderNames.CONTENT_TYPE, "image/gif");
     response.header(HeaderNames.CACHE_CONTROL, "no-store, private");
     response.send(PIXEL);
