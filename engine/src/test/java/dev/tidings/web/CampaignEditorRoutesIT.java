@@ -69,6 +69,8 @@ class CampaignEditorRoutesIT {
   private static final String KEY = "campaign-editor-key-0123456789";
   private static final String CAMPAIGNS = "/api/v1/campaigns";
   private static final int PER_MINUTE = 2;
+  private static final TokenCodec TOKENS =
+      TokenCodec.of(new Secret("campaign-editor-secret-0123456789"));
   private static final String CAMPAIGN = """
       {"name":"Picks","from":{"email":"news@shop.example","name":"Shop"},
        "subject":"Hi {{subscriber.firstName}}","slots":3,
@@ -94,7 +96,7 @@ class CampaignEditorRoutesIT {
     sends = new RecordingSends();
     subscribers = new SubscriberService(jdbi, clock);
     campaigns = new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock);
-    var tokens = TokenCodec.of(new Secret("campaign-editor-secret-0123456789"));
+    var tokens = TOKENS;
     emails = new CampaignEmails(
         jdbi,
         subscribers,
@@ -413,6 +415,23 @@ class CampaignEditorRoutesIT {
     long retryAfter = Long.parseLong(limited.headers().firstValue("Retry-After").orElseThrow());
     assertThat(retryAfter).isBetween(1L, 60L);
     assertThat(testSends("limited")).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void the_unsubscribe_link_of_a_test_email_unsubscribes_nobody() {
+    InstantSource clock = InstantSource.system();
+    var suppressions = new SuppressionService(database.jdbi(), clock);
+    var unsubscribes =
+        new dev.tidings.campaign.Unsubscribes(TOKENS, subscribers, suppressions, sends, clock);
+    String test = TOKENS.encode(new dev.tidings.message.MessageToken(
+        new dev.tidings.message.MessageId(
+            9, dev.tidings.message.MessageId.UNCOUNTED_RUN, "ed-none"),
+        Instant.now(),
+        0));
+
+    assertThat(unsubscribes.whom(test)).isEmpty();
+    assertThat(unsubscribes.unsubscribe(test)).isEmpty();
+    assertThat(suppressions.isSuppressed("ed-none@example.com")).isFalse();
   }
 
   private static String emlOf(String messageId) throws IOException {
