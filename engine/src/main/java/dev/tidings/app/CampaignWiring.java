@@ -10,10 +10,15 @@ import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.campaign.ExperimentLedger;
 import dev.tidings.campaign.Unsubscribes;
+import dev.tidings.campaign.editor.CampaignPreviews;
+import dev.tidings.campaign.editor.CampaignTemplateLibrary;
+import dev.tidings.campaign.editor.SlotPreviews;
+import dev.tidings.campaign.editor.TestSends;
 import dev.tidings.campaign.send.Sends;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.campaign.CampaignEditorRoutes;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.campaign.UnsubscribeRoutes;
@@ -35,19 +40,24 @@ public final class CampaignWiring implements Capability {
   private final Lazy<Unsubscribes> unsubscribes;
   private final Supplier<CampaignHeadlines> headlines;
   private final Supplier<CampaignExperiments> experiments;
+  private final Lazy<CampaignTemplateLibrary> templates = Lazy.of(CampaignTemplateLibrary::new);
+  private final Lazy<CampaignPreviews> previews;
+  private final Lazy<TestSends> testSends;
   private @Nullable CampaignScheduler scheduler;
 
   /**
    * {@code emails}: what {@link #emails} builds; {@code sends}: the send pipeline's runs, from the
    * sending capability; {@code headlines}: each listed campaign's delivery headline, from the delivery
-   * capability; {@code experiments}: campaigns' experiments, from the optimize capability.
+   * capability; {@code experiments}: campaigns' experiments, from the optimize capability; {@code
+   * slots}: what an email's slots would show, for previews, from the open-time capability.
    */
   CampaignWiring(
       Infrastructure infrastructure,
       Lazy<CampaignEmails> emails,
       Supplier<Sends> sends,
       Supplier<CampaignHeadlines> headlines,
-      Supplier<CampaignExperiments> experiments) {
+      Supplier<CampaignExperiments> experiments,
+      Supplier<SlotPreviews> slots) {
     this.infrastructure = infrastructure;
     this.headlines = headlines;
     this.experiments = experiments;
@@ -61,6 +71,16 @@ public final class CampaignWiring implements Capability {
           new AudienceQuery(jdbi, infrastructure.clock()),
           infrastructure.clock());
     });
+    this.previews = Lazy.of(() ->
+        new CampaignPreviews(campaigns.get(), emails.get(), slots.get(), infrastructure.clock()));
+    this.testSends = Lazy.of(() -> new TestSends(
+        campaigns.get(),
+        emails.get(),
+        new SubscriberService(infrastructure.database().jdbi(), infrastructure.clock()),
+        infrastructure.mail(),
+        infrastructure.settings().testSendsPerMinute(),
+        infrastructure.clock(),
+        infrastructure.metrics()));
     this.unsubscribes = Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
       var clock = infrastructure.clock();
@@ -106,6 +126,21 @@ public final class CampaignWiring implements Capability {
     return emails.get();
   }
 
+  /** The starter campaigns an editor offers. */
+  public CampaignTemplateLibrary templates() {
+    return templates.get();
+  }
+
+  /** One subscriber's email of a campaign as a send now would write it, with its slots' products. */
+  public CampaignPreviews previews() {
+    return previews.get();
+  }
+
+  /** Test sends of a campaign to a typed address, limited per node. */
+  public TestSends testSends() {
+    return testSends.get();
+  }
+
   public Sends sends() {
     return sends.get();
   }
@@ -125,7 +160,9 @@ public final class CampaignWiring implements Capability {
           infrastructure.metrics());
     return List.of(
         new CampaignRoutes(
-            campaigns(), emails(), infrastructure.settings().maxBodyBytes(), headlines.get()),
+            campaigns(), infrastructure.settings().maxBodyBytes(), headlines.get(), previews()),
+        new CampaignEditorRoutes(
+            campaigns(), templates(), testSends(), infrastructure.settings().maxBodyBytes()),
         new UnsubscribeRoutes(unsubscribes.get()),
         new ExperimentRoutes(campaigns(), experiments.get(), OptimizeExperiments::plan));
   }

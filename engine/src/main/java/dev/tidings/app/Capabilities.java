@@ -27,7 +27,12 @@ final class Capabilities {
     var sending = new SendingWiring(
         infrastructure, () -> Optional.of(additions.composer().orElseGet(emails::get)));
     var campaigns = new CampaignWiring(
-        infrastructure, emails, sending::sends, delivery::campaignHeadlines, optimize::experiments);
+        infrastructure,
+        emails,
+        sending::sends,
+        delivery::campaignHeadlines,
+        optimize::experiments,
+        () -> OpenTimeWiring.slotPreviews(openTime.chooser(), catalog.catalog()));
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var dashboard = new DashboardWiring(
         infrastructure, campaigns, optimize, recommend::recommender, activity::aggregation);

@@ -2,6 +2,8 @@ package dev.tidings.app;
 
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.editor.SlotPreviews;
+import dev.tidings.campaign.editor.SlotProduct;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.delivery.EngagementVerdicts;
@@ -74,6 +76,22 @@ public final class OpenTimeWiring implements Capability {
   /** The node's coordination: one computation per email across every node on the same servers. */
   static ComputeOnce coordinated(Infrastructure infrastructure) {
     return infrastructure.coordination().computeOnce();
+  }
+
+  /**
+   * What an email's slots would show now, for previews: the chooser's list, kept or not, asked
+   * without keeping one, each product as the catalog has it (a product gone since is left out).
+   */
+  static SlotPreviews slotPreviews(SlotChooser chooser, CatalogService catalog) {
+    return token -> chooser.wouldChoose(token).productIds().stream()
+        .flatMap(id -> catalog.get(id).stream())
+        .map(product -> new SlotProduct(
+            product.id(),
+            product.title(),
+            product.price(),
+            product.currency(),
+            product.imageUrl().value()))
+        .toList();
   }
 
   public TokenCodec tokens() {

@@ -33,7 +33,9 @@ import org.jdbi.v3.core.Jdbi;
  *   <li>opened / notOpened campaign X: a row in {@code message_slots} for (subscriber, X) (written when
  *       the email's images were first shown) or an {@code activity_events} row of type {@code open} whose
  *       item is X;
- *   <li>clicked within N days: an {@code activity_events} row of type {@code email_click} since then.
+ *   <li>clicked within N days: an {@code activity_events} row of type {@code email_click} since then;
+ *   <li>opened within N days: as opened, for an email of any campaign, a {@code message_slots} row
+ *       chosen or an {@code open} event since then.
  * </ul>
  */
 public final class AudienceQuery {
@@ -159,6 +161,10 @@ public final class AudienceQuery {
       case Condition.ClickedWithin clicked -> {
         binds.put(p + "since", now.minus(Duration.ofDays(clicked.days())));
         yield ActivitySql.didSince(EventType.EMAIL_CLICK, p);
+      }
+      case Condition.OpenedWithin opened -> {
+        binds.put(p + "since", now.minus(Duration.ofDays(opened.days())));
+        yield "(" + ShownSql.shownSince(p) + " OR " + ActivitySql.didSince(EventType.OPEN, p) + ")";
       }
     };
   }

@@ -140,6 +140,17 @@ public final class CampaignEmails implements BatchComposer {
         });
   }
 
+  /**
+   * The campaign's email (its control variant) written for {@code subscriber} as a test send: in run
+   * {@link MessageId#UNCOUNTED_RUN}, so that nothing that happens to it is counted, with no check of
+   * consent or suppression (the tester chose the address) and nothing marked sent.
+   */
+  public CampaignRenderer.Result testEmail(Campaign campaign, Subscriber subscriber) {
+    var message = new MessageId(campaign.id(), MessageId.UNCOUNTED_RUN, subscriber.id());
+    DigestSource.Pending digest = pendingDigest(campaign.definition(), subscriber.id());
+    return render(campaigns.of(campaign), 0, subscriber, message, digest.notices());
+  }
+
   private Composed compose(
       CompiledCampaigns.Entry entry,
       @org.jspecify.annotations.Nullable Subscriber subscriber,

@@ -97,6 +97,22 @@ public final class CampaignJson {
         experiment);
   }
 
+  /**
+   * Reads an audience alone, in the shape of a campaign's {@code audience} field (absent or null:
+   * everyone); every problem is reported at once, each naming its field under {@code audience}.
+   */
+  public static Audience audienceFromJson(@Nullable JsonNode node) {
+    var problems = new Problems();
+    Audience audience = audience(problems, node);
+    problems.throwIfAny();
+    return audience;
+  }
+
+  /** An audience in the wire shape {@link #audienceFromJson} reads. */
+  public static ObjectNode audienceToJson(Audience audience) {
+    return Json.MAPPER.valueToTree(audience(audience));
+  }
+
   /** The definition's fields (what {@link #fromJson} reads back). */
   public static ObjectNode toJson(CampaignDefinition definition) {
     ObjectNode out = Json.MAPPER.createObjectNode();
@@ -200,6 +216,10 @@ public final class CampaignJson {
       case Condition.ClickedWithin clicked -> {
         out.put("type", "clicked");
         out.put("withinDays", clicked.days());
+      }
+      case Condition.OpenedWithin opened -> {
+        out.put("type", "openedWithin");
+        out.put("days", opened.days());
       }
     }
     return out;
@@ -305,9 +325,18 @@ public final class CampaignJson {
         }
         yield new Condition.ClickedWithin(days.intValue());
       }
+      case "openedWithin" -> {
+        Long days = JsonFields.whole(problems, node.get("days"), where + ".days", 1, MAX_DAYS);
+        if (days == null) {
+          if (!JsonFields.given(node.get("days")))
+            problems.add(where + ".days must be a whole number within 1.." + MAX_DAYS);
+          yield null;
+        }
+        yield new Condition.OpenedWithin(days.intValue());
+      }
       default -> {
         problems.add(where + ".type must be one of field, locale, near, follows, opened,"
-            + " notOpened, inTest, notInTest, clicked but was '" + type + "'");
+            + " notOpened, inTest, notInTest, clicked, openedWithin but was '" + type + "'");
         yield null;
       }
     };

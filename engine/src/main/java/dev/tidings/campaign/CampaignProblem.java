@@ -12,11 +12,11 @@ public final class CampaignProblem extends TidingsException {
     this.kind = kind;
   }
 
-  static CampaignProblem notFound(long id) {
+  public static CampaignProblem notFound(long id) {
     return new CampaignProblem(ErrorKind.NOT_FOUND, "no campaign with id " + id);
   }
 
-  static CampaignProblem subscriberNotFound(String subscriberId) {
+  public static CampaignProblem subscriberNotFound(String subscriberId) {
     return new CampaignProblem(ErrorKind.NOT_FOUND, "no subscriber with id " + subscriberId);
   }
 

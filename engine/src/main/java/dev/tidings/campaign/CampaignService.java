@@ -181,6 +181,11 @@ public final class CampaignService {
     return audience.includes(campaign.definition().audience(), subscriberId);
   }
 
+  /** How many subscribers the audience holds now: the people a send started now would plan. */
+  public long countAudience(Audience who) {
+    return audience.count(who);
+  }
+
   private long runIn(long id, CampaignState required, String verb) {
     CampaignView view = view(id).orElseThrow(() -> CampaignProblem.notFound(id));
     if (view.state() != required || view.campaign().runId().isEmpty())

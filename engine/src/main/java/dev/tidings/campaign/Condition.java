@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * One condition of a {@link Audience.Segment}. Each reads one table (see {@link AudienceQuery}):
  * subscriber fields and location read {@code subscribers}, follows read {@code follows}, opens read
- * {@code message_slots} and {@code activity_events}, clicks read {@code activity_events}.
+ * {@code message_slots} and {@code activity_events} (by campaign or within N days), clicks read {@code activity_events}.
  */
 public sealed interface Condition {
   /** A subscriber field has one of the values (compared case-insensitively). */
@@ -45,6 +45,12 @@ public sealed interface Condition {
 
   /** The subscriber clicked a link in an email within the last {@code days} days. */
   record ClickedWithin(int days) implements Condition {}
+
+  /**
+   * The subscriber opened an email of any campaign within the last {@code days} days, read as {@link
+   * OpenedCampaign} reads an open: the email's products were shown, or an open was recorded.
+   */
+  record OpenedWithin(int days) implements Condition {}
 
   /** The subscriber fields a {@link FieldIn} may name, each with its column. */
   enum Field {

@@ -17,7 +17,9 @@ import java.util.Optional;
  * One-click unsubscribes (RFC 8058) from the token in an email's {@code /u/{token}} URL: the token alone
  * names the subscriber, and unsubscribing puts their address on the suppression list, which every
  * audience and every email written afterwards checks, and reporting it as the email's receipt, so the
- * campaign's funnel counts it. Looking a token up changes nothing.
+ * campaign's funnel counts it. Looking a token up changes nothing. A test send's token (run {@link
+ * MessageId#UNCOUNTED_RUN}) unsubscribes nobody: that email went to whoever tested it, not to the
+ * subscriber it was written as.
  */
 public final class Unsubscribes {
   private final TokenCodec tokens;
@@ -43,6 +45,7 @@ public final class Unsubscribes {
   public Optional<Subscriber> whom(String token) {
     if (!(tokens.decode(token) instanceof TokenCodec.Verdict.Valid valid)) return Optional.empty();
     MessageToken message = valid.token();
+    if (!message.message().counted()) return Optional.empty();
     return subscribers.get(message.message().subscriberId());
   }
 
@@ -54,6 +57,7 @@ public final class Unsubscribes {
   public Optional<Suppression> unsubscribe(String token) {
     if (!(tokens.decode(token) instanceof TokenCodec.Verdict.Valid valid)) return Optional.empty();
     MessageId message = valid.token().message();
+    if (!message.counted()) return Optional.empty();
     return subscribers.get(message.subscriberId()).map(subscriber -> {
       var suppression = suppressions.suppress(
           new Suppression(subscriber.email(), SuppressionReason.UNSUBSCRIBE, clock.instant()));

@@ -44,7 +44,8 @@ public record Settings(
     Optional<InetAddress> bind,
     Optional<Secret> metricsToken,
     Map<String, String> send,
-    long recommendWarmEntries) {
+    long recommendWarmEntries,
+    int testSendsPerMinute) {
 
   public static final int DEFAULT_PORT = SettingsCatalog.PORT.intDefault();
   public static final int DEFAULT_DB_POOL_SIZE = SettingsCatalog.DB_POOL_SIZE.intDefault();
@@ -114,7 +115,8 @@ public record Settings(
         bind,
         metricsToken,
         send,
-        recommendWarmEntries);
+        recommendWarmEntries,
+        testSendsPerMinute);
   }
 
   /** See {@link SettingsCatalog#AMQP_QUEUE_TYPE}. */
@@ -202,6 +204,7 @@ public record Settings(
         SettingsCatalog.SMTP_PROVIDER.name(),
         smtpProvider.name().toLowerCase(java.util.Locale.ROOT));
     view.put(SettingsCatalog.RECOMMEND_WARM_ENTRIES.name(), Long.toString(recommendWarmEntries));
+    view.put(SettingsCatalog.TEST_SENDS_PER_MINUTE.name(), Integer.toString(testSendsPerMinute));
     view.put(
         SettingsCatalog.FETCH_ALLOW.name(),
         fetchAllow.isEmpty() ? "public addresses only" : fetchAllow.describe());

@@ -221,6 +221,12 @@ public final class SettingsCatalog {
       0,
       100_000_000,
       "users' aggregates and follows a node holds in memory for the recommender (about 120 bytes each), loaded at start and kept fresh by PostgreSQL's notifications; while all fit, a user the node lacks has none and is answered without a read; 0 reads them on every request");
+  public static final Setting TEST_SENDS_PER_MINUTE = Setting.integer(
+      "TIDINGS_TEST_SENDS_PER_MINUTE",
+      10,
+      1,
+      10_000,
+      "test sends of a campaign to a typed address (`POST /api/v1/campaigns/{id}/test`) one node takes in any minute; more get 429 with `Retry-After`");
   public static final Setting FETCH_ALLOW = Setting.text(
       "TIDINGS_FETCH_ALLOW",
       Setting.Kind.LIST,
@@ -274,6 +280,7 @@ public final class SettingsCatalog {
       RETENTION_INTERVAL,
       RETENTION_BATCH,
       RECOMMEND_WARM_ENTRIES,
+      TEST_SENDS_PER_MINUTE,
       FETCH_ALLOW);
 
   public static Optional<Setting> named(String name) {

@@ -131,7 +131,8 @@ public final class SettingsLoader {
         bind(),
         secret(SettingsCatalog.METRICS_TOKEN),
         send(),
-        integer(SettingsCatalog.RECOMMEND_WARM_ENTRIES));
+        integer(SettingsCatalog.RECOMMEND_WARM_ENTRIES),
+        integer(SettingsCatalog.TEST_SENDS_PER_MINUTE));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }

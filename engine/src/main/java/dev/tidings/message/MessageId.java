@@ -12,6 +12,12 @@ import java.util.Optional;
  * @param subscriberId 1-64 characters of A-Z a-z 0-9 . _ : - (the audience's id rule)
  */
 public record MessageId(long campaignId, long runId, String subscriberId) {
+  /**
+   * The run of emails that are no campaign run's (runs are numbered from 1): previews and test sends.
+   * Their opens, clicks and receipts are counted in no funnel.
+   */
+  public static final long UNCOUNTED_RUN = 0;
+
   private static final Base64.Encoder TEXT = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder FROM_TEXT = Base64.getUrlDecoder();
 
@@ -23,6 +29,11 @@ public record MessageId(long campaignId, long runId, String subscriberId) {
       throw new IllegalArgumentException(
           "subscriberId must be 1-64 characters of A-Z a-z 0-9 . _ : - but was '" + subscriberId
               + "'");
+  }
+
+  /** Whether this email belongs to a run, so that what happens to it is counted. */
+  public boolean counted() {
+    return runId != UNCOUNTED_RUN;
   }
 
   /** Base64url of the id's bytes: campaign and run as varints, then the subscriber. */

@@ -25,4 +25,10 @@ public final class ShownSql {
     return "EXISTS (SELECT 1 FROM message_slots m WHERE m.subscriber_id = s.id AND m.campaign_id = :"
         + p + "campaign)";
   }
+
+  /** An email of any campaign showed the subscriber its products at or after {@code :<p>since}. */
+  public static String shownSince(String p) {
+    return "EXISTS (SELECT 1 FROM message_slots m WHERE m.subscriber_id = s.id AND m.chosen_at >= :"
+        + p + "since)";
+  }
 }

@@ -162,6 +162,17 @@ public final class SlotChooser implements AutoCloseable {
     return remember(key, chosen);
   }
 
+  /**
+   * The list the email would show if its images were fetched now, keeping nothing: the kept list if
+   * there is one, else the recommender's answer, asked as {@link #choose} asks it. For previews and test
+   * sends, whose slots must show products without being counted as shown.
+   */
+  public ChosenSlots wouldChoose(MessageToken token) {
+    Optional<ChosenSlots> near = nearCached(token.message().text());
+    if (near.isPresent()) return near.get();
+    return compute(token);
+  }
+
   /** The list kept for an email, for support: never computes. */
   public Optional<ChosenSlots> kept(MessageToken token) {
     Optional<ChosenSlots> near = nearCached(token.message().text());

@@ -42,7 +42,7 @@ public final class SlotImages {
 
   public Shown slot(MessageToken token, int slot) {
     if (slot < 0 || slot >= token.slots()) return new Shown(cards.generic(), Optional.empty());
-    Optional<String> productId = chooser.choose(token).productAt(slot);
+    Optional<String> productId = list(token).productAt(slot);
     Optional<Product> product = productId.flatMap(products::get);
     if (product.isEmpty()) return new Shown(cards.generic(), Optional.empty());
     Locale locale =
@@ -57,6 +57,14 @@ public final class SlotImages {
   /** The product behind a slot's link, choosing the list if no image was fetched yet. */
   public Optional<Product> product(MessageToken token, int slot) {
     if (slot < 0 || slot >= token.slots()) return Optional.empty();
-    return chooser.choose(token).productAt(slot).flatMap(products::get);
+    return list(token).productAt(slot).flatMap(products::get);
+  }
+
+  /**
+   * A test send's slots show what they would, but keep no list: a kept list counts as an open of the
+   * campaign.
+   */
+  private ChosenSlots list(MessageToken token) {
+    return token.message().counted() ? chooser.choose(token) : chooser.wouldChoose(token);
   }
 }

@@ -62,7 +62,8 @@ class AudienceQueryIT {
         event("e1", "vienna", EventType.EMAIL_CLICK, "p1", NOW.minus(Duration.ofDays(3))),
         event("e2", "berlin", EventType.EMAIL_CLICK, "p1", NOW.minus(Duration.ofDays(40))),
         event("e3", "paris", EventType.OPEN, "7", NOW.minus(Duration.ofDays(1))),
-        event("e4", "graz", EventType.CLICK, "p1", NOW.minus(Duration.ofDays(1)))));
+        event("e4", "graz", EventType.CLICK, "p1", NOW.minus(Duration.ofDays(1))),
+        event("e5", "berlin", EventType.OPEN, "9", NOW.minus(Duration.ofDays(20)))));
     jdbi.useHandle(
         handle -> handle.execute(
             "INSERT INTO message_slots (message_id, subscriber_id, campaign_id, product_ids, chosen_at)"
@@ -148,6 +149,16 @@ class AudienceQueryIT {
   void opened_reads_kept_slots_and_open_events() {
     assertThat(ids(new Condition.OpenedCampaign(7, true))).containsExactly("paris", "vienna");
     assertThat(ids(new Condition.OpenedCampaign(7, false))).containsExactly("berlin", "graz");
+  }
+
+  @Test
+  void opened_within_reads_kept_slots_and_open_events_of_any_campaign_in_the_last_days() {
+    // vienna and graz: kept slot lists now; paris: an open a day ago; berlin: an open 20 days ago
+    assertThat(ids(new Condition.OpenedWithin(7))).containsExactly("graz", "paris", "vienna");
+    assertThat(ids(new Condition.OpenedWithin(30)))
+        .containsExactly("berlin", "graz", "paris", "vienna");
+    assertThat(query.count(new Audience.Segment(List.of(new Condition.OpenedWithin(7)))))
+        .isEqualTo(3);
   }
 
   @Test

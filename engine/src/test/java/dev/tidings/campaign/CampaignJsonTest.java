@@ -41,7 +41,8 @@ class CampaignJsonTest {
           {"type":"follows","targetType":"brand","targetId":"velin"},
           {"type":"notOpened","campaignId":7},
           {"type":"opened","campaignId":8},
-          {"type":"clicked","withinDays":30}]}"""));
+          {"type":"clicked","withinDays":30},
+          {"type":"openedWithin","days":14}]}"""));
     CampaignDefinition definition = CampaignJson.fromJson(json);
     assertThat(CampaignJson.fromJson(CampaignJson.toJson(definition))).isEqualTo(definition);
     assertThat(definition.scheduledAt()).contains(Instant.parse("2030-01-02T03:04:05Z"));
@@ -54,7 +55,28 @@ class CampaignJsonTest {
             new Condition.Follows(TargetType.BRAND, "velin"),
             new Condition.OpenedCampaign(7, false),
             new Condition.OpenedCampaign(8, true),
-            new Condition.ClickedWithin(30));
+            new Condition.ClickedWithin(30),
+            new Condition.OpenedWithin(14));
+  }
+
+  @Test
+  void an_audience_reads_alone_and_each_bad_condition_names_its_field() {
+    var audience = CampaignJson.audienceFromJson(Json.MAPPER.readTree(
+        "{\"type\":\"segment\",\"conditions\":[{\"type\":\"openedWithin\",\"days\":7}]}"));
+    assertThat(audience).isEqualTo(new Audience.Segment(List.of(new Condition.OpenedWithin(7))));
+    assertThat(CampaignJson.audienceToJson(audience).toString())
+        .isEqualTo(
+            "{\"type\":\"segment\",\"conditions\":[{\"type\":\"openedWithin\",\"days\":7}]}");
+    assertThat(CampaignJson.audienceFromJson(null)).isEqualTo(new Audience.All());
+    assertThatThrownBy(() -> CampaignJson.audienceFromJson(Json.MAPPER.readTree("""
+            {"type":"segment","conditions":[{"type":"openedWithin","days":0},
+              {"type":"openedWithin"},{"type":"openedWithin","days":"7"}]}""")))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .anySatisfy(p -> assertThat(p).startsWith("audience.conditions[0].days"))
+                .anySatisfy(p -> assertThat(p).startsWith("audience.conditions[1].days"))
+                .anySatisfy(p -> assertThat(p).startsWith("audience.conditions[2].days")));
   }
 
   @Test
@@ -232,7 +254,7 @@ class CampaignJsonTest {
                     "audience.conditions[3].withinDays must be a whole number within 1..3650 but was 0",
                     "audience.conditions[4].campaignId must be a campaign id (a whole number >= 1)",
                     "audience.conditions[5].type must be one of field, locale, near, follows, opened,"
-                        + " notOpened, inTest, notInTest, clicked but was 'magic'"));
+                        + " notOpened, inTest, notInTest, clicked, openedWithin but was 'magic'"));
   }
 
   @Test

@@ -297,6 +297,25 @@ public abstract class ReceiptStoreContract {
   }
 
   @Test
+  void a_test_sends_receipts_change_no_funnel_and_park_nothing() {
+    long campaign = campaign();
+    String test = new MessageId(campaign, MessageId.UNCOUNTED_RUN, "tester").text();
+    var applied = store.apply(
+        List.of(
+            receipt(test, DeliveryStatus.SENT, T0, ReceiptSource.SMTP),
+            receipt(test, DeliveryStatus.DELIVERED, T0.plusSeconds(1), ReceiptSource.API),
+            engagement(test, DeliveryStatus.OPENED, T0.plusSeconds(9), PERSON, Optional.empty())),
+        List.of());
+
+    assertThat(applied.parked()).isZero();
+    assertThat(applied.newSteps()).isZero();
+    assertThat(stats.message(test)).isEmpty();
+    CampaignStats figures = stats.campaign(campaign, T0.minusSeconds(60));
+    assertThat(figures.count(FunnelStep.DELIVERED)).isZero();
+    assertThat(figures.count(FunnelStep.OPENED)).isZero();
+  }
+
+  @Test
   void unknown_provider_events_are_counted_and_undecodable_ids_skipped() {
     var applied = store.apply(
         List.of(receipt("not a message id", DeliveryStatus.SENT, T0, ReceiptSource.API)),

@@ -501,6 +501,9 @@ class HttpFuzzingTest {
       case "PATCH /api/v1/campaigns/{id}" ->
         "{\"subject\":\"New subject {{subscriber.name}}\",\"slots\":3}";
       case "POST /api/v1/campaigns/{id}/trigger" -> "{\"subscriberId\":\"s-1\"}";
+      case "POST /api/v1/campaigns/{id}/test" ->
+        "{\"to\":\"ada@example.com\",\"subscriberId\":\"s-1\"}";
+      case "POST /api/v1/campaign-blocks" -> "{\"type\":\"slots\",\"count\":3}";
       case "POST /api/v1/delivery-events" ->
         "[{\"messageId\":\"" + messageId
             + "\",\"status\":\"delivered\",\"timestamp\":\"2026-01-02T03:04:05Z\"}]";
@@ -558,7 +561,10 @@ class HttpFuzzingTest {
       case "email" -> "ada@example.com";
       case "type" -> "brand";
       case "target" -> "Velin";
-      case "name" -> template.contains("recommenders") ? "popularity" : "fuzz";
+      case "name" ->
+        template.contains("recommenders")
+            ? "popularity"
+            : template.contains("campaign-templates") ? "open-time-picks" : "fuzz";
       case "item" -> "p-1";
       case "configuration" -> "cfg-1";
       case "file" -> "shirt.svg";

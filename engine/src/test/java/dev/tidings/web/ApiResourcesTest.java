@@ -146,6 +146,35 @@ class ApiResourcesTest {
                     clock),
                 8 * 1024,
                 CampaignHeadlines.NONE),
+            new dev.tidings.web.campaign.CampaignEditorRoutes(
+                new CampaignService(
+                    database.jdbi(),
+                    new RecordingSends(),
+                    new AudienceQuery(database.jdbi(), clock),
+                    clock),
+                new dev.tidings.campaign.editor.CampaignTemplateLibrary(),
+                new dev.tidings.campaign.editor.TestSends(
+                    new CampaignService(
+                        database.jdbi(),
+                        new RecordingSends(),
+                        new AudienceQuery(database.jdbi(), clock),
+                        clock),
+                    new CampaignEmails(
+                        database.jdbi(),
+                        new SubscriberService(database.jdbi(), clock),
+                        new SuppressionService(database.jdbi(), clock),
+                        new CampaignRenderer(
+                            java.net.URI.create("http://localhost:8080"),
+                            TokenCodec.of(new Secret("resources-test-secret-0123456789")),
+                            clock),
+                        clock),
+                    new SubscriberService(database.jdbi(), clock),
+                    new dev.tidings.mail.outbox.OutboxMailTransport(
+                        Files.createTempDirectory("tidings-resources-outbox"), clock),
+                    10,
+                    clock,
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                8 * 1024),
             new DeliveryWebhookRoutes(
                 new DeliveryWebhooks(
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),

@@ -7,6 +7,10 @@ import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.CampaignView;
+import dev.tidings.campaign.editor.CampaignPreview;
+import dev.tidings.campaign.editor.CampaignPreviews;
+import dev.tidings.campaign.editor.SlotPreviews;
+import dev.tidings.campaign.editor.SlotProduct;
 import dev.tidings.campaign.send.SendProgress;
 import dev.tidings.mail.Address;
 import dev.tidings.mail.MimeEmails;
@@ -20,6 +24,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
+import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -32,25 +37,38 @@ import tools.jackson.databind.node.ObjectNode;
  * headline from the {@link CampaignHeadlines} port), read with the run's numbers,
  * replace and patch while DRAFT or SCHEDULED, delete while DRAFT; {@code send}, {@code pause},
  * {@code resume}, {@code cancel}, {@code trigger} one subscriber, and {@code preview} one subscriber's
- * email with real tokens.
+ * email with real tokens and the products its slots would show now.
  */
 public final class CampaignRoutes implements RouteGroup {
   static final String PATH = "/api/v1/campaigns";
 
   private final CampaignService campaigns;
-  private final CampaignEmails emails;
   private final long maxBodyBytes;
   private final CampaignHeadlines headlines;
+  private final CampaignPreviews previews;
 
+  /** Previews whose slots show nothing: a node without open-time slots. */
   public CampaignRoutes(
       CampaignService campaigns,
       CampaignEmails emails,
       long maxBodyBytes,
       CampaignHeadlines headlines) {
+    this(
+        campaigns,
+        maxBodyBytes,
+        headlines,
+        new CampaignPreviews(campaigns, emails, SlotPreviews.NONE, InstantSource.system()));
+  }
+
+  public CampaignRoutes(
+      CampaignService campaigns,
+      long maxBodyBytes,
+      CampaignHeadlines headlines,
+      CampaignPreviews previews) {
     this.campaigns = campaigns;
-    this.emails = emails;
     this.maxBodyBytes = maxBodyBytes;
     this.headlines = headlines;
+    this.previews = previews;
   }
 
   @Override
@@ -134,18 +152,10 @@ public final class CampaignRoutes implements RouteGroup {
       String subscriberId = Requests.query(request, "subscriber")
           .orElseThrow(
               () -> ApiProblem.badRequest("?subscriber= names the subscriber to preview for"));
-      Campaign campaign = campaigns.get(id).orElseThrow(() -> notFound(id));
-      var preview = emails
-          .preview(campaign, subscriberId)
+      var preview = previews
+          .preview(id, subscriberId)
           .orElseThrow(() -> ApiProblem.notFound("no subscriber with id " + subscriberId));
-      // the composer checks the subscriber (consent, suppression, data); whether the campaign's
-      // audience selects them at all is the audience query's answer
-      if (preview.skipped().isEmpty() && !campaigns.inAudience(campaign, subscriberId))
-        preview = new CampaignEmails.Preview(
-            preview.email(),
-            Optional.of("not in the campaign's audience: the segment's conditions do not select"
-                + " subscriber " + subscriberId));
-      JsonBodies.ok(response, preview(subscriberId, preview));
+      JsonBodies.ok(response, preview(preview));
     });
   }
 
@@ -182,11 +192,11 @@ public final class CampaignRoutes implements RouteGroup {
     return out;
   }
 
-  private static Map<String, Object> preview(String subscriberId, CampaignEmails.Preview preview) {
+  private static Map<String, Object> preview(CampaignPreview preview) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("subscriberId", subscriberId);
-    out.put("wouldSend", preview.skipped().isEmpty());
-    preview.skipped().ifPresent(reason -> out.put("skipped", reason));
+    out.put("subscriberId", preview.subscriberId());
+    out.put("wouldSend", preview.wouldSend());
+    preview.reason().ifPresent(reason -> out.put("skipped", reason));
     preview.email().ifPresent(email -> {
       Map<String, String> headers = new LinkedHashMap<>();
       headers.put("Message-ID", MimeEmails.messageIdHeader(email));
@@ -201,6 +211,19 @@ public final class CampaignRoutes implements RouteGroup {
       out.put("text", email.text());
       out.put("html", email.html().orElse(""));
     });
+    out.put(
+        "slotProducts",
+        preview.slotProducts().stream().map(CampaignRoutes::slotProduct).toList());
+    return out;
+  }
+
+  private static Map<String, Object> slotProduct(SlotProduct product) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("id", product.id());
+    out.put("title", product.title());
+    out.put("price", product.price());
+    out.put("currency", product.currency().getCurrencyCode());
+    out.put("imageUrl", product.imageUrl());
     return out;
   }
 

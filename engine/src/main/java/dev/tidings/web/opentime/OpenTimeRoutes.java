@@ -1,6 +1,7 @@
 package dev.tidings.web.opentime;
 
 import dev.tidings.catalog.Product;
+import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.opentime.ChosenSlots;
@@ -35,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * {@code /c/{token}/{slot}} a slot's link, {@code /p/{token}} the open pixel. Mail clients, their proxies and link scanners fetch them, cache what they get and
  * retry what fails, so they never answer an error: a token that is garbled, tampered with, signed by
  * a retired key or names no product gets the neutral answer (the pixel; a redirect to the shop's
- * home, the neutral card) and changes nothing. {@code HEAD} answers the same without recording anything.
+ * home, the neutral card) and changes nothing. {@code HEAD} answers the same without recording anything,
+ * and so does every request for a test send's email (run {@link MessageId#UNCOUNTED_RUN}): its slots show
+ * products, but it is counted in no funnel.
  */
 public final class OpenTimeRoutes implements RouteGroup {
   private static final Logger log = LoggerFactory.getLogger(OpenTimeRoutes.class);
@@ -104,7 +107,7 @@ public final class OpenTimeRoutes implements RouteGroup {
       SlotImages.Shown shown = shownOrNeutral(token.get(), slot.get());
       servedStandIn = shown == standIn;
       card = shown.card();
-      if (record)
+      if (record && token.get().message().counted())
         engagements.record(
             engagement(request, token.get(), Engagement.Kind.SLOT_IMAGE, slot, shown.productId()));
     } else {
@@ -137,8 +140,10 @@ public final class OpenTimeRoutes implements RouteGroup {
   private void pixel(ServerRequest request, ServerResponse response, boolean record) {
     Optional<MessageToken> token = token(request);
     if (record)
-      token.ifPresent(valid -> engagements.record(engagement(
-          request, valid, Engagement.Kind.OPEN_PIXEL, Optional.empty(), Optional.empty())));
+      token
+          .filter(valid -> valid.message().counted())
+          .ifPresent(valid -> engagements.record(engagement(
+              request, valid, Engagement.Kind.OPEN_PIXEL, Optional.empty(), Optional.empty())));
     response.header(HeaderNames.CONTENT_TYPE, "image/gif");
     response.header(HeaderNames.CACHE_CONTROL, "no-store, private");
     response.send(PIXEL);
@@ -152,7 +157,7 @@ public final class OpenTimeRoutes implements RouteGroup {
       // a click before any image (images blocked) chooses the list itself, the same way
       Optional<Product> product = productOrNone(token.get(), slot.get());
       if (product.isPresent()) target = redirectable(product.get()).orElse(shopHome);
-      if (record)
+      if (record && token.get().message().counted())
         engagements.record(engagement(
             request, token.get(), Engagement.Kind.SLOT_CLICK, slot, product.map(Product::id)));
     }

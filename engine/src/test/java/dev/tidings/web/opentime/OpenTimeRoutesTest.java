@@ -336,6 +336,31 @@ class OpenTimeRoutesTest {
   }
 
   @Test
+  void a_test_sends_email_shows_its_products_but_records_and_keeps_nothing() throws Exception {
+    String token = tokens.encode(
+        new MessageToken(new MessageId(42, MessageId.UNCOUNTED_RUN, "tess"), Instant.now(), 3));
+    long before = engagementsQueued();
+
+    var image = get("/o/" + token + "/1");
+    var click = get("/c/" + token + "/1");
+    var pixel = get("/p/" + token);
+
+    assertThat(image.statusCode()).isEqualTo(200);
+    assertThat(image.body())
+        .as("a product's card, not the neutral one")
+        .isNotEqualTo(get("/o/garbage/0").body());
+    assertThat(click.statusCode()).isEqualTo(302);
+    assertThat(click.headers().firstValue("Location").orElseThrow())
+        .startsWith("https://shop.example/p/prod-");
+    assertThat(pixel.statusCode()).isEqualTo(200);
+    assertThat(engagementsQueued()).as("no open, image or click recorded").isEqualTo(before);
+    assertThat(forDelivery).noneMatch(e -> e.subscriberId().equals("tess"));
+    assertThat(send("GET", "/api/v1/messages/" + token + "/slots", true).statusCode())
+        .as("no list kept: a kept list would count as an open of the campaign")
+        .isEqualTo(404);
+  }
+
+  @Test
   void the_delivery_funnel_gets_every_engagement_too() throws Exception {
     String token = token("gil", 2);
     get("/p/" + token);
