@@ -116,14 +116,18 @@ public final class CampaignEmails implements BatchComposer {
     return out;
   }
 
-  /** An email for one subscriber with real tokens, whether or not it would be sent, and why not. */
+  /**
+   * An email for one subscriber, whether or not it would be sent, and why not. Its tokens are of the
+   * uncounted run ({@link MessageId#UNCOUNTED_RUN}), even for a campaign that has run: a preview opened
+   * in the dashboard's frame or a client's preview pane shows its products and records nothing.
+   */
   public record Preview(Optional<OutgoingEmail> email, Optional<String> skipped) {}
 
   public Optional<Preview> preview(Campaign campaign, String subscriberId) {
     Optional<Subscriber> subscriber = subscribers.get(subscriberId);
     if (subscriber.isEmpty()) return Optional.empty();
     var entry = campaigns.of(campaign);
-    var message = new MessageId(campaign.id(), campaign.runId().orElse(0L), subscriberId);
+    var message = new MessageId(campaign.id(), MessageId.UNCOUNTED_RUN, subscriberId);
     Optional<String> skip =
         EmailAddress.parse(subscriber.get().email()) instanceof EmailAddress.Invalid invalid
             ? Optional.of(unusable(subscriber.get(), invalid))

@@ -27,7 +27,7 @@ public record CampaignEditorSources(
       Optional<dev.tidings.mail.OutgoingEmail> email,
       boolean wouldSend,
       Optional<String> reason,
-      List<dev.tidings.catalog.Product> slots) {}
+      List<dev.tidings.campaign.editor.SlotProduct> slots) {}
 
   /** Renders a campaign for one subscriber without sending or recording anything. */
   @FunctionalInterface
@@ -39,13 +39,9 @@ public record CampaignEditorSources(
   /** Mails one test of a campaign to an address someone typed. */
   @FunctionalInterface
   public interface TestSender {
-    /**
-     * Empty when the mail server took it, else why it did not.
-     *
-     * @throws dev.tidings.InvalidInputException when the address (or subscriber) is not one
-     * @throws dev.tidings.TidingsException of kind UNAVAILABLE past the rate limit of test sends
-     */
-    Optional<String> send(long campaignId, String to, Optional<String> subscriberId);
+    /** @throws dev.tidings.InvalidInputException when the address is not one */
+    dev.tidings.campaign.editor.TestSendResult send(
+        long campaignId, String to, Optional<String> subscriberId);
   }
 
   /** How many subscribers an audience (the API's JSON of one) holds now. */

@@ -380,7 +380,7 @@ record CampaignForm(
           out.set(names[i], numberNode(parts.get(i)));
       }
       case "clicked" -> out.put("type", "clicked").set("withinDays", numberNode(value));
-      case "openedWithin" -> out.put("type", "openedWithin").set("withinDays", numberNode(value));
+      case "openedWithin" -> out.put("type", "openedWithin").set("days", numberNode(value));
       default -> out.put("type", row.type()).set("campaignId", numberNode(value));
     }
     return out;

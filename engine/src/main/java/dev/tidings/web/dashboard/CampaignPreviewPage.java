@@ -4,7 +4,7 @@ import dev.tidings.InvalidInputException;
 import dev.tidings.TidingsException;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.campaign.Campaign;
-import dev.tidings.catalog.Product;
+import dev.tidings.campaign.editor.TestSendResult;
 import dev.tidings.mail.MimeEmails;
 import dev.tidings.mail.OutgoingEmail;
 import io.helidon.http.HeaderNames;
@@ -38,6 +38,10 @@ final class CampaignPreviewPage {
   }
 
   record Header(String name, String value) {}
+
+  record SlotCard(String id, String title, String image, String price) {}
+
+  record SlotCards(List<SlotCard> cards) {}
 
   record View(
       long id,
@@ -118,9 +122,15 @@ final class CampaignPreviewPage {
             p.reason().stream().toList(),
             headers,
             !p.slots().isEmpty(),
-            ProductCards.render(
-                p.slots().stream().map(Product::id).toList(),
-                p.slots().stream().map(Optional::of).toList()),
+            Templates.render(
+                "slot-products",
+                new SlotCards(p.slots().stream()
+                    .map(s -> new SlotCard(
+                        s.id(),
+                        s.title(),
+                        s.imageUrl(),
+                        s.price().toPlainString() + " " + s.currency().getCurrencyCode()))
+                    .toList())),
             slotNote,
             label,
             "/campaigns/" + c.id() + "/preview/email?subscriber="
@@ -195,10 +205,27 @@ final class CampaignPreviewPage {
       subscriberId = Optional.of(found.get().id());
     }
     try {
-      var outcome = sources.tests().send(c.id(), to, subscriberId);
-      if (outcome.isPresent()) {
-        refused(response, visitor, c, 502, outcome.get());
-        return;
+      switch (sources.tests().send(c.id(), to, subscriberId)) {
+        case TestSendResult.Sent sent -> {}
+        case TestSendResult.Refused no -> {
+          refused(response, visitor, c, 422, no.reason());
+          return;
+        }
+        case TestSendResult.Failed failed -> {
+          refused(response, visitor, c, 502, "The mail server did not take it: " + failed.reason());
+          return;
+        }
+        case TestSendResult.Limited limited -> {
+          long seconds = Math.max(1, limited.retryAfter().toSeconds());
+          response.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
+          refused(
+              response,
+              visitor,
+              c,
+              429,
+              "Too many tests this minute: try again in " + seconds + " s.");
+          return;
+        }
       }
     } catch (InvalidInputException wrong) {
       refused(response, visitor, c, 422, String.join(" ", wrong.problems()));
@@ -209,7 +236,7 @@ final class CampaignPreviewPage {
           response,
           visitor,
           c,
-          refused.kind() == dev.tidings.ErrorKind.UNAVAILABLE ? 429 : 409,
+          refused.kind() == dev.tidings.ErrorKind.NOT_FOUND ? 404 : 409,
           refused.detail());
       return;
     }
