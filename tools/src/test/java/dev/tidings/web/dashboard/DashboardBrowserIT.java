@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -29,9 +28,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -44,10 +40,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserIT {
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-  private static final Path SCREENSHOTS =
-      Path.of(System.getProperty("tidings.screenshots", "target/screenshots"));
+  private static final Path SCREENSHOTS = HeadlessChromium.SCREENSHOTS;
   private static final String KEY = "dashboard-browser-test-key-0123456789";
   private static final String PERSON =
       "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)";
@@ -62,14 +55,7 @@ class DashboardBrowserIT {
 
   @BeforeAll
   static void start() throws Exception {
-    boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-    if (!installed && "true".equals(System.getenv("CI")))
-      throw new IllegalStateException(
-          "CI needs Debian's chromium and chromium-driver (.ci/run installs them)");
-    Assumptions.assumeTrue(
-        installed,
-        "SKIPPED: no /usr/bin/chromium and /usr/bin/chromedriver"
-            + " (apt-get install chromium chromium-driver)");
+    HeadlessChromium.assumeInstalled();
     node = NodeProcess.start(
         List.of("demo", "--subscribers", "24", "--products", "60", "--no-engagement"),
         List.of(),
@@ -78,27 +64,7 @@ class DashboardBrowserIT {
     emails = awaitSent();
 
     profile = Files.createTempDirectory("tidings-chromium-");
-    var options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--hide-scrollbars",
-        "--window-size=1280,900",
-        "--user-data-dir=" + profile);
-    var service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(CHROMEDRIVER.toFile())
-        .usingAnyFreePort()
-        .build();
-    browser = new ChromeDriver(service, options);
-    Files.createDirectories(SCREENSHOTS);
+    browser = HeadlessChromium.start(profile);
   }
 
   @AfterAll
@@ -382,25 +348,8 @@ class DashboardBrowserIT {
     return node.uri(path).toString();
   }
 
-  /** The whole page: the window grows to the page's height first, then shrinks back. */
   private static void screenshot(String name) {
-    new WebDriverWait(browser, WAIT).until(b -> (Boolean) ((JavascriptExecutor) b)
-        .executeScript("return [...document.images].every(i => i.complete)"));
-    var window = browser.manage().window();
-    Dimension before = window.getSize();
-    long height = ((Number) ((JavascriptExecutor) browser)
-            .executeScript("return document.documentElement.scrollHeight"))
-        .longValue();
-    window.setSize(new Dimension(
-        before.getWidth(), (int) Math.min(4000, Math.max(before.getHeight(), height + 140))));
-    try {
-      byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
-      Files.write(SCREENSHOTS.resolve(name + ".png"), png);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } finally {
-      window.setSize(before);
-    }
+    HeadlessChromium.screenshot(browser, name);
   }
 
   /** The demo sends its campaign to the outbox once it is up: waits until the run completed. */
