@@ -28,13 +28,17 @@ public record SubscriberSearch(String text) {
     return Optional.empty();
   }
 
-  /** The text lower-cased with LIKE's wildcards escaped, for a pattern around it. */
+  /**
+   * The text lower-cased with LIKE's wildcards escaped by {@code !} (the statement's escape
+   * character: a backslash would have to be escaped again in the statement's text), for a pattern
+   * around it.
+   */
   String likeText() {
     String lower = text.strip().toLowerCase(Locale.ROOT);
     var out = new StringBuilder(lower.length() + 8);
     for (int i = 0; i < lower.length(); i++) {
       char c = lower.charAt(i);
-      if (c == '\\' || c == '%' || c == '_') out.append('\\');
+      if (c == '!' || c == '%' || c == '_') out.append('!');
       out.append(c);
     }
     return out.toString();

@@ -159,8 +159,8 @@ final class SubscriberTable {
     return handle
         .createQuery("SELECT " + READ_COLUMNS + " FROM subscribers"
             + " WHERE (:after::text IS NULL OR id > :after)"
-            + " AND (lower(id) LIKE :prefix ESCAPE '\\' OR lower(email) LIKE :prefix ESCAPE '\\'"
-            + " OR lower(name) LIKE :part ESCAPE '\\')"
+            + " AND (lower(id) LIKE :prefix ESCAPE '!' OR lower(email) LIKE :prefix ESCAPE '!'"
+            + " OR lower(name) LIKE :part ESCAPE '!')"
             + " ORDER BY id LIMIT :limit")
         .bind("after", after.orElse(null))
         .bind("prefix", text + "%")
