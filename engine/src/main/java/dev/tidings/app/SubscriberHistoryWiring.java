@@ -6,7 +6,7 @@ import dev.tidings.campaign.CampaignService;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.web.RouteGroup;
-import dev.tidings.web.audience.SubscriberHistory;
+import dev.tidings.web.SubscriberHistory;
 import dev.tidings.web.audience.SubscriberHistoryRoutes;
 import java.util.List;
 import java.util.function.Supplier;

@@ -16,7 +16,6 @@ import dev.tidings.opentime.ShownProducts;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.audience.AudienceRoutes;
-import dev.tidings.web.audience.SubscriberHistory;
 import dev.tidings.web.audience.SubscriberHistoryRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

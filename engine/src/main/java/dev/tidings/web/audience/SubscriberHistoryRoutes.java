@@ -7,10 +7,10 @@ import dev.tidings.web.JsonBodies;
 import dev.tidings.web.Page;
 import dev.tidings.web.Requests;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.SubscriberHistory;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,19 +23,6 @@ import java.util.Optional;
 public final class SubscriberHistoryRoutes implements RouteGroup {
   static final int DEFAULT_LIMIT = 20;
   static final int MAX_LIMIT = 200;
-
-  /** The funnel steps an email's answer lists, in the order a reader's story goes. */
-  private static final List<FunnelStep> SHOWN_STEPS = List.of(
-      FunnelStep.SENT,
-      FunnelStep.DELIVERED,
-      FunnelStep.OPENED,
-      FunnelStep.HUMAN_OPENED,
-      FunnelStep.CLICKED,
-      FunnelStep.HUMAN_CLICKED,
-      FunnelStep.BOUNCED,
-      FunnelStep.DROPPED,
-      FunnelStep.COMPLAINED,
-      FunnelStep.UNSUBSCRIBED);
 
   private final SubscriberService subscribers;
   private final SubscriberHistory history;
@@ -80,14 +67,6 @@ public final class SubscriberHistoryRoutes implements RouteGroup {
     return id;
   }
 
-  /** The steps an email reached, as the API names them ({@code humanOpened}, ...). */
-  public static List<String> steps(SubscriberHistory.Email email) {
-    return SHOWN_STEPS.stream()
-        .filter(email.message()::reached)
-        .map(FunnelStep::wire)
-        .toList();
-  }
-
   private static Map<String, Object> json(SubscriberHistory.Email email) {
     var message = email.message();
     Map<String, Object> row = new LinkedHashMap<>();
@@ -97,7 +76,7 @@ public final class SubscriberHistoryRoutes implements RouteGroup {
     message.sentAt().ifPresent(at -> row.put("sentAt", at.toString()));
     row.put("status", message.status().wire());
     row.put("statusAt", message.statusAt().toString());
-    row.put("steps", steps(email));
+    row.put("steps", email.story().stream().map(FunnelStep::wire).toList());
     row.put("productIds", email.productIds());
     email.productsChosenAt().ifPresent(at -> row.put("productsChosenAt", at.toString()));
     return row;

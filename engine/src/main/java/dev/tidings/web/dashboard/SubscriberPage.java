@@ -8,8 +8,8 @@ import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.Suppression;
 import dev.tidings.audience.SuppressionReason;
 import dev.tidings.catalog.Product;
-import dev.tidings.web.audience.SubscriberHistory;
-import dev.tidings.web.audience.SubscriberHistoryRoutes;
+import dev.tidings.delivery.FunnelStep;
+import dev.tidings.web.SubscriberHistory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -165,7 +165,7 @@ final class SubscriberPage {
         email.campaignName().orElse("Campaign " + message.campaignId()),
         message.sentAt().map(Html::time).orElse("not yet known"),
         message.status().wire(),
-        SubscriberHistoryRoutes.steps(email),
+        email.story().stream().map(FunnelStep::wire).toList(),
         email.productIds().stream()
             .map(id -> Optional.ofNullable(products.get(id))
                 .map(p -> new ProductView(p.title(), p.imageUrl().toString(), true))

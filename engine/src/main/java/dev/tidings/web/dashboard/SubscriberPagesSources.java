@@ -6,7 +6,7 @@ import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.recommend.Recommender;
-import dev.tidings.web.audience.SubscriberHistory;
+import dev.tidings.web.SubscriberHistory;
 import java.time.InstantSource;
 
 /**

@@ -21,7 +21,7 @@ import dev.tidings.recommend.Recommendations;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
-import dev.tidings.web.audience.SubscriberHistory;
+import dev.tidings.web.SubscriberHistory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;

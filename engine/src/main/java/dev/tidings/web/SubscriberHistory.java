@@ -1,7 +1,8 @@
-package dev.tidings.web.audience;
+package dev.tidings.web;
 
 import dev.tidings.activity.ActivityHistory;
 import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.delivery.FunnelStep;
 import dev.tidings.opentime.ShownProducts;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,9 +14,23 @@ import java.util.Optional;
 /**
  * One subscriber's story as each capability tells it through its own service: the emails delivery
  * knows they were sent (and what became of each), the products open-time showed in them, the
- * campaigns' names, and their latest activity. The API and the dashboard show the same.
+ * campaigns' names, and their latest activity. The API ({@code web.audience}) and the dashboard show
+ * the same.
  */
 public final class SubscriberHistory {
+  /** The funnel steps an email's story shows, in the order a reader's story goes. */
+  private static final List<FunnelStep> STORY = List.of(
+      FunnelStep.SENT,
+      FunnelStep.DELIVERED,
+      FunnelStep.OPENED,
+      FunnelStep.HUMAN_OPENED,
+      FunnelStep.CLICKED,
+      FunnelStep.HUMAN_CLICKED,
+      FunnelStep.BOUNCED,
+      FunnelStep.DROPPED,
+      FunnelStep.COMPLAINED,
+      FunnelStep.UNSUBSCRIBED);
+
   /** Longest a read of someone's activity may take before PostgreSQL cancels it. */
   private static final Duration ACTIVITY_TIMEOUT = Duration.ofSeconds(3);
 
@@ -52,6 +67,14 @@ public final class SubscriberHistory {
       Optional<Instant> productsChosenAt) {
     public Email {
       productIds = List.copyOf(productIds);
+    }
+
+    /**
+     * What became of the email: the steps it reached, in the order a reader's story goes (sent,
+     * delivered, opened, opened by a person, clicked, ...; bounced, complained, unsubscribed).
+     */
+    public List<FunnelStep> story() {
+      return STORY.stream().filter(message::reached).toList();
     }
   }
 
