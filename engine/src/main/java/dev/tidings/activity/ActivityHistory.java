@@ -10,7 +10,8 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * Reads of stored activity for the capabilities that learn from it (recommendations): one user's recent
  * events, and how often each item was acted on lately. Only the types that say something about taste are
- * read: views, clicks, adds to cart and purchases.
+ * read for them: views, clicks, adds to cart and purchases. An operator sees a user's latest events of
+ * every type ({@link #latestEvents}).
  */
 public final class ActivityHistory {
   private final Jdbi jdbi;
@@ -45,6 +46,15 @@ public final class ActivityHistory {
     if (userIds.isEmpty()) return Map.of();
     return jdbi.inTransaction(
         handle -> EventTable.recentOfUsers(handle, userIds, since, limit, timeout));
+  }
+
+  /**
+   * The user's last {@code limit} events of every type, newest first (what an operator looks at, not
+   * what the recommender learns from); one range of the {@code (user_id, occurred_at)} index, cancelled
+   * by PostgreSQL after {@code timeout}.
+   */
+  public List<PastEvent> latestEvents(String userId, int limit, Duration timeout) {
+    return jdbi.inTransaction(handle -> EventTable.latestOfUser(handle, userId, limit, timeout));
   }
 
   /** Events per item and type since {@code since}: a scan of the window, meant for a periodic background job. */

@@ -153,6 +153,22 @@ final class EventTable {
         .list();
   }
 
+  static List<ActivityHistory.PastEvent> latestOfUser(
+      Handle handle, String userId, int limit, Duration timeout) {
+    long millis = Math.max(1, timeout.toMillis());
+    handle.execute("SET LOCAL statement_timeout = " + millis);
+    return handle
+        .createQuery("SELECT item_id, type, occurred_at FROM " + NAME
+            + " WHERE user_id = :userId ORDER BY occurred_at DESC LIMIT :limit")
+        .bind("userId", userId)
+        .bind("limit", limit)
+        .map((rs, ctx) -> new ActivityHistory.PastEvent(
+            rs.getString("item_id"),
+            type(rs.getString("type")),
+            rs.getTimestamp("occurred_at").toInstant()))
+        .list();
+  }
+
   static Map<String, List<ActivityHistory.PastEvent>> recentOfUsers(
       Handle handle, Collection<String> userIds, Instant since, int limit, Duration timeout) {
     long millis = Math.max(1, timeout.toMillis());

@@ -43,6 +43,7 @@ public final class AudienceWiring implements Capability {
         subscribers(),
         follows(),
         suppressions(),
+        new dev.tidings.audience.SuppressionChanges(infrastructure.metrics()),
         infrastructure.clock(),
         settings.maxBodyBytes(),
         settings.maxImportBytes()));

@@ -34,13 +34,25 @@ final class Capabilities {
         optimize::experiments,
         () -> OpenTimeWiring.slotPreviews(openTime.chooser(), catalog.catalog()));
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
+    var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
     var dashboard = new DashboardWiring(
         infrastructure, campaigns, optimize, recommend::recommender, activity::aggregation);
     // a program's own capabilities first, as their routes are more specific than the dashboard's
     var all = new ArrayList<Capability>(additions.capabilities());
     all.addAll(List.of(
-        catalog, audience, activity, notify, optimize, recommend, openTime, delivery, campaigns,
-        sending, webhooks, dashboard));
+        catalog,
+        audience,
+        activity,
+        notify,
+        optimize,
+        recommend,
+        openTime,
+        delivery,
+        campaigns,
+        sending,
+        webhooks,
+        subscriberHistory,
+        dashboard));
     return List.copyOf(all);
   }
 }

@@ -3,7 +3,10 @@ package dev.tidings.app;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.activity.aggregate.BacklogAggregation;
+import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionChanges;
+import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.editor.Block;
 import dev.tidings.campaign.editor.CampaignBlocks;
@@ -18,10 +21,12 @@ import dev.tidings.web.dashboard.CampaignEditorSources;
 import dev.tidings.web.dashboard.DashboardRoutes;
 import dev.tidings.web.dashboard.DashboardSources;
 import dev.tidings.web.dashboard.SessionSignOuts;
+import dev.tidings.web.dashboard.SubscriberPagesSources;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jdbi.v3.core.Jdbi;
 
 /**
  * The dashboard: read-only queries of the campaign, delivery, open-time, catalog and audience
@@ -86,7 +91,22 @@ final class DashboardWiring implements Capability {
         Optional.of(editor(jdbi)),
         new SessionSignOuts(jdbi, clock),
         Optional.of(infrastructure.authThrottle()),
-        infrastructure.metrics()));
+        infrastructure.metrics(),
+        Optional.of(subscriberPages(jdbi, reads))));
+  }
+
+  /** Suppressions on the primary (the page after a change shows it), the rest from the read pool. */
+  private SubscriberPagesSources subscriberPages(Jdbi primary, Jdbi reads) {
+    var clock = infrastructure.clock();
+    return new SubscriberPagesSources(
+        new SubscriberService(reads, clock),
+        new FollowService(reads, clock),
+        new SuppressionService(primary, clock),
+        new SuppressionChanges(infrastructure.metrics()),
+        SubscriberHistoryWiring.history(reads, campaigns::campaigns),
+        new CatalogService(reads, clock),
+        request -> recommender.get().recommend(request),
+        clock);
   }
 
   /**

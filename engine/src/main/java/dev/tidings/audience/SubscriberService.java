@@ -98,6 +98,23 @@ public final class SubscriberService {
     return jdbi.withHandle(handle -> SubscriberTable.page(handle, after, limit));
   }
 
+  /**
+   * Up to {@code limit} subscribers in id order after the id {@code after} whose id or email starts
+   * with the search's text, or whose name holds it, compared case-insensitively (keyset pagination).
+   */
+  public List<Subscriber> search(SubscriberSearch search, Optional<String> after, int limit) {
+    PageLimit.check(limit);
+    return jdbi.withHandle(handle -> SubscriberTable.search(handle, search, after, limit));
+  }
+
+  /** When a subscriber was first stored and last written. */
+  public record Dates(java.time.Instant createdAt, java.time.Instant updatedAt) {}
+
+  /** The subscriber's {@link Dates}; empty when there is no such subscriber. */
+  public Optional<Dates> dates(String id) {
+    return jdbi.withHandle(handle -> SubscriberTable.dates(handle, id));
+  }
+
   /** Deletes the subscriber and its follows; false when there was none. Suppressions stay (they are per address). */
   public boolean delete(String id) {
     return jdbi.withHandle(handle -> SubscriberTable.delete(handle, id));

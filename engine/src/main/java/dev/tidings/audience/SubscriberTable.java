@@ -148,6 +148,39 @@ final class SubscriberTable {
         .list();
   }
 
+  /**
+   * Up to {@code limit} subscribers in id order after the id {@code after} whose id or email starts
+   * with the text or whose name holds it. A name cannot be matched through an index, so the statement
+   * walks the subscribers in id order (the primary key) and stops at the page's limit.
+   */
+  static List<Subscriber> search(
+      Handle handle, SubscriberSearch search, Optional<String> after, int limit) {
+    String text = search.likeText();
+    return handle
+        .createQuery("SELECT " + READ_COLUMNS + " FROM subscribers"
+            + " WHERE (:after::text IS NULL OR id > :after)"
+            + " AND (lower(id) LIKE :prefix ESCAPE '!' OR lower(email) LIKE :prefix ESCAPE '!'"
+            + " OR lower(name) LIKE :part ESCAPE '!')"
+            + " ORDER BY id LIMIT :limit")
+        .bind("after", after.orElse(null))
+        .bind("prefix", text + "%")
+        .bind("part", "%" + text + "%")
+        .bind("limit", limit)
+        .map(SubscriberTable::subscriber)
+        .list();
+  }
+
+  /** When the subscriber was first stored and last written. */
+  static Optional<SubscriberService.Dates> dates(Handle handle, String id) {
+    return handle
+        .createQuery("SELECT created_at, updated_at FROM subscribers WHERE id = :id")
+        .bind("id", id)
+        .map((rs, ctx) -> new SubscriberService.Dates(
+            rs.getTimestamp("created_at").toInstant(),
+            rs.getTimestamp("updated_at").toInstant()))
+        .findOne();
+  }
+
   /** Deletes the subscriber; its follows go with it (ON DELETE CASCADE). */
   static boolean delete(Handle handle, String id) {
     return handle

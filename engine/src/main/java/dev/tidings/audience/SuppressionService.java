@@ -36,6 +36,17 @@ public final class SuppressionService {
 
   /** Suppresses an address; when it already was, the existing suppression (its first reason and date) is kept and returned. */
   public Suppression suppress(Suppression given) {
+    return add(given).stored();
+  }
+
+  /** What {@link #add} did: the suppression as stored, and whether this call stored it. */
+  public record Added(Suppression stored, boolean isNew) {}
+
+  /**
+   * {@link #suppress}, telling whether the address was suppressed by this call or already was (what
+   * the suppression changes are counted by).
+   */
+  public Added add(Suppression given) {
     var suppression = new Suppression(
         EmailAddress.normalisedOrAsGiven(given.email()), given.reason(), given.createdAt());
     return jdbi.inTransaction(handle -> {
@@ -43,9 +54,9 @@ public final class SuppressionService {
       // insert that refused ours, under read committed). A concurrent unsuppress can delete that
       // row between the two statements; then the address is free again and the insert is retried.
       for (int attempt = 1; ; attempt++) {
-        SuppressionTable.insertUnlessSuppressed(handle, suppression);
+        boolean inserted = SuppressionTable.insertUnlessSuppressed(handle, suppression);
         var stored = SuppressionTable.find(handle, forms(suppression.email()));
-        if (stored.isPresent()) return stored.get();
+        if (stored.isPresent()) return new Added(stored.get(), inserted);
         if (attempt == MAX_ATTEMPTS)
           throw new IllegalStateException("the suppression of an address was deleted "
               + MAX_ATTEMPTS + " times while it was being written");

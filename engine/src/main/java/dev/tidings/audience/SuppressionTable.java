@@ -17,15 +17,16 @@ final class SuppressionTable {
 
   private SuppressionTable() {}
 
-  /** Inserts the suppression unless its address (in any case) is suppressed already. */
-  static void insertUnlessSuppressed(Handle handle, Suppression suppression) {
-    handle
-        .createUpdate("INSERT INTO suppressions (" + COLUMNS + ") VALUES (:email, :reason, :at)"
-            + " ON CONFLICT ((lower(email))) DO NOTHING")
-        .bind("email", suppression.email())
-        .bind("reason", suppression.reason().wire())
-        .bind("at", suppression.createdAt())
-        .execute();
+  /** Inserts the suppression unless its address (in any case) is suppressed already; true when inserted. */
+  static boolean insertUnlessSuppressed(Handle handle, Suppression suppression) {
+    return handle
+            .createUpdate("INSERT INTO suppressions (" + COLUMNS + ") VALUES (:email, :reason, :at)"
+                + " ON CONFLICT ((lower(email))) DO NOTHING")
+            .bind("email", suppression.email())
+            .bind("reason", suppression.reason().wire())
+            .bind("at", suppression.createdAt())
+            .execute()
+        > 0;
   }
 
   /** Suppresses the addresses of these subscribers, each for its reason; unknown ids are skipped. */

@@ -151,6 +151,77 @@ public final class DeliveryStats {
     });
   }
 
+  /**
+   * One email a subscriber was sent and what became of it: its current status and every funnel step
+   * it reached (a person's open and click among them).
+   *
+   * @param sentAt empty until the send's outcome was recorded
+   */
+  public record SubscriberMessage(
+      String messageId,
+      long campaignId,
+      Optional<Instant> sentAt,
+      DeliveryStatus status,
+      Instant statusAt,
+      java.util.Set<FunnelStep> steps) {
+    public SubscriberMessage {
+      steps = steps.isEmpty()
+          ? java.util.Set.of()
+          : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(steps));
+    }
+
+    public boolean reached(FunnelStep step) {
+      return steps.contains(step);
+    }
+  }
+
+  /**
+   * The subscriber's last {@code limit} emails, newest sent first (those whose outcome is not known
+   * yet first of all), each with the steps it reached: a range of the subscriber's index, then their
+   * steps in one statement.
+   */
+  public List<SubscriberMessage> ofSubscriber(String subscriberId, int limit) {
+    return jdbi.withHandle(handle -> {
+      record Row(String id, long campaign, Optional<Instant> sent, int status, Instant at) {}
+      List<Row> rows = handle
+          .createQuery("SELECT message_id, campaign_id, sent_at, status, status_at"
+              + " FROM message_status WHERE subscriber_id = :s"
+              + " ORDER BY sent_at DESC NULLS LAST LIMIT :n")
+          .bind("s", subscriberId)
+          .bind("n", limit)
+          .map((rs, ctx) -> new Row(
+              rs.getString("message_id"),
+              rs.getLong("campaign_id"),
+              Optional.ofNullable(rs.getTimestamp("sent_at")).map(java.sql.Timestamp::toInstant),
+              rs.getInt("status"),
+              rs.getTimestamp("status_at").toInstant()))
+          .list();
+      if (rows.isEmpty()) return List.<SubscriberMessage>of();
+      Map<String, java.util.Set<FunnelStep>> steps = new HashMap<>();
+      handle
+          .createQuery("SELECT message_id, step FROM message_steps WHERE message_id = ANY(:ids)")
+          .bindArray("ids", String.class, rows.stream().map(Row::id).toList())
+          .map((rs, ctx) -> Map.entry(rs.getString("message_id"), rs.getInt("step")))
+          .forEach(row -> FunnelStep.ofCode(row.getValue())
+              .ifPresent(step -> steps
+                  .computeIfAbsent(row.getKey(), id -> java.util.EnumSet.noneOf(FunnelStep.class))
+                  .add(step)));
+      List<SubscriberMessage> messages = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        var status = FunnelStep.ofCode(row.status()).flatMap(FunnelStep::status);
+        if (status.isEmpty()) continue; // a code this version does not know: not ours to show
+        messages.add(new SubscriberMessage(
+            row.id(),
+            row.campaign(),
+            row.sent(),
+            status.get(),
+            row.at(),
+            steps.getOrDefault(row.id(), java.util.Set.of())));
+      }
+      return messages;
+    });
+  }
+
   /** A product and the human clicks its slots got in one campaign. */
   public record ProductClicks(String productId, long clicks) {}
 

@@ -40,6 +40,23 @@ public final class ShownProducts {
         .list());
   }
 
+  /** The products each of these emails showed, by message id; emails not opened yet are left out. */
+  public java.util.Map<String, Shown> ofMessages(java.util.Collection<String> messageIds) {
+    if (messageIds.isEmpty()) return java.util.Map.of();
+    var found = new java.util.HashMap<String, Shown>();
+    jdbi.useHandle(handle -> handle
+        .createQuery("SELECT message_id, campaign_id, product_ids, chosen_at FROM message_slots"
+            + " WHERE message_id = ANY(:ids)")
+        .bindArray("ids", String.class, messageIds)
+        .map((rs, ctx) -> new Shown(
+            rs.getString("message_id"),
+            rs.getLong("campaign_id"),
+            Arrays.asList((String[]) rs.getArray("product_ids").getArray()),
+            rs.getTimestamp("chosen_at").toInstant()))
+        .forEach(shown -> found.put(shown.messageId(), shown)));
+    return found;
+  }
+
   /**
    * Any one email of the campaign whose slots were chosen, the one the dashboard previews. No order:
    * without an index on the campaign, the scan stops at the first row it meets instead of reading

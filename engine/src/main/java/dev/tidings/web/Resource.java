@@ -35,11 +35,25 @@ public record Resource<T>(
     Imports.Importer importer) {
 
   public void register(HttpRouting.Builder routing, long maxBodyBytes, long maxImportBytes) {
+    register(
+        routing, (request, after, limit) -> list.apply(after, limit), maxBodyBytes, maxImportBytes);
+  }
+
+  /** A page of the list, read with the request at hand (a search by its own query parameters). */
+  @FunctionalInterface
+  public interface Lister<T> {
+    List<T> page(ServerRequest request, Optional<String> after, int limit);
+  }
+
+  /** {@link #register}, with the list answered by {@code lister} instead of {@link #list}. */
+  public void register(
+      HttpRouting.Builder routing, Lister<T> lister, long maxBodyBytes, long maxImportBytes) {
     routing.get(path, (request, response) -> {
       int limit = Requests.limit(request);
       JsonBodies.ok(
           response,
-          Page.of(list.apply(Requests.query(request, "after"), limit), limit, toJson, id));
+          Page.of(
+              lister.page(request, Requests.query(request, "after"), limit), limit, toJson, id));
     });
     routing.post(
         path + "/import",

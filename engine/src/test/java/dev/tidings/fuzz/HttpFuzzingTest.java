@@ -648,6 +648,22 @@ class HttpFuzzingTest {
         new Operation("GET", "/explorer", List.of(new Parameter("subscriber", "query")), Map.of()),
         new Operation("GET", "/system", List.of(), Map.of()),
         new Operation(
+            "GET",
+            "/subscribers",
+            List.of(new Parameter("q", "query"), new Parameter("after", "query")),
+            Map.of()),
+        new Operation("GET", "/subscribers/{id}", List.of(new Parameter("id", "path")), Map.of()),
+        new Operation(
+            "POST",
+            "/subscribers/{id}/suppression/add",
+            List.of(new Parameter("id", "path")),
+            Map.of("application/x-www-form-urlencoded", Json.MAPPER.createObjectNode())),
+        new Operation(
+            "POST",
+            "/subscribers/{id}/suppression/lift",
+            List.of(new Parameter("id", "path")),
+            Map.of("application/x-www-form-urlencoded", Json.MAPPER.createObjectNode())),
+        new Operation(
             "POST",
             "/u/{token}",
             List.of(new Parameter("token", "path")),

@@ -112,6 +112,13 @@ class ApiResourcesTest {
                 clock,
                 8 * 1024,
                 MAX_IMPORT),
+            new dev.tidings.web.audience.SubscriberHistoryRoutes(
+                new SubscriberService(database.jdbi(), clock),
+                new dev.tidings.web.SubscriberHistory(
+                    new DeliveryStats(database.jdbi()),
+                    new dev.tidings.opentime.ShownProducts(database.jdbi()),
+                    campaignId -> Optional.empty(),
+                    new dev.tidings.activity.ActivityHistory(database.jdbi()))),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
             new dev.tidings.web.notify.NotifyRoutes(
                 new dev.tidings.notify.Notifications(database.jdbi(), clock), 8 * 1024),

@@ -5,8 +5,10 @@ import dev.tidings.audience.Follow;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.Subscriber;
+import dev.tidings.audience.SubscriberSearch;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.Suppression;
+import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.audience.TargetType;
 import dev.tidings.web.ApiProblem;
@@ -20,7 +22,9 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import java.time.InstantSource;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** Subscribers, their follows, and the suppression list as REST resources, with bulk import. */
@@ -28,6 +32,7 @@ public final class AudienceRoutes implements RouteGroup {
   private final SubscriberService subscribers;
   private final FollowService follows;
   private final SuppressionService suppressions;
+  private final SuppressionChanges changes;
   private final Resource<Subscriber> subscriberResource;
   private final InstantSource clock;
   private final long maxBodyBytes;
@@ -40,6 +45,26 @@ public final class AudienceRoutes implements RouteGroup {
       InstantSource clock,
       long maxBodyBytes,
       long maxImportBytes) {
+    this(
+        subscribers,
+        follows,
+        suppressions,
+        new SuppressionChanges(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+        clock,
+        maxBodyBytes,
+        maxImportBytes);
+  }
+
+  /** @param changes counts the suppressions this API adds and lifts */
+  public AudienceRoutes(
+      SubscriberService subscribers,
+      FollowService follows,
+      SuppressionService suppressions,
+      SuppressionChanges changes,
+      InstantSource clock,
+      long maxBodyBytes,
+      long maxImportBytes) {
+    this.changes = changes;
     this.subscribers = subscribers;
     this.follows = follows;
     this.suppressions = suppressions;
@@ -62,9 +87,20 @@ public final class AudienceRoutes implements RouteGroup {
 
   @Override
   public void register(HttpRouting.Builder routing) {
-    subscriberResource.register(routing, maxBodyBytes, maxImportBytes);
+    subscriberResource.register(routing, this::subscribersPage, maxBodyBytes, maxImportBytes);
     followRoutes(routing);
     suppressionRoutes(routing);
+  }
+
+  /** A page of every subscriber, or with {@code ?q=} of those it finds. */
+  private List<Subscriber> subscribersPage(
+      ServerRequest request, Optional<String> after, int limit) {
+    var q = Requests.query(request, "q");
+    if (q.isEmpty()) return subscribers.list(after, limit);
+    SubscriberSearch.problem(q.get()).ifPresent(why -> {
+      throw ApiProblem.badRequest(why);
+    });
+    return subscribers.search(new SubscriberSearch(q.get()), after, limit);
   }
 
   private void followRoutes(HttpRouting.Builder routing) {
@@ -119,14 +155,15 @@ public final class AudienceRoutes implements RouteGroup {
       if (!(body instanceof tools.jackson.databind.node.ObjectNode object))
         throw ApiProblem.unprocessable("the body must be a JSON object");
       object.put("email", Requests.path(request, "email"));
-      JsonBodies.ok(
-          response,
-          AudienceJson.toJson(
-              suppressions.suppress(AudienceJson.suppressionFromJson(object, clock))));
+      var added = suppressions.add(AudienceJson.suppressionFromJson(object, clock));
+      if (added.isNew())
+        changes.changed(SuppressionChanges.Source.API, SuppressionChanges.Action.ADD);
+      JsonBodies.ok(response, AudienceJson.toJson(added.stored()));
     });
     routing.delete("/api/v1/suppressions/{email}", (request, response) -> {
       String email = Requests.path(request, "email");
       if (!suppressions.unsuppress(email)) throw ApiProblem.notFound(email + " is not suppressed");
+      changes.changed(SuppressionChanges.Source.API, SuppressionChanges.Action.LIFT);
       response.status(204).send();
     });
   }

@@ -42,6 +42,7 @@ public final class DashboardRoutes implements RouteGroup {
   private final LiveStream live = new LiveStream();
   private final CampaignsPage campaignsPage;
   private final Recommendations recommendations;
+  private final Optional<SubscriberPages> subscriberPages;
   private final byte[] script;
   private final byte[] style;
 
@@ -74,6 +75,18 @@ public final class DashboardRoutes implements RouteGroup {
       SessionSignOuts signOuts,
       Optional<AuthThrottle> throttle,
       io.micrometer.core.instrument.MeterRegistry metrics) {
+    this(sources, editor, signOuts, throttle, metrics, Optional.empty());
+  }
+
+  /** @param subscribers what the Subscribers pages read and write; empty: no such pages */
+  public DashboardRoutes(
+      DashboardSources sources,
+      Optional<CampaignEditorSources> editor,
+      SessionSignOuts signOuts,
+      Optional<AuthThrottle> throttle,
+      io.micrometer.core.instrument.MeterRegistry metrics,
+      Optional<SubscriberPagesSources> subscribers) {
+    this.subscriberPages = subscribers.map(SubscriberPages::new);
     this.sources = sources;
     this.guard = new FormGuard(metrics);
     this.editor = editor.map(e -> new CampaignEditor(e, guard));
@@ -124,6 +137,7 @@ public final class DashboardRoutes implements RouteGroup {
     controls.ifPresent(c -> c.register(routing, this::page));
     previews.ifPresent(p -> p.register(routing, this::page));
     routing.get("/campaigns/{id}", page(this::campaign));
+    subscriberPages.ifPresent(pages -> pages.register(routing, this::page, guard));
     routing.get("/explorer", page(this::explorer));
     routing.get("/system", page(this::system));
     routing.get("/system/dead-letters/{queue}", page(this::deadLetters));

@@ -39,6 +39,7 @@ final class Html {
   /** Which section of the navigation a page belongs to, so that its link is marked current. */
   enum Section {
     CAMPAIGNS("/", "Campaigns"),
+    SUBSCRIBERS("/subscribers", "Subscribers"),
     EXPLORER("/explorer", "Recommendations"),
     SYSTEM("/system", "System"),
     NONE("", "");

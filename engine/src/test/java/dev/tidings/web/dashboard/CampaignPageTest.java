@@ -134,7 +134,7 @@ class CampaignPageTest {
             "slot 1 Velin Shirt \"x\" 9.50 EUR", "slot 2 gone (no longer in the catalogue)");
     assertThat(page.select("ol.cards img").attr("src"))
         .isEqualTo("https://img.example/p1.png?a=1&b=2");
-    assertThat(page.select("a[href*=subscriber]").attr("href"))
+    assertThat(page.select("main a[href*=subscriber]").attr("href"))
         .isEqualTo("/explorer?subscriber=s%3A1.2");
 
     Document quiet = Jsoup.parse(b);
