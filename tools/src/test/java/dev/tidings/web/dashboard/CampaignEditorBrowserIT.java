@@ -45,7 +45,8 @@ import tools.jackson.databind.JsonNode;
  * country and watches the count follow, previews the email as one subscriber, sends a test to
  * themselves, schedules it a minute or two ahead, and finds one email per member of the segment in the
  * outbox once it ran, whose open-time slots show products. Then edits a draft, meets the error for an
- * unsafe template at its line, and cancels a scheduled campaign. Screenshots of each page.
+ * unsafe template at its line, cancels a scheduled campaign, and finds one of the segment on the
+ * Subscribers pages, whose address it suppresses and lifts again. Screenshots of each page.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CampaignEditorBrowserIT {
@@ -347,6 +348,37 @@ class CampaignEditorBrowserIT {
 
   @Test
   @Order(7)
+  void a_member_is_found_and_their_page_shows_the_email_and_suppresses_and_lifts() {
+    String member = members.keySet().iterator().next();
+    String email = members.get(member);
+    browser.get(url("/"));
+    browser.findElement(By.linkText("Subscribers")).click();
+    field("q").sendKeys(email.substring(0, email.indexOf('@')));
+    browser.findElement(By.cssSelector("form[role=search] button")).click();
+    await(b -> b.getCurrentUrl().contains("q="));
+    screenshot("subscribers");
+    browser.findElement(By.linkText(member)).click();
+    await(b -> b.getCurrentUrl().endsWith("/subscribers/" + member));
+    var emails = browser.findElement(By.id("emails")).findElement(By.xpath(".."));
+    assertThat(emails.getText()).contains("Picks for " + country);
+
+    new Select(field("reason")).selectByValue("manual");
+    browser
+        .findElement(By.cssSelector("form[action$='/suppression/add'] button"))
+        .click();
+    await(b -> b.getCurrentUrl().contains("done=added"));
+    assertThat(api("/api/v1/suppressions/" + email)).contains("manual");
+    screenshot("subscriber");
+    browser
+        .findElement(By.cssSelector("form[action$='/suppression/lift'] button"))
+        .click();
+    await(b -> b.getCurrentUrl().contains("done=lifted"));
+    assertThat(browser.findElements(By.cssSelector("form[action$='/suppression/add']")))
+        .hasSize(1);
+  }
+
+  @Test
+  @Order(8)
   void the_editor_fits_a_phone() {
     browser.manage().window().setSize(new Dimension(390, 844));
     try {
