@@ -10,12 +10,18 @@ import dev.tidings.audience.Consent;
 import dev.tidings.audience.Location;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.CampaignState;
+import dev.tidings.campaign.UnwiredSends;
+import dev.tidings.config.Secret;
 import dev.tidings.config.SettingsLoader;
 import dev.tidings.testing.RealServers;
+import dev.tidings.web.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -27,6 +33,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -106,8 +113,6 @@ class CampaignEditorPagesIT {
     RealServers.dropDatabase(databaseName);
   }
 
-  // 1
-
   @Test
   void a_campaign_made_from_a_template_holds_what_the_template_gave() throws Exception {
     var page = get("/campaigns/new?template=open-time-picks");
@@ -154,8 +159,6 @@ class CampaignEditorPagesIT {
     assertThat(stored(id).definition().html()).isEqualTo(HTML);
   }
 
-  // 2
-
   @Test
   void a_form_without_this_sessions_token_or_from_another_site_changes_nothing() throws Exception {
     var form = draftForm("Guarded", Map.of());
@@ -183,8 +186,6 @@ class CampaignEditorPagesIT {
     assertThat(campaignCount()).isEqualTo(before + 1);
   }
 
-  // 3
-
   @Test
   void an_unsafe_template_comes_back_as_typed_with_its_line_named_and_nothing_stored()
       throws Exception {
@@ -208,8 +209,6 @@ class CampaignEditorPagesIT {
 
     assertThat(campaignCount()).isEqualTo(before);
   }
-
-  // 4
 
   @Test
   void counting_the_audience_agrees_with_the_service_and_stores_nothing() throws Exception {
@@ -247,8 +246,6 @@ class CampaignEditorPagesIT {
     assertThat(campaignCount()).isEqualTo(before);
   }
 
-  // 5
-
   @Test
   void a_draft_is_edited_and_a_running_campaign_is_not() throws Exception {
     long id = createDraft("Editable", Map.of());
@@ -278,8 +275,6 @@ class CampaignEditorPagesIT {
     assertThat(late.body()).contains("running");
     assertThat(stored(id).definition().subject()).isEqualTo("A better subject");
   }
-
-  // 6
 
   @Test
   void a_draft_is_scheduled_after_its_confirmation_then_cancelled() throws Exception {
@@ -342,7 +337,79 @@ class CampaignEditorPagesIT {
         .isEqualTo(404);
   }
 
-  // 7
+  @Test
+  void send_now_on_a_node_without_a_send_pipeline_is_a_page_that_says_so() throws Exception {
+    long id = createDraft("Unsendable", Map.of());
+    var server = unwiredDashboard();
+    try {
+      String at = "http://127.0.0.1:" + server.port() + "/campaigns/" + id;
+      var confirm = get(at + "/confirm?action=send");
+      assertThat(confirm.statusCode()).isEqualTo(200);
+
+      var refused = post(at + "/send", Map.of("_csrf", token(confirm.body())));
+
+      assertThat(refused.statusCode()).isEqualTo(503);
+      assertThat(Jsoup.parse(refused.body()).select("[role=alert]").text())
+          .contains("no send pipeline");
+      assertThat(campaigns.view(id).orElseThrow().state()).isEqualTo(CampaignState.DRAFT);
+    } finally {
+      server.close();
+    }
+  }
+
+  /**
+   * The dashboard with the editor on the node's database, but a campaign service with no send
+   * pipeline, as a program built on the engine may wire it; only what the controls read is given.
+   */
+  @SuppressWarnings("NullAway") // the pages that read the missing sources are not opened
+  private static HttpServer unwiredDashboard() {
+    var jdbi = node.infrastructure().database().jdbi();
+    InstantSource clock = node.infrastructure().clock();
+    var unwired =
+        new CampaignService(jdbi, new UnwiredSends(), new AudienceQuery(jdbi, clock), clock);
+    var subscribers = new SubscriberService(jdbi, clock);
+    var editor = new CampaignEditorSources(
+        unwired,
+        node.capability(CampaignWiring.class).emails(),
+        subscribers,
+        audience -> unwired.countAudience(CampaignJson.audienceFromJson(audience)),
+        null,
+        null,
+        (campaign, subscriber) -> Optional.empty(),
+        (campaign, to, subscriber) -> {
+          throw new AssertionError("no test is sent here");
+        },
+        clock);
+    var sources = new DashboardSources(
+        unwired,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        subscribers,
+        null,
+        List.of(),
+        null,
+        List.of(),
+        () -> new DashboardSources.Counting(0, Duration.ZERO),
+        List::of,
+        new Secret(KEY),
+        clock,
+        false);
+    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    return HttpServer.start(
+        new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
+        metrics,
+        List.of(),
+        List.of(new DashboardRoutes(
+            sources,
+            Optional.of(editor),
+            new SessionSignOuts(jdbi, clock),
+            Optional.empty(),
+            metrics)));
+  }
 
   @Test
   void the_preview_says_who_would_get_it_and_frames_the_html_in_a_sandbox() throws Exception {
@@ -368,8 +435,6 @@ class CampaignEditorPagesIT {
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(unknown.body()).contains("nobody-here");
   }
-
-  // 8
 
   @Test
   void a_test_send_mails_one_marked_email_and_is_limited_per_minute() throws Exception {
@@ -434,9 +499,14 @@ class CampaignEditorPagesIT {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Posts a form as a browser on this site does: its origin, the session cookie. */
+  /**
+   * Posts a form as a browser on the site does: its origin, the session cookie. {@code path} may be a
+   * whole URL, of another server.
+   */
   private HttpResponse<String> post(String path, Map<String, String> form) throws Exception {
-    return post(path, form, Optional.of(base.toString()), cookie);
+    URI target = base.resolve(path);
+    return post(
+        path, form, Optional.of(target.getScheme() + "://" + target.getAuthority()), cookie);
   }
 
   private HttpResponse<String> post(
@@ -448,7 +518,7 @@ class CampaignEditorPagesIT {
     var request = HttpRequest.newBuilder(base.resolve(path))
         .header("Content-Type", "application/x-www-form-urlencoded")
         .header("Cookie", session);
-    origin.ifPresent(value -> request.header("Origin", value.replaceAll("/$", "")));
+    origin.ifPresent(value -> request.header("Origin", value));
     return http.send(
         request.POST(HttpRequest.BodyPublishers.ofString(body)).build(),
         HttpResponse.BodyHandlers.ofString());
