@@ -29,6 +29,12 @@ public final class CampaignJson {
   public static final int DEFAULT_PRIORITY = 4;
   public static final double DEFAULT_RATE = 100;
 
+  /**
+   * The latest time a campaign may be scheduled for. An ISO-8601 instant may name a year far past
+   * what PostgreSQL stores; refused here, such a time is a 422 naming the field, not a failed insert.
+   */
+  public static final Instant LATEST_SCHEDULE = Instant.parse("9999-12-31T23:59:59Z");
+
   private static final Set<String> FIELDS = Set.of(
       "name",
       "from",
@@ -628,7 +634,12 @@ public final class CampaignJson {
     if (node == null || node.isNull()) return Optional.empty();
     try {
       if (!node.isString()) throw new DateTimeParseException("not a string", node.toString(), 0);
-      return Optional.of(Instant.parse(node.asString()));
+      Instant at = Instant.parse(node.asString());
+      if (at.isAfter(LATEST_SCHEDULE)) {
+        problems.add(field + " must be no later than " + LATEST_SCHEDULE + " but was " + node);
+        return Optional.empty();
+      }
+      return Optional.of(at);
     } catch (DateTimeParseException e) {
       problems.add(
           field + " must be an ISO-8601 instant such as 2026-12-01T09:00:00Z but was " + node);

@@ -80,6 +80,20 @@ class CampaignJsonTest {
   }
 
   @Test
+  void a_schedule_later_than_can_be_stored_is_refused_by_name() {
+    ObjectNode json = Fixtures.json();
+    json.put("scheduledAt", "+999999-01-01T00:00:00Z");
+    assertThatThrownBy(() -> CampaignJson.fromJson(json))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e -> assertThat(e.problems())
+                .containsExactly("scheduledAt must be no later than 9999-12-31T23:59:59Z but was"
+                    + " \"+999999-01-01T00:00:00Z\""));
+    json.put("scheduledAt", CampaignJson.LATEST_SCHEDULE.toString());
+    assertThat(CampaignJson.fromJson(json).scheduledAt()).contains(CampaignJson.LATEST_SCHEDULE);
+  }
+
+  @Test
   void every_problem_is_reported_at_once() {
     ObjectNode json = Json.MAPPER.createObjectNode();
     json.put("subject", "Hi\r\nBcc: victim@example.com");

@@ -338,6 +338,8 @@ final class CampaignControls {
     }
     if (!at.isAfter(sources.clock().instant()))
       return new When.Wrong("at: " + Html.time(at) + " has passed; choose a time ahead.");
+    if (at.isAfter(CampaignJson.LATEST_SCHEDULE))
+      return new When.Wrong("at: '" + typed + "' is later than a campaign can be scheduled.");
     return new When.At(at);
   }
 
