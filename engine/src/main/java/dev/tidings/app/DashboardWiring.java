@@ -1,16 +1,10 @@
 package dev.tidings.app;
 
-import dev.tidings.InvalidInputException;
-import dev.tidings.Json;
 import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
-import dev.tidings.campaign.CampaignJson;
-import dev.tidings.campaign.editor.Block;
-import dev.tidings.campaign.editor.CampaignBlocks;
-import dev.tidings.campaign.editor.StarterTemplate;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.notify.Notifications;
@@ -109,85 +103,14 @@ final class DashboardWiring implements Capability {
         clock);
   }
 
-  /**
-   * The campaign editor writes through the campaign capability's services, on the primary: a person
-   * who saves a draft must see it on the next page.
-   */
-  private CampaignEditorSources editor(org.jdbi.v3.core.Jdbi primary) {
-    var service = campaigns.campaigns();
-    var library = campaigns.templates();
-    var previews = campaigns.previews();
-    var tests = campaigns.testSends();
+  /** The campaign editor's services, on the primary: see {@link CampaignEditorSources}. */
+  private CampaignEditorSources editor(Jdbi primary) {
     return new CampaignEditorSources(
-        service,
-        campaigns.emails(),
+        campaigns.campaigns(),
         new SubscriberService(primary, infrastructure.clock()),
-        audience -> service.countAudience(CampaignJson.audienceFromJson(audience)),
-        new CampaignEditorSources.Starters() {
-          @Override
-          public List<CampaignEditorSources.Starter> list() {
-            return library.list().stream().map(DashboardWiring::starter).toList();
-          }
-
-          @Override
-          public Optional<CampaignEditorSources.Starter> starter(String name) {
-            return library.get(name).map(DashboardWiring::starter);
-          }
-        },
-        new EditorBlocks(),
-        (campaign, subscriber) -> previews
-            .preview(campaign.id(), subscriber)
-            .map(p -> new CampaignEditorSources.Previewed(
-                p.email(), p.wouldSend(), p.reason(), p.slotProducts())),
-        tests::send,
+        campaigns.templates(),
+        campaigns.previews(),
+        campaigns.testSends(),
         infrastructure.clock());
-  }
-
-  private static CampaignEditorSources.Starter starter(StarterTemplate template) {
-    return new CampaignEditorSources.Starter(
-        template.name(),
-        template.title(),
-        template.description(),
-        template.subject(),
-        template.html(),
-        template.text(),
-        template.slots(),
-        template.digest().isPresent());
-  }
-
-  /** The campaign capability's blocks, made from the editor's fields as the API makes them from JSON. */
-  private static final class EditorBlocks implements CampaignEditorSources.Blocks {
-    @Override
-    public List<CampaignEditorSources.BlockKind> kinds() {
-      return List.of(
-          new CampaignEditorSources.BlockKind("slots", "Open-time product slots"),
-          new CampaignEditorSources.BlockKind("button", "A button"),
-          new CampaignEditorSources.BlockKind("digest", "A digest section"),
-          new CampaignEditorSources.BlockKind("unsubscribe", "An unsubscribe footer"));
-    }
-
-    @Override
-    public CampaignEditorSources.Snippet make(String kind, String count, String label, String url) {
-      var json = Json.MAPPER.createObjectNode().put("type", kind);
-      switch (kind) {
-        case "slots" -> {
-          try {
-            json.put("count", Integer.parseInt(count.trim()));
-          } catch (NumberFormatException e) {
-            throw new InvalidInputException("blockCount: the number of products must be a whole"
-                + " number, not '" + count + "'");
-          }
-        }
-        case "button" -> json.put("label", label).put("url", url.trim());
-        default -> {}
-      }
-      Block block = CampaignBlocks.fromJson(json);
-      var snippet = CampaignBlocks.snippet(block);
-      return new CampaignEditorSources.Snippet(
-          snippet.html(),
-          snippet.text(),
-          block instanceof Block.Slots slots ? Optional.of(slots.count()) : Optional.empty(),
-          block instanceof Block.Digest);
-    }
   }
 }

@@ -129,9 +129,9 @@ final class CampaignControls {
       String back) {}
 
   private void confirm(ServerRequest request, ServerResponse response, Visitor visitor) {
-    var view = view(request);
+    var view = CampaignPath.id(request).flatMap(sources.campaigns()::view);
     if (view.isEmpty()) {
-      notFound(response, visitor);
+      CampaignPath.notFound(response, visitor);
       return;
     }
     String asked = request.query().first("action").asOptional().orElse("");
@@ -166,7 +166,7 @@ final class CampaignControls {
       at = Optional.of(((When.At) when).instant());
     }
     var definition = campaign.campaign().definition();
-    long audience = sources.counter().count(CampaignJson.toJson(definition).get("audience"));
+    long audience = sources.campaigns().countAudience(definition.audience());
     String people = Html.count(audience) + (audience == 1 ? " subscriber" : " subscribers");
     List<String> details = new ArrayList<>();
     String question;
@@ -263,9 +263,9 @@ final class CampaignControls {
   }
 
   private void act(ServerRequest request, ServerResponse response, Visitor visitor, Action action) {
-    var view = view(request);
+    var view = CampaignPath.id(request).flatMap(sources.campaigns()::view);
     if (view.isEmpty()) {
-      notFound(response, visitor);
+      CampaignPath.notFound(response, visitor);
       return;
     }
     var form = guard.accept(request, response, visitor, 4096);
@@ -343,15 +343,6 @@ final class CampaignControls {
     return new When.At(at);
   }
 
-  private Optional<CampaignView> view(ServerRequest request) {
-    try {
-      long id = Long.parseLong(request.path().pathParameters().get("id"));
-      return id > 0 ? sources.campaigns().view(id) : Optional.empty();
-    } catch (NumberFormatException notAnId) {
-      return Optional.empty();
-    }
-  }
-
   private static String state(CampaignView view) {
     return view.state().name().toLowerCase(Locale.ROOT).replace('_', ' ');
   }
@@ -377,16 +368,5 @@ final class CampaignControls {
                 "campaign-refused",
                 new Refused(
                     c.id(), c.definition().name(), title, problem, "/campaigns/" + c.id()))));
-  }
-
-  private static void notFound(ServerResponse response, Visitor visitor) {
-    Html.send(
-        response,
-        404,
-        Html.page(
-            "Not found",
-            Html.Section.CAMPAIGNS,
-            visitor,
-            Templates.render("notfound", new DashboardRoutes.NotFound("No such campaign."))));
   }
 }

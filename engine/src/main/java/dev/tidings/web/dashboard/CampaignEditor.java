@@ -64,7 +64,7 @@ final class CampaignEditor {
     var template = request.query().first("template").asOptional().filter(t -> !t.isBlank());
     CampaignForm form = CampaignForm.blank();
     if (template.isPresent()) {
-      var starter = sources.templates().starter(template.get());
+      var starter = sources.templates().get(template.get());
       if (starter.isEmpty()) {
         Html.send(response, 404, notFound(visitor, "No template named " + template.get() + "."));
         return;
@@ -79,9 +79,9 @@ final class CampaignEditor {
   }
 
   private void editForm(ServerRequest request, ServerResponse response, Visitor visitor) {
-    Optional<Campaign> campaign = campaign(request);
+    Optional<Campaign> campaign = CampaignPath.id(request).flatMap(sources.campaigns()::get);
     if (campaign.isEmpty()) {
-      Html.send(response, 404, notFound(visitor, "No such campaign."));
+      CampaignPath.notFound(response, visitor);
       return;
     }
     if (!editable(campaign.get(), response, visitor)) return;
@@ -117,9 +117,9 @@ final class CampaignEditor {
   }
 
   private void save(ServerRequest request, ServerResponse response, Visitor visitor) {
-    Optional<Campaign> campaign = campaign(request);
+    Optional<Campaign> campaign = CampaignPath.id(request).flatMap(sources.campaigns()::get);
     if (campaign.isEmpty()) {
-      Html.send(response, 404, notFound(visitor, "No such campaign."));
+      CampaignPath.notFound(response, visitor);
       return;
     }
     var fields = guard.accept(request, response, visitor, MAX_FORM_BYTES);
@@ -193,7 +193,8 @@ final class CampaignEditor {
 
   private Counted count(CampaignForm form) {
     try {
-      long n = sources.counter().count(form.audienceJson());
+      long n =
+          sources.campaigns().countAudience(CampaignJson.audienceFromJson(form.audienceJson()));
       return new Counted(
           Optional.of(
               Html.count(n) + (n == 1 ? " subscriber" : " subscribers") + " would get it now"),
@@ -221,23 +222,17 @@ final class CampaignEditor {
 
   private Added addBlock(CampaignForm form, FormFields.Fields fields) {
     try {
-      CampaignEditorSources.Snippet block = sources
-          .blocks()
-          .make(
-              fields.get("block"),
-              fields.get("blockCount"),
-              fields.get("blockLabel"),
-              fields.get("blockUrl"));
+      BlockForm.Added block = BlockForm.make(fields);
       String slots = block
           .slots()
           .map(n -> Integer.toString(Math.max(n, parse(form.slots()))))
           .orElse(form.slots());
       return new Added(
-          form.withHtmlAndText(
-                  insertBeforeBodyEnd(form.html(), block.html()),
-                  form.text().isEmpty() ? block.text() : form.text() + "\n\n" + block.text(),
-                  slots)
-              .withDigest(form.digest() || block.digest()),
+          form.withContent(
+              insertBeforeBodyEnd(form.html(), block.html()),
+              form.text().isEmpty() ? block.text() : form.text() + "\n\n" + block.text(),
+              slots,
+              form.digest() || block.digest()),
           List.of());
     } catch (InvalidInputException refused) {
       return new Added(form, refused.problems());
@@ -274,15 +269,6 @@ final class CampaignEditor {
                 + ": only a draft or a scheduled campaign can be changed. <a href=\"/campaigns/"
                 + campaign.id() + "\">Back to the campaign</a></p>"));
     return false;
-  }
-
-  private Optional<Campaign> campaign(ServerRequest request) {
-    try {
-      long id = Long.parseLong(request.path().pathParameters().get("id"));
-      return id > 0 ? sources.campaigns().get(id) : Optional.empty();
-    } catch (NumberFormatException notAnId) {
-      return Optional.empty();
-    }
   }
 
   /** What the editor shows: the form as typed, the campaign it edits, what was wrong, the count. */
@@ -413,9 +399,7 @@ final class CampaignEditor {
         invalid,
         errors,
         VARIABLES,
-        sources.blocks().kinds().stream()
-            .map(kind -> new Option(kind.value(), kind.label(), false))
-            .toList(),
+        BlockForm.KINDS,
         MessageToken.MAX_SLOTS,
         rows,
         draft.count().stream().toList(),

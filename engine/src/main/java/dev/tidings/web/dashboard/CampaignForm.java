@@ -3,6 +3,7 @@ package dev.tidings.web.dashboard;
 import dev.tidings.Json;
 import dev.tidings.campaign.CampaignDefinition;
 import dev.tidings.campaign.CampaignJson;
+import dev.tidings.campaign.editor.StarterTemplate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -116,35 +117,29 @@ record CampaignForm(
   }
 
   /** A template's starting point; who it is from is the author's to fill in. */
-  static CampaignForm of(CampaignEditorSources.Starter starter) {
-    return blank()
-        .withHtmlAndText(starter.html(), starter.text(), Integer.toString(starter.slots()))
-        .withDigest(starter.digest())
-        .withNameAndSubject(starter.title(), starter.subject());
-  }
-
-  CampaignForm withNameAndSubject(String newName, String newSubject) {
+  static CampaignForm of(StarterTemplate starter) {
+    var blank = blank();
     return new CampaignForm(
-        newName,
-        fromEmail,
-        fromName,
-        replyToEmail,
-        replyToName,
-        newSubject,
-        html,
-        text,
-        slots,
-        priority,
-        rate,
-        digest,
-        digestDays,
-        digestMinimum,
-        conditions,
-        experiment,
-        allocation,
-        metric,
-        testSharePercent,
-        variants);
+        starter.title(),
+        "",
+        "",
+        "",
+        "",
+        starter.subject(),
+        starter.html(),
+        starter.text(),
+        Integer.toString(starter.slots()),
+        blank.priority(),
+        blank.rate(),
+        starter.digest().isPresent(),
+        starter.digest().map(d -> Integer.toString(d.lookBackDays())).orElse(blank.digestDays()),
+        starter.digest().map(d -> Integer.toString(d.minimum())).orElse(blank.digestMinimum()),
+        List.of(),
+        false,
+        blank.allocation(),
+        blank.metric(),
+        blank.testSharePercent(),
+        List.of());
   }
 
   /** A stored definition as the form shows it. */
@@ -258,7 +253,8 @@ record CampaignForm(
     return posted.replace("\r\n", "\n");
   }
 
-  CampaignForm withHtmlAndText(String newHtml, String newText, String newSlots) {
+  /** The form with a block added: its content, and the slots and digest the block needs. */
+  CampaignForm withContent(String newHtml, String newText, String newSlots, boolean newDigest) {
     return new CampaignForm(
         name,
         fromEmail,
@@ -271,31 +267,7 @@ record CampaignForm(
         newSlots,
         priority,
         rate,
-        digest,
-        digestDays,
-        digestMinimum,
-        conditions,
-        experiment,
-        allocation,
-        metric,
-        testSharePercent,
-        variants);
-  }
-
-  CampaignForm withDigest(boolean on) {
-    return new CampaignForm(
-        name,
-        fromEmail,
-        fromName,
-        replyToEmail,
-        replyToName,
-        subject,
-        html,
-        text,
-        slots,
-        priority,
-        rate,
-        on,
+        newDigest,
         digestDays,
         digestMinimum,
         conditions,

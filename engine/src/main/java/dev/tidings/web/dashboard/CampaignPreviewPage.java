@@ -62,9 +62,9 @@ final class CampaignPreviewPage {
       String text) {}
 
   private void preview(ServerRequest request, ServerResponse response, Visitor visitor) {
-    Optional<Campaign> campaign = campaign(request);
+    Optional<Campaign> campaign = CampaignPath.id(request).flatMap(sources.campaigns()::get);
     if (campaign.isEmpty()) {
-      notFound(response, visitor);
+      CampaignPath.notFound(response, visitor);
       return;
     }
     Campaign c = campaign.get();
@@ -83,7 +83,7 @@ final class CampaignPreviewPage {
           empty(c, editable, asked, List.of("No subscriber has the id or email “" + asked + "”.")));
       return;
     }
-    var preview = sources.previews().preview(c, subscriber.get().id());
+    var preview = sources.previews().preview(c.id(), subscriber.get().id());
     if (preview.isEmpty()) {
       send(
           response,
@@ -121,10 +121,10 @@ final class CampaignPreviewPage {
             p.wouldSend() ? "yes" : "no",
             p.reason().stream().toList(),
             headers,
-            !p.slots().isEmpty(),
+            !p.slotProducts().isEmpty(),
             Templates.render(
                 "slot-products",
-                new SlotCards(p.slots().stream()
+                new SlotCards(p.slotProducts().stream()
                     .map(s -> new SlotCard(
                         s.id(),
                         s.title(),
@@ -163,9 +163,9 @@ final class CampaignPreviewPage {
    * own: no script, no form, nothing but its images and inline style, and only this site may frame it.
    */
   private void frame(ServerRequest request, ServerResponse response, Visitor visitor) {
-    Optional<Campaign> campaign = campaign(request);
+    Optional<Campaign> campaign = CampaignPath.id(request).flatMap(sources.campaigns()::get);
     String id = request.query().first("subscriber").asOptional().orElse("");
-    var preview = campaign.flatMap(c -> sources.previews().preview(c, id));
+    var preview = campaign.flatMap(c -> sources.previews().preview(c.id(), id));
     @Nullable String html = preview.flatMap(p -> p.email()).flatMap(OutgoingEmail::html).orElse(null);
     response.status(html == null ? 404 : 200);
     response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=UTF-8");
@@ -180,9 +180,9 @@ final class CampaignPreviewPage {
   }
 
   private void testSend(ServerRequest request, ServerResponse response, Visitor visitor) {
-    Optional<Campaign> campaign = campaign(request);
+    Optional<Campaign> campaign = CampaignPath.id(request).flatMap(sources.campaigns()::get);
     if (campaign.isEmpty()) {
-      notFound(response, visitor);
+      CampaignPath.notFound(response, visitor);
       return;
     }
     var form = guard.accept(request, response, visitor, 4096);
@@ -272,15 +272,6 @@ final class CampaignPreviewPage {
         : dev.tidings.Problems.isId(asked) ? sources.subscribers().get(asked) : Optional.empty();
   }
 
-  private Optional<Campaign> campaign(ServerRequest request) {
-    try {
-      long id = Long.parseLong(request.path().pathParameters().get("id"));
-      return id > 0 ? sources.campaigns().get(id) : Optional.empty();
-    } catch (NumberFormatException notAnId) {
-      return Optional.empty();
-    }
-  }
-
   private static void send(ServerResponse response, Visitor visitor, int status, View view) {
     Html.send(
         response,
@@ -290,16 +281,5 @@ final class CampaignPreviewPage {
             Html.Section.CAMPAIGNS,
             visitor,
             Templates.render("campaign-preview", view)));
-  }
-
-  private static void notFound(ServerResponse response, Visitor visitor) {
-    Html.send(
-        response,
-        404,
-        Html.page(
-            "Not found",
-            Html.Section.CAMPAIGNS,
-            visitor,
-            Templates.render("notfound", new DashboardRoutes.NotFound("No such campaign."))));
   }
 }

@@ -72,19 +72,7 @@ final class Html {
 
   /** Text made safe to place in HTML, for the few messages a page writes without a template. */
   static String escape(String text) {
-    var out = new StringBuilder(text.length() + 16);
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '<' -> out.append("&lt;");
-        case '>' -> out.append("&gt;");
-        case '&' -> out.append("&amp;");
-        case '"' -> out.append("&quot;");
-        case '\'' -> out.append("&#39;");
-        default -> out.append(c);
-      }
-    }
-    return out.toString();
+    return dev.tidings.HtmlText.escape(text);
   }
 
   record NavLink(String path, String label, boolean current) {}

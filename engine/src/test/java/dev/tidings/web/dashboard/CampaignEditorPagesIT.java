@@ -368,18 +368,7 @@ class CampaignEditorPagesIT {
     var unwired =
         new CampaignService(jdbi, new UnwiredSends(), new AudienceQuery(jdbi, clock), clock);
     var subscribers = new SubscriberService(jdbi, clock);
-    var editor = new CampaignEditorSources(
-        unwired,
-        node.capability(CampaignWiring.class).emails(),
-        subscribers,
-        audience -> unwired.countAudience(CampaignJson.audienceFromJson(audience)),
-        null,
-        null,
-        (campaign, subscriber) -> Optional.empty(),
-        (campaign, to, subscriber) -> {
-          throw new AssertionError("no test is sent here");
-        },
-        clock);
+    var editor = new CampaignEditorSources(unwired, subscribers, null, null, null, clock);
     var sources = new DashboardSources(
         unwired,
         null,
