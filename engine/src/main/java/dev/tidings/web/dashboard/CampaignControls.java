@@ -69,10 +69,12 @@ final class CampaignControls {
 
   private final CampaignEditorSources sources;
   private final FormGuard guard;
+  private final CampaignActions actions;
 
-  CampaignControls(CampaignEditorSources sources, FormGuard guard) {
+  CampaignControls(CampaignEditorSources sources, FormGuard guard, CampaignActions actions) {
     this.sources = sources;
     this.guard = guard;
+    this.actions = actions;
   }
 
   void register(HttpRouting.Builder routing, DashboardRoutes.Pages pages) {
@@ -298,6 +300,7 @@ final class CampaignControls {
         case CANCEL -> service.cancel(id);
         case DELETE -> {
           service.delete(id);
+          actions.done(CampaignActions.Action.DELETE);
           CampaignEditor.redirect(response, "/?done=deleted");
           return;
         }
@@ -314,6 +317,7 @@ final class CampaignControls {
       refuse(response, visitor, campaign, status, "Not done", refused.detail());
       return;
     }
+    actions.done(CampaignActions.Action.valueOf(action.name()));
     CampaignEditor.redirect(response, "/campaigns/" + id + "?done=" + action.path);
   }
 

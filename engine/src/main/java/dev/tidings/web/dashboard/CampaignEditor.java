@@ -46,10 +46,12 @@ final class CampaignEditor {
 
   private final CampaignEditorSources sources;
   private final FormGuard guard;
+  private final CampaignActions actions;
 
-  CampaignEditor(CampaignEditorSources sources, FormGuard guard) {
+  CampaignEditor(CampaignEditorSources sources, FormGuard guard, CampaignActions actions) {
     this.sources = sources;
     this.guard = guard;
+    this.actions = actions;
   }
 
   void register(HttpRouting.Builder routing, DashboardRoutes.Pages pages) {
@@ -137,6 +139,7 @@ final class CampaignEditor {
     Optional<String> template = Optional.of(fields.get("template")).filter(name -> !name.isBlank());
     switch (fields.get("intent")) {
       case "count" -> {
+        actions.done(CampaignActions.Action.COUNT);
         var counted = count(form);
         Html.send(
             response,
@@ -147,6 +150,7 @@ final class CampaignEditor {
                 ""));
       }
       case "block" -> {
+        actions.done(CampaignActions.Action.BLOCK);
         var added = addBlock(form, fields);
         Html.send(
             response,
@@ -163,10 +167,13 @@ final class CampaignEditor {
           long id = campaign.isPresent()
               ? sources.campaigns().replace(campaign.get().id(), definition).id()
               : sources.campaigns().create(definition).id();
+          actions.done(
+              campaign.isPresent() ? CampaignActions.Action.SAVE : CampaignActions.Action.CREATE);
           redirect(
               response,
               "/campaigns/" + id + "/edit?done=" + (campaign.isPresent() ? "saved" : "created"));
         } catch (InvalidInputException refused) {
+          actions.done(CampaignActions.Action.REFUSED);
           Html.send(
               response,
               422,

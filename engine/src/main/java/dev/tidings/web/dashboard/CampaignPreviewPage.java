@@ -25,10 +25,12 @@ import org.jspecify.annotations.Nullable;
 final class CampaignPreviewPage {
   private final CampaignEditorSources sources;
   private final FormGuard guard;
+  private final CampaignActions actions;
 
-  CampaignPreviewPage(CampaignEditorSources sources, FormGuard guard) {
+  CampaignPreviewPage(CampaignEditorSources sources, FormGuard guard, CampaignActions actions) {
     this.sources = sources;
     this.guard = guard;
+    this.actions = actions;
   }
 
   void register(HttpRouting.Builder routing, DashboardRoutes.Pages pages) {
@@ -92,6 +94,7 @@ final class CampaignPreviewPage {
           empty(c, editable, asked, List.of("That subscriber is no longer there.")));
       return;
     }
+    actions.done(CampaignActions.Action.PREVIEW);
     var p = preview.get();
     List<Header> headers = new ArrayList<>();
     p.email().ifPresent(email -> {
@@ -206,7 +209,7 @@ final class CampaignPreviewPage {
     }
     try {
       switch (sources.tests().send(c.id(), to, subscriberId)) {
-        case TestSendResult.Sent sent -> {}
+        case TestSendResult.Sent sent -> actions.done(CampaignActions.Action.TEST);
         case TestSendResult.Refused no -> {
           refused(response, visitor, c, 422, no.reason());
           return;

@@ -89,9 +89,10 @@ public final class DashboardRoutes implements RouteGroup {
     this.subscriberPages = subscribers.map(SubscriberPages::new);
     this.sources = sources;
     this.guard = new FormGuard(metrics);
-    this.editor = editor.map(e -> new CampaignEditor(e, guard));
-    this.controls = editor.map(e -> new CampaignControls(e, guard));
-    this.previews = editor.map(e -> new CampaignPreviewPage(e, guard));
+    var actions = new CampaignActions(metrics);
+    this.editor = editor.map(e -> new CampaignEditor(e, guard, actions));
+    this.controls = editor.map(e -> new CampaignControls(e, guard, actions));
+    this.previews = editor.map(e -> new CampaignPreviewPage(e, guard, actions));
     this.signIn = new SignIn(
         sources.apiKey(),
         new SessionCookie(sources.apiKey(), sources.clock(), sources.secureCookies()),

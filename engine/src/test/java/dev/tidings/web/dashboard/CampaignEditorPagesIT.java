@@ -115,6 +115,7 @@ class CampaignEditorPagesIT {
 
   @Test
   void a_campaign_made_from_a_template_holds_what_the_template_gave() throws Exception {
+    double createdBefore = actions("create");
     var page = get("/campaigns/new?template=open-time-picks");
     assertThat(page.statusCode()).isEqualTo(200);
     var form = editorForm(page.body());
@@ -136,6 +137,17 @@ class CampaignEditorPagesIT {
     assertThat(definition.slots()).isEqualTo(template.slots()).isPositive();
     assertThat(definition.from().email()).isEqualTo(FROM);
     assertThat(get(location).body()).contains("Saved as a draft");
+    assertThat(actions("create")).isEqualTo(createdBefore + 1);
+  }
+
+  /** The count of one action done from the dashboard, as the node's metrics show it. */
+  private static double actions(String action) {
+    var counter = node.infrastructure()
+        .metrics()
+        .find("tidings_dashboard_campaign_actions")
+        .tag("action", action)
+        .counter();
+    return counter == null ? 0 : counter.count();
   }
 
   @Test
