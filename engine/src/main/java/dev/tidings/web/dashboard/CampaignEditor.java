@@ -300,7 +300,8 @@ final class CampaignEditor {
       String hint,
       @Nullable String error) {}
 
-  record VariantView(int index, int number, String name, String subject, String html) {}
+  record VariantView(
+      int index, int number, String name, String subject, String html, List<Option> algorithms) {}
 
   record View(
       String csrf,
@@ -373,8 +374,11 @@ final class CampaignEditor {
     for (int i = 0; i < CampaignForm.VARIANT_ROWS; i++) {
       var v = i < form.variants().size()
           ? form.variants().get(i)
-          : new CampaignForm.VariantRow(i == 0 ? "A" : "", "", "");
-      variants.add(new VariantView(i, i + 1, v.name(), v.subject(), v.html()));
+          : new CampaignForm.VariantRow(i == 0 ? "A" : "", "", "", List.of());
+      var algorithms = java.util.Arrays.stream(dev.tidings.recommend.blend.Algorithm.values())
+          .map(a -> new Option(a.id(), a.id().replace('_', ' '), v.algorithms().contains(a.id())))
+          .toList();
+      variants.add(new VariantView(i, i + 1, v.name(), v.subject(), v.html(), algorithms));
     }
     var campaign = draft.campaign();
     boolean isNew = campaign.isEmpty();

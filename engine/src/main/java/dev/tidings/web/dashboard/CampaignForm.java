@@ -4,6 +4,7 @@ import dev.tidings.Json;
 import dev.tidings.campaign.CampaignDefinition;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.editor.StarterTemplate;
+import dev.tidings.recommend.blend.Algorithm;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -56,10 +57,17 @@ record CampaignForm(
     }
   }
 
-  /** One variant of an experiment; blank parts keep the campaign's own. */
-  record VariantRow(String name, String subject, String html) {
+  /**
+   * One variant of an experiment; blank parts keep the campaign's own. {@code algorithms}, when any,
+   * are the only recommendation algorithms its open-time slots blend (by id).
+   */
+  record VariantRow(String name, String subject, String html, List<String> algorithms) {
+    VariantRow {
+      algorithms = List.copyOf(algorithms);
+    }
+
     boolean blank() {
-      return name.isBlank() && subject.isBlank() && html.isBlank();
+      return name.isBlank() && subject.isBlank() && html.isBlank() && algorithms.isEmpty();
     }
   }
 
@@ -153,7 +161,8 @@ record CampaignForm(
       variants.add(new VariantRow(
           variant.path("name").asString(""),
           variant.path("subject").asString(""),
-          variant.path("html").asString("")));
+          variant.path("html").asString(""),
+          variant.path("algorithms").valueStream().map(id -> id.asString("")).toList()));
     return new CampaignForm(
         definition.name(),
         definition.from().email(),
@@ -219,10 +228,15 @@ record CampaignForm(
     }
     List<VariantRow> variants = new ArrayList<>();
     for (int i = 0; i < VARIANT_ROWS; i++) {
+      String prefix = "v" + i + ".";
       var variant = new VariantRow(
-          form.get("v" + i + ".name").trim(),
-          form.get("v" + i + ".subject"),
-          form.get("v" + i + ".html"));
+          form.get(prefix + "name").trim(),
+          form.get(prefix + "subject"),
+          form.get(prefix + "html"),
+          Arrays.stream(Algorithm.values())
+              .map(Algorithm::id)
+              .filter(id -> form.get(prefix + "alg." + id).equals("on"))
+              .toList());
       if (!variant.blank()) variants.add(variant);
     }
     return new CampaignForm(
@@ -309,6 +323,10 @@ record CampaignForm(
         ObjectNode entry = list.addObject().put("name", variant.name());
         if (!variant.subject().isBlank()) entry.put("subject", variant.subject());
         if (!variant.html().isBlank()) entry.put("html", lines(variant.html()));
+        if (!variant.algorithms().isEmpty()) {
+          ArrayNode algorithms = entry.putArray("algorithms");
+          variant.algorithms().forEach(algorithms::add);
+        }
       }
     }
     return out;

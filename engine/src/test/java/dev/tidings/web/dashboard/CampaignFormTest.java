@@ -79,13 +79,22 @@ class CampaignFormTest {
   void an_experiment_takes_its_share_in_percent_and_keeps_blank_parts_as_the_campaigns() {
     String body = FILLED
         + "&experiment=on&allocation=ab&metric=human_open&testShare=25"
-        + "&v0.name=A&v1.name=B&v1.subject=Other+subject&v2.name=&v2.subject=";
+        + "&v0.name=A&v1.name=B&v1.subject=Other+subject&v2.name=&v2.subject="
+        + "&v1.alg.popularity=on&v1.alg.co_occurrence=on";
     var definition = CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty()));
     var experiment = definition.experiment().orElseThrow();
     assertThat(experiment.testShare()).isEqualTo(0.25);
     assertThat(experiment.variants()).hasSize(2);
     assertThat(experiment.variants().getFirst().subject()).isEmpty();
     assertThat(experiment.variants().get(1).subject()).contains("Other subject");
+    assertThat(experiment.variants().get(1).algorithms())
+        .containsExactlyInAnyOrder(
+            dev.tidings.recommend.blend.Algorithm.POPULARITY,
+            dev.tidings.recommend.blend.Algorithm.CO_OCCURRENCE);
+    assertThat(experiment.variants().getFirst().algorithms()).isEmpty();
+    assertThat(CampaignJson.fromJson(CampaignForm.of(definition).toJson(Optional.empty())))
+        .as("and back through the form")
+        .isEqualTo(definition);
   }
 
   @Test
