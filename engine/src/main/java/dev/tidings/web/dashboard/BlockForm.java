@@ -17,11 +17,11 @@ final class BlockForm {
   /** What a block adds to the HTML and the text, and the slots or digest it needs. */
   record Added(String html, String text, Optional<Integer> slots, boolean digest) {}
 
-  static final List<CampaignEditor.Option> KINDS = List.of(
-      new CampaignEditor.Option("slots", "Open-time product slots", false),
-      new CampaignEditor.Option("button", "A button", false),
-      new CampaignEditor.Option("digest", "A digest section", false),
-      new CampaignEditor.Option("unsubscribe", "An unsubscribe footer", false));
+  static final List<Option> KINDS = List.of(
+      new Option("slots", "Open-time product slots", false),
+      new Option("button", "A button", false),
+      new Option("digest", "A digest section", false),
+      new Option("unsubscribe", "An unsubscribe footer", false));
 
   /** @throws InvalidInputException naming the field that is wrong */
   static Added make(FormFields.Fields fields) {

@@ -3,7 +3,6 @@ package dev.tidings.web.dashboard;
 import dev.tidings.ErrorKind;
 import dev.tidings.Json;
 import dev.tidings.TidingsException;
-import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignState;
 import dev.tidings.campaign.CampaignView;
@@ -77,7 +76,7 @@ final class CampaignControls {
     this.actions = actions;
   }
 
-  void register(HttpRouting.Builder routing, DashboardRoutes.Pages pages) {
+  void register(HttpRouting.Builder routing, Pages pages) {
     routing.get("/campaigns/{id}/confirm", pages.page(this::confirm));
     for (Action action : Action.values())
       routing.post(
@@ -301,7 +300,7 @@ final class CampaignControls {
         case DELETE -> {
           service.delete(id);
           actions.done(CampaignActions.Action.DELETE);
-          CampaignEditor.redirect(response, "/?done=deleted");
+          Html.redirect(response, "/?done=deleted");
           return;
         }
       }
@@ -318,7 +317,7 @@ final class CampaignControls {
       return;
     }
     actions.done(CampaignActions.Action.valueOf(action.name()));
-    CampaignEditor.redirect(response, "/campaigns/" + id + "?done=" + action.path);
+    Html.redirect(response, "/campaigns/" + id + "?done=" + action.path);
   }
 
   /** A time the schedule form gave: its {@code datetime-local} in UTC, in the future. */
@@ -351,8 +350,6 @@ final class CampaignControls {
     return view.state().name().toLowerCase(Locale.ROOT).replace('_', ' ');
   }
 
-  record Refused(long id, String name, String title, String problem, String back) {}
-
   private static void refuse(
       ServerResponse response,
       Visitor visitor,
@@ -360,17 +357,8 @@ final class CampaignControls {
       int status,
       String title,
       String problem) {
-    Campaign c = campaign.campaign();
-    Html.send(
-        response,
-        status,
-        Html.page(
-            title,
-            Html.Section.CAMPAIGNS,
-            visitor,
-            Templates.render(
-                "campaign-refused",
-                new Refused(
-                    c.id(), c.definition().name(), title, problem, "/campaigns/" + c.id()))));
+    long id = campaign.campaign().id();
+    CampaignPath.refuse(
+        response, visitor, campaign.campaign(), status, title, problem, "/campaigns/" + id);
   }
 }

@@ -11,8 +11,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,7 +52,7 @@ final class CampaignEditor {
     this.actions = actions;
   }
 
-  void register(HttpRouting.Builder routing, DashboardRoutes.Pages pages) {
+  void register(HttpRouting.Builder routing, Pages pages) {
     routing.get("/campaigns/new", pages.page(this::newForm));
     routing.post("/campaigns/new", pages.page(this::create));
     routing.post("/campaigns/audience-count", pages.page(this::liveCount));
@@ -169,7 +167,7 @@ final class CampaignEditor {
               : sources.campaigns().create(definition).id();
           actions.done(
               campaign.isPresent() ? CampaignActions.Action.SAVE : CampaignActions.Action.CREATE);
-          redirect(
+          Html.redirect(
               response,
               "/campaigns/" + id + "/edit?done=" + (campaign.isPresent() ? "saved" : "created"));
         } catch (InvalidInputException refused) {
@@ -287,8 +285,6 @@ final class CampaignEditor {
       Optional<String> count) {}
 
   record Problem(String anchor, String text, @Nullable Integer line) {}
-
-  record Option(String value, String label, boolean selected) {}
 
   record TemplateChoice(String name, String title, String description, boolean current) {}
 
@@ -438,16 +434,6 @@ final class CampaignEditor {
         "Not found",
         Html.Section.CAMPAIGNS,
         visitor,
-        Templates.render("notfound", new DashboardRoutes.NotFound(what)));
-  }
-
-  static void redirect(ServerResponse response, String location) {
-    response.status(303);
-    response.header(HeaderNames.LOCATION, location);
-    response.send();
-  }
-
-  static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+        Templates.render("notfound", new Html.NotFound(what)));
   }
 }

@@ -1,5 +1,6 @@
 package dev.tidings.web.dashboard;
 
+import dev.tidings.campaign.Campaign;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Optional;
@@ -26,6 +27,29 @@ final class CampaignPath {
             "Not found",
             Html.Section.CAMPAIGNS,
             visitor,
-            Templates.render("notfound", new DashboardRoutes.NotFound("No such campaign."))));
+            Templates.render("notfound", new Html.NotFound("No such campaign."))));
+  }
+
+  record Refused(long id, String name, String title, String problem, String back) {}
+
+  /** A page that says why what was asked was not done, with the way back. */
+  static void refuse(
+      ServerResponse response,
+      Visitor visitor,
+      Campaign campaign,
+      int status,
+      String title,
+      String problem,
+      String back) {
+    Html.send(
+        response,
+        status,
+        Html.page(
+            title,
+            Html.Section.CAMPAIGNS,
+            visitor,
+            Templates.render(
+                "campaign-refused",
+                new Refused(campaign.id(), campaign.definition().name(), title, problem, back))));
   }
 }

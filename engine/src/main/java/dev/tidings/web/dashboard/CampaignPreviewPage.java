@@ -33,7 +33,7 @@ final class CampaignPreviewPage {
     this.actions = actions;
   }
 
-  void register(HttpRouting.Builder routing, DashboardRoutes.Pages pages) {
+  void register(HttpRouting.Builder routing, Pages pages) {
     routing.get("/campaigns/{id}/preview", pages.page(this::preview));
     routing.get("/campaigns/{id}/preview/email", pages.page(this::frame));
     routing.post("/campaigns/{id}/test", pages.page(this::testSend));
@@ -137,7 +137,7 @@ final class CampaignPreviewPage {
             slotNote,
             label,
             "/campaigns/" + c.id() + "/preview/email?subscriber="
-                + CampaignEditor.encode(subscriber.get().id()),
+                + Html.encode(subscriber.get().id()),
             p.email().map(OutgoingEmail::text).orElse("")));
   }
 
@@ -244,27 +244,14 @@ final class CampaignPreviewPage {
       return;
     }
     boolean editable = sources.campaigns().view(c).state().editable();
-    CampaignEditor.redirect(
+    Html.redirect(
         response, editable ? "/campaigns/" + c.id() + "/edit?done=tested" : "/campaigns/" + c.id());
   }
 
   private static void refused(
       ServerResponse response, Visitor visitor, Campaign c, int status, String problem) {
-    Html.send(
-        response,
-        status,
-        Html.page(
-            "Test not sent",
-            Html.Section.CAMPAIGNS,
-            visitor,
-            Templates.render(
-                "campaign-refused",
-                new CampaignControls.Refused(
-                    c.id(),
-                    c.definition().name(),
-                    "Test not sent",
-                    problem,
-                    "/campaigns/" + c.id() + "/edit"))));
+    CampaignPath.refuse(
+        response, visitor, c, status, "Test not sent", problem, "/campaigns/" + c.id() + "/edit");
   }
 
   /** A subscriber by email (when it has an {@code @}) or id. */

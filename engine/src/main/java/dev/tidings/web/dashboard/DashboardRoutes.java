@@ -365,20 +365,8 @@ public final class DashboardRoutes implements RouteGroup {
         + java.net.URLEncoder.encode(queue, java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  /** What a page answers, knowing who asked. */
-  @FunctionalInterface
-  interface PageHandler {
-    void handle(ServerRequest request, ServerResponse response, Visitor visitor);
-  }
-
-  /** Makes a handler of a page, for the page groups that register their own routes. */
-  @FunctionalInterface
-  interface Pages {
-    Handler page(PageHandler handler);
-  }
-
   /** A page: signed in, or off to the form. */
-  private Handler page(PageHandler handler) {
+  private Handler page(Pages.PageHandler handler) {
     return (request, response) -> {
       var visitor = signIn.visitor(request);
       if (visitor.isEmpty()) {
@@ -408,8 +396,6 @@ public final class DashboardRoutes implements RouteGroup {
     }
   }
 
-  record NotFound(String what) {}
-
   private static void notFound(ServerResponse response, Visitor visitor, String what) {
     Html.send(
         response,
@@ -418,7 +404,7 @@ public final class DashboardRoutes implements RouteGroup {
             "Not found",
             Html.Section.NONE,
             visitor,
-            Templates.render("notfound", new NotFound(what))));
+            Templates.render("notfound", new Html.NotFound(what))));
   }
 
   private static void asset(ServerResponse response, String type, byte[] bytes) {

@@ -1,5 +1,6 @@
 package dev.tidings.web.dashboard;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.core.instrument.Counter;
@@ -55,7 +56,7 @@ final class FormGuard {
    */
   Optional<FormFields.Fields> accept(
       ServerRequest request, ServerResponse response, Visitor visitor, int maxBytes) {
-    if (!SignIn.sameOrigin(request))
+    if (!FormGuard.sameOrigin(request))
       return refuse(response, Reason.ORIGIN, 403, "This form was sent from another site.");
     return switch (FormFields.read(request, maxBytes)) {
       case FormFields.TooLarge large ->
@@ -103,5 +104,24 @@ final class FormGuard {
             Visitor.NOBODY,
             "<h1>Refused</h1><p role=\"alert\">" + Html.escape(why) + "</p>"));
     return Optional.empty();
+  }
+
+  /**
+   * Whether a browser sent this from our own page. Browsers send {@code Origin} on every POST (and
+   * {@code Sec-Fetch-Site} too); a client that sends neither is no browser and holds no victim's
+   * cookie.
+   */
+  static boolean sameOrigin(ServerRequest request) {
+    var host = request.headers().first(HeaderNames.HOST);
+    var origin = request.headers().first(HeaderNames.ORIGIN);
+    if (origin.isPresent()) {
+      String value = origin.get();
+      int scheme = value.indexOf("://");
+      return host.isPresent()
+          && scheme > 0
+          && value.substring(scheme + 3).equalsIgnoreCase(host.get());
+    }
+    var site = request.headers().first(HeaderNames.create("Sec-Fetch-Site"));
+    return site.isEmpty() || site.get().equals("same-origin") || site.get().equals("none");
   }
 }

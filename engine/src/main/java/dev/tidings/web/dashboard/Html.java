@@ -70,6 +70,21 @@ final class Html {
   record Shell(
       String title, boolean signedIn, String csrf, java.util.List<NavLink> sections, String body) {}
 
+  /** What the {@code notfound} template says is not there. */
+  record NotFound(String what) {}
+
+  /** Sends the browser on to {@code location} after a form did its work (post, redirect, get). */
+  static void redirect(ServerResponse response, String location) {
+    response.status(303);
+    response.header(HeaderNames.LOCATION, location);
+    response.send();
+  }
+
+  /** A value made safe for a URL's query. */
+  static String encode(String value) {
+    return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
   /** Text made safe to place in HTML, for the few messages a page writes without a template. */
   static String escape(String text) {
     return dev.tidings.HtmlText.escape(text);

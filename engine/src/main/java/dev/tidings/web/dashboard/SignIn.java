@@ -135,7 +135,7 @@ final class SignIn {
 
   /** A form posted from another site is refused (403) whatever it holds: true when it was. */
   static boolean refusedFromElsewhere(ServerRequest request, ServerResponse response) {
-    if (sameOrigin(request)) return false;
+    if (FormGuard.sameOrigin(request)) return false;
     Html.send(
         response,
         403,
@@ -197,25 +197,6 @@ final class SignIn {
         || path.startsWith("/\\")
         || path.chars().anyMatch(c -> c <= 0x20 || c >= 0x7f)) return "/";
     return path;
-  }
-
-  /**
-   * Whether a browser sent this from our own page. Browsers send {@code Origin} on every POST (and
-   * {@code Sec-Fetch-Site} too); a client that sends neither is no browser and holds no victim's
-   * cookie.
-   */
-  static boolean sameOrigin(ServerRequest request) {
-    var host = request.headers().first(HeaderNames.HOST);
-    var origin = request.headers().first(HeaderNames.ORIGIN);
-    if (origin.isPresent()) {
-      String value = origin.get();
-      int scheme = value.indexOf("://");
-      return host.isPresent()
-          && scheme > 0
-          && value.substring(scheme + 3).equalsIgnoreCase(host.get());
-    }
-    var site = request.headers().first(HeaderNames.create("Sec-Fetch-Site"));
-    return site.isEmpty() || site.get().equals("same-origin") || site.get().equals("none");
   }
 
   private static void redirect(ServerResponse response, String location) {

@@ -118,7 +118,7 @@ final class SubscriberPage {
     var view = new View(
         visitor.token(),
         s.id(),
-        SubscriberPages.path(s.id()),
+        path(s.id()),
         s.name().orElse(s.email()),
         facts,
         profile.notice().stream().toList(),
@@ -177,5 +177,10 @@ final class SubscriberPage {
   /** The product's title when the catalogue has it, else its id. */
   private static String title(Map<String, Product> products, String id) {
     return Optional.ofNullable(products.get(id)).map(Product::title).orElse(id);
+  }
+
+  /** The page of one subscriber. */
+  static String path(String subscriberId) {
+    return "/subscribers/" + Html.encode(subscriberId);
   }
 }

@@ -49,9 +49,7 @@ final class SubscriberPages {
   }
 
   void register(
-      HttpRouting.Builder routing,
-      Function<DashboardRoutes.PageHandler, Handler> page,
-      FormGuard guard) {
+      HttpRouting.Builder routing, Function<Pages.PageHandler, Handler> page, FormGuard guard) {
     routing.get("/subscribers", page.apply(this::search));
     routing.get("/subscribers/{id}", page.apply(this::subscriber));
     routing.post(
@@ -60,10 +58,6 @@ final class SubscriberPages {
     routing.post(
         "/subscribers/{id}/suppression/lift",
         page.apply((request, response, visitor) -> lift(request, response, visitor, guard)));
-  }
-
-  static String path(String subscriberId) {
-    return "/subscribers/" + URLEncoder.encode(subscriberId, StandardCharsets.UTF_8);
   }
 
   private void search(ServerRequest request, ServerResponse response, Visitor visitor) {
@@ -201,7 +195,7 @@ final class SubscriberPages {
 
   private static void redirect(ServerResponse response, String subscriberId, String done) {
     response.status(303);
-    response.header(HeaderNames.LOCATION, path(subscriberId) + "?done=" + done);
+    response.header(HeaderNames.LOCATION, SubscriberPage.path(subscriberId) + "?done=" + done);
     response.send();
   }
 
@@ -235,7 +229,7 @@ final class SubscriberPages {
             Html.Section.SUBSCRIBERS,
             visitor,
             "<h1>Bad request</h1><p role=\"alert\" class=\"problem\">" + whyHtml
-                + "</p><p><a href=\"" + Html.escape(path(subscriberId))
+                + "</p><p><a href=\"" + Html.escape(SubscriberPage.path(subscriberId))
                 + "\">Back to the subscriber</a></p>"));
   }
 }

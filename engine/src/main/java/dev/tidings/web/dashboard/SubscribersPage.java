@@ -46,7 +46,7 @@ final class SubscribersPage {
         problem.stream().toList(),
         rows.stream()
             .map(s -> new Row(
-                SubscriberPages.path(s.id()),
+                SubscriberPage.path(s.id()),
                 s.id(),
                 s.email(),
                 s.name().orElse(""),

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 class DashboardTextTest {
   @Test
   void markup_in_data_is_escaped_by_the_templates() {
-    String html = Templates.render(
-        "notfound", new DashboardRoutes.NotFound("<script>alert('x')</script> & \"q\""));
+    String html =
+        Templates.render("notfound", new Html.NotFound("<script>alert('x')</script> & \"q\""));
     assertThat(html)
         .doesNotContain("<script>")
         .contains("&lt;script&gt;")
