@@ -132,7 +132,7 @@ class CampaignEditorBrowserIT {
     await(b -> b.findElement(By.cssSelector("output[data-count]")).getText().equals(expected));
     screenshot("campaign-new");
 
-    browser.findElement(By.cssSelector("button[name=intent][value=save]")).click();
+    browser.findElement(By.id("save")).click();
     await(b -> b.getCurrentUrl().contains("/edit?done=created"));
     campaignId = idIn(browser.getCurrentUrl());
     assertThat(browser.findElement(By.cssSelector("[role=status]")).getText())
@@ -279,12 +279,12 @@ class CampaignEditorBrowserIT {
         "<html><body>\n<p>Hello {{subscriber.firstName}}</p>\n"
             + "<p><a href=\"{{unsubscribeUrl}}\">Unsubscribe</a></p>\n</body></html>");
     setValue(field("text"), "Hello {{subscriber.firstName}}\n\nUnsubscribe: {{unsubscribeUrl}}");
-    browser.findElement(By.cssSelector("button[name=intent][value=save]")).click();
+    browser.findElement(By.id("save")).click();
     await(b -> b.getCurrentUrl().contains("/edit?done=created"));
     draftId = idIn(browser.getCurrentUrl());
 
     replace(field("subject"), "Winter is here, {{subscriber.firstName}}");
-    browser.findElement(By.cssSelector("button[name=intent][value=save]")).click();
+    browser.findElement(By.id("save")).click();
     await(b -> b.getCurrentUrl().contains("/edit?done=saved"));
     assertThat(field("subject").getAttribute("value"))
         .isEqualTo("Winter is here, {{subscriber.firstName}}");
@@ -296,7 +296,7 @@ class CampaignEditorBrowserIT {
         field("html"),
         "<html><body>\n<p>Hello</p>\n<script>steal(document.cookie)</script>\n"
             + "<p><a href=\"{{unsubscribeUrl}}\">Unsubscribe</a></p>\n</body></html>");
-    browser.findElement(By.cssSelector("button[name=intent][value=save]")).click();
+    browser.findElement(By.id("save")).click();
     var problems = await(b -> b.findElements(By.cssSelector(".problems[role=alert]")).stream()
         .findFirst()
         .orElse(null));
