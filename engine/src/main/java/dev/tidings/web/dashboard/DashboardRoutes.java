@@ -46,39 +46,22 @@ public final class DashboardRoutes implements RouteGroup {
   private final byte[] script;
   private final byte[] style;
 
+  /** A dashboard that only watches: no editor, no Subscribers pages. */
+  public DashboardRoutes(
+      DashboardSources sources,
+      SessionSignOuts signOuts,
+      Optional<AuthThrottle> throttle,
+      io.micrometer.core.instrument.MeterRegistry metrics) {
+    this(sources, Optional.empty(), signOuts, throttle, metrics, Optional.empty());
+  }
+
   /**
+   * @param editor the campaign editor's services; empty: campaigns are only watched here
    * @param signOuts the sessions signed out, shared by every node on the database
    * @param throttle counts wrong keys at sign-in per address; empty (tests): no limit
+   * @param metrics counts the forms refused ({@value FormGuard#REFUSED}) and the campaign actions
+   * @param subscribers what the Subscribers pages read and write; empty: no such pages
    */
-  public DashboardRoutes(
-      DashboardSources sources, SessionSignOuts signOuts, Optional<AuthThrottle> throttle) {
-    this(
-        sources,
-        signOuts,
-        throttle,
-        new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
-  }
-
-  /** @param metrics counts {@value FormGuard#REFUSED}, the forms refused and why */
-  public DashboardRoutes(
-      DashboardSources sources,
-      SessionSignOuts signOuts,
-      Optional<AuthThrottle> throttle,
-      io.micrometer.core.instrument.MeterRegistry metrics) {
-    this(sources, Optional.empty(), signOuts, throttle, metrics);
-  }
-
-  /** @param editor the campaign editor's services; empty: the dashboard only watches campaigns */
-  public DashboardRoutes(
-      DashboardSources sources,
-      Optional<CampaignEditorSources> editor,
-      SessionSignOuts signOuts,
-      Optional<AuthThrottle> throttle,
-      io.micrometer.core.instrument.MeterRegistry metrics) {
-    this(sources, editor, signOuts, throttle, metrics, Optional.empty());
-  }
-
-  /** @param subscribers what the Subscribers pages read and write; empty: no such pages */
   public DashboardRoutes(
       DashboardSources sources,
       Optional<CampaignEditorSources> editor,

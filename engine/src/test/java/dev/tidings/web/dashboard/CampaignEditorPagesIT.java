@@ -409,7 +409,8 @@ class CampaignEditorPagesIT {
             Optional.of(editor),
             new SessionSignOuts(jdbi, clock),
             Optional.empty(),
-            metrics)));
+            metrics,
+            Optional.empty())));
   }
 
   @Test
