@@ -78,8 +78,8 @@ public final class CampaignWiring implements Capability {
         emails.get(),
         new SubscriberService(infrastructure.database().jdbi(), infrastructure.clock()),
         infrastructure.mail(),
+        infrastructure.coordination().rateLimiter(),
         infrastructure.settings().testSendsPerMinute(),
-        infrastructure.clock(),
         infrastructure.metrics()));
     this.unsubscribes = Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();

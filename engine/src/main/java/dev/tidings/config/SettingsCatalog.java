@@ -226,7 +226,7 @@ public final class SettingsCatalog {
       10,
       1,
       10_000,
-      "test sends of a campaign to a typed address (`POST /api/v1/campaigns/{id}/test`) one node takes in any minute; more get 429 with `Retry-After`");
+      "test sends of a campaign to a typed address (`POST /api/v1/campaigns/{id}/test`, the dashboard's \"Send test\") the installation takes a minute, every node sharing one bucket when Redis coordinates them; more get 429 with `Retry-After`");
   public static final Setting FETCH_ALLOW = Setting.text(
       "TIDINGS_FETCH_ALLOW",
       Setting.Kind.LIST,

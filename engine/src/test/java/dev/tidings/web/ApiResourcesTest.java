@@ -178,8 +178,8 @@ class ApiResourcesTest {
                     new SubscriberService(database.jdbi(), clock),
                     new dev.tidings.mail.outbox.OutboxMailTransport(
                         Files.createTempDirectory("tidings-resources-outbox"), clock),
+                    dev.tidings.coordination.inprocess.InProcessCoordination.rateLimiter(clock),
                     10,
-                    clock,
                     new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
                 8 * 1024),
             new DeliveryWebhookRoutes(

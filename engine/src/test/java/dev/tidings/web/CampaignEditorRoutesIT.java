@@ -146,8 +146,8 @@ class CampaignEditorRoutesIT {
         emails,
         subscribers,
         new OutboxMailTransport(outbox, clock),
+        InProcessCoordination.rateLimiter(clock),
         1_000,
-        clock,
         metrics);
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
@@ -380,15 +380,15 @@ class CampaignEditorRoutesIT {
   @Test
   void test_sends_past_the_limit_get_429_with_retry_after() throws Exception {
     long id = create(CAMPAIGN);
-    // a node of its own, so that the other tests' sends do not count against its limit
+    // a limiter of its own, so that the other tests' sends do not count against its limit
     InstantSource clock = InstantSource.system();
     var limitedSends = new TestSends(
         campaigns,
         emails,
         subscribers,
         new OutboxMailTransport(Files.createTempDirectory("tidings-limited-sends"), clock),
+        InProcessCoordination.rateLimiter(clock),
         PER_MINUTE,
-        clock,
         metrics);
     var limitedServer = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),

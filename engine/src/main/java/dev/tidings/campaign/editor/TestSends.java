@@ -11,13 +11,13 @@ import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignProblem;
 import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignService;
+import dev.tidings.coordination.RateLimiter;
 import dev.tidings.mail.Address;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.mail.SendResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * a subscriber (or {@link #SAMPLE_ID}, a neutral sample, when none is named), in run {@link
  * dev.tidings.message.MessageId#UNCOUNTED_RUN} so that its opens, clicks and receipts are counted in no
  * funnel, its subject prefixed {@value #SUBJECT_PREFIX} and marked {@value #HEADER}. It goes through
- * the node's mail transport directly, not the send queue, at most a set number a minute per node.
+ * the node's mail transport directly, not the send queue, at most a set number a minute across the
+ * installation (the coordination's {@link RateLimiter}, shared by every node when Redis coordinates
+ * them).
  * Counted in {@value #METRIC}{@code {outcome}}. Thread-safe.
  */
 public final class TestSends {
@@ -41,28 +43,31 @@ public final class TestSends {
   public static final String SUBJECT_PREFIX = "[Test] ";
   public static final String HEADER = "X-Tidings-Test";
   public static final String SAMPLE_ID = "sample";
+  private static final String LIMIT_KEY = "campaign-test-sends";
 
   private final CampaignService campaigns;
   private final CampaignEmails emails;
   private final SubscriberService subscribers;
   private final MailTransport mail;
-  private final SendsPerMinute limit;
+  private final RateLimiter limiter;
+  private final RateLimiter.Limit limit;
   private final Map<String, Counter> outcomes = new LinkedHashMap<>();
 
-  /** @param perMinute test sends this node takes in any minute */
+  /** @param perMinute test sends the installation takes a minute (a bucket of as many, refilled as fast) */
   public TestSends(
       CampaignService campaigns,
       CampaignEmails emails,
       SubscriberService subscribers,
       MailTransport mail,
+      RateLimiter limiter,
       int perMinute,
-      InstantSource clock,
       MeterRegistry metrics) {
     this.campaigns = campaigns;
     this.emails = emails;
     this.subscribers = subscribers;
     this.mail = mail;
-    this.limit = new SendsPerMinute(perMinute, clock);
+    this.limiter = limiter;
+    this.limit = new RateLimiter.Limit(perMinute / 60.0, perMinute);
     for (String outcome : new String[] {"sent", "refused", "failed", "limited"})
       outcomes.put(
           outcome,
@@ -107,8 +112,8 @@ public final class TestSends {
         : subscribers
             .get(subscriberId.get())
             .orElseThrow(() -> CampaignProblem.subscriberNotFound(subscriberId.get()));
-    var wait = limit.take();
-    if (wait.isPresent()) return new TestSendResult.Limited(wait.get());
+    var decision = limiter.tryAcquire(LIMIT_KEY, limit, 1);
+    if (!decision.granted()) return new TestSendResult.Limited(decision.retryAfter());
     OutgoingEmail email;
     switch (emails.testEmail(campaign, subscriber)) {
       case CampaignRenderer.Result.Refused refused -> {
