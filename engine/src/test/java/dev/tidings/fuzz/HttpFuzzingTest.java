@@ -99,7 +99,9 @@ class HttpFuzzingTest {
   private static String messageId;
   private static long campaignId;
   private static long secondCampaignId;
+  private static long draftId;
   private static String sessionCookie = "";
+  private static String formToken = "";
   private static List<Operation> operations;
 
   /** What was sent, enough to send it again and to print it. */
@@ -525,12 +527,35 @@ class HttpFuzzingTest {
         "{\"enabled\":true,\"weight\":1.0,\"params\":{\"halfLifeDays\":7}}";
       case "POST /signin" -> "key=" + URLEncoder.encode(KEY, UTF_8) + "&next=%2Fcampaigns";
       case "POST /u/{token}" -> "List-Unsubscribe=One-Click";
+      case "POST /subscribers/{id}/suppression/add" -> form("reason=manual");
+      case "POST /subscribers/{id}/suppression/lift",
+          "POST /campaigns/{id}/send",
+          "POST /campaigns/{id}/unschedule",
+          "POST /campaigns/{id}/pause",
+          "POST /campaigns/{id}/resume",
+          "POST /campaigns/{id}/cancel",
+          "POST /campaigns/{id}/delete" -> form("");
+      case "POST /campaigns/{id}/schedule" -> form("at=2030-01-01T09%3A00%3A00Z");
+      case "POST /campaigns/{id}/test" -> form("to=fuzz%40example.com&subscriber=s-1");
+      case "POST /campaigns/audience-count" -> form("c0.type=country&c0.value=GB");
+      case "POST /campaigns/new", "POST /campaigns/{id}/edit" ->
+        form("intent=" + List.of("save", "count", "block").get(index % 3)
+            + "&name=Fuzz&fromEmail=news%40shop.example&subject=Hi+%7B%7Bsubscriber.name%7D%7D"
+            + "&html=%3Cp%3E%7B%7B%23slots%7D%7D%3Ca+href%3D%22%7B%7BclickUrl%7D%7D%22%3Ex%3C%2Fa%3E"
+            + "%7B%7B%2Fslots%7D%7D%3Ca+href%3D%22%7B%7BunsubscribeUrl%7D%7D%22%3Eu%3C%2Fa%3E%3C%2Fp%3E"
+            + "&text=%7B%7BunsubscribeUrl%7D%7D&slots=3&c0.type=country&c0.value=GB"
+            + "&block=button&blockLabel=Shop&blockUrl=https%3A%2F%2Fshop.example%2F");
       default -> {
         JsonNode example = operation.bodies().get(contentType);
         yield example == null ? "{}" : JsonMutations.write(example);
       }
     };
     return json.getBytes(UTF_8);
+  }
+
+  /** A dashboard form's fields with the signed-in session's token, as its page would write them. */
+  private static String form(String fields) {
+    return "_csrf=" + URLEncoder.encode(formToken, UTF_8) + (fields.isEmpty() ? "" : "&" + fields);
   }
 
   /** A Mailgun body whose signature block is valid for the configured key, with a fresh token. */
@@ -546,9 +571,14 @@ class HttpFuzzingTest {
   private static String validPathValue(String method, String template, String name, int index) {
     // what deletes or ends a fixture works on the second one, so that the first stays for every
     // other route
-    boolean destructive = method.equals("DELETE") || template.endsWith("/cancel");
+    boolean destructive = method.equals("DELETE")
+        || template.endsWith("/cancel")
+        || template.matches("/campaigns/\\{id}/(send|schedule|unschedule|pause|resume|delete)");
     return switch (name) {
       case "id" -> {
+        // the editor's pages get a draft of their own: the API's send runs the first campaign
+        if (template.matches("/campaigns/\\{id}/(edit|confirm|preview.*|test)"))
+          yield Long.toString(draftId);
         if (template.startsWith("/api/v1/campaigns") || template.startsWith("/campaigns"))
           yield Long.toString(destructive ? secondCampaignId : campaignId);
         if (template.startsWith("/api/v1/products")) yield destructive ? "p-2" : "p-1";
@@ -604,6 +634,9 @@ class HttpFuzzingTest {
       case "correction" -> "item";
       case "minImpressions" -> "10";
       case "key" -> "views";
+      case "template" -> "open-time-picks";
+      case "action" -> "schedule";
+      case "at" -> "2030-01-01T09:00";
       default -> null;
     };
   }
@@ -632,6 +665,15 @@ class HttpFuzzingTest {
             "%0a"));
   }
 
+  /** A dashboard form posted to {@code template}. */
+  private static Operation form(String template, boolean names) {
+    return new Operation(
+        "POST",
+        template,
+        names ? List.of(new Parameter("id", "path")) : List.of(),
+        Map.of("application/x-www-form-urlencoded", Json.MAPPER.createObjectNode()));
+  }
+
   private static List<Operation> dashboardOperations() {
     return List.of(
         new Operation("GET", "/signin", List.of(new Parameter("next", "query")), Map.of()),
@@ -646,6 +688,39 @@ class HttpFuzzingTest {
             List.of(),
             Map.of("application/x-www-form-urlencoded", Json.MAPPER.createObjectNode())),
         new Operation("GET", "/campaigns/{id}", List.of(new Parameter("id", "path")), Map.of()),
+        new Operation(
+            "GET", "/campaigns/new", List.of(new Parameter("template", "query")), Map.of()),
+        form("/campaigns/new", false),
+        form("/campaigns/audience-count", false),
+        new Operation(
+            "GET", "/campaigns/{id}/edit", List.of(new Parameter("id", "path")), Map.of()),
+        form("/campaigns/{id}/edit", true),
+        new Operation(
+            "GET",
+            "/campaigns/{id}/confirm",
+            List.of(
+                new Parameter("id", "path"),
+                new Parameter("action", "query"),
+                new Parameter("at", "query")),
+            Map.of()),
+        new Operation(
+            "GET",
+            "/campaigns/{id}/preview",
+            List.of(new Parameter("id", "path"), new Parameter("subscriber", "query")),
+            Map.of()),
+        new Operation(
+            "GET",
+            "/campaigns/{id}/preview/email",
+            List.of(new Parameter("id", "path"), new Parameter("subscriber", "query")),
+            Map.of()),
+        form("/campaigns/{id}/test", true),
+        form("/campaigns/{id}/send", true),
+        form("/campaigns/{id}/schedule", true),
+        form("/campaigns/{id}/unschedule", true),
+        form("/campaigns/{id}/pause", true),
+        form("/campaigns/{id}/resume", true),
+        form("/campaigns/{id}/cancel", true),
+        form("/campaigns/{id}/delete", true),
         new Operation("GET", "/explorer", List.of(new Parameter("subscriber", "query")), Map.of()),
         new Operation("GET", "/system", List.of(), Map.of()),
         new Operation(
@@ -765,6 +840,7 @@ class HttpFuzzingTest {
     JsonNode campaign = call("POST", "/api/v1/campaigns", campaign());
     campaignId = campaign.path("id").asLong();
     secondCampaignId = call("POST", "/api/v1/campaigns", campaign()).path("id").asLong();
+    draftId = call("POST", "/api/v1/campaigns", campaign()).path("id").asLong();
     call("PUT", "/api/v1/content/c-1", content("c-1"));
     call("PUT", "/api/v1/content/c-2", content("c-2"));
     var signIn = send(HttpRequest.newBuilder(URI.create(base + "/signin"))
@@ -774,6 +850,12 @@ class HttpFuzzingTest {
         .build());
     sessionCookie =
         signIn.headers().firstValue("Set-Cookie").map(c -> c.split(";", 2)[0]).orElse("");
+    var page = send(HttpRequest.newBuilder(URI.create(base + "/system"))
+        .header("Cookie", sessionCookie)
+        .build());
+    var field =
+        java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page.body());
+    formToken = field.find() ? field.group(1) : "";
     var id = new MessageId(campaignId, 1, "s-1");
     messageId = id.text();
     token = TokenCodec.of(new Secret(SECRET)).encode(new MessageToken(id, Instant.now(), 3));
