@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One subscriber's email of a campaign as it would be written now, with real tokens.
+ * One subscriber's email of a campaign as it would be written now, with tokens of the uncounted run.
  *
  * @param email empty when no email can be written from the subscriber's data ({@code reason} says why)
  * @param wouldSend whether a send now would mail this subscriber

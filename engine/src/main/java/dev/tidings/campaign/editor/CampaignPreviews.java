@@ -4,6 +4,7 @@ import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignProblem;
 import dev.tidings.campaign.CampaignService;
+import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
 import dev.tidings.recommend.blend.Algorithm;
@@ -12,7 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A campaign's email for one subscriber as a send now would write it: the email with real tokens,
+ * A campaign's email for one subscriber as a send now would write it: the email with tokens of the
+ * uncounted run (its images show products, opening it counts nothing),
  * whether it would be sent (the subscriber's consent, suppression and data, then the campaign's
  * audience) and what its open-time slots would show, asked without keeping anything (no slot list is
  * kept, so the preview counts as no open). Thread-safe.
@@ -56,6 +58,17 @@ public final class CampaignPreviews {
         slotProducts(campaign, subscriberId)));
   }
 
+  /**
+   * The email alone, for what shows only its HTML (the dashboard's frame): neither the audience nor
+   * the recommender is asked. Empty when there is no such campaign or subscriber.
+   */
+  public Optional<OutgoingEmail> email(long campaignId, String subscriberId) {
+    return campaigns
+        .get(campaignId)
+        .flatMap(campaign -> emails.preview(campaign, subscriberId))
+        .flatMap(CampaignEmails.Preview::email);
+  }
+
   private List<SlotProduct> slotProducts(Campaign campaign, String subscriberId) {
     var definition = campaign.definition();
     if (definition.slots() == 0) return List.of();
@@ -64,8 +77,8 @@ public final class CampaignPreviews {
         .experiment()
         .map(experiment -> Algorithm.armOf(experiment.variants().getFirst().algorithms()))
         .orElse(0);
-    var message = new MessageId(
-        campaign.id(), campaign.runId().orElse(MessageId.UNCOUNTED_RUN), subscriberId);
+    // the run of the preview's own tokens, so the list beside it is what its images show
+    var message = new MessageId(campaign.id(), MessageId.UNCOUNTED_RUN, subscriberId);
     return slots.wouldShow(new MessageToken(message, clock.instant(), definition.slots(), arm));
   }
 }

@@ -37,7 +37,8 @@ import tools.jackson.databind.node.ObjectNode;
  * headline from the {@link CampaignHeadlines} port), read with the run's numbers,
  * replace and patch while DRAFT or SCHEDULED, delete while DRAFT; {@code send}, {@code pause},
  * {@code resume}, {@code cancel}, {@code trigger} one subscriber, and {@code preview} one subscriber's
- * email with real tokens and the products its slots would show now.
+ * email (tokens of the uncounted run, so opening it counts nothing) and the products its slots
+ * would show now.
  */
 public final class CampaignRoutes implements RouteGroup {
   static final String PATH = "/api/v1/campaigns";

@@ -166,10 +166,11 @@ final class CampaignPreviewPage {
    * own: no script, no form, nothing but its images and inline style, and only this site may frame it.
    */
   private void frame(ServerRequest request, ServerResponse response, Visitor visitor) {
-    Optional<Campaign> campaign = CampaignPath.id(request).flatMap(sources.campaigns()::get);
-    String id = request.query().first("subscriber").asOptional().orElse("");
-    var preview = campaign.flatMap(c -> sources.previews().preview(c.id(), id));
-    @Nullable String html = preview.flatMap(p -> p.email()).flatMap(OutgoingEmail::html).orElse(null);
+    String subscriber = request.query().first("subscriber").asOptional().orElse("");
+    @Nullable String html = CampaignPath.id(request)
+        .flatMap(id -> sources.previews().email(id, subscriber))
+        .flatMap(OutgoingEmail::html)
+        .orElse(null);
     response.status(html == null ? 404 : 200);
     response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=UTF-8");
     response.header(HeaderNames.CACHE_CONTROL, "no-store");
