@@ -17,6 +17,9 @@ import dev.tidings.campaign.editor.TestSends;
 import dev.tidings.campaign.send.Sends;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
+import dev.tidings.sendtime.OpenHours;
+import dev.tidings.sendtime.SendTimeMetrics;
+import dev.tidings.sendtime.SendTimePlans;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.campaign.CampaignEditorRoutes;
 import dev.tidings.web.campaign.CampaignHeadlines;
@@ -69,7 +72,9 @@ public final class CampaignWiring implements Capability {
           jdbi,
           sends.get(),
           new AudienceQuery(jdbi, infrastructure.clock()),
-          infrastructure.clock());
+          infrastructure.clock(),
+          new SendTimePlans(
+              new OpenHours(jdbi), new SendTimeMetrics(infrastructure.metrics())));
     });
     this.previews = Lazy.of(() ->
         new CampaignPreviews(campaigns.get(), emails.get(), slots.get(), infrastructure.clock()));

@@ -45,7 +45,7 @@ public final class DeliveryWiring implements Capability {
     this.store = Lazy.of(() -> new ReceiptStore(
         infrastructure.database().jdbi(),
         infrastructure.clock(),
-        StepListener.ofPeople(ExperimentSteps::count),
+        StepListener.all(StepListener.ofPeople(ExperimentSteps::count), new OpenHoursListener()),
         infrastructure.metrics()));
     this.sink = Lazy.of(() -> new ReceiptQueue(infrastructure.workQueue()));
   }

@@ -8,6 +8,7 @@ import dev.tidings.optimize.ExperimentSql;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -52,7 +53,38 @@ public final class AudienceQuery {
   /** Lazily pages through the audience; the time of "within N days" is fixed when this is called. */
   public Iterator<String> ids(Audience audience) {
     Sql sql = sql(audience, clock.instant());
-    return new Pages(sql);
+    return new Pages<>(after -> page(sql, after, PAGE), id -> id);
+  }
+
+  /** A member of an audience with their time zone, for planning when their email goes. */
+  public record Member(String id, ZoneId timeZone) {}
+
+  /** As {@link #ids}, each with their time zone (UTC when the stored one is no longer known). */
+  public Iterator<Member> members(Audience audience) {
+    Sql sql = sql(audience, clock.instant());
+    return new Pages<>(after -> membersPage(sql, after, PAGE), Member::id);
+  }
+
+  List<Member> membersPage(Sql sql, Optional<String> after, int limit) {
+    return jdbi.withHandle(handle -> {
+      var query = handle.createQuery("SELECT s.id, s.time_zone FROM " + SubscriberSql.SUBSCRIBERS
+          + " WHERE " + sql.where()
+          + " AND (:after::text IS NULL OR s.id > :after) ORDER BY s.id LIMIT :limit");
+      sql.binds().forEach(query::bind);
+      return query
+          .bind("after", after.orElse(null))
+          .bind("limit", limit)
+          .map((rows, context) -> new Member(rows.getString(1), zone(rows.getString(2))))
+          .list();
+    });
+  }
+
+  private static ZoneId zone(String id) {
+    try {
+      return ZoneId.of(id);
+    } catch (java.time.DateTimeException e) {
+      return java.time.ZoneOffset.UTC;
+    }
   }
 
   /** Counts the audience now (one query; for previews and the CLI). */
@@ -170,30 +202,34 @@ public final class AudienceQuery {
   }
 
   /** Fetches the next page when the current one is used up; stops at the first short page. */
-  private final class Pages implements Iterator<String> {
-    private final Sql sql;
-    private List<String> page = List.of();
+  private static final class Pages<T> implements Iterator<T> {
+    private final java.util.function.Function<Optional<String>, List<T>> fetch;
+    private final java.util.function.Function<T, String> key;
+    private List<T> page = List.of();
     private int position;
     private Optional<String> after = Optional.empty();
     private boolean last;
 
-    Pages(Sql sql) {
-      this.sql = sql;
+    Pages(
+        java.util.function.Function<Optional<String>, List<T>> fetch,
+        java.util.function.Function<T, String> key) {
+      this.fetch = fetch;
+      this.key = key;
     }
 
     @Override
     public boolean hasNext() {
       if (position < page.size()) return true;
       if (last) return false;
-      page = page(sql, after, PAGE);
+      page = fetch.apply(after);
       position = 0;
       last = page.size() < PAGE;
-      if (!page.isEmpty()) after = Optional.of(page.getLast());
+      if (!page.isEmpty()) after = Optional.of(key.apply(page.getLast()));
       return !page.isEmpty();
     }
 
     @Override
-    public String next() {
+    public T next() {
       if (!hasNext()) throw new NoSuchElementException();
       return page.get(position++);
     }

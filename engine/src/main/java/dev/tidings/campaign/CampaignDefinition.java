@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param scheduledAt when to start by itself; empty for a campaign started by hand
  * @param digest present for a digest campaign: each email tells what the subscriber follows
  * @param experiment present when the campaign tests variants of itself
+ * @param sendTime when each recipient's email goes: at once, or at their usual hour
  */
 public record CampaignDefinition(
     String name,
@@ -30,7 +31,8 @@ public record CampaignDefinition(
     double ratePerSecond,
     Optional<Instant> scheduledAt,
     Optional<DigestOptions> digest,
-    Optional<Experiment> experiment) {
+    Optional<Experiment> experiment,
+    SendTime sendTime) {
   public static final int MAX_NAME = 200;
   public static final int MAX_SUBJECT = 500;
   public static final int MAX_PRIORITY = 9;
@@ -47,12 +49,64 @@ public record CampaignDefinition(
     Objects.requireNonNull(scheduledAt, "scheduledAt");
     Objects.requireNonNull(digest, "digest");
     Objects.requireNonNull(experiment, "experiment");
+    Objects.requireNonNull(sendTime, "sendTime");
     if (slots < 0 || slots > MessageToken.MAX_SLOTS)
       throw new IllegalArgumentException("slots must be within 0.." + MessageToken.MAX_SLOTS);
     if (priority < 0 || priority > MAX_PRIORITY)
       throw new IllegalArgumentException("priority must be within 0.." + MAX_PRIORITY);
     if (!(ratePerSecond > 0 && ratePerSecond <= MAX_RATE))
       throw new IllegalArgumentException("ratePerSecond must be within (0, " + MAX_RATE + "]");
+  }
+
+  /** A definition sent at once. */
+  public CampaignDefinition(
+      String name,
+      Address from,
+      Optional<Address> replyTo,
+      String subject,
+      String html,
+      String text,
+      Audience audience,
+      int slots,
+      int priority,
+      double ratePerSecond,
+      Optional<Instant> scheduledAt,
+      Optional<DigestOptions> digest,
+      Optional<Experiment> experiment) {
+    this(
+        name,
+        from,
+        replyTo,
+        subject,
+        html,
+        text,
+        audience,
+        slots,
+        priority,
+        ratePerSecond,
+        scheduledAt,
+        digest,
+        experiment,
+        SendTime.AT_ONCE);
+  }
+
+  /** The same definition sent as {@code sendTime} says. */
+  public CampaignDefinition withSendTime(SendTime sendTime) {
+    return new CampaignDefinition(
+        name,
+        from,
+        replyTo,
+        subject,
+        html,
+        text,
+        audience,
+        slots,
+        priority,
+        ratePerSecond,
+        scheduledAt,
+        digest,
+        experiment,
+        sendTime);
   }
 
   /** Variant {@code index} of the experiment as a definition of its own (0 and no experiment: this). */
@@ -73,7 +127,8 @@ public record CampaignDefinition(
         ratePerSecond,
         scheduledAt,
         digest,
-        experiment);
+        experiment,
+        sendTime);
   }
 
   /**
@@ -110,7 +165,8 @@ public record CampaignDefinition(
         ratePerSecond,
         Optional.empty(),
         digest,
-        Optional.empty());
+        Optional.empty(),
+        sendTime);
   }
 
   private static boolean isPlain(Experiment.Variant variant) {

@@ -7,6 +7,7 @@ import dev.tidings.Problems;
 import dev.tidings.audience.TargetType;
 import dev.tidings.mail.Address;
 import dev.tidings.recommend.blend.Algorithm;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -48,7 +49,8 @@ public final class CampaignJson {
       "ratePerSecond",
       "scheduledAt",
       "digest",
-      "experiment");
+      "experiment",
+      "sendTime");
   /** What {@link #toJson(Campaign)} adds: a body read back from GET may be sent again as it is. */
   private static final Set<String> READ_ONLY =
       Set.of("id", "state", "version", "runId", "createdAt", "updatedAt", "progress");
@@ -85,6 +87,7 @@ public final class CampaignJson {
     Optional<Instant> scheduledAt = instant(problems, object.get("scheduledAt"), "scheduledAt");
     Optional<DigestOptions> digest = digest(problems, object.get("digest"));
     Optional<Experiment> experiment = experiment(problems, object.get("experiment"));
+    SendTime sendTime = sendTime(problems, object.get("sendTime"));
     problems.throwIfAny();
     // every required value is present once no problem was found
     return new CampaignDefinition(
@@ -100,7 +103,8 @@ public final class CampaignJson {
         rate,
         scheduledAt,
         digest,
-        experiment);
+        experiment,
+        sendTime);
   }
 
   /**
@@ -139,6 +143,8 @@ public final class CampaignJson {
             .put("lookBackDays", digest.lookBackDays())
             .put("minimum", digest.minimum()));
     definition.experiment().ifPresent(experiment -> out.set("experiment", toJson(experiment)));
+    // at once is the default: a definition that says nothing of it reads back as it was written
+    if (definition.sendTime().perSubscriber()) out.set("sendTime", toJson(definition.sendTime()));
     return out;
   }
 
@@ -467,6 +473,66 @@ public final class CampaignJson {
       }
     }
     return out;
+  }
+
+  private static ObjectNode toJson(SendTime sendTime) {
+    return Json.MAPPER
+        .createObjectNode()
+        .put("mode", sendTime.mode().wire())
+        .put("within", sendTime.within().toString())
+        .put("holdout", sendTime.holdout());
+  }
+
+  private static final Set<String> SEND_TIME_FIELDS = Set.of("mode", "within", "holdout");
+
+  /**
+   * {@code {"mode": "at-once"|"per-subscriber", "within": "PT24H", "holdout": 0.1}}, within and
+   * holdout optional; absent or null: at once.
+   */
+  private static SendTime sendTime(Problems problems, @Nullable JsonNode node) {
+    if (node == null || node.isNull()) return SendTime.AT_ONCE;
+    if (!(node instanceof ObjectNode object)) {
+      problems.add("sendTime must be an object such as {\"mode\": \"per-subscriber\","
+          + " \"within\": \"PT24H\"}");
+      return SendTime.AT_ONCE;
+    }
+    var inner = new Problems();
+    object.propertyNames().forEach(field -> {
+      if (!SEND_TIME_FIELDS.contains(field))
+        inner.add("unknown field '" + field + "'; sendTime has holdout, mode, within");
+    });
+    SendTime.Mode mode = choice(inner, object, "mode", SendTime.Mode.values(), SendTime.Mode::wire);
+    Duration within = SendTime.DEFAULT_WITHIN;
+    JsonNode given = object.get("within");
+    if (given != null && !given.isNull()) {
+      Duration read = null;
+      if (given.isString()) {
+        try {
+          read = Duration.parse(given.asString());
+        } catch (DateTimeParseException e) {
+          read = null;
+        }
+      }
+      if (read == null
+          || read.compareTo(SendTime.MIN_WITHIN) < 0
+          || read.compareTo(SendTime.MAX_WITHIN) > 0)
+        inner.add("within must be an ISO-8601 duration from " + SendTime.MIN_WITHIN_TEXT + " to "
+            + SendTime.MAX_WITHIN_TEXT + " (such as PT24H) but was " + JsonFields.shown(given));
+      else within = read;
+    }
+    double holdout = SendTime.DEFAULT_HOLDOUT;
+    JsonNode share = object.get("holdout");
+    if (share != null && !share.isNull()) {
+      var found = new Problems();
+      Double value = JsonFields.number(found, share, "holdout", 0, SendTime.MAX_HOLDOUT);
+      if (!found.isEmpty() || value == null)
+        inner.add("holdout must be a number from 0 to " + SendTime.MAX_HOLDOUT + " but was "
+            + JsonFields.shown(share));
+      else holdout = value;
+    }
+    inner.list().forEach(problem -> problems.add("sendTime." + problem));
+    if (!inner.isEmpty() || mode == null) return SendTime.AT_ONCE;
+    return new SendTime(mode, within, holdout);
   }
 
   private static final Set<String> EXPERIMENT_FIELDS =

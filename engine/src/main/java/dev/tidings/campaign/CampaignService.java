@@ -1,12 +1,19 @@
 package dev.tidings.campaign;
 
 import dev.tidings.PageLimit;
+import dev.tidings.campaign.send.PlannedSend;
 import dev.tidings.campaign.send.SendJob;
 import dev.tidings.campaign.send.SendProgress;
 import dev.tidings.campaign.send.Sends;
+import dev.tidings.sendtime.OpenHours;
+import dev.tidings.sendtime.SendTimeMetrics;
+import dev.tidings.sendtime.SendTimePlans;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,12 +32,29 @@ public final class CampaignService {
   private final Sends sends;
   private final AudienceQuery audience;
   private final InstantSource clock;
+  private final SendTimePlans sendTimes;
 
   public CampaignService(Jdbi jdbi, Sends sends, AudienceQuery audience, InstantSource clock) {
+    this(
+        jdbi,
+        sends,
+        audience,
+        clock,
+        new SendTimePlans(new OpenHours(jdbi), new SendTimeMetrics(new SimpleMeterRegistry())));
+  }
+
+  /** As the other, planning per-subscriber send times with {@code sendTimes}. */
+  public CampaignService(
+      Jdbi jdbi,
+      Sends sends,
+      AudienceQuery audience,
+      InstantSource clock,
+      SendTimePlans sendTimes) {
     this.jdbi = jdbi;
     this.sends = sends;
     this.audience = audience;
     this.clock = clock;
+    this.sendTimes = sendTimes;
   }
 
   public Campaign create(CampaignDefinition definition) {
@@ -113,7 +137,37 @@ public final class CampaignService {
     var definition = claimed.definition();
     var job = new SendJob(claimed.id(), run, definition.priority(), definition.ratePerSecond());
     log.info("campaign {} starts run {}", claimed.id(), run);
-    return sends.start(job, audience.ids(definition.audience()));
+    SendTime sendTime = definition.sendTime();
+    if (!sendTime.perSubscriber()) return sends.start(job, audience.ids(definition.audience()));
+    var planner =
+        sendTimes.planner(claimed.id(), clock.instant(), sendTime.within(), sendTime.holdout());
+    Iterator<SendTimePlans.Recipient> members = map(
+        audience.members(definition.audience()),
+        member -> new SendTimePlans.Recipient(member.id(), member.timeZone()));
+    return sends.startPlanned(job, map(sendTimes.plan(planner, members), CampaignService::send));
+  }
+
+  /** A planned recipient as the pipeline takes it: the held-out and the first hour go at once. */
+  private static PlannedSend send(SendTimePlans.Planned planned) {
+    var slot = planned.slot();
+    return new PlannedSend(
+        planned.subscriberId(),
+        Optional.of(slot.at()),
+        slot.heldOut() ? PlannedSend.Cohort.HELD_OUT : PlannedSend.Cohort.TIMED);
+  }
+
+  private static <A, B> Iterator<B> map(Iterator<A> from, Function<A, B> each) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return from.hasNext();
+      }
+
+      @Override
+      public B next() {
+        return each.apply(from.next());
+      }
+    };
   }
 
   public void pause(long id) {

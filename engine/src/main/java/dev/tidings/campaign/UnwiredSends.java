@@ -1,6 +1,7 @@
 package dev.tidings.campaign;
 
 import dev.tidings.ErrorKind;
+import dev.tidings.campaign.send.PlannedSend;
 import dev.tidings.campaign.send.SendJob;
 import dev.tidings.campaign.send.SendProgress;
 import dev.tidings.campaign.send.SendReceipt;
@@ -20,6 +21,11 @@ public final class UnwiredSends implements Sends {
 
   @Override
   public SendProgress start(SendJob job, Iterator<String> recipients) {
+    throw missing();
+  }
+
+  @Override
+  public SendProgress startPlanned(SendJob job, Iterator<PlannedSend> recipients) {
     throw missing();
   }
 

@@ -13,11 +13,18 @@ import org.jdbi.v3.core.Handle;
 public interface StepListener {
   StepListener NONE = (handle, steps) -> {};
 
-  /** A message reached {@code step} for the first time. */
-  record AddedStep(String messageId, long campaignId, FunnelStep step) {}
+  /** A message reached {@code step} for the first time, at {@code at} (the receipt's time). */
+  record AddedStep(String messageId, long campaignId, FunnelStep step, java.time.Instant at) {}
 
   /** Runs in the receipts' transaction; a failure rolls the batch back, to be tried again. */
   void added(Handle handle, List<AddedStep> steps);
+
+  /** Each of {@code listeners} in turn, in the same transaction. */
+  static StepListener all(StepListener... listeners) {
+    return (handle, steps) -> {
+      for (StepListener listener : listeners) listener.added(handle, steps);
+    };
+  }
 
   /** Told only of people's first opens and clicks, by message id. */
   @FunctionalInterface

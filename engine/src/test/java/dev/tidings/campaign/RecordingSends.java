@@ -1,5 +1,6 @@
 package dev.tidings.campaign;
 
+import dev.tidings.campaign.send.PlannedSend;
 import dev.tidings.campaign.send.SendJob;
 import dev.tidings.campaign.send.SendProgress;
 import dev.tidings.campaign.send.SendReceipt;
@@ -46,6 +47,19 @@ public final class RecordingSends implements Sends {
         job.runId(),
         run -> new SendProgress(
             job, SendState.RUNNING, all.size(), 0, 0, 0, 0, Instant.now(), Optional.empty(), 0));
+  }
+
+  /** Every planned recipient of every start with a send-time plan, in order. */
+  public final List<PlannedSend> planned = new CopyOnWriteArrayList<>();
+
+  @Override
+  public SendProgress startPlanned(SendJob job, Iterator<PlannedSend> recipients) {
+    List<String> ids = new ArrayList<>();
+    recipients.forEachRemaining(recipient -> {
+      planned.add(recipient);
+      ids.add(recipient.subscriberId());
+    });
+    return start(job, ids.iterator());
   }
 
   @Override

@@ -19,7 +19,9 @@ public final class FunnelSteps {
           INSERT INTO message_steps (message_id, step, campaign_id, first_at, source)
           VALUES (?, ?, ?, now(), 'pixel') ON CONFLICT DO NOTHING""", message, (short) step.code(), campaign);
       if (inserted == 1)
-        listener.added(handle, List.of(new StepListener.AddedStep(message, campaign, step)));
+        listener.added(
+            handle,
+            List.of(new StepListener.AddedStep(message, campaign, step, java.time.Instant.now())));
     });
   }
 }

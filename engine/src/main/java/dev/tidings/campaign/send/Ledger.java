@@ -133,31 +133,93 @@ final class Ledger {
         .findOne());
   }
 
-  /** Writes one batch of recipients; a subscriber already in the run is left as it is. */
-  int plan(long campaignId, long runId, List<String> subscriberIds, List<Integer> partitions) {
+  /**
+   * Writes one batch of recipients with their send-time cohorts (null: none); a subscriber already in
+   * the run is left as it is.
+   */
+  int plan(
+      long campaignId,
+      long runId,
+      List<String> subscriberIds,
+      List<Integer> partitions,
+      List<@Nullable Integer> cohorts) {
     return jdbi.withHandle(handle -> handle
         .createUpdate("""
-            INSERT INTO send_recipient (campaign_id, run_id, subscriber_id, part)
-            SELECT :campaign, :run, id, part FROM unnest(:ids, :parts) AS planned (id, part)
+            INSERT INTO send_recipient (campaign_id, run_id, subscriber_id, part, cohort)
+            SELECT :campaign, :run, id, part, cohort
+            FROM unnest(:ids, :parts, :cohorts) AS planned (id, part, cohort)
             ON CONFLICT DO NOTHING""")
         .bind("campaign", campaignId)
         .bind("run", runId)
         .bindArray("ids", String.class, subscriberIds)
         .bindArray("parts", Integer.class, partitions)
+        .bindArray("cohorts", Integer.class, cohorts)
         .execute());
   }
 
-  /** Creates the run's partitions (0..partitions-1), unless they exist. */
-  void partitions(long campaignId, long runId, int partitions) {
+  /**
+   * Creates the run's partitions (0..size-1, each due at its entry of {@code notBefore}, null: at
+   * once), unreleased, unless they exist.
+   */
+  void partitions(long campaignId, long runId, List<@Nullable Instant> notBefore) {
+    var parts = new ArrayList<Integer>(notBefore.size());
+    var times = new ArrayList<java.sql.@Nullable Timestamp>(notBefore.size());
+    for (int part = 0; part < notBefore.size(); part++) {
+      parts.add(part);
+      Instant at = notBefore.get(part);
+      times.add(at == null ? null : java.sql.Timestamp.from(at));
+    }
     jdbi.useHandle(handle -> handle
         .createUpdate("""
-            INSERT INTO send_partition (campaign_id, run_id, part)
-            SELECT :campaign, :run, part FROM generate_series(0, :partitions - 1) AS part
+            INSERT INTO send_partition (campaign_id, run_id, part, not_before, released)
+            SELECT :campaign, :run, part, at, false
+            FROM unnest(:parts, :times) AS planned (part, at)
             ON CONFLICT DO NOTHING""")
         .bind("campaign", campaignId)
         .bind("run", runId)
-        .bind("partitions", partitions)
+        .bindArray("parts", Integer.class, parts)
+        .bindArray("times", java.sql.Timestamp.class, times)
         .execute());
+  }
+
+  /**
+   * Releases the run's partitions due at {@code now} that were not released yet; returns them, for
+   * the caller to queue. One caller wins each partition (the update is conditional), so a partition is
+   * queued once however many nodes sweep.
+   */
+  List<Integer> release(long campaignId, long runId, Instant now) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            UPDATE send_partition SET released = true
+            WHERE campaign_id = :campaign AND run_id = :run AND NOT released
+              AND (not_before IS NULL OR not_before <= :now)
+            RETURNING part""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("now", now)
+        .mapTo(Integer.class)
+        .list()
+        .stream()
+        .sorted()
+        .toList());
+  }
+
+  /** The run's recipients by the time their partition is due (at once: the run's start). */
+  List<Map.Entry<Instant, Long>> plannedByTime(long campaignId, long runId) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT coalesce(p.not_before, r.started_at) AS at, count(*)
+            FROM send_recipient s
+            JOIN send_partition p ON p.campaign_id = s.campaign_id AND p.run_id = s.run_id
+              AND p.part = s.part
+            JOIN send_run r ON r.campaign_id = s.campaign_id AND r.run_id = s.run_id
+            WHERE s.campaign_id = :campaign AND s.run_id = :run
+            GROUP BY 1 ORDER BY 1""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .map((rows, context) ->
+            Map.entry(rows.getTimestamp(1).toInstant(), rows.getLong(2)))
+        .list());
   }
 
   /**
@@ -499,7 +561,8 @@ final class Ledger {
     return jdbi.withHandle(handle -> handle
         .createQuery("""
             SELECT part FROM send_partition
-            WHERE campaign_id = :campaign AND run_id = :run AND NOT finished ORDER BY part""")
+            WHERE campaign_id = :campaign AND run_id = :run AND NOT finished AND released
+            ORDER BY part""")
         .bind("campaign", campaignId)
         .bind("run", runId)
         .mapTo(Integer.class)

@@ -10,10 +10,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link Sends} over the ledger, the countdown and the work queue. Planning writes the recipients in
@@ -59,17 +61,18 @@ final class LedgerSends implements Sends {
   }
 
   @Override
-  public SendProgress start(SendJob job, Iterator<String> recipients) {
+  public SendProgress startPlanned(SendJob job, Iterator<PlannedSend> recipients) {
     boolean created = ledger.createRun(job, true);
     var existing = ledger.run(job.campaignId(), job.runId()).orElseThrow();
     if (!existing.bulk())
       throw new IllegalArgumentException(
           "run " + job.runId() + " of campaign " + job.campaignId() + " holds triggered sends");
     if (!created && !existing.state().equals(Ledger.PLANNING)) return progress(existing);
-    int partitions = plan(job, recipients);
+    List<@Nullable Instant> notBefore = plan(job, recipients);
+    int partitions = notBefore.size();
     if (partitions > 1) ledger.analyze();
     if (partitions > 0) {
-      ledger.partitions(job.campaignId(), job.runId(), partitions);
+      ledger.partitions(job.campaignId(), job.runId(), notBefore);
       countdown.start(
           SendWorker.countdownName(job.campaignId(), job.runId()),
           partitions,
@@ -77,34 +80,59 @@ final class LedgerSends implements Sends {
           COUNTDOWN_RETENTION);
       queue.declare(tasks.spec());
       queue.declare(receipts.spec());
-      publish(job, IntStream.range(0, partitions).boxed().toList());
     }
     ledger.running(job.campaignId(), job.runId(), partitions);
+    // released only once running: the partitions due now go at once, the sweep queues the others
+    if (partitions > 0) publish(job, ledger.release(job.campaignId(), job.runId(), clock.instant()));
     if (partitions == 0) ledger.complete(job.campaignId(), job.runId());
     states.forget(job.campaignId(), job.runId());
     return progress(job.campaignId(), job.runId()).orElseThrow();
   }
 
-  /** Writes the ledger; returns the number of partitions. */
-  private int plan(SendJob job, Iterator<String> recipients) {
-    long ordinal = 0;
+  /** A partition being filled: its number and how many recipients it holds so far. */
+  private static final class Filling {
+    final int part;
+    int size;
+
+    Filling(int part) {
+      this.part = part;
+    }
+  }
+
+  /**
+   * Writes the ledger; returns each partition's not-before time (null: at once), by partition number.
+   * Recipients due at the same time share partitions, so a partition becomes due as a whole.
+   */
+  private List<@Nullable Instant> plan(SendJob job, Iterator<PlannedSend> recipients) {
     var ids = new ArrayList<String>(PLAN_BATCH);
     var parts = new ArrayList<Integer>(PLAN_BATCH);
+    var cohorts = new ArrayList<@Nullable Integer>(PLAN_BATCH);
+    List<@Nullable Instant> notBefore = new ArrayList<>();
+    Map<Optional<Instant>, Filling> filling = new HashMap<>();
     while (recipients.hasNext()) {
-      String id = recipients.next();
+      PlannedSend recipient = recipients.next();
+      String id = recipient.subscriberId();
       // the id's rule is MessageId's: refuse one it cannot carry before anything is queued
       new MessageId(job.campaignId(), job.runId(), id);
+      Filling part = filling.get(recipient.notBefore());
+      if (part == null || part.size == options.partitionSize()) {
+        part = new Filling(notBefore.size());
+        notBefore.add(recipient.notBefore().orElse(null));
+        filling.put(recipient.notBefore(), part);
+      }
+      part.size++;
       ids.add(id);
-      parts.add((int) (ordinal / options.partitionSize()));
-      ordinal++;
+      parts.add(part.part);
+      cohorts.add(recipient.cohort().code());
       if (ids.size() == PLAN_BATCH) {
-        ledger.plan(job.campaignId(), job.runId(), ids, parts);
+        ledger.plan(job.campaignId(), job.runId(), ids, parts, cohorts);
         ids.clear();
         parts.clear();
+        cohorts.clear();
       }
     }
-    if (!ids.isEmpty()) ledger.plan(job.campaignId(), job.runId(), ids, parts);
-    return (int) ((ordinal + options.partitionSize() - 1) / options.partitionSize());
+    if (!ids.isEmpty()) ledger.plan(job.campaignId(), job.runId(), ids, parts, cohorts);
+    return notBefore;
   }
 
   private void publish(SendJob job, List<Integer> partitions) {
@@ -184,9 +212,10 @@ final class LedgerSends implements Sends {
     if (!resumed) return;
     var run = ledger.run(campaignId, runId).orElseThrow();
     if (run.bulk()) {
-      // workers dropped the paused run's messages; every unfinished partition goes back on the
-      // queue
+      // workers dropped the paused run's messages; every unfinished partition that was due goes
+      // back on the queue, and those that fell due while it was paused with them
       publish(run.job(), ledger.unfinishedPartitions(campaignId, runId));
+      publish(run.job(), ledger.release(campaignId, runId, clock.instant()));
     }
   }
 

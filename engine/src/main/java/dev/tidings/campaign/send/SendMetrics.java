@@ -56,7 +56,9 @@ final class SendMetrics {
     /** Every unfinished partition of a run that had not moved was queued again. */
     requeued_stalled,
     /** Partitions that showed no progress were queued again. */
-    requeued_stuck
+    requeued_stuck,
+    /** Partitions planned for later (a send-time plan) were queued once due. */
+    released_due
   }
 
   private final Map<SendReceipt.Status, Counter> emails = new EnumMap<>(SendReceipt.Status.class);

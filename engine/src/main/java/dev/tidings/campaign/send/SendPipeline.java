@@ -85,12 +85,15 @@ public final class SendPipeline implements AutoCloseable {
       consumers.consume(tasks, options.slots(), 1, worker);
       synchronized (sweepers) {
         sweepers.add(new StuckPartitionSweeper(
-            ledger, coordination.countdown(), queue, tasks, options.leaseTtl(), sendMetrics));
+            ledger, coordination.countdown(), queue, tasks, options.leaseTtl(), sendMetrics, clock));
       }
     };
   }
 
-  /** Queues stuck partitions again now instead of at the next sweep; for tests and operators. */
+  /**
+   * Queues stuck partitions again, and partitions planned for later that are due, now instead of at
+   * the next sweep; for tests and operators.
+   */
   public int sweepNow() {
     return new StuckPartitionSweeper(
             ledger,
@@ -98,7 +101,8 @@ public final class SendPipeline implements AutoCloseable {
             queue,
             tasks,
             options.leaseTtl(),
-            new SendMetrics(new SimpleMeterRegistry()))
+            new SendMetrics(new SimpleMeterRegistry()),
+            clock)
         .sweepOnceAndClose();
   }
 

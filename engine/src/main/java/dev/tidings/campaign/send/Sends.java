@@ -2,6 +2,7 @@ package dev.tidings.campaign.send;
 
 import java.util.Iterator;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The send pipeline's port. {@link #start} plans a run on this node and hands its partitions to the
@@ -13,7 +14,30 @@ public interface Sends {
    * Snapshots {@code recipients} (subscriber ids, each once) into the run's ledger and partitions and
    * queues them. Idempotent per (campaignId, runId): starting a run that exists changes nothing.
    */
-  SendProgress start(SendJob job, Iterator<String> recipients);
+  default SendProgress start(SendJob job, Iterator<String> recipients) {
+    return startPlanned(job, map(recipients, PlannedSend::now));
+  }
+
+  /**
+   * As {@link #start}, each recipient with the time their email may go ({@link PlannedSend}): those
+   * due later are grouped into partitions per time that are queued only when due, so the run's rate
+   * and priority hold for each and it completes when the last is sent.
+   */
+  SendProgress startPlanned(SendJob job, Iterator<PlannedSend> recipients);
+
+  private static <A, B> Iterator<B> map(Iterator<A> from, Function<A, B> each) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return from.hasNext();
+      }
+
+      @Override
+      public B next() {
+        return each.apply(from.next());
+      }
+    };
+  }
 
   /** One subscriber, now, ahead of bulk partitions (a welcome, a price drop). */
   void trigger(SendJob job, String subscriberId);

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * lease. The sweep also completes a run whose last finisher died between counting down and
  * completing it, and queues again every unfinished partition of a run that has not moved for ten
  * leases: a partition nobody ever leased is not stuck to the countdown, and if its message is lost (a
- * purged queue, a broker that lost its disk) nothing else would bring it back.
+ * purged queue, a broker that lost its disk) nothing else would bring it back. It is also what queues a
+ * partition planned for later (send-time optimisation) once it is due: the ledger holds the plan, so
+ * a restart loses none of it, and the release is one conditional update, so one node queues it.
  */
 final class StuckPartitionSweeper implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StuckPartitionSweeper.class);
@@ -31,6 +33,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
   private final Duration every;
   private final Duration stall;
   private final SendMetrics metrics;
+  private final java.time.InstantSource clock;
   private final Thread thread;
 
   StuckPartitionSweeper(
@@ -39,8 +42,10 @@ final class StuckPartitionSweeper implements AutoCloseable {
       WorkQueue queue,
       Topic<SendTask> tasks,
       Duration leaseTtl,
-      SendMetrics metrics) {
+      SendMetrics metrics,
+      java.time.InstantSource clock) {
     this.metrics = metrics;
+    this.clock = clock;
     this.ledger = ledger;
     this.countdown = countdown;
     this.queue = queue;
@@ -63,7 +68,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
     }
   }
 
-  /** One sweep; returns how many partitions were queued again. */
+  /** One sweep; returns how many partitions were queued (again, or for the first time once due). */
   int sweep() {
     int requeued = 0;
     for (SendJob job : ledger.runningBulkRuns()) {
@@ -74,8 +79,16 @@ final class StuckPartitionSweeper implements AutoCloseable {
         metrics.swept(SendMetrics.SweeperAction.completed, 1);
         continue;
       }
+      List<Integer> due = ledger.release(job.campaignId(), job.runId(), clock.instant());
+      if (!due.isEmpty()) {
+        publish(job, due);
+        metrics.swept(SendMetrics.SweeperAction.released_due, due.size());
+        requeued += due.size();
+      }
       if (ledger.takeStall(job.campaignId(), job.runId(), stall)) {
         List<Integer> unfinished = ledger.unfinishedPartitions(job.campaignId(), job.runId());
+        // a run waiting for partitions planned later does not move between them: nothing is lost
+        if (unfinished.isEmpty()) continue;
         log.warn(
             "run {}/{} has not moved for {}; queueing its {} unfinished partitions again",
             job.campaignId(),

@@ -195,8 +195,13 @@ class HandoversTest {
     var job = new SendJob(CAMPAIGN, RUN, 3, 1000);
     assertThat(ledger.createRun(job, true)).isTrue();
     List<String> ids = SendHarness.subscribers(count);
-    ledger.plan(CAMPAIGN, RUN, ids, ids.stream().map(id -> 0).toList());
-    ledger.partitions(CAMPAIGN, RUN, 1);
+    ledger.plan(
+        CAMPAIGN,
+        RUN,
+        ids,
+        ids.stream().map(id -> 0).toList(),
+        java.util.Collections.nCopies(ids.size(), null));
+    ledger.partitions(CAMPAIGN, RUN, java.util.Collections.singletonList(null));
     ledger.running(CAMPAIGN, RUN, 1);
     assertThat(ledger.takePartition(CAMPAIGN, RUN, 0, fence)).contains(List.of());
     List<String> claimed = ledger.claim(CAMPAIGN, RUN, 0, fence, count);

@@ -1,0 +1,29 @@
+package dev.tidings.app;
+
+import dev.tidings.delivery.FunnelStep;
+import dev.tidings.delivery.StepListener;
+import dev.tidings.message.MessageId;
+import dev.tidings.sendtime.OpenHours;
+import java.util.ArrayList;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Feeds the funnel's first human open of each counted email into the send-time open hours, in the
+ * receipts' transaction: each email a person opened adds one open at the hour they first opened it, once,
+ * whatever proxies fetched before and however often the receipt comes again. Previews' opens
+ * (uncounted runs) add nothing.
+ */
+final class OpenHoursListener implements StepListener {
+  @Override
+  public void added(Handle handle, List<AddedStep> steps) {
+    List<OpenHours.Open> opens = new ArrayList<>();
+    for (AddedStep step : steps) {
+      if (step.step() != FunnelStep.HUMAN_OPENED) continue;
+      MessageId.parse(step.messageId())
+          .filter(MessageId::counted)
+          .ifPresent(id -> opens.add(new OpenHours.Open(id.subscriberId(), step.at())));
+    }
+    OpenHours.record(handle, opens);
+  }
+}
