@@ -163,22 +163,23 @@ final class Ledger {
    */
   void partitions(long campaignId, long runId, List<@Nullable Instant> notBefore) {
     var parts = new ArrayList<Integer>(notBefore.size());
-    var times = new ArrayList<java.sql.@Nullable Timestamp>(notBefore.size());
+    // epoch milliseconds: the driver binds no array of timestamps
+    var times = new ArrayList<@Nullable Long>(notBefore.size());
     for (int part = 0; part < notBefore.size(); part++) {
       parts.add(part);
       Instant at = notBefore.get(part);
-      times.add(at == null ? null : java.sql.Timestamp.from(at));
+      times.add(at == null ? null : at.toEpochMilli());
     }
     jdbi.useHandle(handle -> handle
         .createUpdate("""
             INSERT INTO send_partition (campaign_id, run_id, part, not_before, released)
-            SELECT :campaign, :run, part, at, false
+            SELECT :campaign, :run, part, to_timestamp(at / 1000.0), false
             FROM unnest(:parts, :times) AS planned (part, at)
             ON CONFLICT DO NOTHING""")
         .bind("campaign", campaignId)
         .bind("run", runId)
         .bindArray("parts", Integer.class, parts)
-        .bindArray("times", java.sql.Timestamp.class, times)
+        .bindArray("times", Long.class, times)
         .execute());
   }
 

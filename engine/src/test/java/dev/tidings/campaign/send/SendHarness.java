@@ -33,6 +33,11 @@ final class SendHarness implements AutoCloseable {
   private final List<Subscription> running = new ArrayList<>();
 
   SendHarness(Database database, SendOptions options) {
+    this(database, options, InstantSource.system());
+  }
+
+  /** With the pipeline on {@code clock} (the rate limiter and leases stay on the system's). */
+  SendHarness(Database database, SendOptions options, InstantSource clock) {
     this.database = database;
     this.queue = new PostgresWorkQueue(database);
     this.coordination = new Coordination(
@@ -42,7 +47,7 @@ final class SendHarness implements AutoCloseable {
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     this.options = options.withQueues("t-send-" + suffix, "t-outcome-" + suffix);
     this.pipeline = new SendPipeline(
-        database.jdbi(), queue, coordination, this.options, InstantSource.system());
+        database.jdbi(), queue, coordination, this.options, clock);
   }
 
   static SendOptions fast() {
