@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       OpenBurstBenchCommand.class,
       RenderBenchCommand.class,
       SendBenchCommand.class,
+      SendTimeBenchCommand.class,
       DeliveryBenchCommand.class,
       RecommendBenchCommand.class,
       OptimizeBenchCommand.class,
@@ -34,6 +35,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, delivery, recommend, optimize, retention or startup");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, send-time, delivery, recommend, optimize, retention or startup");
   }
 }

@@ -28,6 +28,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "evaluate",
     mixinStandardHelpOptions = true,
+    subcommands = {SendTimeEvaluateCommand.class},
     description = {
       "Offline recommendation quality on an interaction file: each user's last basket is held out, every",
       "algorithm ranks the whole catalogue from the earlier baskets; HR, NDCG, precision, recall, MRR at k and",
@@ -35,8 +36,9 @@ import picocli.CommandLine.Option;
       "are tuned on a validation split carved out of the training baskets, never on the test baskets."
     })
 final class EvaluateCommand implements Callable<Integer> {
-  @Option(names = "--interactions", required = true, description = "the interaction file")
-  Path interactions = Path.of("");
+  // not required by picocli, which would ask it of the send-time subcommand too
+  @Option(names = "--interactions", description = "the interaction file (required)")
+  @Nullable Path interactions;
 
   @Option(
       names = "--format",
@@ -64,6 +66,9 @@ final class EvaluateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UsageException(String.valueOf(e.getMessage()));
     }
+    if (interactions == null)
+      throw new UsageException("--interactions is required (or evaluate send-time)");
+    Path interactions = this.interactions;
     if (!Files.isRegularFile(interactions)) {
       throw new UsageException("no such file: " + interactions);
     }
