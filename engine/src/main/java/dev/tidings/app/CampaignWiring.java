@@ -15,6 +15,7 @@ import dev.tidings.campaign.editor.CampaignTemplateLibrary;
 import dev.tidings.campaign.editor.SlotPreviews;
 import dev.tidings.campaign.editor.TestSends;
 import dev.tidings.campaign.send.Sends;
+import dev.tidings.delivery.SendTimeOutcomes;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.sendtime.OpenHours;
@@ -165,7 +166,11 @@ public final class CampaignWiring implements Capability {
           infrastructure.metrics());
     return List.of(
         new CampaignRoutes(
-            campaigns(), infrastructure.settings().maxBodyBytes(), headlines.get(), previews()),
+            campaigns(),
+            infrastructure.settings().maxBodyBytes(),
+            headlines.get(),
+            previews(),
+            new SendTimeOutcomes(infrastructure.database().jdbi())::of),
         new CampaignEditorRoutes(
             campaigns(), templates(), testSends(), infrastructure.settings().maxBodyBytes()),
         new UnsubscribeRoutes(unsubscribes.get()),

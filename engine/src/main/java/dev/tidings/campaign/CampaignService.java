@@ -170,6 +170,14 @@ public final class CampaignService {
     };
   }
 
+  /**
+   * The campaign's run's recipients by the time they are planned for, earliest first; empty before it
+   * runs.
+   */
+  public List<java.util.Map.Entry<java.time.Instant, Long>> plannedByTime(Campaign campaign) {
+    return campaign.runId().map(run -> sends.plannedByTime(campaign.id(), run)).orElse(List.of());
+  }
+
   public void pause(long id) {
     long run = runIn(id, CampaignState.RUNNING, "paused");
     sends.pause(id, run);

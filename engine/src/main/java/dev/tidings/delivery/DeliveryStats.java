@@ -17,6 +17,11 @@ import org.jdbi.v3.core.Jdbi;
 public final class DeliveryStats {
   private final Jdbi jdbi;
 
+  /** The timed cohort and the hold-out of a per-subscriber campaign ({@link SendTimeOutcomes}). */
+  public java.util.List<SendTimeOutcomes.Cohort> sendTimeCohorts(long campaignId) {
+    return new SendTimeOutcomes(jdbi).of(campaignId);
+  }
+
   public DeliveryStats(Jdbi jdbi) {
     this.jdbi = jdbi;
   }

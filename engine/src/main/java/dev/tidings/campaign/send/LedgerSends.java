@@ -200,6 +200,11 @@ final class LedgerSends implements Sends {
   }
 
   @Override
+  public List<Map.Entry<Instant, Long>> plannedByTime(long campaignId, long runId) {
+    return ledger.plannedByTime(campaignId, runId);
+  }
+
+  @Override
   public void pause(long campaignId, long runId) {
     ledger.changeState(campaignId, runId, List.of("RUNNING"), "PAUSED");
     states.forget(campaignId, runId);

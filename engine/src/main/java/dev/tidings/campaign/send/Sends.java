@@ -53,6 +53,15 @@ public interface Sends {
   void cancel(long campaignId, long runId);
 
   /**
+   * The run's recipients by the time they are planned for (a run sent at once: one row, its start),
+   * earliest first.
+   */
+  default java.util.List<java.util.Map.Entry<java.time.Instant, Long>> plannedByTime(
+      long campaignId, long runId) {
+    return java.util.List.of();
+  }
+
+  /**
    * Reports what happened to a sent email outside the send itself (a one-click unsubscribe) with the
    * send outcomes, for the delivery capability.
    */

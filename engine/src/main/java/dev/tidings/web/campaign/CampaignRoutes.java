@@ -47,6 +47,7 @@ public final class CampaignRoutes implements RouteGroup {
   private final long maxBodyBytes;
   private final CampaignHeadlines headlines;
   private final CampaignPreviews previews;
+  private final CampaignSendTimes sendTimes;
 
   /** Previews whose slots show nothing: a node without open-time slots. */
   public CampaignRoutes(
@@ -66,6 +67,17 @@ public final class CampaignRoutes implements RouteGroup {
       long maxBodyBytes,
       CampaignHeadlines headlines,
       CampaignPreviews previews) {
+    this(campaigns, maxBodyBytes, headlines, previews, CampaignSendTimes.NONE);
+  }
+
+  /** As the other, a per-subscriber campaign's view with its send-time figures. */
+  public CampaignRoutes(
+      CampaignService campaigns,
+      long maxBodyBytes,
+      CampaignHeadlines headlines,
+      CampaignPreviews previews,
+      CampaignSendTimes sendTimes) {
+    this.sendTimes = sendTimes;
     this.campaigns = campaigns;
     this.maxBodyBytes = maxBodyBytes;
     this.headlines = headlines;
@@ -95,7 +107,11 @@ public final class CampaignRoutes implements RouteGroup {
     });
     routing.get(PATH + "/{id}", (request, response) -> {
       long id = id(request);
-      JsonBodies.ok(response, toJson(campaigns.view(id).orElseThrow(() -> notFound(id))));
+      var view = campaigns.view(id).orElseThrow(() -> notFound(id));
+      ObjectNode out = toJson(view);
+      if (view.campaign().definition().sendTime().perSubscriber())
+        out.set("sendTimeFigures", sendTimeFigures(view.campaign()));
+      JsonBodies.ok(response, out);
     });
     routing.put(PATH + "/{id}", (request, response) -> {
       long id = id(request);
@@ -158,6 +174,29 @@ public final class CampaignRoutes implements RouteGroup {
           .orElseThrow(() -> ApiProblem.notFound("no subscriber with id " + subscriberId));
       JsonBodies.ok(response, preview(preview));
     });
+  }
+
+  /**
+   * The run's recipients by planned hour and, per cohort (timed, held out), emails sent, people who
+   * opened, their rate and their opens by hour after the send.
+   */
+  private ObjectNode sendTimeFigures(Campaign campaign) {
+    ObjectNode out = Json.MAPPER.createObjectNode();
+    var planned = out.putArray("planned");
+    for (var hour : campaigns.plannedByTime(campaign))
+      planned.addObject().put("at", hour.getKey().toString()).put("recipients", hour.getValue());
+    var cohorts = out.putArray("cohorts");
+    for (var cohort : sendTimes.of(campaign.id())) {
+      var entry = cohorts
+          .addObject()
+          .put("cohort", cohort.name().equals("timed") ? "timed" : "heldOut")
+          .put("sent", cohort.sent())
+          .put("humanOpened", cohort.humanOpened())
+          .put("humanOpenRate", cohort.openRate());
+      var hours = entry.putArray("humanOpensByHourAfterSend");
+      for (long opens : cohort.opensByHour()) hours.add(opens);
+    }
+    return out;
   }
 
   static ObjectNode toJson(CampaignView view) {

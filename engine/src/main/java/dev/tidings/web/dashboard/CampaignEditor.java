@@ -324,7 +324,8 @@ final class CampaignEditor {
       List<Option> allocations,
       List<Option> metrics,
       List<VariantView> variantRows,
-      String suggestedAt) {}
+      String suggestedAt,
+      List<Option> sendTimeModes) {}
 
   private String page(Visitor visitor, Draft draft, String notice) {
     Map<String, List<String>> errors = new LinkedHashMap<>();
@@ -337,6 +338,7 @@ final class CampaignEditor {
         case "form" -> "name";
         case "digest" -> "digestDays";
         case "experiment" -> "experiment";
+        case "sendTime" -> "sendTime";
         default -> field;
       };
       problems.add(
@@ -421,7 +423,16 @@ final class CampaignEditor {
         java.time.LocalDateTime.ofInstant(
                 sources.clock().instant().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS),
                 java.time.ZoneOffset.UTC)
-            .toString());
+            .toString(),
+        List.of(
+            new Option(
+                "at-once",
+                "All at once",
+                !form.sendTimeMode().equals("per-subscriber")),
+            new Option(
+                "per-subscriber",
+                "At each reader's usual hour",
+                form.sendTimeMode().equals("per-subscriber"))));
     return Html.page(
         isNew ? "New campaign" : "Edit " + title,
         Html.Section.CAMPAIGNS,

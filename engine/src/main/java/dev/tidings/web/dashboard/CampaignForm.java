@@ -3,6 +3,7 @@ package dev.tidings.web.dashboard;
 import dev.tidings.Json;
 import dev.tidings.campaign.CampaignDefinition;
 import dev.tidings.campaign.CampaignJson;
+import dev.tidings.campaign.SendTime;
 import dev.tidings.campaign.editor.StarterTemplate;
 import dev.tidings.recommend.blend.Algorithm;
 import java.util.ArrayList;
@@ -43,7 +44,10 @@ record CampaignForm(
     String allocation,
     String metric,
     String testSharePercent,
-    List<VariantRow> variants) {
+    List<VariantRow> variants,
+    String sendTimeMode,
+    String sendTimeWithin,
+    String holdoutPercent) {
   /** Condition rows the form offers beyond those filled in, so that no script is needed to add one. */
   static final int SPARE_CONDITIONS = 3;
 
@@ -121,7 +125,10 @@ record CampaignForm(
         "ab",
         "human_click",
         "20",
-        List.of());
+        List.of(),
+        SendTime.Mode.AT_ONCE.wire(),
+        SendTime.DEFAULT_WITHIN.toString(),
+        "10");
   }
 
   /** A template's starting point; who it is from is the author's to fill in. */
@@ -147,7 +154,10 @@ record CampaignForm(
         blank.allocation(),
         blank.metric(),
         blank.testSharePercent(),
-        List.of());
+        List.of(),
+        blank.sendTimeMode(),
+        blank.sendTimeWithin(),
+        blank.holdoutPercent());
   }
 
   /** A stored definition as the form shows it. */
@@ -186,7 +196,10 @@ record CampaignForm(
             .experiment()
             .map(e -> number(Math.round(e.testShare() * 1000) / 10.0))
             .orElse("20"),
-        variants);
+        variants,
+        definition.sendTime().mode().wire(),
+        definition.sendTime().within().toString(),
+        number(Math.round(definition.sendTime().holdout() * 1000) / 10.0));
   }
 
   private static ConditionRow row(JsonNode condition) {
@@ -259,7 +272,10 @@ record CampaignForm(
         form.get("allocation"),
         form.get("metric"),
         form.get("testShare").trim(),
-        variants);
+        variants,
+        form.get("sendTime").trim(),
+        form.get("within").trim(),
+        form.get("holdout").trim());
   }
 
   /** A browser posts a textarea's lines with CR LF; the templates keep the author's LF. */
@@ -289,7 +305,10 @@ record CampaignForm(
         allocation,
         metric,
         testSharePercent,
-        variants);
+        variants,
+        sendTimeMode,
+        sendTimeWithin,
+        holdoutPercent);
   }
 
   /** The definition as the API takes it; {@code scheduledAt} is kept from the stored campaign. */
@@ -310,6 +329,15 @@ record CampaignForm(
       ObjectNode options = out.putObject("digest");
       putNumber(options, "lookBackDays", digestDays);
       putNumber(options, "minimum", digestMinimum);
+    }
+    // at once is the default: only a per-subscriber choice (or a mode the API should name) is sent
+    if (!sendTimeMode.isBlank() && !sendTimeMode.equals(SendTime.Mode.AT_ONCE.wire())) {
+      ObjectNode sendTime = out.putObject("sendTime");
+      sendTime.put("mode", sendTimeMode);
+      if (!sendTimeWithin.isBlank()) sendTime.put("within", sendTimeWithin);
+      JsonNode share = numberNode(holdoutPercent);
+      if (share.isNumber()) sendTime.put("holdout", share.asDouble() / 100);
+      else if (!holdoutPercent.isBlank()) sendTime.set("holdout", share);
     }
     if (experiment) {
       ObjectNode test = out.putObject("experiment");
@@ -434,6 +462,7 @@ record CampaignForm(
     out.put("ratePerSecond", "rate");
     out.put("digest", "digest");
     out.put("experiment", "experiment");
+    out.put("sendTime", "sendTime");
     out.put("variant", "experiment");
     out.put("audience", "audience");
     out.put("a", "audience");

@@ -43,6 +43,7 @@ final class CampaignPage {
       List<TopProduct> top,
       List<Digests> digestSection,
       List<ExperimentSection.View> experimentSection,
+      List<SendTimeSection.View> sendTimeSection,
       List<PreviewView> preview) {}
 
   /** A figure with its label, and the key its live value arrives under. */
@@ -86,6 +87,19 @@ final class CampaignPage {
       Optional<Preview> preview,
       Optional<DigestsSent.Summary> digests,
       Optional<ExperimentReport> experiment) {
+    return render(visitor, controls, view, figures, preview, digests, experiment, Optional.empty());
+  }
+
+  /** As the other, with a per-subscriber campaign's send-time section. */
+  static String render(
+      Visitor visitor,
+      String controls,
+      CampaignView view,
+      CampaignFigures figures,
+      Optional<Preview> preview,
+      Optional<DigestsSent.Summary> digests,
+      Optional<ExperimentReport> experiment,
+      Optional<SendTimeSection.View> sendTime) {
     var definition = view.campaign().definition();
     List<Map.Entry<String, String>> slots = new ArrayList<>();
     for (int slot = 0; slot < figures.slots(); slot++)
@@ -147,6 +161,7 @@ final class CampaignPage {
         experiment.stream()
             .map(report -> ExperimentSection.of(report, definition.experiment().orElseThrow()))
             .toList(),
+        sendTime.stream().toList(),
         preview.stream().map(CampaignPage::preview).toList());
     return Html.page(
         definition.name(), Html.Section.CAMPAIGNS, visitor, Templates.render("campaign", page));

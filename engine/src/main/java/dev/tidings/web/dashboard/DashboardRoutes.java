@@ -175,7 +175,12 @@ public final class DashboardRoutes implements RouteGroup {
             figures.get(),
             preview,
             digests,
-            experiment));
+            experiment,
+            campaign.definition().sendTime().perSubscriber()
+                ? Optional.of(SendTimeSection.of(
+                    sources.campaigns().plannedByTime(campaign),
+                    sources.delivery().sendTimeCohorts(id)))
+                : Optional.empty()));
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */

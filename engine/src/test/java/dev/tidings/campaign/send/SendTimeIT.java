@@ -92,6 +92,10 @@ class SendTimeIT {
         .id();
   }
 
+  private org.jdbi.v3.core.Jdbi jdbi() {
+    return harness.database.jdbi();
+  }
+
   private Set<String> heldOut(long campaign) {
     return everyone.stream()
         .filter(id -> SendTimePlanner.heldOut(campaign, id, HOLDOUT))
@@ -126,6 +130,13 @@ class SendTimeIT {
     assertThat(control).isNotEmpty().hasSizeLessThan(20);
     campaigns.send(campaign);
     harness.startWorkers(mail);
+    var planned = campaigns.plannedByTime(campaigns.get(campaign).orElseThrow());
+    assertThat(planned)
+        .extracting(Map.Entry::getKey)
+        .containsExactly(
+            START, Instant.parse("2026-03-01T10:00:00Z"), Instant.parse("2026-03-01T14:00:00Z"));
+    assertThat(planned.getFirst().getValue()).isEqualTo(control.size());
+    assertThat(planned.stream().mapToLong(Map.Entry::getValue).sum()).isEqualTo(40);
 
     // 08:00: only the hold-out
     awaitSent(control.size());
@@ -172,6 +183,40 @@ class SendTimeIT {
         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
     assertThat(cohorts).hasSize(40);
     cohorts.forEach((id, cohort) -> assertThat(cohort).isEqualTo(control.contains(id) ? 1 : 0));
+    // people's opens split by cohort: every timed reader opened an hour after their send, one
+    // held-out reader two hours after
+    jdbi().useHandle(handle -> {
+      for (String id : everyone) {
+        String message = new dev.tidings.message.MessageId(campaign, job(campaign).runId(), id).text();
+        handle.execute(
+            """
+            INSERT INTO message_status (message_id, campaign_id, subscriber_id, status, status_at,
+              sent_at) VALUES (?, ?, ?, 40, now(), ?::timestamptz)""",
+            message,
+            campaign,
+            id,
+            "2026-03-01T10:00:00Z");
+        boolean timed = !control.contains(id);
+        if (timed || id.equals(control.iterator().next()))
+          handle.execute(
+              """
+              INSERT INTO message_steps (message_id, step, campaign_id, first_at, source)
+              VALUES (?, ?, ?, ?::timestamptz, 'pixel')""",
+              message,
+              (short) dev.tidings.delivery.FunnelStep.HUMAN_OPENED.code(),
+              campaign,
+              timed ? "2026-03-01T11:30:00Z" : "2026-03-01T12:10:00Z");
+      }
+    });
+    var cohorts2 = new dev.tidings.delivery.SendTimeOutcomes(jdbi()).of(campaign);
+    assertThat(cohorts2).extracting(c -> c.name()).containsExactly("timed", "held out");
+    assertThat(cohorts2.get(0).sent()).isEqualTo(40 - control.size());
+    assertThat(cohorts2.get(0).openRate()).isEqualTo(1.0);
+    assertThat(cohorts2.get(0).opensByHour()[1]).isEqualTo(40 - control.size());
+    assertThat(cohorts2.get(1).sent()).isEqualTo(control.size());
+    assertThat(cohorts2.get(1).humanOpened()).isOne();
+    assertThat(cohorts2.get(1).opensByHour()[2]).isOne();
+
     assertThat(metrics.get("tidings_send_time_held_out").counter().count())
         .isEqualTo(control.size());
     assertThat(metrics.get("tidings_send_time_planned").tag("source", "history").counter().count())

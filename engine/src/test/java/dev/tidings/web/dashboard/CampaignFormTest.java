@@ -63,6 +63,40 @@ class CampaignFormTest {
   }
 
   @Test
+  void send_time_per_subscriber_round_trips_with_its_hold_out_in_percent() {
+    String body = FILLED + "&sendTime=per-subscriber&within=PT12H&holdout=25";
+    var definition = CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty()));
+    assertThat(definition.sendTime())
+        .isEqualTo(new dev.tidings.campaign.SendTime(
+            dev.tidings.campaign.SendTime.Mode.PER_SUBSCRIBER, java.time.Duration.ofHours(12), 0.25));
+    var shown = CampaignForm.of(definition);
+    assertThat(shown.sendTimeMode()).isEqualTo("per-subscriber");
+    assertThat(shown.sendTimeWithin()).isEqualTo("PT12H");
+    assertThat(shown.holdoutPercent()).isEqualTo("25");
+    assertThat(CampaignJson.fromJson(shown.toJson(Optional.empty()))).isEqualTo(definition);
+    var atOnce =
+        CampaignJson.fromJson(CampaignForm.of(form(FILLED + "&sendTime=at-once&within=PT12H"))
+            .toJson(Optional.empty()));
+    assertThat(atOnce.sendTime()).isEqualTo(dev.tidings.campaign.SendTime.AT_ONCE);
+  }
+
+  @Test
+  void a_bad_send_time_window_is_named_at_its_field() {
+    String body = FILLED + "&sendTime=per-subscriber&within=PT30M&holdout=60";
+    assertThatThrownBy(
+            () -> CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty())))
+        .isInstanceOf(InvalidInputException.class)
+        .satisfies(e -> {
+          var problems = ((InvalidInputException) e).problems();
+          assertThat(problems).hasSize(2);
+          assertThat(problems).allSatisfy(p -> assertThat(CampaignForm.fieldOf(p))
+              .isEqualTo("sendTime"));
+          assertThat(problems).anySatisfy(p -> assertThat(p).startsWith("sendTime.within"));
+          assertThat(problems).anySatisfy(p -> assertThat(p).startsWith("sendTime.holdout"));
+        });
+  }
+
+  @Test
   void each_problem_of_the_api_is_placed_at_its_field() {
     assertThat(CampaignForm.fieldOf("html: line 3: <script> is not allowed")).isEqualTo("html");
     assertThat(CampaignForm.fieldOf("missing required field 'from'")).isEqualTo("fromEmail");
