@@ -78,6 +78,12 @@ class ToolsCliTest {
         embedded(), "evaluate", "--interactions", dataDir.resolve("none.csv").toString());
     assertThat(missing.status()).isEqualTo(2);
     assertThat(missing.err()).contains("no such file");
+    var noFile = run(embedded(), "evaluate");
+    assertThat(noFile.status()).isEqualTo(2);
+    assertThat(noFile.err()).contains("--interactions is required");
+    var window = run(embedded(), "evaluate", "send-time", "--within", "PT30M");
+    assertThat(window.status()).isEqualTo(2);
+    assertThat(window.err()).contains("--within within PT1H..P7D");
   }
 
   @Test
@@ -86,8 +92,11 @@ class ToolsCliTest {
     assertThat(none.status()).isEqualTo(2);
     assertThat(none.err())
         .contains(
-            "import, events, compute-once, queue, open-burst, render, send, delivery, recommend,"
-                + " optimize, retention or startup");
+            "import, events, compute-once, queue, open-burst, render, send, send-time, delivery,"
+                + " recommend, optimize, retention or startup");
+    var sendTime = run(embedded(), "bench", "send-time", "--history-share", "2");
+    assertThat(sendTime.status()).isEqualTo(2);
+    assertThat(sendTime.err()).contains("--history-share within 0..1");
     var send = run(embedded(), "bench", "send", "--backend", "nowhere");
     assertThat(send.status()).isEqualTo(2);
     assertThat(send.err()).contains("--backend must be embedded, real or both");
