@@ -20,7 +20,8 @@ public record SendTime(Mode mode, Duration within, double holdout) {
   public static final Duration DEFAULT_WITHIN = Duration.ofHours(24);
   public static final double DEFAULT_HOLDOUT = 0.1;
   public static final double MAX_HOLDOUT = 0.5;
-  public static final SendTime AT_ONCE = new SendTime(Mode.AT_ONCE, DEFAULT_WITHIN, DEFAULT_HOLDOUT);
+  public static final SendTime AT_ONCE =
+      new SendTime(Mode.AT_ONCE, DEFAULT_WITHIN, DEFAULT_HOLDOUT);
 
   public enum Mode {
     AT_ONCE("at-once"),

@@ -21,7 +21,8 @@ public final class SendTimeOutcomes {
   }
 
   /** One cohort's figures; {@code opensByHour[h]} opened h..h+1 hours after their send. */
-  public record Cohort(String name, long sent, long humanOpened, double openRate, long[] opensByHour) {}
+  public record Cohort(
+      String name, long sent, long humanOpened, double openRate, long[] opensByHour) {}
 
   /** The timed cohort then the hold-out; empty when the campaign had no send-time plan. */
   public List<Cohort> of(long campaignId) {

@@ -50,7 +50,8 @@ class SendTimePlannerTest {
   void the_candidates_are_the_start_then_each_whole_hour_before_the_end() {
     var planner = planner(at("02T08:30:00"), Duration.ofHours(3), new long[168]);
     assertThat(planner.candidates())
-        .containsExactly(at("02T08:30:00"), at("02T09:00:00"), at("02T10:00:00"), at("02T11:00:00"));
+        .containsExactly(
+            at("02T08:30:00"), at("02T09:00:00"), at("02T10:00:00"), at("02T11:00:00"));
     assertThat(planner(at("02T08:00:00"), Duration.ofHours(1), new long[168]).candidates())
         .containsExactly(at("02T08:00:00"));
   }
@@ -127,7 +128,8 @@ class SendTimePlannerTest {
         .count();
     assertThat(overlap).isBetween(2_300L, 2_700L);
 
-    var planner = new SendTimePlanner(42, at("02T08:30:00"), Duration.ofHours(24), 0.5, new long[168]);
+    var planner =
+        new SendTimePlanner(42, at("02T08:30:00"), Duration.ofHours(24), 0.5, new long[168]);
     String heldOut = java.util.stream.IntStream.range(0, 100)
         .mapToObj(i -> "s" + i)
         .filter(id -> SendTimePlanner.heldOut(42, id, 0.5))

@@ -46,7 +46,8 @@ public final class SendTimeEvaluation {
   }
 
   /** A group's opens among its readers, with a 95% Wilson interval of the rate. */
-  public record Rate(String policy, long readers, long opened, double rate, double low, double high) {
+  public record Rate(
+      String policy, long readers, long opened, double rate, double low, double high) {
     static Rate of(String policy, long readers, long opened) {
       double z = 1.96;
       double p = readers == 0 ? 0 : (double) opened / readers;

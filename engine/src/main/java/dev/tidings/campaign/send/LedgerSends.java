@@ -83,7 +83,8 @@ final class LedgerSends implements Sends {
     }
     ledger.running(job.campaignId(), job.runId(), partitions);
     // released only once running: the partitions due now go at once, the sweep queues the others
-    if (partitions > 0) publish(job, ledger.release(job.campaignId(), job.runId(), clock.instant()));
+    if (partitions > 0)
+      publish(job, ledger.release(job.campaignId(), job.runId(), clock.instant()));
     if (partitions == 0) ledger.complete(job.campaignId(), job.runId());
     states.forget(job.campaignId(), job.runId());
     return progress(job.campaignId(), job.runId()).orElseThrow();

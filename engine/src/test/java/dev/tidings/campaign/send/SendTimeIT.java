@@ -191,7 +191,8 @@ class SendTimeIT {
     // held-out reader two hours after
     jdbi().useHandle(handle -> {
       for (String id : everyone) {
-        String message = new dev.tidings.message.MessageId(campaign, job(campaign).runId(), id).text();
+        String message =
+            new dev.tidings.message.MessageId(campaign, job(campaign).runId(), id).text();
         handle.execute(
             """
             INSERT INTO message_status (message_id, campaign_id, subscriber_id, status, status_at,
@@ -224,7 +225,8 @@ class SendTimeIT {
     assertThat(metrics.get("tidings_send_time_held_out").counter().count())
         .isEqualTo(control.size());
     assertThat(metrics.get("tidings_send_time_planned").tag("source", "history").counter().count())
-        .isEqualTo((double) (20 - control.stream().filter(id -> everyone.indexOf(id) < 20).count()));
+        .isEqualTo(
+            (double) (20 - control.stream().filter(id -> everyone.indexOf(id) < 20).count()));
   }
 
   @Test
