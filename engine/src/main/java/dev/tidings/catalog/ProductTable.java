@@ -86,6 +86,14 @@ final class ProductTable {
         .findOne();
   }
 
+  static List<Product> findAll(Handle handle, java.util.Collection<String> ids) {
+    return handle
+        .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = ANY(:ids)")
+        .bindArray("ids", String.class, ids)
+        .map(ProductTable::product)
+        .list();
+  }
+
   /** Up to {@code limit} products in id order after the id {@code after}. */
   static List<Product> page(Handle handle, Optional<String> after, int limit) {
     return handle

@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -58,6 +59,7 @@ public final class SlotChooser implements AutoCloseable {
   private final Map<ChosenSlots.How, Timer> latency = new EnumMap<>(ChosenSlots.How.class);
   private final ComputeOnce computeOnce;
   private final Recommender recommender;
+  private final SlotRules rules;
   private final SlotTable table;
   /** The pasts of emails chosen at the same moment, read in one query. */
   private final BatchedLookup<MessageId, SlotTable.Past> pasts;
@@ -90,8 +92,23 @@ public final class SlotChooser implements AutoCloseable {
       InstantSource clock,
       MeterRegistry metrics,
       Options options) {
+    this(computeOnce, recommender, SlotRules.NONE, jdbi, clock, metrics, options);
+  }
+
+  /**
+   * @param rules what the email shows already and which candidates its slots may show
+   */
+  public SlotChooser(
+      ComputeOnce computeOnce,
+      Recommender recommender,
+      SlotRules rules,
+      Jdbi jdbi,
+      InstantSource clock,
+      MeterRegistry metrics,
+      Options options) {
     this.computeOnce = computeOnce;
     this.recommender = recommender;
+    this.rules = rules;
     this.table = new SlotTable(jdbi);
     this.pasts = new BatchedLookup<>(
         "email pasts", messages -> table.pasts(messages, RECENT_EMAILS), 128, 2);
@@ -222,16 +239,25 @@ public final class SlotChooser implements AutoCloseable {
         .orElseThrow(
             () -> new IllegalStateException("no answer for " + token.message().text()));
     if (past.kept().isPresent()) return past.kept().get();
-    Set<String> shown = past.recentlyShown();
+    int slots = Math.max(1, token.slots());
+    // what this email shows already (its digest, its template) is excluded like what the last emails
+    // showed; the recommender is asked for more than the slots, so that they still fill once the rules
+    // drop candidates (the same product under another id, a product not sold in the subscriber's market)
+    Set<String> inEmail = rules.alreadyShown(token.message());
+    Set<String> exclude = new LinkedHashSet<>(past.recentlyShown());
+    exclude.addAll(inEmail);
     var request = new RecommendationRequest(
         token.message().subscriberId(),
-        Math.max(1, token.slots()),
-        shown,
+        Math.min(RecommendationRequest.MAX_K, rules.candidates(slots)),
+        exclude,
         Optional.of(token.message().campaignId()),
         Locale.ROOT,
         clock.instant().plus(options.recommendDeadline()),
         token.arm());
-    var products = recommender.recommend(request).productIds();
+    var candidates = recommender.recommend(request).productIds();
+    var products = rules.admissible(token.message(), candidates, inEmail).stream()
+        .limit(slots)
+        .toList();
     return new ChosenSlots(token.message(), products, clock.instant(), ChosenSlots.How.COMPUTED);
   }
 

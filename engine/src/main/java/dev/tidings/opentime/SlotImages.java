@@ -2,12 +2,16 @@ package dev.tidings.opentime;
 
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Market;
+import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.Product;
 import dev.tidings.message.MessageToken;
 import dev.tidings.opentime.card.Card;
 import dev.tidings.opentime.card.ProductCards;
 import dev.tidings.storage.BatchedLookup;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -22,13 +26,43 @@ public final class SlotImages {
   private final ProductCards cards;
   private final RecentLookups<String, Product> products;
   private final RecentLookups<String, Locale> locales;
+  private final Optional<MarketSlotRules> markets;
+  private final RecentLookups<String, Market> marketOf;
+  private final RecentLookups<String, BigDecimal> marketPrices;
 
   public SlotImages(
       SlotChooser chooser,
       ProductCards cards,
       CatalogService catalog,
       SubscriberService subscribers) {
+    this(chooser, cards, catalog, subscribers, Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * With markets: each card shows the product's price in the subscriber's market, in its currency and
+   * written in its locale; a product the market does not sell shows the neutral card.
+   */
+  public SlotImages(
+      SlotChooser chooser,
+      ProductCards cards,
+      CatalogService catalog,
+      SubscriberService subscribers,
+      Optional<MarketSlotRules> rules,
+      Optional<Markets> marketPrices) {
     this.chooser = chooser;
+    this.markets = rules;
+    this.marketOf = new RecentLookups<>(
+        subscriber -> rules.flatMap(r -> r.marketOf(subscriber)), Duration.ofMinutes(1), 100_000);
+    this.marketPrices = new RecentLookups<>(
+        key -> {
+          int split = key.indexOf('/');
+          String code = key.substring(0, split);
+          String product = key.substring(split + 1);
+          return marketPrices.flatMap(all -> all.get(code)
+              .flatMap(m -> Optional.ofNullable(all.pricesIn(m, List.of(product)).get(product))));
+        },
+        Duration.ofMinutes(1),
+        100_000);
     this.cards = cards;
     this.products = new RecentLookups<>(catalog::get, Duration.ofMinutes(1), 100_000);
     // the locales of the new emails opened at the same moment are read in one query
@@ -45,6 +79,16 @@ public final class SlotImages {
     Optional<String> productId = list(token).productAt(slot);
     Optional<Product> product = productId.flatMap(products::get);
     if (product.isEmpty()) return new Shown(cards.generic(), Optional.empty());
+    if (markets.isPresent()) {
+      Optional<Market> market = marketOf.get(token.message().subscriberId());
+      if (market.isPresent()) {
+        Optional<BigDecimal> price = marketPrices.get(market.get().code() + "/" + product.get().id());
+        if (price.isEmpty()) return new Shown(cards.generic(), Optional.empty());
+        return new Shown(
+            cards.card(Markets.priced(product.get(), market.get(), price.get()), market.get().locale()),
+            productId);
+      }
+    }
     Locale locale =
         token.locale().or(() -> locales.get(token.message().subscriberId())).orElse(Locale.ENGLISH);
     return new Shown(cards.card(product.get(), locale), productId);
