@@ -29,6 +29,13 @@ public final class TemplateLinks {
     return urls;
   }
 
+  /** The URLs one HTML source names. */
+  public static Set<String> inHtml(String html) {
+    Set<String> urls = new LinkedHashSet<>();
+    add(html, urls);
+    return urls;
+  }
+
   private static void add(String html, Set<String> urls) {
     Matcher found = QUOTED_URL.matcher(html);
     while (found.find() && urls.size() < MAX_URLS) {

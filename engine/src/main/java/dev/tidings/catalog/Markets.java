@@ -159,11 +159,14 @@ public final class Markets {
     handle
         .createUpdate("""
             INSERT INTO product_prices (product_id, market, price)
-            SELECT :id, m, p FROM unnest(:markets, :prices) AS x(m, p)
+            SELECT :id, m, p::numeric FROM unnest(:markets, :prices) AS x(m, p)
             ON CONFLICT (product_id, market) DO UPDATE SET price = excluded.price""")
         .bind("id", productId)
         .bindArray("markets", String.class, List.copyOf(prices.keySet()))
-        .bindArray("prices", BigDecimal.class, List.copyOf(prices.values()))
+        .bindArray(
+            "prices",
+            String.class,
+            prices.values().stream().map(BigDecimal::toPlainString).toList())
         .execute();
   }
 

@@ -17,7 +17,9 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +41,9 @@ import org.jdbi.v3.core.Jdbi;
 public final class SlotChooser implements AutoCloseable {
   /** Recent emails whose products the next email does not repeat. */
   private static final int RECENT_EMAILS = 5;
+
+  /** Asks of the recommender at most per email when the slot rules leave its answers short. */
+  private static final int ASKS = 3;
 
   /** Prometheus adds {@code _seconds_bucket}, {@code _count} and {@code _sum}. */
   public static final String LATENCY = "tidings_opentime_slot_list";
@@ -246,18 +251,30 @@ public final class SlotChooser implements AutoCloseable {
     Set<String> inEmail = rules.alreadyShown(token.message());
     Set<String> exclude = new LinkedHashSet<>(past.recentlyShown());
     exclude.addAll(inEmail);
-    var request = new RecommendationRequest(
-        token.message().subscriberId(),
-        Math.min(RecommendationRequest.MAX_K, rules.candidates(slots)),
-        exclude,
-        Optional.of(token.message().campaignId()),
-        Locale.ROOT,
-        clock.instant().plus(options.recommendDeadline()),
-        token.arm());
-    var candidates = recommender.recommend(request).productIds();
-    var products = rules.admissible(token.message(), candidates, inEmail).stream()
-        .limit(slots)
-        .toList();
+    int ask = Math.min(RecommendationRequest.MAX_K, rules.candidates(slots));
+    List<String> products = new ArrayList<>(slots);
+    // one deadline for every ask: asking again must not make the open wait longer
+    var deadline = clock.instant().plus(options.recommendDeadline());
+    // a market that sells a small part of the catalogue may leave the first answer short: ask again,
+    // excluding what was already weighed, a few times at most
+    for (int round = 0; round < ASKS && products.size() < slots; round++) {
+      var request = new RecommendationRequest(
+          token.message().subscriberId(),
+          ask,
+          exclude,
+          Optional.of(token.message().campaignId()),
+          Locale.ROOT,
+          deadline,
+          token.arm());
+      var candidates = recommender.recommend(request).productIds();
+      Set<String> taken = new LinkedHashSet<>(inEmail);
+      taken.addAll(products);
+      for (String id : rules.admissible(token.message(), candidates, taken))
+        if (products.size() < slots) products.add(id);
+      if (candidates.size() < ask || rules == SlotRules.NONE) break; // the recommender has no more
+      exclude.addAll(candidates);
+      ask = RecommendationRequest.MAX_K;
+    }
     return new ChosenSlots(token.message(), products, clock.instant(), ChosenSlots.How.COMPUTED);
   }
 
