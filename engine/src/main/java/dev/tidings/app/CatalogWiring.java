@@ -1,6 +1,7 @@
 package dev.tidings.app;
 
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Markets;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.catalog.CatalogRoutes;
 import java.util.List;
@@ -9,11 +10,19 @@ import java.util.List;
 public final class CatalogWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<CatalogService> catalog;
+  private final Lazy<Markets> markets;
 
   CatalogWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
     this.catalog =
         Lazy.of(() -> new CatalogService(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.markets =
+        Lazy.of(() -> new Markets(infrastructure.database().jdbi(), infrastructure.clock()));
+  }
+
+  /** Markets and the products' prices in them. */
+  public Markets markets() {
+    return markets.get();
   }
 
   public CatalogService catalog() {

@@ -116,6 +116,39 @@ public final class Markets {
     });
   }
 
+  /**
+   * Sets the market prices of many products at once, in one transaction and one statement (a shop's
+   * price list); each product keeps its prices in markets not named. Every problem is reported before
+   * anything is written.
+   */
+  public void putAllPrices(Map<String, Map<String, BigDecimal>> byProduct) {
+    if (byProduct.isEmpty()) return;
+    List<String> products = new java.util.ArrayList<>();
+    List<String> codes = new java.util.ArrayList<>();
+    List<String> amounts = new java.util.ArrayList<>();
+    byProduct.forEach((product, prices) -> prices.forEach((code, price) -> {
+      products.add(product);
+      codes.add(code);
+      amounts.add(price == null ? null : price.toPlainString());
+    }));
+    jdbi.useTransaction(handle -> {
+      Map<String, Currency> currencies = currencies(handle);
+      var problems = new Problems();
+      byProduct.values().forEach(prices -> problems(currencies, prices, problems));
+      problems.throwIfAny();
+      handle
+          .createUpdate("""
+              INSERT INTO product_prices (product_id, market, price)
+              SELECT x.p, x.m, x.a::numeric FROM unnest(:products, :markets, :amounts) AS x(p, m, a)
+                JOIN products ON products.id = x.p
+              ON CONFLICT (product_id, market) DO UPDATE SET price = excluded.price""")
+          .bindArray("products", String.class, products)
+          .bindArray("markets", String.class, codes)
+          .bindArray("amounts", String.class, amounts)
+          .execute();
+    });
+  }
+
   /** A product's market prices, by market code. */
   public Map<String, BigDecimal> prices(String productId) {
     return jdbi.withHandle(handle -> {
@@ -173,25 +206,36 @@ public final class Markets {
   /** Every problem of a price map against the markets there are, each naming {@code prices.CODE}. */
   static void check(Handle handle, Map<String, BigDecimal> prices) {
     if (prices.isEmpty()) return;
+    var problems = new Problems();
+    problems(currencies(handle), prices, problems);
+    problems.throwIfAny();
+  }
+
+  private static Map<String, Currency> currencies(Handle handle) {
     Map<String, Currency> currencies = new HashMap<>();
     handle
         .createQuery("SELECT code, currency FROM markets")
-        .map((rs, ctx) -> Map.entry(rs.getString("code"), Currency.getInstance(rs.getString("currency"))))
+        .map((rs, ctx) ->
+            Map.entry(rs.getString("code"), Currency.getInstance(rs.getString("currency"))))
         .forEach(row -> currencies.put(row.getKey(), row.getValue()));
-    var problems = new Problems();
+    return currencies;
+  }
+
+  private static void problems(
+      Map<String, Currency> currencies, Map<String, BigDecimal> prices, Problems problems) {
     prices.forEach((code, price) -> {
       String field = "prices." + Problems.printable(String.valueOf(code));
       Currency currency = currencies.get(code);
+      int digits = currency == null ? 0 : Math.max(0, currency.getDefaultFractionDigits());
       if (currency == null) {
         problems.add(field + " names no market (define it with PUT /api/v1/markets/{code})");
       } else if (price == null || price.signum() < 0) {
         problems.add(field + " must be a price of zero or more");
-      } else if (price.scale() > Math.max(0, currency.getDefaultFractionDigits())) {
-        problems.add(field + " must have at most " + Math.max(0, currency.getDefaultFractionDigits())
-            + " decimal places for " + currency.getCurrencyCode() + ", got " + price.toPlainString());
+      } else if (price.scale() > digits) {
+        problems.add(field + " must have at most " + digits + " decimal places for "
+            + currency.getCurrencyCode() + ", got " + price.toPlainString());
       }
     });
-    problems.throwIfAny();
   }
 
   private static Market market(ResultSet rs, StatementContext ctx) throws SQLException {
