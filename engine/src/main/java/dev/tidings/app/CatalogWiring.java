@@ -4,6 +4,7 @@ import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Markets;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.catalog.CatalogRoutes;
+import dev.tidings.web.catalog.MarketRoutes;
 import java.util.List;
 
 /** The product catalogue on the node's database. */
@@ -33,6 +34,7 @@ public final class CatalogWiring implements Capability {
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
     return List.of(
+        new MarketRoutes(markets(), catalog(), settings.maxBodyBytes()),
         new CatalogRoutes(catalog(), settings.maxBodyBytes(), settings.maxImportBytes()));
   }
 }

@@ -131,6 +131,11 @@ public final class OpenTimeWiring implements Capability {
     return tokens.get();
   }
 
+  /** What each slot's card shows. */
+  public SlotImages images() {
+    return images.get();
+  }
+
   public SlotChooser chooser() {
     return chooser.get();
   }

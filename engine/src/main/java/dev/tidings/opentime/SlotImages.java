@@ -75,23 +75,35 @@ public final class SlotImages {
   public record Shown(Card card, Optional<String> productId) {}
 
   public Shown slot(MessageToken token, int slot) {
-    if (slot < 0 || slot >= token.slots()) return new Shown(cards.generic(), Optional.empty());
-    Optional<String> productId = list(token).productAt(slot);
-    Optional<Product> product = productId.flatMap(products::get);
-    if (product.isEmpty()) return new Shown(cards.generic(), Optional.empty());
+    Optional<Priced> priced = priced(token, slot);
+    if (priced.isEmpty()) return new Shown(cards.generic(), Optional.empty());
+    return new Shown(
+        cards.card(priced.get().product(), priced.get().locale()),
+        Optional.of(priced.get().product().id()));
+  }
+
+  /**
+   * A slot's product as its card shows it: priced in the subscriber's market, in its currency and
+   * locale, when markets are defined; else at its own price in the subscriber's locale.
+   */
+  public record Priced(Product product, Locale locale) {}
+
+  /** What the slot's card shows; empty for the neutral card (beyond the list, gone, not sold). */
+  public Optional<Priced> priced(MessageToken token, int slot) {
+    if (slot < 0 || slot >= token.slots()) return Optional.empty();
+    Optional<Product> product = list(token).productAt(slot).flatMap(products::get);
+    if (product.isEmpty()) return Optional.empty();
     if (markets.isPresent()) {
       Optional<Market> market = marketOf.get(token.message().subscriberId());
       if (market.isPresent()) {
         Optional<BigDecimal> price = marketPrices.get(market.get().code() + "/" + product.get().id());
-        if (price.isEmpty()) return new Shown(cards.generic(), Optional.empty());
-        return new Shown(
-            cards.card(Markets.priced(product.get(), market.get(), price.get()), market.get().locale()),
-            productId);
+        return price.map(amount -> new Priced(
+            Markets.priced(product.get(), market.get(), amount), market.get().locale()));
       }
     }
     Locale locale =
         token.locale().or(() -> locales.get(token.message().subscriberId())).orElse(Locale.ENGLISH);
-    return new Shown(cards.card(product.get(), locale), productId);
+    return Optional.of(new Priced(product.get(), locale));
   }
 
   public Card generic() {
