@@ -62,7 +62,11 @@ public final class MarketJson {
     Boolean isDefault = JsonFields.bool(problems, node.get("default"), "default");
     Currency finalCurrency = currency;
     return problems.build(() -> new Market(
-        code, finalCurrency, locale, countries, isDefault != null && isDefault));
+        code,
+        Problems.toValidate(finalCurrency),
+        Problems.toValidate(locale),
+        countries,
+        isDefault != null && isDefault));
   }
 
   public static ObjectNode toJson(Market market) {
