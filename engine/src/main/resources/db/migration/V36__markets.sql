@@ -13,9 +13,10 @@ CREATE TABLE markets (
 CREATE UNIQUE INDEX markets_one_default ON markets (is_default) WHERE is_default;
 
 -- A product's price in a market. Without a row a product is sold in a market only when its own currency
--- is the market's (at its own price).
+-- is the market's (at its own price). No foreign key to products, so that products stay truncatable: a
+-- product's delete deletes its prices, and every read joins products, so a price of no product shows nowhere.
 CREATE TABLE product_prices (
-  product_id text    NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+  product_id text    NOT NULL,
   market     text    NOT NULL REFERENCES markets (code) ON DELETE CASCADE,
   price      numeric NOT NULL CHECK (price >= 0),
   PRIMARY KEY (product_id, market)

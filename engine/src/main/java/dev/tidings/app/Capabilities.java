@@ -38,7 +38,7 @@ final class Capabilities {
         sending::sends,
         delivery::campaignHeadlines,
         optimize::experiments,
-        () -> OpenTimeWiring.slotPreviews(openTime.chooser(), catalog.catalog()));
+        () -> OpenTimeWiring.slotPreviews(openTime.images()));
     campaignsLater.set(campaigns);
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);

@@ -113,11 +113,14 @@ public final class OpenTimeWiring implements Capability {
 
   /**
    * What an email's slots would show now, for previews: the chooser's list, kept or not, asked
-   * without keeping one, each product as the catalog has it (a product gone since is left out).
+   * without keeping one, each product as its card would show it (priced in the subscriber's market
+   * when markets are defined); a product gone since, or not sold there, is left out.
    */
-  static SlotPreviews slotPreviews(SlotChooser chooser, CatalogService catalog) {
-    return token -> chooser.wouldChoose(token).productIds().stream()
-        .flatMap(id -> catalog.get(id).stream())
+  static SlotPreviews slotPreviews(SlotImages images) {
+    return token -> java.util.stream.IntStream.range(0, token.slots())
+        .mapToObj(slot -> images.priced(token, slot))
+        .flatMap(Optional::stream)
+        .map(SlotImages.Priced::product)
         .map(product -> new SlotProduct(
             product.id(),
             product.title(),

@@ -105,7 +105,7 @@ public final class CatalogService {
 
   /** True when a product was deleted, false when there was none with this id. */
   public boolean delete(String id) {
-    return jdbi.withHandle(handle -> ProductTable.delete(handle, id));
+    return jdbi.inTransaction(handle -> ProductTable.delete(handle, id));
   }
 
   public long count() {

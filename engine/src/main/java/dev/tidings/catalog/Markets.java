@@ -102,7 +102,8 @@ public final class Markets {
   }
 
   /**
-   * Replaces a product's market prices (an empty map removes them). Every market must exist and every
+   * Replaces a product's market prices (an empty map removes them); a product that does not exist gets
+   * none. Every market must exist and every
    * price fit its market's currency; the problems name the field {@code prices.CODE}.
    */
   public void putPrices(String productId, Map<String, BigDecimal> prices) {
@@ -193,6 +194,7 @@ public final class Markets {
         .createUpdate("""
             INSERT INTO product_prices (product_id, market, price)
             SELECT :id, m, p::numeric FROM unnest(:markets, :prices) AS x(m, p)
+             WHERE EXISTS (SELECT 1 FROM products WHERE id = :id)
             ON CONFLICT (product_id, market) DO UPDATE SET price = excluded.price""")
         .bind("id", productId)
         .bindArray("markets", String.class, List.copyOf(prices.keySet()))

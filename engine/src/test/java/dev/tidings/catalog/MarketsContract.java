@@ -53,7 +53,7 @@ public abstract class MarketsContract {
 
   @BeforeEach
   void empty() {
-    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE products, markets CASCADE"));
+    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE products, product_prices, markets"));
   }
 
   private static Product product(String id, String price, String currency) {
