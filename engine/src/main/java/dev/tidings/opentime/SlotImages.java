@@ -17,8 +17,10 @@ import java.util.Optional;
 
 /**
  * What the email-facing routes serve for a slot: the card of the product the email's list has in that
- * position, priced in the subscriber's locale (from the token; looked up for tokens that carry none);
- * the neutral card when the slot is beyond the list or the product is gone. Products and locales are
+ * position, priced in the subscriber's market when markets are defined (the market's price, currency
+ * and locale), else at its own price in the subscriber's locale (from the token; looked up for tokens
+ * that carry none); the neutral card when the slot is beyond the list, the product is gone or the
+ * market does not sell it. Products and locales are
  * looked up once a minute at most per node.
  */
 public final class SlotImages {
