@@ -3,6 +3,7 @@ package dev.tidings.app;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Every capability a node runs, built in dependency order (each takes what the ones above it
@@ -18,10 +19,15 @@ final class Capabilities {
     var notify = new NotifyWiring(infrastructure, catalog::catalog);
     var optimize = new OptimizeWiring(infrastructure);
     var recommend = new RecommendWiring(infrastructure);
+    // campaigns are built below (their previews ask open-time's chooser); open-time asks them only once
+    // an email is opened, when the reference is set
+    var campaignsLater = new AtomicReference<CampaignWiring>();
     var openTime = new OpenTimeWiring(
         infrastructure,
         recommend::recommender,
-        additions.slotComputeOnce().orElse(OpenTimeWiring::coordinated));
+        additions.slotComputeOnce().orElse(OpenTimeWiring::coordinated),
+        notify::notifications,
+        () -> campaignsLater.get().campaigns());
     var delivery = new DeliveryWiring(infrastructure);
     var emails = CampaignWiring.emails(infrastructure, notify::digests, optimize::ledger);
     var sending = new SendingWiring(
@@ -32,7 +38,8 @@ final class Capabilities {
         sending::sends,
         delivery::campaignHeadlines,
         optimize::experiments,
-        () -> OpenTimeWiring.slotPreviews(openTime.chooser(), catalog.catalog()));
+        () -> OpenTimeWiring.slotPreviews(openTime.images()));
+    campaignsLater.set(campaigns);
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
     var dashboard = new DashboardWiring(

@@ -2,14 +2,19 @@ package dev.tidings.app;
 
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.TemplateLinks;
 import dev.tidings.campaign.editor.SlotPreviews;
 import dev.tidings.campaign.editor.SlotProduct;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Markets;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.delivery.EngagementVerdicts;
 import dev.tidings.message.TokenCodec;
+import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.EngagementActivity;
 import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.opentime.MarketSlotRules;
 import dev.tidings.opentime.SlotChooser;
 import dev.tidings.opentime.SlotExpiry;
 import dev.tidings.opentime.SlotImages;
@@ -19,6 +24,8 @@ import dev.tidings.recommend.Recommender;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -33,25 +40,49 @@ public final class OpenTimeWiring implements Capability {
 
   private final Infrastructure infrastructure;
   private final Lazy<TokenCodec> tokens;
+  private final Lazy<MarketSlotRules> rules;
   private final Lazy<SlotChooser> chooser;
   private final Lazy<SlotImages> images;
   private final Lazy<EngagementRecorder> engagements;
 
   /**
    * {@code recommender}: what fills the slots; {@code computeOnce}: how the nodes agree on one list
-   * per email ({@link #coordinated}, unless a program built on the engine brings its own).
+   * per email ({@link #coordinated}, unless a program built on the engine brings its own); {@code
+   * notifications} and {@code campaigns}: what an email's digest told and its template names, which its
+   * slots do not show again.
    */
   OpenTimeWiring(
       Infrastructure infrastructure,
       Supplier<Recommender> recommender,
-      Function<Infrastructure, ComputeOnce> computeOnce) {
+      Function<Infrastructure, ComputeOnce> computeOnce,
+      Supplier<Notifications> notifications,
+      Supplier<CampaignService> campaigns) {
     this.infrastructure = infrastructure;
     this.tokens = Lazy.of(() -> TokenCodec.of(infrastructure.secret()));
+    this.rules = Lazy.of(() -> {
+      var jdbi = infrastructure.database().jdbi();
+      var catalog = new CatalogService(jdbi, infrastructure.clock());
+      var subscribers = new SubscriberService(jdbi, infrastructure.clock());
+      return new MarketSlotRules(
+          message -> notifications
+              .get()
+              .toldIn(message.campaignId(), message.runId(), message.subscriberId()),
+          campaignId -> campaigns
+              .get()
+              .get(campaignId)
+              .map(campaign -> catalog.namedBy(TemplateLinks.urls(campaign.definition())))
+              .orElse(Set.of()),
+          catalog::getAll,
+          new Markets(jdbi, infrastructure.clock()),
+          subscribers::placements,
+          infrastructure.metrics());
+    });
     this.chooser = Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
       return new SlotChooser(
           computeOnce.apply(infrastructure),
           recommender.get(),
+          rules.get(),
           jdbi,
           infrastructure.clock(),
           infrastructure.metrics(),
@@ -67,7 +98,9 @@ public final class OpenTimeWiring implements Capability {
               infrastructure.settings().fetchAllow(),
               infrastructure.metrics()),
           new CatalogService(jdbi, infrastructure.clock()),
-          new SubscriberService(jdbi, infrastructure.clock()));
+          new SubscriberService(jdbi, infrastructure.clock()),
+          Optional.of(rules.get()),
+          Optional.of(new Markets(jdbi, infrastructure.clock())));
     });
     this.engagements =
         Lazy.of(() -> new EngagementRecorder(infrastructure.workQueue(), ENGAGEMENT_BUFFER));
@@ -80,11 +113,14 @@ public final class OpenTimeWiring implements Capability {
 
   /**
    * What an email's slots would show now, for previews: the chooser's list, kept or not, asked
-   * without keeping one, each product as the catalog has it (a product gone since is left out).
+   * without keeping one, each product as its card would show it (priced in the subscriber's market
+   * when markets are defined); a product gone since, or not sold there, is left out.
    */
-  static SlotPreviews slotPreviews(SlotChooser chooser, CatalogService catalog) {
-    return token -> chooser.wouldChoose(token).productIds().stream()
-        .flatMap(id -> catalog.get(id).stream())
+  static SlotPreviews slotPreviews(SlotImages images) {
+    return token -> java.util.stream.IntStream.range(0, token.slots())
+        .mapToObj(slot -> images.priced(token, slot))
+        .flatMap(Optional::stream)
+        .map(SlotImages.Priced::product)
         .map(product -> new SlotProduct(
             product.id(),
             product.title(),
@@ -96,6 +132,11 @@ public final class OpenTimeWiring implements Capability {
 
   public TokenCodec tokens() {
     return tokens.get();
+  }
+
+  /** What each slot's card shows. */
+  public SlotImages images() {
+    return images.get();
   }
 
   public SlotChooser chooser() {

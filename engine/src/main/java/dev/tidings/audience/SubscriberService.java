@@ -77,6 +77,41 @@ public final class SubscriberService {
     return jdbi.withHandle(handle -> SubscriberTable.locales(handle, ids));
   }
 
+  /** The catalogue's market code rule, checked here so that a subscriber names no impossible market. */
+  private static final java.util.regex.Pattern MARKET_CODE =
+      java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]{1,15}");
+
+  /**
+   * Where a subscriber is placed among markets: the market named on them, and their country (for the
+   * catalogue's market of that country when they name none).
+   */
+  public record Placement(Optional<String> market, Optional<String> country) {}
+
+  /** The placements of the subscribers among {@code ids} that exist, in one query. */
+  public Map<String, Placement> placements(Collection<String> ids) {
+    if (ids.isEmpty()) return Map.of();
+    return jdbi.withHandle(handle -> SubscriberTable.placements(handle, ids));
+  }
+
+  /**
+   * Names the market a subscriber belongs to, or clears it (empty); false when there is no such
+   * subscriber. The code must match the market code rule; the market need not exist yet.
+   */
+  public boolean placeInMarket(String id, Optional<String> market) {
+    market.ifPresent(code -> {
+      if (!MARKET_CODE.matcher(code).matches())
+        throw new dev.tidings.InvalidInputException(
+            "market must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
+                + dev.tidings.Problems.quote(code));
+    });
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("UPDATE subscribers SET market = :market WHERE id = :id")
+            .bind("market", market.orElse(null))
+            .bind("id", id)
+            .execute()
+        > 0);
+  }
+
   /** The subscribers among {@code ids} that exist, by id, read in one query (a sending worker's batch). */
   public java.util.Map<String, Subscriber> getAll(java.util.Collection<String> ids) {
     if (ids.isEmpty()) return java.util.Map.of();

@@ -118,6 +118,21 @@ final class SubscriberTable {
     return found;
   }
 
+  static Map<String, SubscriberService.Placement> placements(
+      Handle handle, Collection<String> ids) {
+    Map<String, SubscriberService.Placement> found = new HashMap<>();
+    handle
+        .createQuery("SELECT id, market, country FROM subscribers WHERE id = ANY(:ids)")
+        .bindArray("ids", String.class, ids)
+        .map((rs, ctx) -> Map.entry(
+            rs.getString("id"),
+            new SubscriberService.Placement(
+                Optional.ofNullable(rs.getString("market")),
+                Optional.ofNullable(rs.getString("country")).map(String::trim))))
+        .forEach(entry -> found.put(entry.getKey(), entry.getValue()));
+    return found;
+  }
+
   /** The subscribers among {@code ids} that exist, in one query. */
   static List<Subscriber> findAll(Handle handle, java.util.Collection<String> ids) {
     return handle

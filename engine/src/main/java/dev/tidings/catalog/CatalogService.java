@@ -10,7 +10,9 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
@@ -53,6 +55,30 @@ public final class CatalogService {
     return jdbi.withHandle(handle -> ProductTable.find(handle, id));
   }
 
+  /** The products among {@code ids} that exist, by id, in one query. */
+  public Map<String, Product> getAll(Collection<String> ids) {
+    if (ids.isEmpty()) return Map.of();
+    return jdbi.withHandle(handle -> {
+      Map<String, Product> found = new HashMap<>();
+      for (Product product : ProductTable.findAll(handle, ids)) found.put(product.id(), product);
+      return found;
+    });
+  }
+
+  /**
+   * The ids of the products whose landing or image URL is among {@code urls} (the products a template
+   * names by link or picture). A scan of the table, meant once per campaign, not per email.
+   */
+  public Set<String> namedBy(Collection<String> urls) {
+    if (urls.isEmpty()) return Set.of();
+    return jdbi.withHandle(handle -> Set.copyOf(handle
+        .createQuery(
+            "SELECT id FROM products WHERE landing_url = ANY(:urls) OR image_url = ANY(:urls)")
+        .bindArray("urls", String.class, urls)
+        .mapTo(String.class)
+        .list()));
+  }
+
   /** Up to {@code limit} products in id order, starting after the id {@code after} (keyset pagination). */
   public List<Product> list(Optional<String> after, int limit) {
     PageLimit.check(limit);
@@ -79,7 +105,7 @@ public final class CatalogService {
 
   /** True when a product was deleted, false when there was none with this id. */
   public boolean delete(String id) {
-    return jdbi.withHandle(handle -> ProductTable.delete(handle, id));
+    return jdbi.inTransaction(handle -> ProductTable.delete(handle, id));
   }
 
   public long count() {

@@ -86,6 +86,14 @@ final class ProductTable {
         .findOne();
   }
 
+  static List<Product> findAll(Handle handle, java.util.Collection<String> ids) {
+    return handle
+        .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = ANY(:ids)")
+        .bindArray("ids", String.class, ids)
+        .map(ProductTable::product)
+        .list();
+  }
+
   /** Up to {@code limit} products in id order after the id {@code after}. */
   static List<Product> page(Handle handle, Optional<String> after, int limit) {
     return handle
@@ -121,6 +129,8 @@ final class ProductTable {
   }
 
   static boolean delete(Handle handle, String id) {
+    // its market prices go with it (product_prices has no foreign key, see V36)
+    handle.createUpdate("DELETE FROM product_prices WHERE product_id = :id").bind("id", id).execute();
     return handle
             .createUpdate("DELETE FROM products WHERE id = :id")
             .bind("id", id)

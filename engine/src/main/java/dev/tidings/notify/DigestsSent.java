@@ -39,6 +39,19 @@ public final class DigestsSent {
         .execute();
   }
 
+  static List<String> told(Handle handle, long campaignId, long runId, String subscriberId) {
+    return handle
+        .createQuery("""
+            SELECT content_ids FROM digests_sent
+             WHERE campaign_id = :campaign AND run_id = :run AND subscriber_id = :subscriber""")
+        .bind("campaign", campaignId)
+        .bind("run", runId)
+        .bind("subscriber", subscriberId)
+        .map((rows, context) -> List.of((String[]) rows.getArray("content_ids").getArray()))
+        .findOne()
+        .orElse(List.of());
+  }
+
   static Summary summary(Handle handle, long campaignId, int latest) {
     var totals = handle
         .createQuery("""

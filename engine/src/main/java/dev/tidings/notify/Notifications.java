@@ -273,6 +273,14 @@ public final class Notifications {
   }
 
   /** What a campaign's digests told: how many went out, the pieces told most, the latest ones. */
+  /**
+   * What the digest of one email (campaign {@code campaignId}'s run {@code runId} to the subscriber) told,
+   * in its order; empty for an email that told nothing or was no digest.
+   */
+  public List<String> toldIn(long campaignId, long runId, String subscriberId) {
+    return jdbi.withHandle(handle -> DigestsSent.told(handle, campaignId, runId, subscriberId));
+  }
+
   public DigestsSent.Summary digestsSent(long campaignId, int latest) {
     return jdbi.withHandle(handle -> DigestsSent.summary(handle, campaignId, latest));
   }

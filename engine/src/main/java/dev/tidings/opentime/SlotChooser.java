@@ -17,7 +17,10 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -39,6 +42,9 @@ public final class SlotChooser implements AutoCloseable {
   /** Recent emails whose products the next email does not repeat. */
   private static final int RECENT_EMAILS = 5;
 
+  /** Asks of the recommender at most per email when the slot rules leave its answers short. */
+  private static final int ASKS = 3;
+
   /** Prometheus adds {@code _seconds_bucket}, {@code _count} and {@code _sum}. */
   public static final String LATENCY = "tidings_opentime_slot_list";
 
@@ -58,6 +64,7 @@ public final class SlotChooser implements AutoCloseable {
   private final Map<ChosenSlots.How, Timer> latency = new EnumMap<>(ChosenSlots.How.class);
   private final ComputeOnce computeOnce;
   private final Recommender recommender;
+  private final SlotRules rules;
   private final SlotTable table;
   /** The pasts of emails chosen at the same moment, read in one query. */
   private final BatchedLookup<MessageId, SlotTable.Past> pasts;
@@ -90,8 +97,23 @@ public final class SlotChooser implements AutoCloseable {
       InstantSource clock,
       MeterRegistry metrics,
       Options options) {
+    this(computeOnce, recommender, SlotRules.NONE, jdbi, clock, metrics, options);
+  }
+
+  /**
+   * @param rules what the email shows already and which candidates its slots may show
+   */
+  public SlotChooser(
+      ComputeOnce computeOnce,
+      Recommender recommender,
+      SlotRules rules,
+      Jdbi jdbi,
+      InstantSource clock,
+      MeterRegistry metrics,
+      Options options) {
     this.computeOnce = computeOnce;
     this.recommender = recommender;
+    this.rules = rules;
     this.table = new SlotTable(jdbi);
     this.pasts = new BatchedLookup<>(
         "email pasts", messages -> table.pasts(messages, RECENT_EMAILS), 128, 2);
@@ -222,16 +244,37 @@ public final class SlotChooser implements AutoCloseable {
         .orElseThrow(
             () -> new IllegalStateException("no answer for " + token.message().text()));
     if (past.kept().isPresent()) return past.kept().get();
-    Set<String> shown = past.recentlyShown();
-    var request = new RecommendationRequest(
-        token.message().subscriberId(),
-        Math.max(1, token.slots()),
-        shown,
-        Optional.of(token.message().campaignId()),
-        Locale.ROOT,
-        clock.instant().plus(options.recommendDeadline()),
-        token.arm());
-    var products = recommender.recommend(request).productIds();
+    int slots = Math.max(1, token.slots());
+    // what this email shows already (its digest, its template) is excluded like what the last emails
+    // showed; the recommender is asked for more than the slots, so that they still fill once the rules
+    // drop candidates (the same product under another id, a product not sold in the subscriber's market)
+    Set<String> inEmail = rules.alreadyShown(token.message());
+    Set<String> exclude = new LinkedHashSet<>(past.recentlyShown());
+    exclude.addAll(inEmail);
+    int ask = Math.min(RecommendationRequest.MAX_K, rules.candidates(slots));
+    List<String> products = new ArrayList<>(slots);
+    // one deadline for every ask: asking again must not make the open wait longer
+    var deadline = clock.instant().plus(options.recommendDeadline());
+    // a market that sells a small part of the catalogue may leave the first answer short: ask again,
+    // excluding what was already weighed, a few times at most
+    for (int round = 0; round < ASKS && products.size() < slots; round++) {
+      var request = new RecommendationRequest(
+          token.message().subscriberId(),
+          ask,
+          exclude,
+          Optional.of(token.message().campaignId()),
+          Locale.ROOT,
+          deadline,
+          token.arm());
+      var candidates = recommender.recommend(request).productIds();
+      Set<String> taken = new LinkedHashSet<>(inEmail);
+      taken.addAll(products);
+      for (String id : rules.admissible(token.message(), candidates, taken))
+        if (products.size() < slots) products.add(id);
+      if (candidates.size() < ask || rules == SlotRules.NONE) break; // the recommender has no more
+      exclude.addAll(candidates);
+      ask = RecommendationRequest.MAX_K;
+    }
     return new ChosenSlots(token.message(), products, clock.instant(), ChosenSlots.How.COMPUTED);
   }
 

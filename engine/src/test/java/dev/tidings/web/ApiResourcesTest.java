@@ -105,6 +105,8 @@ class ApiResourcesTest {
         List.of(),
         List.of(
             new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
+            new dev.tidings.web.catalog.MarketRoutes(
+                new dev.tidings.catalog.Markets(database.jdbi(), clock), catalog, 8 * 1024),
             new AudienceRoutes(
                 new SubscriberService(database.jdbi(), clock),
                 new FollowService(database.jdbi(), clock),
@@ -656,6 +658,69 @@ class ApiResourcesTest {
       assertThat(api.postJson("/api/v1/events", "{\"userId\":\"u\"}").status()).isEqualTo(422);
       assertThat(api.post("/api/v1/events", "text/plain", "hello").status()).isEqualTo(415);
       assertThat(api.postJson("/api/v1/events", "[").status()).isEqualTo(400);
+    }
+  }
+
+  @Nested
+  class Markets {
+    @Test
+    void a_market_is_put_read_and_listed_and_bad_fields_are_named_in_a_422() {
+      var put = api.putJson(
+          "/api/v1/markets/GB",
+          "{\"currency\":\"GBP\",\"locale\":\"en-GB\",\"countries\":[\"GB\",\"IE\"],\"default\":true}");
+      assertThat(put.status()).isEqualTo(200);
+      assertThat(api.get("/api/v1/markets/GB").json().path("locale").asString()).isEqualTo("en-GB");
+      assertThat(api.get("/api/v1/markets").json().path("items").size()).isPositive();
+      assertThat(api.get("/api/v1/markets/NOPE").status()).isEqualTo(404);
+
+      var bad = api.putJson(
+          "/api/v1/markets/x",
+          "{\"currency\":\"POUNDS\",\"locale\":\"@@\",\"countries\":[\"ZZ\"]}");
+      assertThat(bad.status()).isEqualTo(422);
+      assertThat(bad.detail())
+          .contains("code")
+          .contains("currency")
+          .contains("locale")
+          .contains("countries");
+    }
+
+    @Test
+    void a_products_prices_are_replaced_whole_and_an_unknown_market_is_named() {
+      api.putJson("/api/v1/markets/US", "{\"currency\":\"USD\",\"locale\":\"en-US\"}");
+      assertThat(api.postJson(PRODUCTS, PRODUCT.formatted("priced-1")).status()).isEqualTo(201);
+
+      var priced = api.putJson("/api/v1/products/priced-1/prices", "{\"US\":\"54.99\"}");
+      assertThat(priced.status()).isEqualTo(200);
+      assertThat(api.get("/api/v1/products/priced-1/prices").json().path("US").asString())
+          .isEqualTo("54.99");
+
+      var unknown =
+          api.putJson("/api/v1/products/priced-1/prices", "{\"XX\":\"1.00\",\"US\":\"1.001\"}");
+      assertThat(unknown.status()).isEqualTo(422);
+      assertThat(unknown.detail()).contains("prices.XX").contains("prices.US");
+      assertThat(api.get("/api/v1/products/priced-1/prices").json().path("US").asString())
+          .isEqualTo("54.99");
+      assertThat(api.putJson("/api/v1/products/none/prices", "{}").status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_subscriber_names_a_market_by_a_valid_code_or_clears_it() {
+      assertThat(api.postJson(
+                  SUBSCRIBERS,
+                  "{\"id\":\"placed-1\",\"email\":\"placed-1@example.com\",\"country\":\"DE\"}")
+              .status())
+          .isEqualTo(201);
+
+      assertThat(api.putJson("/api/v1/subscribers/placed-1/market", "{\"market\":\"gb\"}").status())
+          .isEqualTo(422);
+      assertThat(api.putJson("/api/v1/subscribers/placed-1/market", "{\"market\":\"GB\"}").status())
+          .isEqualTo(200);
+      assertThat(api.get("/api/v1/subscribers/placed-1/market").json().path("market").asString())
+          .isEqualTo("GB");
+      api.putJson("/api/v1/subscribers/placed-1/market", "{\"market\":null}");
+      assertThat(api.get("/api/v1/subscribers/placed-1/market").json().path("market").isNull())
+          .isTrue();
+      assertThat(api.get("/api/v1/subscribers/nobody/market").status()).isEqualTo(404);
     }
   }
 }

@@ -18,14 +18,22 @@ import dev.tidings.config.Settings;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Product;
 import dev.tidings.sample.SampleFormat;
+import dev.tidings.sample.SampleMarkets;
 import dev.tidings.sample.SampleShop;
 import dev.tidings.sample.SampleShopSpec;
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -145,7 +153,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     return isDefault ? URI.create("http://localhost:" + httpPort) : configured;
   }
 
-  private void loadSampleShop(Node node, URI publicUrl) {
+  void loadSampleShop(Node node, URI publicUrl) {
     var spec = new SampleShopSpec(
         seed,
         products,
@@ -164,6 +172,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
         options -> node.capability(CatalogWiring.class)
             .catalog()
             .importFile(directory.resolve("products.jsonl"), options));
+    loadMarkets(node);
     // the starting catalogue is news to nobody: it is told before anyone follows its brands
     node.capability(NotifyWiring.class).notifications().tellAllProductNews();
     load(
@@ -184,6 +193,27 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
         options -> node.capability(ActivityWiring.class)
             .intake()
             .importEvents(directory.resolve("events.jsonl"), options));
+  }
+
+  /** The shop's markets, and every product priced in each (one statement for the whole list). */
+  private static void loadMarkets(Node node) {
+    var wiring = node.capability(CatalogWiring.class);
+    SampleMarkets.MARKETS.forEach(wiring.markets()::put);
+    Map<String, Map<String, BigDecimal>> prices = new HashMap<>();
+    Optional<String> after = Optional.empty();
+    while (true) {
+      List<Product> page = wiring.catalog().list(after, CatalogService.MAX_PAGE);
+      if (page.isEmpty()) break;
+      for (Product product : page)
+        prices.put(product.id(), SampleMarkets.prices(product.price(), product.currency()));
+      after = Optional.of(page.getLast().id());
+    }
+    wiring.markets().putAllPrices(prices);
+    System.out.printf(
+        "  %-12s %,10d products priced in %s%n",
+        "markets",
+        prices.size(),
+        SampleMarkets.MARKETS.stream().map(market -> market.code()).toList());
   }
 
   private static void load(

@@ -48,7 +48,17 @@ final class DemoDigest {
           .filter(product -> product.available() && product.brand().equals(Optional.of(brand.id())))
           .limit(PER_BRAND)
           .toList();
-      for (Product model : models) if (catalog.create(newSeason(model)).isPresent()) added++;
+      for (Product model : models) {
+        Product created = newSeason(model);
+        if (catalog.create(created).isEmpty()) continue;
+        added++;
+        // priced in every market, as the rest of the shop is
+        node.capability(CatalogWiring.class)
+            .markets()
+            .putPrices(
+                created.id(),
+                dev.tidings.sample.SampleMarkets.prices(created.price(), created.currency()));
+      }
     }
     return added;
   }

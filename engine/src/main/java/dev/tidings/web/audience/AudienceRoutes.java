@@ -88,6 +88,7 @@ public final class AudienceRoutes implements RouteGroup {
   @Override
   public void register(HttpRouting.Builder routing) {
     subscriberResource.register(routing, this::subscribersPage, maxBodyBytes, maxImportBytes);
+    marketRoutes(routing);
     followRoutes(routing);
     suppressionRoutes(routing);
   }
@@ -101,6 +102,35 @@ public final class AudienceRoutes implements RouteGroup {
       throw ApiProblem.badRequest(why);
     });
     return subscribers.search(new SubscriberSearch(q.get()), after, limit);
+  }
+
+  /** The market named on a subscriber: {@code {"market": "GB"}}, or null when none is (see README). */
+  private void marketRoutes(HttpRouting.Builder routing) {
+    routing.get("/api/v1/subscribers/{id}/market", (request, response) -> {
+      String id = Requests.path(request, "id");
+      var placement = subscribers.placements(List.of(id)).get(id);
+      if (placement == null) throw subscriberResource.notFound(id);
+      JsonBodies.ok(response, marketJson(placement.market()));
+    });
+    routing.put("/api/v1/subscribers/{id}/market", (request, response) -> {
+      String id = Requests.path(request, "id");
+      var body = JsonBodies.read(request, maxBodyBytes);
+      if (!(body instanceof tools.jackson.databind.node.ObjectNode))
+        throw ApiProblem.unprocessable("the body must be a JSON object");
+      var problems = new dev.tidings.Problems();
+      String market = dev.tidings.JsonFields.string(problems, body.get("market"), "market");
+      problems.throwIfAny();
+      if (!subscribers.placeInMarket(id, Optional.ofNullable(market)))
+        throw subscriberResource.notFound(id);
+      JsonBodies.ok(response, marketJson(Optional.ofNullable(market)));
+    });
+  }
+
+  private static tools.jackson.databind.node.ObjectNode marketJson(Optional<String> market) {
+    var node = dev.tidings.Json.MAPPER.createObjectNode();
+    if (market.isPresent()) node.put("market", market.get());
+    else node.putNull("market");
+    return node;
   }
 
   private void followRoutes(HttpRouting.Builder routing) {
