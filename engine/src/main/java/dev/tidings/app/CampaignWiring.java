@@ -74,8 +74,7 @@ public final class CampaignWiring implements Capability {
           sends.get(),
           new AudienceQuery(jdbi, infrastructure.clock()),
           infrastructure.clock(),
-          new SendTimePlans(
-              new OpenHours(jdbi), new SendTimeMetrics(infrastructure.metrics())));
+          new SendTimePlans(new OpenHours(jdbi), new SendTimeMetrics(infrastructure.metrics())));
     });
     this.previews = Lazy.of(() ->
         new CampaignPreviews(campaigns.get(), emails.get(), slots.get(), infrastructure.clock()));

@@ -19,7 +19,8 @@ final class Capabilities {
     var notify = new NotifyWiring(infrastructure, catalog::catalog);
     var optimize = new OptimizeWiring(infrastructure);
     var recommend = new RecommendWiring(infrastructure);
-    // campaigns are built below (their previews ask open-time's chooser); open-time asks them only once
+    // campaigns are built below (their previews ask open-time's chooser); open-time asks them only
+    // once
     // an email is opened, when the reference is set
     var campaignsLater = new AtomicReference<CampaignWiring>();
     var openTime = new OpenTimeWiring(

@@ -52,16 +52,8 @@ public final class CampaignJson {
       "experiment",
       "sendTime");
   /** What {@link #toJson(Campaign)} adds: a body read back from GET may be sent again as it is. */
-  private static final Set<String> READ_ONLY =
-      Set.of(
-          "id",
-          "state",
-          "version",
-          "runId",
-          "createdAt",
-          "updatedAt",
-          "progress",
-          "sendTimeFigures");
+  private static final Set<String> READ_ONLY = Set.of(
+      "id", "state", "version", "runId", "createdAt", "updatedAt", "progress", "sendTimeFigures");
 
   private static final int MAX_CONDITIONS = 20;
   private static final int MAX_VALUES = 1000;

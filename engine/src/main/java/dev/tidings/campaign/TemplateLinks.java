@@ -24,8 +24,11 @@ public final class TemplateLinks {
   public static Set<String> urls(CampaignDefinition definition) {
     Set<String> urls = new LinkedHashSet<>();
     add(definition.html(), urls);
-    definition.experiment().ifPresent(experiment -> experiment.variants().forEach(variant ->
-        variant.html().ifPresent(html -> add(html, urls))));
+    definition
+        .experiment()
+        .ifPresent(experiment -> experiment
+            .variants()
+            .forEach(variant -> variant.html().ifPresent(html -> add(html, urls))));
     return urls;
   }
 

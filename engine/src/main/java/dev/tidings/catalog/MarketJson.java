@@ -39,14 +39,15 @@ public final class MarketJson {
       try {
         currency = Currency.getInstance(currencyCode);
       } catch (IllegalArgumentException e) {
-        problems.add("currency must be an ISO 4217 code such as EUR, got "
-            + Problems.quote(currencyCode));
+        problems.add(
+            "currency must be an ISO 4217 code such as EUR, got " + Problems.quote(currencyCode));
       }
     }
     String tag = JsonFields.string(problems, node.get("locale"), "locale");
     Locale locale = Market.parseLocale(tag);
     if (tag != null && locale == null)
-      problems.add("locale must be a BCP 47 language tag such as en-GB, got " + Problems.quote(tag));
+      problems.add(
+          "locale must be a BCP 47 language tag such as en-GB, got " + Problems.quote(tag));
     List<String> countries = new ArrayList<>();
     JsonNode list = node.get("countries");
     if (JsonFields.given(list)) {
@@ -96,16 +97,20 @@ public final class MarketJson {
     for (var entry : object.properties()) {
       String field = "prices." + Problems.printable(entry.getKey());
       if (!Market.isCode(entry.getKey())) {
-        problems.add(field + ": a market code is 2-16 characters of A-Z 0-9 _ starting with a letter");
+        problems.add(
+            field + ": a market code is 2-16 characters of A-Z 0-9 _ starting with a letter");
         continue;
       }
       JsonNode value = entry.getValue();
       try {
         if (value.isString()) prices.put(entry.getKey(), new BigDecimal(value.stringValue()));
         else if (value.isNumber()) prices.put(entry.getKey(), value.decimalValue());
-        else problems.add(field + " must be a decimal such as \"12.99\", got " + JsonFields.kind(value));
+        else
+          problems.add(
+              field + " must be a decimal such as \"12.99\", got " + JsonFields.kind(value));
       } catch (NumberFormatException e) {
-        problems.add(field + " must be a decimal such as \"12.99\", got " + JsonFields.shown(value));
+        problems.add(
+            field + " must be a decimal such as \"12.99\", got " + JsonFields.shown(value));
       }
     }
     problems.throwIfAny();

@@ -8,6 +8,7 @@ import java.sql.Timestamp;
 import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Currency;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Currency;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.StatementContext;
@@ -42,7 +42,8 @@ public final class Markets {
     jdbi.useTransaction(handle -> {
       if (market.isDefault())
         handle
-            .createUpdate("UPDATE markets SET is_default = false WHERE is_default AND code <> :code")
+            .createUpdate(
+                "UPDATE markets SET is_default = false WHERE is_default AND code <> :code")
             .bind("code", market.code())
             .execute();
       handle
@@ -81,9 +82,11 @@ public final class Markets {
 
   /** True when a market was deleted (its prices go with it). */
   public boolean delete(String code) {
-    return jdbi.withHandle(handle ->
-        handle.createUpdate("DELETE FROM markets WHERE code = :code").bind("code", code).execute()
-            > 0);
+    return jdbi.withHandle(handle -> handle
+            .createUpdate("DELETE FROM markets WHERE code = :code")
+            .bind("code", code)
+            .execute()
+        > 0);
   }
 
   /**
@@ -93,7 +96,8 @@ public final class Markets {
   public static Optional<Market> of(
       Optional<String> named, Optional<String> country, List<Market> markets) {
     if (named.isPresent())
-      for (Market market : markets) if (market.code().equals(named.get())) return Optional.of(market);
+      for (Market market : markets)
+        if (market.code().equals(named.get())) return Optional.of(market);
     if (country.isPresent())
       for (Market market : markets)
         if (market.countries().contains(country.get())) return Optional.of(market);
@@ -182,7 +186,8 @@ public final class Markets {
           .bind("currency", market.currency().getCurrencyCode())
           .bind("market", market.code())
           .bindArray("ids", String.class, productIds)
-          .map((rs, ctx) -> Map.entry(rs.getString("id"), Optional.ofNullable(rs.getBigDecimal("price"))))
+          .map((rs, ctx) ->
+              Map.entry(rs.getString("id"), Optional.ofNullable(rs.getBigDecimal("price"))))
           .forEach(row -> row.getValue().ifPresent(price -> prices.put(row.getKey(), price)));
       return prices;
     });

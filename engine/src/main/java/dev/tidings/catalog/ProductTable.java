@@ -130,7 +130,10 @@ final class ProductTable {
 
   static boolean delete(Handle handle, String id) {
     // its market prices go with it (product_prices has no foreign key, see V36)
-    handle.createUpdate("DELETE FROM product_prices WHERE product_id = :id").bind("id", id).execute();
+    handle
+        .createUpdate("DELETE FROM product_prices WHERE product_id = :id")
+        .bind("id", id)
+        .execute();
     return handle
             .createUpdate("DELETE FROM products WHERE id = :id")
             .bind("id", id)

@@ -273,8 +273,8 @@ public final class ReceiptStore {
       listener.added(
           handle,
           inserted.stream()
-              .map(row -> new StepListener.AddedStep(
-                  row.message(), row.campaign(), row.step(), row.at()))
+              .map(row ->
+                  new StepListener.AddedStep(row.message(), row.campaign(), row.step(), row.at()))
               .toList());
     moveForward(handle, highest.values());
     recordSlotClicks(handle, humanClicks, ids);

@@ -71,8 +71,9 @@ public final class MarketSlotRules implements SlotRules {
 
   private static Counter dropped(MeterRegistry metrics, String reason) {
     return Counter.builder(DROPPED)
-        .description("slot candidates left out: the same product as one the email shows, or not sold"
-            + " in the subscriber's market")
+        .description(
+            "slot candidates left out: the same product as one the email shows, or not sold"
+                + " in the subscriber's market")
         .tag("reason", reason)
         .register(metrics);
   }

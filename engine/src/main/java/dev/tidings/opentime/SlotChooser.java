@@ -19,8 +19,8 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -245,9 +245,12 @@ public final class SlotChooser implements AutoCloseable {
             () -> new IllegalStateException("no answer for " + token.message().text()));
     if (past.kept().isPresent()) return past.kept().get();
     int slots = Math.max(1, token.slots());
-    // what this email shows already (its digest, its template) is excluded like what the last emails
-    // showed; the recommender is asked for more than the slots, so that they still fill once the rules
-    // drop candidates (the same product under another id, a product not sold in the subscriber's market)
+    // what this email shows already (its digest, its template) is excluded like what the last
+    // emails
+    // showed; the recommender is asked for more than the slots, so that they still fill once the
+    // rules
+    // drop candidates (the same product under another id, a product not sold in the subscriber's
+    // market)
     Set<String> inEmail = rules.alreadyShown(token.message());
     Set<String> exclude = new LinkedHashSet<>(past.recentlyShown());
     exclude.addAll(inEmail);
@@ -255,7 +258,8 @@ public final class SlotChooser implements AutoCloseable {
     List<String> products = new ArrayList<>(slots);
     // one deadline for every ask: asking again must not make the open wait longer
     var deadline = clock.instant().plus(options.recommendDeadline());
-    // a market that sells a small part of the catalogue may leave the first answer short: ask again,
+    // a market that sells a small part of the catalogue may leave the first answer short: ask
+    // again,
     // excluding what was already weighed, a few times at most
     for (int round = 0; round < ASKS && products.size() < slots; round++) {
       var request = new RecommendationRequest(

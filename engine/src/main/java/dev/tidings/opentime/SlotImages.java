@@ -61,7 +61,8 @@ public final class SlotImages {
           String code = key.substring(0, split);
           String product = key.substring(split + 1);
           return marketPrices.flatMap(all -> all.get(code)
-              .flatMap(m -> Optional.ofNullable(all.pricesIn(m, List.of(product)).get(product))));
+              .flatMap(
+                  m -> Optional.ofNullable(all.pricesIn(m, List.of(product)).get(product))));
         },
         Duration.ofMinutes(1),
         100_000);
@@ -98,7 +99,8 @@ public final class SlotImages {
     if (markets.isPresent()) {
       Optional<Market> market = marketOf.get(token.message().subscriberId());
       if (market.isPresent()) {
-        Optional<BigDecimal> price = marketPrices.get(market.get().code() + "/" + product.get().id());
+        Optional<BigDecimal> price =
+            marketPrices.get(market.get().code() + "/" + product.get().id());
         return price.map(amount -> new Priced(
             Markets.priced(product.get(), market.get(), amount), market.get().locale()));
       }

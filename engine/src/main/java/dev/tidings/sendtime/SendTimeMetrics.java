@@ -17,11 +17,10 @@ public final class SendTimeMetrics {
 
   public SendTimeMetrics(MeterRegistry registry) {
     for (Source source : Source.values())
-      planned[source.ordinal()] =
-          Counter.builder(PLANNED)
-              .description("Recipients planned at their own send time, by what it rests on")
-              .tag("source", source.name())
-              .register(registry);
+      planned[source.ordinal()] = Counter.builder(PLANNED)
+          .description("Recipients planned at their own send time, by what it rests on")
+          .tag("source", source.name())
+          .register(registry);
     this.heldOut = Counter.builder(HELD_OUT)
         .description("Recipients of per-subscriber campaigns held out and sent at once")
         .register(registry);

@@ -142,8 +142,8 @@ public final class SendTimePlanner {
   public static boolean heldOut(long campaignId, String subscriberId, double share) {
     if (share <= 0) return false;
     long hash = 0xcbf29ce484222325L;
-    for (byte b : ("send-time-holdout:" + campaignId + ":" + subscriberId)
-        .getBytes(StandardCharsets.UTF_8)) {
+    for (byte b :
+        ("send-time-holdout:" + campaignId + ":" + subscriberId).getBytes(StandardCharsets.UTF_8)) {
       hash ^= b & 0xff;
       hash *= 0x100000001b3L;
     }

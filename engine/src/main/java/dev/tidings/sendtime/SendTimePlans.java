@@ -52,9 +52,7 @@ public final class SendTimePlans {
         List<Planned> planned = new ArrayList<>(next.size());
         for (Recipient recipient : next) {
           var slot = planner.plan(
-              recipient.subscriberId(),
-              recipient.timeZone(),
-              counts.get(recipient.subscriberId()));
+              recipient.subscriberId(), recipient.timeZone(), counts.get(recipient.subscriberId()));
           metrics.count(slot);
           planned.add(new Planned(recipient.subscriberId(), slot));
         }

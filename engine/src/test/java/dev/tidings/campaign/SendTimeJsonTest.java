@@ -44,9 +44,9 @@ class SendTimeJsonTest {
     assertThat(given.sendTime().holdout()).isEqualTo(0.5);
     assertThat(CampaignJson.fromJson(CampaignJson.toJson(given))).isEqualTo(given);
     assertThat(CampaignJson.fromJson(
-            with("{\"mode\":\"per-subscriber\",\"within\":\"PT1H\",\"holdout\":0}"))
-        .sendTime()
-        .within())
+                with("{\"mode\":\"per-subscriber\",\"within\":\"PT1H\",\"holdout\":0}"))
+            .sendTime()
+            .within())
         .isEqualTo(Duration.ofHours(1));
   }
 

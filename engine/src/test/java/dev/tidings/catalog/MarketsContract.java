@@ -53,7 +53,9 @@ public abstract class MarketsContract {
 
   @BeforeEach
   void empty() {
-    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE products, product_prices, markets"));
+    database
+        .jdbi()
+        .useHandle(handle -> handle.execute("TRUNCATE products, product_prices, markets"));
   }
 
   private static Product product(String id, String price, String currency) {
@@ -154,8 +156,8 @@ public abstract class MarketsContract {
 
   @Test
   void a_market_with_a_bad_code_locale_or_country_names_each_field() {
-    assertThatThrownBy(() -> new Market(
-            "g", Currency.getInstance("GBP"), Locale.ROOT, List.of("GB", "XX"), false))
+    assertThatThrownBy(() ->
+            new Market("g", Currency.getInstance("GBP"), Locale.ROOT, List.of("GB", "XX"), false))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("code")
         .hasMessageContaining("locale")

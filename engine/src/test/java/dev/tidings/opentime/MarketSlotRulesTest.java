@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -135,8 +134,8 @@ class MarketSlotRulesTest {
   @Test
   void a_subscriber_sees_only_what_their_market_sells_priced_in_its_currency() {
     markets.put(new Market("GB", Currency.getInstance("GBP"), Locale.UK, List.of("GB"), true));
-    markets.put(new Market(
-        "DE", Currency.getInstance("EUR"), Locale.GERMANY, List.of("DE", "AT"), false));
+    markets.put(
+        new Market("DE", Currency.getInstance("EUR"), Locale.GERMANY, List.of("DE", "AT"), false));
     // a pound product sold in Germany at a price of its own
     markets.putPrices("p03", Map.of("DE", new BigDecimal("11.90")));
     placements.put("hans", new Placement(Optional.empty(), Optional.of("AT")));

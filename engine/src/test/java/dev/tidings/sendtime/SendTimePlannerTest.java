@@ -123,8 +123,8 @@ class SendTimePlannerTest {
     assertThat(SendTimePlanner.heldOut(42, "s1", 0)).isFalse();
     // another campaign holds out other people
     long overlap = java.util.stream.IntStream.range(0, 10_000)
-        .filter(i -> SendTimePlanner.heldOut(42, "s" + i, 0.5)
-            && SendTimePlanner.heldOut(43, "s" + i, 0.5))
+        .filter(i ->
+            SendTimePlanner.heldOut(42, "s" + i, 0.5) && SendTimePlanner.heldOut(43, "s" + i, 0.5))
         .count();
     assertThat(overlap).isBetween(2_300L, 2_700L);
 

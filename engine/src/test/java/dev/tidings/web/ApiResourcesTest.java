@@ -711,14 +711,22 @@ class ApiResourcesTest {
               .status())
           .isEqualTo(201);
 
-      assertThat(api.putJson("/api/v1/subscribers/placed-1/market", "{\"market\":\"gb\"}").status())
+      assertThat(api.putJson("/api/v1/subscribers/placed-1/market", "{\"market\":\"gb\"}")
+              .status())
           .isEqualTo(422);
-      assertThat(api.putJson("/api/v1/subscribers/placed-1/market", "{\"market\":\"GB\"}").status())
+      assertThat(api.putJson("/api/v1/subscribers/placed-1/market", "{\"market\":\"GB\"}")
+              .status())
           .isEqualTo(200);
-      assertThat(api.get("/api/v1/subscribers/placed-1/market").json().path("market").asString())
+      assertThat(api.get("/api/v1/subscribers/placed-1/market")
+              .json()
+              .path("market")
+              .asString())
           .isEqualTo("GB");
       api.putJson("/api/v1/subscribers/placed-1/market", "{\"market\":null}");
-      assertThat(api.get("/api/v1/subscribers/placed-1/market").json().path("market").isNull())
+      assertThat(api.get("/api/v1/subscribers/placed-1/market")
+              .json()
+              .path("market")
+              .isNull())
           .isTrue();
       assertThat(api.get("/api/v1/subscribers/nobody/market").status()).isEqualTo(404);
     }

@@ -100,9 +100,21 @@ public final class SendTimeBench {
       out.printf(
           Locale.ROOT,
           "planned by source: history %,.0f, time_zone %,.0f, audience %,.0f, held out %,.0f%n",
-          metrics.get("tidings_send_time_planned").tag("source", "history").counter().count(),
-          metrics.get("tidings_send_time_planned").tag("source", "time_zone").counter().count(),
-          metrics.get("tidings_send_time_planned").tag("source", "audience").counter().count(),
+          metrics
+              .get("tidings_send_time_planned")
+              .tag("source", "history")
+              .counter()
+              .count(),
+          metrics
+              .get("tidings_send_time_planned")
+              .tag("source", "time_zone")
+              .counter()
+              .count(),
+          metrics
+              .get("tidings_send_time_planned")
+              .tag("source", "audience")
+              .counter()
+              .count(),
           metrics.get("tidings_send_time_held_out").counter().count());
       queue.delete("bench-st-" + suffix);
       queue.delete("bench-sto-" + suffix);
@@ -116,8 +128,7 @@ public final class SendTimeBench {
     long id = campaigns
         .create(CampaignJson.fromJson(Json.MAPPER.readTree("""
             {"name":"bench %s","from":"news@shop.example","subject":"Hi","html":"<p>Hi</p>",
-             "text":"Hi","ratePerSecond":1000%s}"""
-            .formatted(name, sendTime))))
+             "text":"Hi","ratePerSecond":1000%s}""".formatted(name, sendTime))))
         .id();
     long began = System.nanoTime();
     var progress = campaigns.send(id);
@@ -142,8 +153,7 @@ public final class SendTimeBench {
       PrintStream out) {
     var audience = new AudienceQuery(jdbi, InstantSource.system());
     long began = System.nanoTime();
-    var planner = plans.planner(
-        1, InstantSource.system().instant(), Duration.ofHours(24), 0.1);
+    var planner = plans.planner(1, InstantSource.system().instant(), Duration.ofHours(24), 0.1);
     Iterator<AudienceQuery.Member> members =
         audience.members(new dev.tidings.campaign.Audience.All());
     var recipients = new Iterator<SendTimePlans.Recipient>() {

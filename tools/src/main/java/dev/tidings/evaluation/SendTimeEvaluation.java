@@ -118,7 +118,11 @@ public final class SendTimeEvaluation {
       var slot = planner.plan(reader.id(), reader.storedZone(), history[i]);
       // every policy is drawn for every reader with its own stream, so they differ only in the time
       long stream = random.nextLong();
-      count(readersOf, openedOf, 0, reader.open(start, new SplittableRandom(stream)).isPresent());
+      count(
+          readersOf,
+          openedOf,
+          0,
+          reader.open(start, new SplittableRandom(stream)).isPresent());
       count(
           readersOf,
           openedOf,
@@ -127,7 +131,11 @@ public final class SendTimeEvaluation {
       Instant best = candidates.getFirst();
       for (Instant candidate : candidates)
         if (reader.checkChance(candidate) > reader.checkChance(best)) best = candidate;
-      count(readersOf, openedOf, 3, reader.open(best, new SplittableRandom(stream)).isPresent());
+      count(
+          readersOf,
+          openedOf,
+          3,
+          reader.open(best, new SplittableRandom(stream)).isPresent());
       if (i % 1000 == 0) progress.accept(readers.size() / 2 + i / 2);
     }
     progress.accept(readers.size());

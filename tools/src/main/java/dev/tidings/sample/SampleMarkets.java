@@ -47,7 +47,8 @@ public final class SampleMarkets {
 
   private static double perEuro(String currency) {
     Double rate = PER_EURO.get(currency);
-    if (rate == null) throw new IllegalArgumentException("the sample shop has no rate for " + currency);
+    if (rate == null)
+      throw new IllegalArgumentException("the sample shop has no rate for " + currency);
     return rate;
   }
 

@@ -54,13 +54,23 @@ final class SendTimeEvaluateCommand implements Callable<Integer> {
     } catch (DateTimeParseException e) {
       throw new UsageException("--within must be an ISO-8601 duration such as PT24H");
     }
-    if (readers < 100 || weeks < 0 || !(holdout > 0 && holdout <= 0.5)
-        || window.compareTo(Duration.ofHours(1)) < 0 || window.compareTo(Duration.ofDays(7)) > 0)
-      throw new UsageException("--readers must be at least 100, --weeks at least 0, --holdout within"
-          + " (0, 0.5], --within within PT1H..P7D");
+    if (readers < 100
+        || weeks < 0
+        || !(holdout > 0 && holdout <= 0.5)
+        || window.compareTo(Duration.ofHours(1)) < 0
+        || window.compareTo(Duration.ofDays(7)) > 0)
+      throw new UsageException(
+          "--readers must be at least 100, --weeks at least 0, --holdout within"
+              + " (0, 0.5], --within within PT1H..P7D");
     var defaults = SendTimeEvaluation.Options.defaults();
     var options = new SendTimeEvaluation.Options(
-        readers, weeks, defaults.newReaderShare(), defaults.unknownZoneShare(), window, holdout, seed);
+        readers,
+        weeks,
+        defaults.newReaderShare(),
+        defaults.unknownZoneShare(),
+        window,
+        holdout,
+        seed);
     SendTimeEvaluation.Report report;
     try (var bar = Progress.of("simulating readers", readers, "readers")) {
       report = SendTimeEvaluation.run(options, bar::stepTo);

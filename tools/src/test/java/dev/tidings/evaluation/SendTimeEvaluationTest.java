@@ -14,7 +14,10 @@ class SendTimeEvaluationTest {
   }
 
   private static SendTimeEvaluation.Rate rate(SendTimeEvaluation.Report report, String policy) {
-    return report.rates().stream().filter(r -> r.policy().equals(policy)).findFirst().orElseThrow();
+    return report.rates().stream()
+        .filter(r -> r.policy().equals(policy))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -41,7 +44,8 @@ class SendTimeEvaluationTest {
     var none = SendTimeEvaluation.run(options(0, 3), done -> {});
     var long_ = SendTimeEvaluation.run(options(12, 3), done -> {});
     assertThat(none.pastOpens()).isZero();
-    assertThat(rate(long_, "oracle").rate()).isGreaterThan(rate(long_, "at once").rate());
+    assertThat(rate(long_, "oracle").rate())
+        .isGreaterThan(rate(long_, "at once").rate());
     assertThat(rate(long_, "timed").rate()).isGreaterThan(rate(none, "timed").rate());
   }
 

@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -80,16 +79,16 @@ class DemoOutboxMarketsIT {
       int digests = 0;
       Set<String> marketsSeen = new HashSet<>();
       for (SentEmail email : emails) {
-        MessageToken token =
-            ((TokenCodec.Verdict.Valid) tokens.decode(email.token())).token();
+        MessageToken token = ((TokenCodec.Verdict.Valid) tokens.decode(email.token())).token();
         var message = token.message();
         List<String> slots = chooser.choose(token).productIds();
-        List<String> told = notifications.toldIn(
-            message.campaignId(), message.runId(), message.subscriberId());
+        List<String> told =
+            notifications.toldIn(message.campaignId(), message.runId(), message.subscriberId());
         if (!told.isEmpty()) digests++;
-        var placement = subscribers.placements(List.of(message.subscriberId()))
-            .get(message.subscriberId());
-        Market market = Markets.of(placement.market(), placement.country(), defined).orElseThrow();
+        var placement =
+            subscribers.placements(List.of(message.subscriberId())).get(message.subscriberId());
+        Market market =
+            Markets.of(placement.market(), placement.country(), defined).orElseThrow();
         marketsSeen.add(market.code());
 
         List<String> shown = new ArrayList<>(told);
@@ -106,7 +105,9 @@ class DemoOutboxMarketsIT {
               .isEqualTo(market.currency());
           assertThat(card.locale()).isEqualTo(market.locale());
           assertThat(card.product().price())
-              .isEqualTo(markets.pricesIn(market, List.of(card.product().id())).get(card.product().id()));
+              .isEqualTo(markets
+                  .pricesIn(market, List.of(card.product().id()))
+                  .get(card.product().id()));
         }
         String body = bodies.getOrDefault(email.messageId(), "");
         Matcher price = PRICE.matcher(body);
@@ -117,7 +118,9 @@ class DemoOutboxMarketsIT {
       }
       assertThat(emails).hasSizeGreaterThan(150);
       assertThat(digests).as("digest emails that told something").isPositive();
-      assertThat(marketsSeen).as("subscribers in every market").containsExactlyInAnyOrder("DE", "GB", "US");
+      assertThat(marketsSeen)
+          .as("subscribers in every market")
+          .containsExactlyInAnyOrder("DE", "GB", "US");
     }
   }
 

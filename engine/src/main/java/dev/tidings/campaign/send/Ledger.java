@@ -218,8 +218,7 @@ final class Ledger {
             GROUP BY 1 ORDER BY 1""")
         .bind("campaign", campaignId)
         .bind("run", runId)
-        .map((rows, context) ->
-            Map.entry(rows.getTimestamp(1).toInstant(), rows.getLong(2)))
+        .map((rows, context) -> Map.entry(rows.getTimestamp(1).toInstant(), rows.getLong(2)))
         .list());
   }
 

@@ -85,7 +85,13 @@ public final class SendPipeline implements AutoCloseable {
       consumers.consume(tasks, options.slots(), 1, worker);
       synchronized (sweepers) {
         sweepers.add(new StuckPartitionSweeper(
-            ledger, coordination.countdown(), queue, tasks, options.leaseTtl(), sendMetrics, clock));
+            ledger,
+            coordination.countdown(),
+            queue,
+            tasks,
+            options.leaseTtl(),
+            sendMetrics,
+            clock));
       }
     };
   }

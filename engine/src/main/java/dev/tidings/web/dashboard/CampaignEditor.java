@@ -425,10 +425,7 @@ final class CampaignEditor {
                 java.time.ZoneOffset.UTC)
             .toString(),
         List.of(
-            new Option(
-                "at-once",
-                "All at once",
-                !form.sendTimeMode().equals("per-subscriber")),
+            new Option("at-once", "All at once", !form.sendTimeMode().equals("per-subscriber")),
             new Option(
                 "per-subscriber",
                 "At each reader's usual hour",

@@ -64,14 +64,15 @@ final class SendTimeSection {
       }
       opens.add(new CampaignPage.Bars(
           "sendtime-" + key,
-          "People opening in each hour after their send, " + cohort.name()
-              + ", of its emails",
+          "People opening in each hour after their send, " + cohort.name() + ", of its emails",
           "",
           rows));
     }
     return new View(
         List.of(new CampaignPage.Bars(
-            "sendtime-planned", "Recipients planned for each hour (the hold-out at the start)", "",
+            "sendtime-planned",
+            "Recipients planned for each hour (the hold-out at the start)",
+            "",
             hours)),
         rates,
         sent,

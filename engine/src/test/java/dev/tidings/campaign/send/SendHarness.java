@@ -46,8 +46,7 @@ final class SendHarness implements AutoCloseable {
         InProcessCoordination.rateLimiter(InstantSource.system()));
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     this.options = options.withQueues("t-send-" + suffix, "t-outcome-" + suffix);
-    this.pipeline = new SendPipeline(
-        database.jdbi(), queue, coordination, this.options, clock);
+    this.pipeline = new SendPipeline(database.jdbi(), queue, coordination, this.options, clock);
   }
 
   static SendOptions fast() {

@@ -54,14 +54,10 @@ class SendTimeIT {
     for (int i = 0; i < 40; i++) {
       String id = "st" + (1000 + i);
       String zone = i < 20 ? "Europe/Paris" : i < 30 ? "America/New_York" : "UTC";
-      jdbi.useHandle(handle -> handle.execute(
-          """
+      jdbi.useHandle(handle ->
+          handle.execute("""
           INSERT INTO subscribers (id, email, name, time_zone, created_at, updated_at)
-          VALUES (?, ?, ?, ?, now(), now())""",
-          id,
-          id + "@subscribers.example.test",
-          "Reader " + id,
-          zone));
+          VALUES (?, ?, ?, ?, now(), now())""", id, id + "@subscribers.example.test", "Reader " + id, zone));
       everyone.add(id);
       if (i < 20)
         for (int week = 1; week <= 5; week++)
@@ -87,8 +83,7 @@ class SendTimeIT {
         .create(CampaignJson.fromJson(Json.MAPPER.readTree("""
             {"name":"At their hour","from":"news@shop.example","subject":"Hello","html":"<p>Hi</p>",
              "text":"Hi","ratePerSecond":500,
-             "sendTime":{"mode":"per-subscriber","within":"PT24H","holdout":%s}}"""
-            .formatted(HOLDOUT))))
+             "sendTime":{"mode":"per-subscriber","within":"PT24H","holdout":%s}}""".formatted(HOLDOUT))))
         .id();
   }
 
@@ -123,8 +118,7 @@ class SendTimeIT {
   }
 
   @Test
-  void partitions_become_due_at_their_hours_and_the_run_completes_with_the_last()
-      throws Exception {
+  void partitions_become_due_at_their_hours_and_the_run_completes_with_the_last() throws Exception {
     long campaign = perSubscriberCampaign();
     Set<String> control = heldOut(campaign);
     assertThat(control).isNotEmpty().hasSizeLessThan(20);
@@ -175,16 +169,20 @@ class SendTimeIT {
     assertThat(done.state()).isEqualTo(SendState.COMPLETED);
     assertThat(done.sent()).isEqualTo(40);
     assertThat(mail.acceptedFor).hasSize(40);
-    assertThat(mail.acceptedFor.values()).allSatisfy(count -> assertThat(count.get()).isOne());
+    assertThat(mail.acceptedFor.values())
+        .allSatisfy(count -> assertThat(count.get()).isOne());
 
     // the cohorts are in the ledger for splitting opens, the hold-out being the hashed one
-    Map<String, Integer> cohorts = harness.database.jdbi().withHandle(handle -> handle
-        .createQuery("SELECT subscriber_id, cohort FROM send_recipient WHERE campaign_id = :c")
-        .bind("c", campaign)
-        .map((rows, context) -> Map.entry(rows.getString(1), rows.getInt(2)))
-        .list()
-        .stream()
-        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    Map<String, Integer> cohorts = harness
+        .database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT subscriber_id, cohort FROM send_recipient WHERE campaign_id = :c")
+            .bind("c", campaign)
+            .map((rows, context) -> Map.entry(rows.getString(1), rows.getInt(2)))
+            .list()
+            .stream()
+            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
     assertThat(cohorts).hasSize(40);
     cohorts.forEach((id, cohort) -> assertThat(cohort).isEqualTo(control.contains(id) ? 1 : 0));
     // people's opens split by cohort: every timed reader opened an hour after their send, one
@@ -193,14 +191,9 @@ class SendTimeIT {
       for (String id : everyone) {
         String message =
             new dev.tidings.message.MessageId(campaign, job(campaign).runId(), id).text();
-        handle.execute(
-            """
+        handle.execute("""
             INSERT INTO message_status (message_id, campaign_id, subscriber_id, status, status_at,
-              sent_at) VALUES (?, ?, ?, 40, now(), ?::timestamptz)""",
-            message,
-            campaign,
-            id,
-            "2026-03-01T10:00:00Z");
+              sent_at) VALUES (?, ?, ?, 40, now(), ?::timestamptz)""", message, campaign, id, "2026-03-01T10:00:00Z");
         boolean timed = !control.contains(id);
         if (timed || id.equals(control.iterator().next()))
           handle.execute(
@@ -224,9 +217,13 @@ class SendTimeIT {
 
     assertThat(metrics.get("tidings_send_time_held_out").counter().count())
         .isEqualTo(control.size());
-    assertThat(metrics.get("tidings_send_time_planned").tag("source", "history").counter().count())
-        .isEqualTo(
-            (double) (20 - control.stream().filter(id -> everyone.indexOf(id) < 20).count()));
+    assertThat(metrics
+            .get("tidings_send_time_planned")
+            .tag("source", "history")
+            .counter()
+            .count())
+        .isEqualTo((double)
+            (20 - control.stream().filter(id -> everyone.indexOf(id) < 20).count()));
   }
 
   @Test

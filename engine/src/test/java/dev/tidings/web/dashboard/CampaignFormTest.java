@@ -68,15 +68,16 @@ class CampaignFormTest {
     var definition = CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty()));
     assertThat(definition.sendTime())
         .isEqualTo(new dev.tidings.campaign.SendTime(
-            dev.tidings.campaign.SendTime.Mode.PER_SUBSCRIBER, java.time.Duration.ofHours(12), 0.25));
+            dev.tidings.campaign.SendTime.Mode.PER_SUBSCRIBER,
+            java.time.Duration.ofHours(12),
+            0.25));
     var shown = CampaignForm.of(definition);
     assertThat(shown.sendTimeMode()).isEqualTo("per-subscriber");
     assertThat(shown.sendTimeWithin()).isEqualTo("PT12H");
     assertThat(shown.holdoutPercent()).isEqualTo("25");
     assertThat(CampaignJson.fromJson(shown.toJson(Optional.empty()))).isEqualTo(definition);
-    var atOnce =
-        CampaignJson.fromJson(CampaignForm.of(form(FILLED + "&sendTime=at-once&within=PT12H"))
-            .toJson(Optional.empty()));
+    var atOnce = CampaignJson.fromJson(
+        CampaignForm.of(form(FILLED + "&sendTime=at-once&within=PT12H")).toJson(Optional.empty()));
     assertThat(atOnce.sendTime()).isEqualTo(dev.tidings.campaign.SendTime.AT_ONCE);
   }
 
@@ -89,8 +90,8 @@ class CampaignFormTest {
         .satisfies(e -> {
           var problems = ((InvalidInputException) e).problems();
           assertThat(problems).hasSize(2);
-          assertThat(problems).allSatisfy(p -> assertThat(CampaignForm.fieldOf(p))
-              .isEqualTo("sendTime"));
+          assertThat(problems)
+              .allSatisfy(p -> assertThat(CampaignForm.fieldOf(p)).isEqualTo("sendTime"));
           assertThat(problems).anySatisfy(p -> assertThat(p).startsWith("sendTime.within"));
           assertThat(problems).anySatisfy(p -> assertThat(p).startsWith("sendTime.holdout"));
         });

@@ -24,11 +24,13 @@ class SendTimeSectionTest {
             new SendTimeOutcomes.Cohort("timed", 90, 40, 40 / 90.0, timed),
             new SendTimeOutcomes.Cohort("held out", 10, 2, 0.2, heldOut)));
     var planned = view.planned().getFirst().rows();
-    assertThat(planned).extracting(CampaignPage.Bar::label)
+    assertThat(planned)
+        .extracting(CampaignPage.Bar::label)
         .containsExactly("Mon 06:00 UTC", "Mon 18:00 UTC");
     assertThat(planned).extracting(CampaignPage.Bar::width).containsExactly("11.1%", "100.0%");
     assertThat(view.sent()).isTrue();
-    assertThat(view.rates()).extracting(CampaignPage.Fact::label)
+    assertThat(view.rates())
+        .extracting(CampaignPage.Fact::label)
         .containsExactly("Human open rate, timed (90 sent)", "Human open rate, held out (10 sent)");
     var timedRows = view.opens().get(0).rows();
     var heldRows = view.opens().get(1).rows();
