@@ -3,6 +3,7 @@ package dev.tidings.catalog;
 import dev.tidings.PageLimit;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
+import dev.tidings.imports.FormatSniffer;
 import dev.tidings.imports.ImportKind;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
@@ -86,13 +87,43 @@ public final class CatalogService {
     return jdbi.withHandle(ProductTable::count);
   }
 
-  /** Bulk import from a file (.csv, .jsonl or .ndjson, optionally .gz); see {@link BulkImporter} for bad rows. */
+  /**
+   * Bulk import from a file: CSV, JSON Lines or a product feed (RSS/Atom with the {@code g:} namespace, or
+   * tab-separated), optionally gzip-compressed; the format is told from the content ({@link FormatSniffer}).
+   * See {@link BulkImporter} for bad rows.
+   */
   public ImportReport importFile(Path file, ImportOptions options) {
-    return importer.run(PRODUCTS, file, options);
+    Format format = FormatSniffer.of(file);
+    if (format.isFeed()) {
+      return importer.run(feedKind(new ProductFeedStaging(false)), file, format, options);
+    }
+    return importer.run(PRODUCTS, file, format, options);
+  }
+
+  /**
+   * Imports a product feed that is a full snapshot of the shop's catalogue (a fetched feed), in its format
+   * told from the content: its products are upserted as the feed's, and when the import commits, the feed's
+   * products it no longer lists are marked unavailable in the same transaction (kept, not deleted).
+   */
+  public FeedSnapshot importFeedSnapshot(InputStream in, Format format, ImportOptions options) {
+    if (!format.isFeed())
+      throw new IllegalArgumentException("not a product feed format: " + format);
+    var staging = new ProductFeedStaging(true);
+    ImportReport report = importer.run(feedKind(staging), in, format, options);
+    return new FeedSnapshot(report, report.committed() ? staging.markedUnavailable() : 0);
+  }
+
+  /** What a feed snapshot's import did: the import's report and the products that left the feed. */
+  public record FeedSnapshot(ImportReport report, long markedUnavailable) {}
+
+  private static ImportKind<Product> feedKind(ProductFeedStaging staging) {
+    return new ImportKind<>("products", ProductFeedRows.INSTANCE, staging);
   }
 
   /** Bulk import from a stream, e.g. a request body; gzip is recognised from the content. */
   public ImportReport importStream(InputStream in, Format format, ImportOptions options) {
+    if (format.isFeed())
+      return importer.run(feedKind(new ProductFeedStaging(false)), in, format, options);
     return importer.run(PRODUCTS, in, format, options);
   }
 }

@@ -25,6 +25,8 @@ import tools.jackson.core.type.TypeReference;
  */
 final class ProductTable {
   static final String NAME = "products";
+  /** The source of a product that came from the scheduled product feed. */
+  static final String FEED = "feed";
 
   /** The columns every write sets, in the order of {@link #copyRow}. */
   static final String COLUMNS =
@@ -149,6 +151,19 @@ final class ProductTable {
               FROM %s WHERE problem IS NULL
              %s
             """.formatted(rows, chunkTable, order) + REPLACE_ON_CONFLICT)
+        .bind("now", now)
+        .execute();
+  }
+
+  /**
+   * Marks the feed's available products not written at {@code now} (by this feed's import) unavailable;
+   * returns how many.
+   */
+  static long markLeftFeedUnavailable(Handle handle, Instant now) {
+    return handle
+        .createUpdate("""
+            UPDATE products SET available = false, updated_at = :now
+             WHERE source = 'feed' AND available AND updated_at < :now""")
         .bind("now", now)
         .execute();
   }

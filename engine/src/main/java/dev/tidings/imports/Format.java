@@ -5,10 +5,25 @@ import dev.tidings.Problems;
 import java.nio.file.Path;
 import java.util.Locale;
 
-/** The two import formats; gzip compression is recognised from the content itself, in both. */
+/**
+ * The import formats; gzip compression is recognised from the content itself, in all. The two feed formats
+ * are those of Google Merchant Center product feeds (docs/feeds.md): RSS 2.0 or Atom 1.0 with the {@code g:}
+ * namespace, and tab-separated text with a header row of attribute names. A feed names attributes its own
+ * way and carries many that Tidings does not use, so its sources ignore unknown attributes, and a kind reads
+ * a feed only through a row mapper made for it.
+ */
 public enum Format {
   CSV,
-  JSON_LINES;
+  JSON_LINES,
+  /** An RSS 2.0 or Atom 1.0 product feed: one row per {@code item} or {@code entry}. */
+  FEED_XML,
+  /** A tab-separated product feed: a header row of attribute names, one row per line. */
+  FEED_TSV;
+
+  /** Whether this is a product feed format (attribute names of the feed, unknown ones ignored). */
+  public boolean isFeed() {
+    return this == FEED_XML || this == FEED_TSV;
+  }
 
   /** By extension: .csv, .jsonl, .ndjson, each optionally followed by .gz. */
   static Format ofFileName(String fileName) {
