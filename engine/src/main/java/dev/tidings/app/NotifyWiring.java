@@ -36,7 +36,8 @@ public final class NotifyWiring implements Capability {
         infrastructure.database().jdbi(),
         infrastructure.clock(),
         ids -> catalog.get().unavailableAmong(ids),
-        infrastructure.metrics()));
+        infrastructure.metrics(),
+        infrastructure.settings().catalog().backInStockNews()));
   }
 
   public Notifications notifications() {
