@@ -257,7 +257,7 @@ public final class BulkImporter {
    * or report an IOException as a problem of the text), and becomes a {@link MalformedFileException}
    * with the row it stopped at.
    */
-  private static final class BrokenGzip extends RuntimeException {
+  static final class BrokenGzip extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     BrokenGzip(IOException cause) {

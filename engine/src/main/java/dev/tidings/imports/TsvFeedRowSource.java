@@ -30,9 +30,15 @@ final class TsvFeedRowSource implements RowSource {
   private boolean ended;
 
   TsvFeedRowSource(Reader reader, RowSchema schema) throws IOException {
-    this.reader = reader instanceof java.io.BufferedReader ? reader : new java.io.BufferedReader(reader, 64 * 1024);
+    this.reader = reader instanceof java.io.BufferedReader
+        ? reader
+        : new java.io.BufferedReader(reader, 64 * 1024);
     this.schema = schema;
-    this.fieldOfColumn = readHeader();
+    try {
+      this.fieldOfColumn = readHeader();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new MalformedFileException(line, "the file is not valid UTF-8 (in the header)");
+    }
   }
 
   private int[] readHeader() throws IOException {

@@ -48,6 +48,8 @@ final class XmlFeedRowSource implements RowSource {
       this.xml = FACTORY.createXMLStreamReader(in);
     } catch (XMLStreamException e) {
       throw malformed(e, 1);
+    } catch (RuntimeException e) {
+      throw parserFailure(e, 1);
     }
   }
 
@@ -96,7 +98,28 @@ final class XmlFeedRowSource implements RowSource {
       return false;
     } catch (XMLStreamException e) {
       throw malformed(e, line);
+    } catch (RuntimeException e) {
+      throw parserFailure(e, line);
     }
+  }
+
+  /**
+   * The JDK's parser throws unchecked exceptions of its own on some broken input (a missing message
+   * resource for a bad character in a DTD, for one): the file is unreadable XML all the same. A broken
+   * gzip layer and the file's own refusals pass unchanged.
+   */
+  private RuntimeException parserFailure(RuntimeException e, long fallbackLine) {
+    if (e instanceof MalformedFileException || e instanceof BulkImporter.BrokenGzip) return e;
+    long at = fallbackLine;
+    try {
+      if (xml != null && xml.getLocation() != null && xml.getLocation().getLineNumber() > 0)
+        at = xml.getLocation().getLineNumber();
+    } catch (RuntimeException ignored) {
+      // no location to tell: the line of the item (or 1) stands
+    }
+    return new MalformedFileException(
+        Math.max(1, at), "unreadable XML near line " + Math.max(1, at) + ": "
+            + e.getClass().getSimpleName());
   }
 
   /** An RSS {@code item} (no namespace) or an Atom {@code entry}. */
