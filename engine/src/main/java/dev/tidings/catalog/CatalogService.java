@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
@@ -48,6 +49,12 @@ public final class CatalogService {
    */
   public Optional<Product> create(Product product) {
     return jdbi.withHandle(handle -> ProductTable.insertNew(handle, product, clock.instant()));
+  }
+
+  /** The products among {@code ids}, by id (ids of no product are not among them); one query. */
+  public Map<String, Product> getAll(Collection<String> ids) {
+    if (ids.isEmpty()) return Map.of();
+    return jdbi.withHandle(handle -> ProductTable.findAll(handle, ids));
   }
 
   public Optional<Product> get(String id) {

@@ -91,6 +91,16 @@ final class ProductTable {
         .findOne();
   }
 
+  static Map<String, Product> findAll(Handle handle, java.util.Collection<String> ids) {
+    var found = new java.util.LinkedHashMap<String, Product>();
+    handle
+        .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = ANY(:ids)")
+        .bindArray("ids", String.class, ids)
+        .map(ProductTable::product)
+        .forEach(product -> found.put(product.id(), product));
+    return found;
+  }
+
   /** Up to {@code limit} products in id order after the id {@code after}. */
   static List<Product> page(Handle handle, Optional<String> after, int limit) {
     return handle
