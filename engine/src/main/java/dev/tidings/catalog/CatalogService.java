@@ -3,7 +3,6 @@ package dev.tidings.catalog;
 import dev.tidings.PageLimit;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
-import dev.tidings.imports.FormatSniffer;
 import dev.tidings.imports.ImportKind;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
@@ -96,11 +95,11 @@ public final class CatalogService {
 
   /**
    * Bulk import from a file: CSV, JSON Lines or a product feed (RSS/Atom with the {@code g:} namespace, or
-   * tab-separated), optionally gzip-compressed; the format is told from the content ({@link FormatSniffer}).
+   * tab-separated), optionally gzip-compressed; see {@link Format#detect(Path)}.
    * See {@link BulkImporter} for bad rows.
    */
   public ImportReport importFile(Path file, ImportOptions options) {
-    Format format = FormatSniffer.of(file);
+    Format format = Format.detect(file);
     if (format.isFeed()) {
       return importer.run(feedKind(new ProductFeedStaging(false)), file, format, options);
     }

@@ -5,7 +5,6 @@ import dev.tidings.fetch.FetchPurpose;
 import dev.tidings.fetch.FetchResult;
 import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.imports.Format;
-import dev.tidings.imports.FormatSniffer;
 import dev.tidings.imports.ImportOptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayInputStream;
@@ -154,7 +153,7 @@ public final class ProductFeedFetch {
   }
 
   private Outcome imported(FetchResult.Fetched fetched, boolean seenBefore, Instant now) {
-    Format format = FormatSniffer.of(fetched.body());
+    Format format = Format.detect(fetched.body());
     if (!format.isFeed()) {
       LOG.warn("product feed: {} is neither XML nor tab-separated text; nothing was imported", shown());
       return Outcome.INVALID;

@@ -89,13 +89,12 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
     if (!Files.isReadable(file)) throw new UsageException("cannot read " + file);
     if (notNews && kind != Kind.products)
       throw new UsageException("--not-news is for products only");
-    // products are told apart by their content (feeds included), the other kinds by their extension
-    if (kind != Kind.products) {
-      try {
-        Format.of(file);
-      } catch (InvalidInputException e) {
-        throw new UsageException(String.join("; ", e.problems()));
-      }
+    // products may also be a feed, told from the content; the other kinds by their extension
+    try {
+      if (kind == Kind.products) Format.detect(file);
+      else Format.of(file);
+    } catch (InvalidInputException e) {
+      throw new UsageException(String.join("; ", e.problems()));
     }
     var settings = settings();
     Logging.configure(settings.logFormat());

@@ -72,7 +72,7 @@ public final class BulkImporter {
     return run(kind, file, Format.of(file), options);
   }
 
-  /** Imports a file in a format the caller found (e.g. by {@link FormatSniffer}). */
+  /** Imports a file in a format the caller found (e.g. by {@link Format#detect(Path)}). */
   public <T> ImportReport run(ImportKind<T> kind, Path file, Format format, ImportOptions options) {
     try (InputStream in = Files.newInputStream(file)) {
       return run(kind, in, format, options);

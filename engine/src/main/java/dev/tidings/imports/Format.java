@@ -39,6 +39,31 @@ public enum Format {
     return ofFileName(String.valueOf(file.getFileName()));
   }
 
+  /**
+   * A products file's format: by its extension when it has one of CSV's or JSON Lines' (as {@link #of}),
+   * otherwise told from its content, which must then be a product feed (XML, or tab-separated text whose
+   * header names {@code id} or {@code title}); gzip either way.
+   *
+   * @throws InvalidInputException when it is neither
+   * @throws ImportFailedException when the file cannot be read
+   */
+  public static Format detect(Path file) {
+    try {
+      return of(file);
+    } catch (InvalidInputException byName) {
+      Format sniffed = FormatSniffer.of(file);
+      if (sniffed.isFeed()) return sniffed;
+      throw new InvalidInputException("cannot tell the format of " + file.getFileName()
+          + ": expected .csv, .jsonl or .ndjson (optionally .gz), or a product feed (XML, or"
+          + " tab-separated text whose header names id and title)");
+    }
+  }
+
+  /** The format of fetched content, told from its first bytes (see {@link #detect(Path)}). */
+  public static Format detect(byte[] content) {
+    return FormatSniffer.of(content);
+  }
+
   /** By media type: text/csv, application/x-ndjson, application/jsonl (parameters ignored). */
   public static Format ofContentType(String contentType) {
     String type = contentType.toLowerCase(Locale.ROOT);

@@ -19,7 +19,7 @@ import java.util.zip.ZipException;
  * {@code id} or {@code title} is a tab-separated feed; a line starting with {@code {} is JSON Lines; anything
  * else is CSV, whose own header check then says what is wrong.
  */
-public final class FormatSniffer {
+final class FormatSniffer {
   /** Bytes looked at: far more than a header line or an XML prolog needs. */
   static final int HEAD_BYTES = 8 * 1024;
 
@@ -32,7 +32,7 @@ public final class FormatSniffer {
    *
    * @throws ImportFailedException when the file cannot be read
    */
-  public static Format of(Path file) {
+  static Format of(Path file) {
     try (InputStream in = Files.newInputStream(file)) {
       return of(in.readNBytes(HEAD_BYTES));
     } catch (IOException e) {
@@ -41,7 +41,7 @@ public final class FormatSniffer {
   }
 
   /** The format of content that starts with {@code head} (the whole content or its first bytes). */
-  public static Format of(byte[] head) {
+  static Format of(byte[] head) {
     byte[] text = head;
     if (head.length >= 2 && (head[0] & 0xFF) == 0x1f && (head[1] & 0xFF) == 0x8b) {
       text = gunzippedHead(head);
