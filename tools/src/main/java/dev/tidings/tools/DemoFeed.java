@@ -28,7 +28,7 @@ final class DemoFeed {
   private final List<String> brands;
   private final List<String> categories;
 
-  private DemoFeed(List<Product> products) {
+  DemoFeed(List<Product> products) {
     this.products = products;
     var brandSet = new TreeSet<String>();
     var categorySet = new TreeSet<String>();
