@@ -2,13 +2,31 @@ package dev.tidings.app;
 
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Markets;
+import dev.tidings.catalog.ProductFeedFetch;
+import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.catalog.MarketRoutes;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The product catalogue on the node's database. */
+/**
+ * The product catalogue on the node's database; with {@code TIDINGS_PRODUCT_FEED_URL}, every started node
+ * also runs the scheduled product feed (one node fetches per interval, see {@link ProductFeedFetch}).
+ */
 public final class CatalogWiring implements Capability {
+  private static final Logger log = LoggerFactory.getLogger(CatalogWiring.class);
+  /** After a node starts, before its first round: its other parts settle first. */
+  private static final Duration FEED_FIRST_DELAY = Duration.ofSeconds(5);
+
+  private static final Duration FEED_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  /** The whole fetch of a feed, the last byte included: feeds of a large shop take a while. */
+  private static final Duration FEED_FETCH_TIMEOUT = Duration.ofMinutes(5);
+
   private final Infrastructure infrastructure;
   private final Lazy<CatalogService> catalog;
   private final Lazy<Markets> markets;
@@ -28,6 +46,45 @@ public final class CatalogWiring implements Capability {
 
   public CatalogService catalog() {
     return catalog.get();
+  }
+
+  @Override
+  public List<Background> background() {
+    var settings = infrastructure.settings().catalog();
+    if (settings.feedUrl().isEmpty()) return List.of();
+    return List.of(() -> {
+      var fetcher = new GuardedFetcher(
+          infrastructure.settings().fetchAllow(),
+          new GuardedFetcher.Limits(
+              FEED_CONNECT_TIMEOUT, FEED_FETCH_TIMEOUT, settings.feedMaxBytes(), 3),
+          infrastructure.metrics());
+      var feed = new ProductFeedFetch(
+          settings.feedUrl().get(),
+          settings.feedInterval(),
+          catalog(),
+          infrastructure.database().jdbi(),
+          fetcher,
+          infrastructure.coordination().computeOnce(),
+          infrastructure.clock(),
+          infrastructure.metrics());
+      var rounds = Executors.newSingleThreadScheduledExecutor(
+          Thread.ofVirtual().name("product-feed").factory());
+      rounds.scheduleWithFixedDelay(
+          () -> {
+            try {
+              feed.run();
+            } catch (RuntimeException e) {
+              log.warn("product feed: a round failed; trying again in {}", settings.feedInterval(), e);
+            }
+          },
+          FEED_FIRST_DELAY.toMillis(),
+          settings.feedInterval().toMillis(),
+          TimeUnit.MILLISECONDS);
+      return () -> {
+        rounds.shutdownNow();
+        fetcher.close();
+      };
+    });
   }
 
   @Override

@@ -1,10 +1,16 @@
 package dev.tidings.app;
 
 import dev.tidings.campaign.DigestSource;
+import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Product;
 import dev.tidings.message.MessageId;
+import dev.tidings.notify.ContentType;
 import dev.tidings.notify.Digest;
 import dev.tidings.notify.Notifications;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The notify capability as the digests' source for campaigns. */
 final class NotifyDigests implements DigestSource {
@@ -18,14 +24,21 @@ final class NotifyDigests implements DigestSource {
   private static final boolean HALT = Boolean.getBoolean(HALT_BEFORE_FLUSH);
 
   private final Notifications notifications;
+  private final Supplier<CatalogService> catalog;
 
-  NotifyDigests(Notifications notifications) {
+  /** {@code catalog}: what the products told cost now (a digest shows their price and sale). */
+  NotifyDigests(Notifications notifications, Supplier<CatalogService> catalog) {
     this.notifications = notifications;
+    this.catalog = catalog;
   }
 
   @Override
   public Pending pending(String subscriberId, int lookBackDays) {
     Digest digest = notifications.digest(subscriberId, lookBackDays);
+    Map<String, Product> products = catalog.get().getAll(digest.items().stream()
+        .filter(item -> item.content().type() == ContentType.PRODUCT)
+        .map(item -> item.content().id())
+        .toList());
     List<Notice> notices = digest.items().stream()
         .map(item -> new Notice(
             item.content().id(),
@@ -34,7 +47,10 @@ final class NotifyDigests implements DigestSource {
             item.content().title(),
             item.content().url(),
             item.content().imageUrl(),
-            item.day()))
+            item.day(),
+            Optional.ofNullable(products.get(item.content().id()))
+                .map(product -> new NoticePrice(
+                    product.price(), product.salePrice(), product.currency()))))
         .toList();
     return new Pending() {
       @Override

@@ -28,15 +28,18 @@ public final class NotifyWiring implements Capability {
 
   private final Infrastructure infrastructure;
   private final Lazy<Notifications> notifications;
+  private final Supplier<CatalogService> catalog;
 
   /** {@code catalog}: which products are sold out (their news is no longer told). */
   NotifyWiring(Infrastructure infrastructure, Supplier<CatalogService> catalog) {
     this.infrastructure = infrastructure;
+    this.catalog = catalog;
     this.notifications = Lazy.of(() -> new Notifications(
         infrastructure.database().jdbi(),
         infrastructure.clock(),
         ids -> catalog.get().unavailableAmong(ids),
-        infrastructure.metrics()));
+        infrastructure.metrics(),
+        infrastructure.settings().catalog().backInStockNews()));
   }
 
   public Notifications notifications() {
@@ -45,7 +48,7 @@ public final class NotifyWiring implements Capability {
 
   /** What digest campaigns tell. */
   public DigestSource digests() {
-    return new NotifyDigests(notifications());
+    return new NotifyDigests(notifications(), catalog);
   }
 
   @Override

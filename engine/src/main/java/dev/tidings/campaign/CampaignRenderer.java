@@ -12,6 +12,9 @@ import java.io.Writer;
 import java.net.URI;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Currency;
+import java.text.NumberFormat;
+import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +101,7 @@ public final class CampaignRenderer {
     scope.put("pixelUrl", pixelUrl);
     scope.put("slots", slots);
     scope.put("slotCount", definition.slots());
-    List<Map<String, Object>> notifications = notifications(notices);
+    List<Map<String, Object>> notifications = notifications(notices, subscriber.locale());
     scope.put("notifications", notifications);
     scope.put("notificationCount", notices.size());
 
@@ -146,9 +149,13 @@ public final class CampaignRenderer {
 
   /**
    * Each notice as the template sees it: {@code number}, {@code id}, {@code type}, {@code kind}, {@code
-   * nearby}, {@code title}, {@code url}, {@code imageUrl}, {@code day}.
+   * nearby}, {@code title}, {@code url}, {@code imageUrl}, {@code day}; a product's also {@code price}
+   * (what it costs now, as the subscriber's locale writes it), {@code currency}, {@code onSale}, and on
+   * sale {@code salePrice} (the same as {@code price}) and {@code wasPrice} (the regular price, for a
+   * template to strike through).
    */
-  private static List<Map<String, Object>> notifications(List<DigestSource.Notice> notices) {
+  private static List<Map<String, Object>> notifications(
+      List<DigestSource.Notice> notices, Locale locale) {
     List<Map<String, Object>> out = new ArrayList<>(notices.size());
     for (int i = 0; i < notices.size(); i++) {
       var notice = notices.get(i);
@@ -162,9 +169,31 @@ public final class CampaignRenderer {
       notice.url().ifPresent(url -> item.put("url", url));
       notice.imageUrl().ifPresent(url -> item.put("imageUrl", url));
       item.put("day", notice.day().toString());
+      notice.price().ifPresent(price -> {
+        BigDecimal now = price.salePrice().orElse(price.price());
+        item.put("price", money(now, price.currency(), locale));
+        item.put("currency", price.currency().getCurrencyCode());
+        item.put("onSale", price.salePrice().isPresent());
+        if (price.salePrice().isPresent()) {
+          item.put("salePrice", money(now, price.currency(), locale));
+          item.put("wasPrice", money(price.price(), price.currency(), locale));
+        }
+      });
       out.add(item);
     }
     return out;
+  }
+
+  /** An amount as {@code locale} writes it in {@code currency}, with the currency's own decimals. */
+  static String money(BigDecimal amount, Currency currency, Locale locale) {
+    var format = NumberFormat.getCurrencyInstance(locale);
+    format.setCurrency(currency);
+    int digits = currency.getDefaultFractionDigits();
+    if (digits >= 0) {
+      format.setMinimumFractionDigits(digits);
+      format.setMaximumFractionDigits(digits);
+    }
+    return format.format(amount);
   }
 
   private static Map<String, Object> subscriberScope(Subscriber subscriber) {

@@ -1,7 +1,9 @@
 package dev.tidings.campaign;
 
 import dev.tidings.message.MessageId;
+import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.Currency;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -65,5 +67,24 @@ public interface DigestSource {
       String title,
       Optional<String> url,
       Optional<String> imageUrl,
-      LocalDate day) {}
+      LocalDate day,
+      Optional<NoticePrice> price) {
+    /** A notice without a price (content that is not a product, or a product no longer known). */
+    public Notice(
+        String id,
+        String type,
+        String kind,
+        String title,
+        Optional<String> url,
+        Optional<String> imageUrl,
+        LocalDate day) {
+      this(id, type, kind, title, url, imageUrl, day, Optional.empty());
+    }
+  }
+
+  /**
+   * What a product told costs when the digest is written: its regular {@code price}, and {@code salePrice}
+   * when it is on sale (below the price, same currency).
+   */
+  record NoticePrice(BigDecimal price, Optional<BigDecimal> salePrice, Currency currency) {}
 }

@@ -51,20 +51,17 @@ public final class CatalogService {
     return jdbi.withHandle(handle -> ProductTable.insertNew(handle, product, clock.instant()));
   }
 
+  /** The products among {@code ids}, by id (ids of no product are not among them); one query. */
+  public Map<String, Product> getAll(Collection<String> ids) {
+    if (ids.isEmpty()) return Map.of();
+    return jdbi.withHandle(handle -> ProductTable.findAll(handle, ids));
+  }
+
   public Optional<Product> get(String id) {
     return jdbi.withHandle(handle -> ProductTable.find(handle, id));
   }
 
   /** The products among {@code ids} that exist, by id, in one query. */
-  public Map<String, Product> getAll(Collection<String> ids) {
-    if (ids.isEmpty()) return Map.of();
-    return jdbi.withHandle(handle -> {
-      Map<String, Product> found = new HashMap<>();
-      for (Product product : ProductTable.findAll(handle, ids)) found.put(product.id(), product);
-      return found;
-    });
-  }
-
   /**
    * The ids of the products whose landing or image URL is among {@code urls} (the products a template
    * names by link or picture). A scan of the table, meant once per campaign, not per email.
@@ -112,13 +109,43 @@ public final class CatalogService {
     return jdbi.withHandle(ProductTable::count);
   }
 
-  /** Bulk import from a file (.csv, .jsonl or .ndjson, optionally .gz); see {@link BulkImporter} for bad rows. */
+  /**
+   * Bulk import from a file: CSV, JSON Lines or a product feed (RSS/Atom with the {@code g:} namespace, or
+   * tab-separated), optionally gzip-compressed; see {@link Format#detect(Path)}.
+   * See {@link BulkImporter} for bad rows.
+   */
   public ImportReport importFile(Path file, ImportOptions options) {
-    return importer.run(PRODUCTS, file, options);
+    Format format = Format.detect(file);
+    if (format.isFeed()) {
+      return importer.run(feedKind(new ProductFeedStaging(false)), file, format, options);
+    }
+    return importer.run(PRODUCTS, file, format, options);
+  }
+
+  /**
+   * Imports a product feed that is a full snapshot of the shop's catalogue (a fetched feed), in its format
+   * told from the content: its products are upserted as the feed's, and when the import commits, the feed's
+   * products it no longer lists are marked unavailable in the same transaction (kept, not deleted).
+   */
+  public FeedSnapshot importFeedSnapshot(InputStream in, Format format, ImportOptions options) {
+    if (!format.isFeed())
+      throw new IllegalArgumentException("not a product feed format: " + format);
+    var staging = new ProductFeedStaging(true);
+    ImportReport report = importer.run(feedKind(staging), in, format, options);
+    return new FeedSnapshot(report, report.committed() ? staging.markedUnavailable() : 0);
+  }
+
+  /** What a feed snapshot's import did: the import's report and the products that left the feed. */
+  public record FeedSnapshot(ImportReport report, long markedUnavailable) {}
+
+  private static ImportKind<Product> feedKind(ProductFeedStaging staging) {
+    return new ImportKind<>("products", ProductFeedRows.INSTANCE, staging);
   }
 
   /** Bulk import from a stream, e.g. a request body; gzip is recognised from the content. */
   public ImportReport importStream(InputStream in, Format format, ImportOptions options) {
+    if (format.isFeed())
+      return importer.run(feedKind(new ProductFeedStaging(false)), in, format, options);
     return importer.run(PRODUCTS, in, format, options);
   }
 }

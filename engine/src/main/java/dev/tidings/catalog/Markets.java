@@ -259,6 +259,9 @@ public final class Markets {
    * that write a product's price.
    */
   public static Product priced(Product product, Market market, BigDecimal price) {
+    // A sale is set on the product's own price; a market's own price list has no sales of its own.
+    boolean ownPrice =
+        market.currency().equals(product.currency()) && price.compareTo(product.price()) == 0;
     return new Product(
         product.id(),
         product.title(),
@@ -269,6 +272,8 @@ public final class Markets {
         product.imageUrl(),
         product.landingUrl(),
         product.available(),
-        product.attributes());
+        product.attributes(),
+        ownPrice ? product.salePrice() : Optional.empty(),
+        product.itemGroupId());
   }
 }

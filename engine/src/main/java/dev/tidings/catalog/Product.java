@@ -12,6 +12,10 @@ import java.util.Optional;
 /**
  * A product that emails can show: the fields and rules of the {@code products} import format.
  * Throws {@link dev.tidings.InvalidInputException} listing every broken rule.
+ *
+ * <p>{@code salePrice}, when given, is what the product costs now, below the regular {@code price} and
+ * in the same currency (emails show the regular price struck through beside it). {@code itemGroupId}
+ * names the group of variants (sizes, colours) the product is one of, as product feeds say it.
  */
 public record Product(
     String id,
@@ -23,7 +27,36 @@ public record Product(
     WebUrl imageUrl,
     WebUrl landingUrl,
     boolean available,
-    Map<String, String> attributes) {
+    Map<String, String> attributes,
+    Optional<BigDecimal> salePrice,
+    Optional<String> itemGroupId) {
+
+  /** A product with no sale price and no item group. */
+  public Product(
+      String id,
+      String title,
+      Optional<String> brand,
+      Optional<String> category,
+      BigDecimal price,
+      Currency currency,
+      WebUrl imageUrl,
+      WebUrl landingUrl,
+      boolean available,
+      Map<String, String> attributes) {
+    this(
+        id,
+        title,
+        brand,
+        category,
+        price,
+        currency,
+        imageUrl,
+        landingUrl,
+        available,
+        attributes,
+        Optional.empty(),
+        Optional.empty());
+  }
 
   public Product {
     var problems = new Problems();
@@ -41,6 +74,25 @@ public record Product(
             + currency.getCurrencyCode() + ", got " + price.toPlainString());
       }
     }
+    if (salePrice == null) {
+      problems.add("missing required field 'salePrice'");
+    } else if (salePrice.isPresent()) {
+      BigDecimal sale = salePrice.get();
+      problems.nonNegative("salePrice", sale);
+      if (price != null && sale.compareTo(price) >= 0) {
+        problems.add("salePrice must be below price " + price.toPlainString() + ", got "
+            + sale.toPlainString());
+      }
+      if (currency != null) {
+        int digits =
+            currency.getDefaultFractionDigits() < 0 ? 4 : currency.getDefaultFractionDigits();
+        if (sale.scale() > digits) {
+          problems.add("salePrice must have at most " + digits + " decimal places for "
+              + currency.getCurrencyCode() + ", got " + sale.toPlainString());
+        }
+      }
+    }
+    problems.optionalText("itemGroupId", itemGroupId, 200);
     problems.httpUrl("imageUrl", imageUrl);
     problems.httpUrl("landingUrl", landingUrl);
     if (attributes == null) {
@@ -53,5 +105,27 @@ public record Product(
     }
     problems.throwIfAny();
     attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
+  }
+
+  /** What the product costs now: the sale price when there is one, else the regular price. */
+  public BigDecimal currentPrice() {
+    return salePrice.orElse(price);
+  }
+
+  /** This product with the given sale price (empty: none). */
+  public Product withSalePrice(Optional<BigDecimal> newSalePrice) {
+    return new Product(
+        id,
+        title,
+        brand,
+        category,
+        price,
+        currency,
+        imageUrl,
+        landingUrl,
+        available,
+        attributes,
+        newSalePrice,
+        itemGroupId);
   }
 }

@@ -27,10 +27,12 @@ public final class ProductJson {
     product.brand().ifPresent(brand -> node.put("brand", brand));
     product.category().ifPresent(category -> node.put("category", category));
     node.put("price", product.price());
+    product.salePrice().ifPresent(sale -> node.put("salePrice", sale));
     node.put("currency", product.currency().getCurrencyCode());
     node.put("imageUrl", product.imageUrl().toString());
     node.put("landingUrl", product.landingUrl().toString());
     node.put("available", product.available());
+    product.itemGroupId().ifPresent(group -> node.put("itemGroupId", group));
     ObjectNode attributes = node.putObject("attributes");
     product.attributes().forEach(attributes::put);
     return node;

@@ -16,6 +16,7 @@ import dev.tidings.imports.RowSchema;
 import java.math.BigDecimal;
 import java.util.Currency;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /** The {@code products} format: fields of a CSV row, a JSON line or an API body, into a {@link Product}. */
@@ -32,6 +33,8 @@ final class ProductRows implements RowMapper<Product> {
   static final int LANDING_URL = 7;
   static final int AVAILABLE = 8;
   static final int ATTRIBUTES = 9;
+  static final int SALE_PRICE = 10;
+  static final int ITEM_GROUP_ID = 11;
 
   private static final RowSchema SCHEMA = RowSchema.of(
       required("id", TEXT),
@@ -43,7 +46,9 @@ final class ProductRows implements RowMapper<Product> {
       required("imageUrl", TEXT),
       required("landingUrl", TEXT),
       optional("available", BOOLEAN),
-      optional("attributes", STRING_MAP));
+      optional("attributes", STRING_MAP),
+      optional("salePrice", DECIMAL),
+      optional("itemGroupId", TEXT));
 
   private ProductRows() {}
 
@@ -61,6 +66,7 @@ final class ProductRows implements RowMapper<Product> {
     WebUrl landing = problems.parseUrl("landingUrl", row.text(LANDING_URL));
     Boolean available = row.bool(AVAILABLE, problems);
     Map<String, String> attributes = row.stringMap(ATTRIBUTES, problems);
+    BigDecimal salePrice = row.decimal(SALE_PRICE, problems);
     return problems.build(() -> new Product(
         toValidate(row.text(ID)),
         toValidate(row.text(TITLE)),
@@ -71,10 +77,12 @@ final class ProductRows implements RowMapper<Product> {
         toValidate(image),
         toValidate(landing),
         available == null || available,
-        attributes == null ? Map.of() : attributes));
+        attributes == null ? Map.of() : attributes,
+        Optional.ofNullable(salePrice),
+        row.optionalText(ITEM_GROUP_ID)));
   }
 
-  private static @Nullable Currency currency(@Nullable String code, Problems problems) {
+  static @Nullable Currency currency(@Nullable String code, Problems problems) {
     if (code == null) return null;
     try {
       if (code.length() == 3) return Currency.getInstance(code);

@@ -15,6 +15,7 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.StatementContext;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 
 /**
@@ -24,11 +25,13 @@ import tools.jackson.core.type.TypeReference;
  */
 final class ProductTable {
   static final String NAME = "products";
+  /** The source of a product that came from the scheduled product feed. */
+  static final String FEED = "feed";
 
   /** The columns every write sets, in the order of {@link #copyRow}. */
   static final String COLUMNS =
       "id, title, brand, category, price, currency, image_url, landing_url, available,"
-          + " attributes, created_at, updated_at";
+          + " attributes, created_at, updated_at, sale_price, item_group_id, source";
 
   /**
    * A chunk table's columns for a bulk import: the written columns without the table's constraints, so that
@@ -37,25 +40,27 @@ final class ProductTable {
   static final String CHUNK_COLUMNS = """
       id text NOT NULL, title text NOT NULL, brand text, category text, price numeric NOT NULL,
       currency text NOT NULL, image_url text NOT NULL, landing_url text NOT NULL, available boolean NOT NULL,
-      attributes text NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL""";
+      attributes text NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
+      sale_price numeric, item_group_id text, source text""";
 
   /** What a read returns; jsonb comes back as text for {@link #product}. */
   private static final String READ_COLUMNS =
       "id, title, brand, category, price, currency, image_url, landing_url, available,"
-          + " attributes::text AS attributes";
+          + " attributes::text AS attributes, sale_price, item_group_id";
 
   private static final String INSERT = "INSERT INTO products (" + COLUMNS + ") ";
 
   private static final String VALUES =
       "VALUES (:id, :title, :brand, :category, :price, :currency, :imageUrl, :landingUrl, :available,"
-          + " :attributes::jsonb, :now, :now) ";
+          + " :attributes::jsonb, :now, :now, :salePrice, :itemGroupId, NULL) ";
 
   /** An existing id keeps its created_at; everything else is replaced. */
   private static final String REPLACE_ON_CONFLICT = """
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, brand = excluded.brand, category = excluded.category,
              price = excluded.price, currency = excluded.currency, image_url = excluded.image_url,
              landing_url = excluded.landing_url, available = excluded.available, attributes = excluded.attributes,
-             updated_at = excluded.updated_at""";
+             updated_at = excluded.updated_at, sale_price = excluded.sale_price,
+             item_group_id = excluded.item_group_id, source = excluded.source""";
 
   private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
 
@@ -86,12 +91,14 @@ final class ProductTable {
         .findOne();
   }
 
-  static List<Product> findAll(Handle handle, java.util.Collection<String> ids) {
-    return handle
+  static Map<String, Product> findAll(Handle handle, java.util.Collection<String> ids) {
+    var found = new java.util.LinkedHashMap<String, Product>();
+    handle
         .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = ANY(:ids)")
         .bindArray("ids", String.class, ids)
         .map(ProductTable::product)
-        .list();
+        .forEach(product -> found.put(product.id(), product));
+    return found;
   }
 
   /** Up to {@code limit} products in id order after the id {@code after}. */
@@ -155,7 +162,7 @@ final class ProductTable {
     handle
         .createUpdate(INSERT + """
             SELECT %s id, title, brand, category, price, currency, image_url, landing_url, available,
-                   attributes::jsonb, :now, :now
+                   attributes::jsonb, :now, :now, sale_price, item_group_id, source
               FROM %s WHERE problem IS NULL
              %s
             """.formatted(rows, chunkTable, order) + REPLACE_ON_CONFLICT)
@@ -163,8 +170,27 @@ final class ProductTable {
         .execute();
   }
 
-  /** One row as COPY text for {@link #COLUMNS}. */
+  /**
+   * Marks the feed's available products not written at {@code now} (by this feed's import) unavailable;
+   * returns how many.
+   */
+  static long markLeftFeedUnavailable(Handle handle, Instant now) {
+    return handle
+        .createUpdate("""
+            UPDATE products SET available = false, updated_at = :now
+             WHERE source = 'feed' AND available AND updated_at < :now""")
+        .bind("now", now)
+        .execute();
+  }
+
+  /** One row as COPY text for {@link #COLUMNS}, written by the shop itself (not the feed). */
   static void copyRow(Product p, Instant now, CopyRowWriter out) throws IOException {
+    copyRow(p, now, null, out);
+  }
+
+  /** One row as COPY text for {@link #COLUMNS}; {@code source} is 'feed' or null. */
+  static void copyRow(Product p, Instant now, @Nullable String source, CopyRowWriter out)
+      throws IOException {
     out.text(p.id())
         .text(p.title())
         .text(p.brand().orElse(null))
@@ -176,7 +202,10 @@ final class ProductTable {
         .bool(p.available())
         .text(StringMaps.write(p.attributes()))
         .instant(now)
-        .instant(now);
+        .instant(now)
+        .decimal(p.salePrice().orElse(null))
+        .text(p.itemGroupId().orElse(null))
+        .text(source);
   }
 
   private static <S extends SqlStatement<S>> S bind(S statement, Product product, Instant now) {
@@ -191,6 +220,8 @@ final class ProductTable {
         .bind("landingUrl", product.landingUrl().toString())
         .bind("available", product.available())
         .bind("attributes", StringMaps.write(product.attributes()))
+        .bind("salePrice", product.salePrice().orElse(null))
+        .bind("itemGroupId", product.itemGroupId().orElse(null))
         .bind("now", now);
   }
 
@@ -205,6 +236,8 @@ final class ProductTable {
         new WebUrl(rs.getString("image_url")),
         new WebUrl(rs.getString("landing_url")),
         rs.getBoolean("available"),
-        Json.MAPPER.readValue(rs.getString("attributes"), STRING_MAP));
+        Json.MAPPER.readValue(rs.getString("attributes"), STRING_MAP),
+        Optional.ofNullable(rs.getBigDecimal("sale_price")),
+        Optional.ofNullable(rs.getString("item_group_id")));
   }
 }

@@ -28,6 +28,7 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Bulk import a CSV or JSON Lines file (.csv, .jsonl, .ndjson, optionally .gz); formats in docs/import-formats.md.",
+      "products also reads a Google Merchant Center product feed (RSS or Atom XML, or tab-separated text, optionally gzip-compressed), told from its content; docs/feeds.md.",
       "Valid rows are imported and every invalid row is reported with its line; with --all-or-nothing one invalid row imports nothing.",
       "Exit status 0 when every row was imported, 1 when any row was rejected or nothing was imported."
     })
@@ -47,6 +48,13 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
 
   @Option(names = "--all-or-nothing", description = "import nothing if any row is invalid")
   boolean allOrNothing;
+
+  @Option(
+      names = "--not-news",
+      description =
+          "products: what the file adds (new products, products back in stock) is not news; nobody"
+              + " who follows their brands is told")
+  boolean notNews;
 
   @Option(
       names = "--errors",
@@ -79,8 +87,12 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
     // Everything about the file is checked before any server is opened or started.
     if (!Files.isRegularFile(file)) throw new UsageException("no such file: " + file);
     if (!Files.isReadable(file)) throw new UsageException("cannot read " + file);
+    if (notNews && kind != Kind.products)
+      throw new UsageException("--not-news is for products only");
+    // products may also be a feed, told from the content; the other kinds by their extension
     try {
-      Format.of(file);
+      if (kind == Kind.products) Format.detect(file);
+      else Format.of(file);
     } catch (InvalidInputException e) {
       throw new UsageException(String.join("; ", e.problems()));
     }
@@ -91,7 +103,8 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
       try (var progress = Progress.of("importing " + kind, -1)) {
         var options = ImportOptions.defaults()
             .withMode(allOrNothing ? ImportMode.ALL_OR_NOTHING : ImportMode.VALID_ROWS)
-            .withProgress(progress::stepTo);
+            .withProgress(progress::stepTo)
+            .withNews(!notNews);
         report = importer(node).run(file, options);
       }
       print(report, errorsToPrint);

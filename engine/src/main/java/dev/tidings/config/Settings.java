@@ -45,7 +45,8 @@ public record Settings(
     Optional<Secret> metricsToken,
     Map<String, String> send,
     long recommendWarmEntries,
-    int testSendsPerMinute) {
+    int testSendsPerMinute,
+    CatalogSettings catalog) {
 
   public static final int DEFAULT_PORT = SettingsCatalog.PORT.intDefault();
   public static final int DEFAULT_DB_POOL_SIZE = SettingsCatalog.DB_POOL_SIZE.intDefault();
@@ -116,7 +117,8 @@ public record Settings(
         metricsToken,
         send,
         recommendWarmEntries,
-        testSendsPerMinute);
+        testSendsPerMinute,
+        catalog);
   }
 
   /** See {@link SettingsCatalog#AMQP_QUEUE_TYPE}. */
@@ -208,6 +210,20 @@ public record Settings(
     view.put(
         SettingsCatalog.FETCH_ALLOW.name(),
         fetchAllow.isEmpty() ? "public addresses only" : fetchAllow.describe());
+    // a feed URL may carry a token in its query or user info: only where it points is shown
+    view.put(
+        SettingsCatalog.PRODUCT_FEED_URL.name(),
+        catalog
+            .feedUrl()
+            .map(url -> url.getScheme() + "://" + url.getHost()
+                + (url.getPort() < 0 ? "" : ":" + url.getPort())
+                + (url.getRawPath() == null ? "" : url.getRawPath())
+                + (url.getRawQuery() == null ? "" : "?<masked>"))
+            .orElse("none"));
+    view.put(SettingsCatalog.PRODUCT_FEED_INTERVAL.name(), catalog.feedInterval().toString());
+    view.put(SettingsCatalog.PRODUCT_FEED_MAX_BYTES.name(), Long.toString(catalog.feedMaxBytes()));
+    view.put(
+        SettingsCatalog.BACK_IN_STOCK_NEWS.name(), Boolean.toString(catalog.backInStockNews()));
     view.put(
         SettingsCatalog.BIND.name(),
         bind.map(InetAddress::getHostAddress).orElse("every interface (0.0.0.0)"));

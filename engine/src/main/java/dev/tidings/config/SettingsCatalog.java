@@ -233,6 +233,26 @@ public final class SettingsCatalog {
       "none (public addresses only)",
       "what fetches of URLs from input (product pictures for the cards) may reach although they are not public: comma-separated CIDR ranges (`10.20.0.0/16`, `fd00:1::/32`), addresses, optionally with a port (`10.20.0.7:8080`, `[fd00::7]:8080`), or host names (`images.internal`, optionally `:8443`); loopback, private, link-local (cloud metadata), CGNAT, multicast and documentation addresses are refused otherwise, counted in `tidings_fetch_requests_total{purpose,result}`; `tidings demo` adds its own node's address and port");
 
+  public static final Setting PRODUCT_FEED_URL = Setting.text(
+      "TIDINGS_PRODUCT_FEED_URL",
+      Setting.Kind.URL,
+      "none",
+      "`https://shop.example.com/feed.xml`: a Google Merchant Center product feed (RSS/Atom XML or tab-separated, optionally gzip) that one node at a time fetches every `TIDINGS_PRODUCT_FEED_INTERVAL`, conditionally (ETag, Last-Modified), through the guarded fetcher (`TIDINGS_FETCH_ALLOW`); a full snapshot: its products are upserted, the feed's products it no longer lists become unavailable (docs/feeds.md); the first fetch of a URL is not news");
+  public static final Setting PRODUCT_FEED_INTERVAL = Setting.duration(
+      "TIDINGS_PRODUCT_FEED_INTERVAL",
+      Duration.ofHours(1),
+      Duration.ofMinutes(1),
+      "how often the product feed is fetched");
+  public static final Setting PRODUCT_FEED_MAX_BYTES = Setting.bytes(
+      "TIDINGS_PRODUCT_FEED_MAX_BYTES",
+      256L << 20,
+      "largest product feed fetched, as it arrives (gzip counts compressed); a larger one is refused and counted");
+  public static final Setting BACK_IN_STOCK_NEWS = Setting.text(
+      "TIDINGS_BACK_IN_STOCK_NEWS",
+      Setting.Kind.CHOICE,
+      "`false`",
+      "`true`: a product of a brand that was unavailable and is available again is news to the brand's followers again (as a new product is), whichever way it came back (API, import, feed); `false`: only new products are");
+
   /** In the order the README's table lists them. */
   public static final List<Setting> ALL = List.of(
       CONFIG,
@@ -281,7 +301,11 @@ public final class SettingsCatalog {
       RETENTION_BATCH,
       RECOMMEND_WARM_ENTRIES,
       TEST_SENDS_PER_MINUTE,
-      FETCH_ALLOW);
+      FETCH_ALLOW,
+      PRODUCT_FEED_URL,
+      PRODUCT_FEED_INTERVAL,
+      PRODUCT_FEED_MAX_BYTES,
+      BACK_IN_STOCK_NEWS);
 
   public static Optional<Setting> named(String name) {
     return ALL.stream().filter(setting -> setting.name().equals(name)).findFirst();

@@ -132,7 +132,8 @@ public final class SettingsLoader {
         secret(SettingsCatalog.METRICS_TOKEN),
         send(),
         integer(SettingsCatalog.RECOMMEND_WARM_ENTRIES),
-        integer(SettingsCatalog.TEST_SENDS_PER_MINUTE));
+        integer(SettingsCatalog.TEST_SENDS_PER_MINUTE),
+        catalog());
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -541,6 +542,31 @@ public final class SettingsLoader {
       return Optional.empty();
     }
     return Optional.of(new WebhookSettings.PostmarkCredentials(user.get(), password.get()));
+  }
+
+  private CatalogSettings catalog() {
+    long maxBytes = longValue(SettingsCatalog.PRODUCT_FEED_MAX_BYTES);
+    if (maxBytes >= Integer.MAX_VALUE) {
+      problems.add(SettingsCatalog.PRODUCT_FEED_MAX_BYTES.name() + ": must be below 2 GiB but was "
+          + maxBytes);
+      maxBytes = SettingsCatalog.PRODUCT_FEED_MAX_BYTES.longDefault();
+    }
+    boolean backInStock = text(SettingsCatalog.BACK_IN_STOCK_NEWS)
+        .map(raw -> switch (raw.toLowerCase(Locale.ROOT)) {
+          case "true" -> true;
+          case "false" -> false;
+          default -> {
+            problems.add(
+                SettingsCatalog.BACK_IN_STOCK_NEWS.name() + ": expected true or false but was " + raw);
+            yield false;
+          }
+        })
+        .orElse(false);
+    return new CatalogSettings(
+        uri(SettingsCatalog.PRODUCT_FEED_URL, Set.of("http", "https")),
+        duration(SettingsCatalog.PRODUCT_FEED_INTERVAL),
+        maxBytes,
+        backInStock);
   }
 
   private boolean accessLog() {

@@ -13,7 +13,29 @@ public enum FetchPurpose {
   PRODUCT_IMAGE(
       "product_image",
       "image/png,image/jpeg,image/gif",
-      Set.of("image/png", "image/jpeg", "image/gif"));
+      Set.of("image/png", "image/jpeg", "image/gif"),
+      true),
+  /**
+   * A product feed (XML or tab-separated text, perhaps gzip-compressed): its body is judged by the feed
+   * import, which tells the format from the content and refuses what is neither.
+   */
+  PRODUCT_FEED(
+      "product_feed",
+      "application/xml,application/rss+xml,application/atom+xml,text/xml,text/tab-separated-values,"
+          + "text/plain;q=0.9,application/gzip;q=0.8,*/*;q=0.1",
+      Set.of(
+          "application/xml",
+          "application/rss+xml",
+          "application/atom+xml",
+          "text/xml",
+          "text/tab-separated-values",
+          "text/plain",
+          "text/csv",
+          "application/gzip",
+          "application/x-gzip",
+          "application/octet-stream",
+          ""),
+      false);
 
   private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   private static final byte[] JPEG = {(byte) 0xff, (byte) 0xd8, (byte) 0xff};
@@ -23,11 +45,13 @@ public enum FetchPurpose {
   private final String label;
   private final String accept;
   private final Set<String> contentTypes;
+  private final boolean image;
 
-  FetchPurpose(String label, String accept, Set<String> contentTypes) {
+  FetchPurpose(String label, String accept, Set<String> contentTypes, boolean image) {
     this.label = label;
     this.accept = accept;
     this.contentTypes = contentTypes;
+    this.image = image;
   }
 
   public String label() {
@@ -49,6 +73,7 @@ public enum FetchPurpose {
 
   /** Whether the first bytes are those of an acceptable format, whatever the header said. */
   boolean acceptsBody(byte[] body) {
+    if (!image) return true;
     return startsWith(body, PNG)
         || startsWith(body, JPEG)
         || startsWith(body, GIF87)

@@ -85,7 +85,7 @@ public final class GuardedFetcher implements AutoCloseable {
   private final MeterRegistry metrics;
   private final Map<FetchPurpose, Counters> counters = new EnumMap<>(FetchPurpose.class);
 
-  private record Counters(Counter fetched, Counter refused, Counter failed) {}
+  private record Counters(Counter fetched, Counter notModified, Counter refused, Counter failed) {}
 
   public GuardedFetcher(FetchAllowance allowance, Limits limits, MeterRegistry metrics) {
     this(allowance, HostResolver.SYSTEM, limits, metrics);
@@ -127,6 +127,7 @@ public final class GuardedFetcher implements AutoCloseable {
           purpose,
           new Counters(
               counter(purpose, "fetched"),
+              counter(purpose, "not_modified"),
               counter(purpose, "refused"),
               counter(purpose, "failed")));
   }
@@ -153,8 +154,17 @@ public final class GuardedFetcher implements AutoCloseable {
   }
 
   public FetchResult fetch(URI url, FetchPurpose purpose) {
+    return fetch(url, purpose, Map.of());
+  }
+
+  /**
+   * Fetches {@code url} sending {@code headers} as well, on every hop: a conditional fetch's {@code
+   * If-None-Match} and {@code If-Modified-Since}, to which an unchanged resource answers {@link
+   * FetchResult.NotModified}. The headers come from code (or a previous answer), never from input.
+   */
+  public FetchResult fetch(URI url, FetchPurpose purpose, Map<String, String> headers) {
     var current = new AtomicReference<@Nullable HttpGet>();
-    var task = new FutureTask<>(() -> follow(url, purpose, current));
+    var task = new FutureTask<>(() -> follow(url, purpose, headers, current));
     Thread.ofVirtual().name("guarded-fetch").start(task);
     FetchResult result;
     try {
@@ -186,6 +196,7 @@ public final class GuardedFetcher implements AutoCloseable {
     var of = Objects.requireNonNull(counters.get(purpose));
     var counter = switch (result) {
       case FetchResult.Fetched f -> of.fetched();
+      case FetchResult.NotModified n -> of.notModified();
       case FetchResult.Refused r -> of.refused();
       case FetchResult.Failed f -> of.failed();
     };
@@ -199,7 +210,10 @@ public final class GuardedFetcher implements AutoCloseable {
   }
 
   private FetchResult follow(
-      URI start, FetchPurpose purpose, AtomicReference<@Nullable HttpGet> current) {
+      URI start,
+      FetchPurpose purpose,
+      Map<String, String> headers,
+      AtomicReference<@Nullable HttpGet> current) {
     URI url = start;
     for (int hop = 0; ; hop++) {
       var refusal = refusal(url);
@@ -207,6 +221,7 @@ public final class GuardedFetcher implements AutoCloseable {
       var request = new HttpGet(url);
       request.setHeader("Accept", purpose.accept());
       request.setHeader("Accept-Encoding", "identity");
+      headers.forEach(request::setHeader);
       current.set(request);
       Hop answer;
       try {
@@ -223,7 +238,8 @@ public final class GuardedFetcher implements AutoCloseable {
           return done.result();
         }
         case Hop.Body body -> {
-          return new FetchResult.Fetched(body.bytes(), body.contentType(), url);
+          return new FetchResult.Fetched(
+              body.bytes(), body.contentType(), url, body.validators());
         }
         case Hop.Redirect redirect -> {
           if (hop >= limits.maxRedirects())
@@ -253,7 +269,7 @@ public final class GuardedFetcher implements AutoCloseable {
 
     record Redirect(String location) implements Hop {}
 
-    record Body(byte[] bytes, String contentType) implements Hop {}
+    record Body(byte[] bytes, String contentType, Map<String, String> validators) implements Hop {}
   }
 
   private Hop read(ClassicHttpResponse response, FetchPurpose purpose) throws IOException {
@@ -264,6 +280,7 @@ public final class GuardedFetcher implements AutoCloseable {
         return new Hop.Done(new FetchResult.Failed("a redirect with no Location"));
       return new Hop.Redirect(location.getValue());
     }
+    if (status == 304) return new Hop.Done(new FetchResult.NotModified());
     if (status != 200) return new Hop.Done(new FetchResult.Failed("status " + status));
     var entity = response.getEntity();
     if (entity == null) return new Hop.Done(new FetchResult.Failed("no body"));
@@ -283,7 +300,17 @@ public final class GuardedFetcher implements AutoCloseable {
       return new Hop.Done(new FetchResult.Refused("larger than " + limits.maxBytes() + " bytes"));
     if (!purpose.acceptsBody(body))
       return new Hop.Done(new FetchResult.Refused("the body is not what its content type says"));
-    return new Hop.Body(body, type);
+    var validators = new java.util.LinkedHashMap<String, String>();
+    for (String name : List.of("ETag", "Last-Modified")) {
+      Header header = response.getFirstHeader(name);
+      // a validator is sent back as a header: one line, and not without bound
+      if (header != null
+          && header.getValue() != null
+          && header.getValue().length() <= 1024
+          && header.getValue().chars().noneMatch(c -> c < 0x20 || c == 0x7f))
+        validators.put(name, header.getValue());
+    }
+    return new Hop.Body(body, type, validators);
   }
 
   /** Thrown from the lookup the client makes, so the client never connects to what it names. */

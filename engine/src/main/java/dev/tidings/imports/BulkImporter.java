@@ -69,7 +69,11 @@ public final class BulkImporter {
 
   /** Imports a file; its format comes from its extension (.csv, .jsonl, .ndjson, each optionally .gz). */
   public <T> ImportReport run(ImportKind<T> kind, Path file, ImportOptions options) {
-    Format format = Format.of(file);
+    return run(kind, file, Format.of(file), options);
+  }
+
+  /** Imports a file in a format the caller found (e.g. by {@link Format#detect(Path)}). */
+  public <T> ImportReport run(ImportKind<T> kind, Path file, Format format, ImportOptions options) {
     try (InputStream in = Files.newInputStream(file)) {
       return run(kind, in, format, options);
     } catch (IOException e) {
@@ -93,6 +97,7 @@ public final class BulkImporter {
         // Each chunk's statements are planned anew; JIT-compiling them costs more than the small
         // chunks gain.
         mergeHandle.execute("SET LOCAL jit = off");
+        if (!options.news()) mergeHandle.execute("SET LOCAL tidings.news = 'off'");
         Thread.ofPlatform().name("import-merge-" + kind.name()).daemon().start(running);
         var encoder = new ChunkEncoder<>(kind.staging(), now, options.chunkRows());
         parse(kind, in, format, options, encoder, merger, running, errors, counts);
@@ -106,6 +111,7 @@ public final class BulkImporter {
           return report(
               kind, counts.read, 0, 0, rejected, errors, false, Optional.empty(), started);
         }
+        kind.staging().complete(mergeHandle, now);
         mergeHandle.commit();
         LOG.debug(
             "import of {}: parse {} ms; database busy {} ms, idle {} ms ({} chunks direct, {} checked); after"
@@ -231,10 +237,13 @@ public final class BulkImporter {
 
   static RowSource open(InputStream raw, Format format, RowSchema schema) throws IOException {
     try {
-      Reader reader = reader(raw);
+      InputStream decoded = decoded(raw);
       return switch (format) {
-        case CSV -> new CsvRowSource(reader, schema);
-        case JSON_LINES -> new JsonLinesRowSource(reader);
+        case CSV -> new CsvRowSource(reader(decoded), schema);
+        case JSON_LINES -> new JsonLinesRowSource(reader(decoded));
+        case FEED_TSV -> new TsvFeedRowSource(reader(decoded), schema);
+        // XML says its own encoding; the parser reads the bytes and skips a byte order mark itself
+        case FEED_XML -> new XmlFeedRowSource(decoded, schema);
       };
     } catch (BrokenGzip e) {
       throw new MalformedFileException(
@@ -248,7 +257,7 @@ public final class BulkImporter {
    * or report an IOException as a problem of the text), and becomes a {@link MalformedFileException}
    * with the row it stopped at.
    */
-  private static final class BrokenGzip extends RuntimeException {
+  static final class BrokenGzip extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     BrokenGzip(IOException cause) {
@@ -291,16 +300,20 @@ public final class BulkImporter {
     }
   }
 
-  /** UTF-8 text, gunzipped when the content starts with gzip's magic number, a byte order mark dropped. */
-  private static Reader reader(InputStream raw) throws IOException {
+  /** The content, gunzipped when it starts with gzip's magic number. */
+  private static InputStream decoded(InputStream raw) throws IOException {
     var in = new BufferedInputStream(raw, 64 * 1024);
     in.mark(2);
     int first = in.read();
     int second = in.read();
     in.reset();
-    InputStream decoded = in;
     if (first == 0x1f && second == 0x8b)
-      decoded = new BufferedInputStream(new CheckedGzip(in), 64 * 1024);
+      return new BufferedInputStream(new CheckedGzip(in), 64 * 1024);
+    return in;
+  }
+
+  /** UTF-8 text of decoded content, a byte order mark dropped. */
+  private static Reader reader(InputStream decoded) throws IOException {
     decoded.mark(3);
     byte[] bom = decoded.readNBytes(3);
     if (!(bom.length == 3

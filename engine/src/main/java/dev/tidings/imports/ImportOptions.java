@@ -9,8 +9,11 @@ import java.util.function.LongConsumer;
  * {@value ImportLimits#PROGRESS_EVERY} rows and once at the end; it runs on the importing thread, so keep it cheap.
  * {@code chunkRows} is how many rows are staged, checked and merged together (see {@link BulkImporter}): larger
  * chunks cost fewer round trips, smaller ones start the merge sooner; tests use tiny chunks to cross boundaries.
+ * {@code news} false says that what the import adds is not news: its transaction sets {@code tidings.news} to
+ * {@code off}, which the tables' news triggers obey (products new to the catalogue or back in stock are stored
+ * and nobody is told), e.g. for a shop's first import of a catalogue it has had for years.
  */
-public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRows) {
+public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRows, boolean news) {
   static final int DEFAULT_CHUNK_ROWS = 25_000;
 
   public ImportOptions {
@@ -18,6 +21,10 @@ public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRow
     requireNonNull(progress, "progress");
     if (chunkRows < 1)
       throw new IllegalArgumentException("chunkRows must be >= 1, got " + chunkRows);
+  }
+
+  public ImportOptions(ImportMode mode, LongConsumer progress, int chunkRows) {
+    this(mode, progress, chunkRows, true);
   }
 
   ImportOptions(ImportMode mode, LongConsumer progress) {
@@ -33,14 +40,19 @@ public record ImportOptions(ImportMode mode, LongConsumer progress, int chunkRow
   }
 
   public ImportOptions withMode(ImportMode newMode) {
-    return new ImportOptions(newMode, progress, chunkRows);
+    return new ImportOptions(newMode, progress, chunkRows, news);
   }
 
   public ImportOptions withProgress(LongConsumer newProgress) {
-    return new ImportOptions(mode, newProgress, chunkRows);
+    return new ImportOptions(mode, newProgress, chunkRows, news);
   }
 
   ImportOptions withChunkRows(int newChunkRows) {
-    return new ImportOptions(mode, progress, newChunkRows);
+    return new ImportOptions(mode, progress, newChunkRows, news);
+  }
+
+  /** These options with {@code news}: false for an import whose new records are not news. */
+  public ImportOptions withNews(boolean newNews) {
+    return new ImportOptions(mode, progress, chunkRows, newNews);
   }
 }

@@ -40,4 +40,13 @@ public interface Staging<T> {
    * {@link #key}, so the merge must pick the last. Returns how many changed nothing by design (e.g. replays).
    */
   long merge(Handle handle, String chunkTable, boolean duplicateKeys, Instant now);
+
+  /**
+   * Runs once after the last chunk is merged, in the import's transaction, when the import is going to be
+   * committed (not when it fails or an all-or-nothing import refuses a row): e.g. a feed's snapshot marks
+   * what left the feed. Returns how many rows of the real table it changed.
+   */
+  default long complete(Handle handle, Instant now) {
+    return 0;
+  }
 }

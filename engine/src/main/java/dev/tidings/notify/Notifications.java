@@ -52,6 +52,7 @@ public final class Notifications {
   private final DayPartitions days;
   private final ProductShelf shelf;
   private final NotifyMetrics metrics;
+  private final boolean backInStockNews;
 
   public Notifications(Jdbi jdbi, InstantSource clock) {
     this(jdbi, clock, ProductShelf.ALL_AVAILABLE);
@@ -64,6 +65,20 @@ public final class Notifications {
 
   /** As above, counting the fan-out and the digests in {@code registry}. */
   public Notifications(Jdbi jdbi, InstantSource clock, ProductShelf shelf, MeterRegistry registry) {
+    this(jdbi, clock, shelf, registry, false);
+  }
+
+  /**
+   * As above; {@code backInStockNews}: a product of a brand that comes back in stock is news to the
+   * brand's followers again ({@code TIDINGS_BACK_IN_STOCK_NEWS}).
+   */
+  public Notifications(
+      Jdbi jdbi,
+      InstantSource clock,
+      ProductShelf shelf,
+      MeterRegistry registry,
+      boolean backInStockNews) {
+    this.backInStockNews = backInStockNews;
     this.metrics = new NotifyMetrics(registry);
     this.jdbi = jdbi;
     this.clock = clock;
@@ -99,7 +114,9 @@ public final class Notifications {
       var told = jdbi.inTransaction(handle -> {
         var claimed = ProductNews.claim(handle, limit);
         long notifications =
-            claimed.isEmpty() ? 0 : ProductNews.tell(handle, claimed, today, clock.instant());
+            claimed.isEmpty()
+                ? 0
+                : ProductNews.tell(handle, claimed, today, clock.instant(), backInStockNews);
         return new long[] {claimed.size(), notifications};
       });
       metrics.productNewsTold(told[1]);

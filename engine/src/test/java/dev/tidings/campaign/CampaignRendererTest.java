@@ -193,6 +193,60 @@ class CampaignRendererTest {
   }
 
   @Test
+  void a_digest_template_shows_a_products_sale_price_beside_its_regular_price() {
+    ObjectNode json = Fixtures.json();
+    json.put(
+        "html",
+        "<p>{{#notifications}}{{title}}: {{#onSale}}<s>{{wasPrice}}</s> {{salePrice}}{{/onSale}}"
+            + "{{^onSale}}{{price}}{{/onSale}} ({{currency}});{{/notifications}}</p>");
+    var definition = CampaignJson.fromJson(json);
+    var onSale = new DigestSource.Notice(
+        "boots",
+        "product",
+        "followed",
+        "Boots",
+        Optional.empty(),
+        Optional.empty(),
+        java.time.LocalDate.of(2026, 11, 22),
+        Optional.of(new DigestSource.NoticePrice(
+            new java.math.BigDecimal("89.00"),
+            Optional.of(new java.math.BigDecimal("69.00")),
+            java.util.Currency.getInstance("EUR"))));
+    var regular = new DigestSource.Notice(
+        "socks",
+        "product",
+        "followed",
+        "Socks",
+        Optional.empty(),
+        Optional.empty(),
+        java.time.LocalDate.of(2026, 11, 22),
+        Optional.of(new DigestSource.NoticePrice(
+            new java.math.BigDecimal("9.5"), Optional.empty(), java.util.Currency.getInstance("EUR"))));
+    var subscriber = Fixtures.subscriber("1001", "ada@example.com", "Ada Lovelace", "Wien");
+
+    var result = RENDERER.render(
+        42,
+        definition,
+        CampaignTemplates.compile(definition),
+        subscriber,
+        new MessageId(42, 7, "1001"),
+        List.of(onSale, regular),
+        0);
+
+    String html = ((CampaignRenderer.Result.Written) result).email().html().orElseThrow();
+    String was = CampaignRenderer.money(
+        new java.math.BigDecimal("89.00"), java.util.Currency.getInstance("EUR"), subscriber.locale());
+    String sale = CampaignRenderer.money(
+        new java.math.BigDecimal("69.00"), java.util.Currency.getInstance("EUR"), subscriber.locale());
+    String socks = CampaignRenderer.money(
+        new java.math.BigDecimal("9.50"), java.util.Currency.getInstance("EUR"), subscriber.locale());
+    assertThat(was).contains("89").isNotEqualTo(sale);
+    assertThat(html)
+        .contains("Boots: <s>" + was + "</s> " + sale + " (EUR);")
+        .contains("Socks: " + socks + " (EUR);");
+  }
+
+  @Test
   void a_digest_places_its_notices_escaped_before_the_slots_when_the_template_does_not() {
     ObjectNode json = Fixtures.json();
     json.put("subject", "{{notificationCount}} new for you");

@@ -8,7 +8,10 @@ import dev.tidings.fuzz.ImportRows;
 import dev.tidings.fuzz.Inputs;
 import dev.tidings.imports.Format;
 
-/** Product import rows (CSV and JSON Lines) and the product JSON body: a value or InvalidInputException. */
+/**
+ * Product import rows (CSV, JSON Lines, the XML and tab-separated product feeds) and the product JSON body:
+ * a value or InvalidInputException.
+ */
 class ProductParsersFuzzTest {
   @FuzzTest
   void product_csv_rows(byte[] data) {
@@ -21,6 +24,20 @@ class ProductParsersFuzzTest {
   void product_json_lines_rows(byte[] data) {
     allowOnly(
         () -> ImportRows.readAll(data, Format.JSON_LINES, ProductRows.INSTANCE),
+        InvalidInputException.class);
+  }
+
+  @FuzzTest
+  void product_feed_xml_rows(byte[] data) {
+    allowOnly(
+        () -> ImportRows.readAll(data, Format.FEED_XML, ProductFeedRows.INSTANCE),
+        InvalidInputException.class);
+  }
+
+  @FuzzTest
+  void product_feed_tsv_rows(byte[] data) {
+    allowOnly(
+        () -> ImportRows.readAll(data, Format.FEED_TSV, ProductFeedRows.INSTANCE),
         InvalidInputException.class);
   }
 

@@ -264,6 +264,48 @@ public abstract class NotificationsContract {
   }
 
   @Test
+  void a_product_back_in_stock_is_news_again_only_with_back_in_stock_news() {
+    String ann = subscriber("ann");
+    follow(ann, TargetType.BRAND, "acme-" + run);
+    InstantSource clock = now::get;
+    var backInStockNews = new Notifications(
+        database.jdbi(),
+        clock,
+        catalog::unavailableAmong,
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+        true);
+    var boots = product("boots", "acme-" + run, true);
+    var soldOut = product("boots", "acme-" + run, false);
+    catalog.put(boots);
+    assertThat(notifications.tellAllProductNews()).isEqualTo(1);
+    long toldAsNew = bucketEvents(ann);
+    assertThat(toldAsNew).isEqualTo(1);
+
+    // a bucket holds an event once a day: the comebacks happen on later days
+    now.set(MONDAY.plus(Duration.ofDays(1)));
+    catalog.put(soldOut);
+    catalog.put(boots);
+    assertThat(notifications.tellAllProductNews()).as("claimed and dropped").isEqualTo(1);
+    assertThat(bucketEvents(ann)).isEqualTo(toldAsNew);
+
+    now.set(MONDAY.plus(Duration.ofDays(2)));
+    catalog.put(soldOut);
+    catalog.put(boots);
+    assertThat(backInStockNews.tellAllProductNews()).isEqualTo(1);
+    assertThat(bucketEvents(ann)).as("told again").isEqualTo(toldAsNew + 1);
+  }
+
+  /** Every event in the subscriber's buckets, repeats included. */
+  private long bucketEvents(String subscriber) {
+    return database.jdbi().withHandle(handle -> handle
+        .createQuery("SELECT coalesce(sum(cardinality(events)), 0) FROM notification_buckets"
+            + " WHERE subscriber_id = :id")
+        .bind("id", subscriber)
+        .mapTo(Long.class)
+        .one());
+  }
+
+  @Test
   void a_new_product_of_a_brand_is_told_to_its_followers_once_while_it_is_for_sale() {
     String ann = subscriber("ann");
     String bob = subscriber("bob");

@@ -28,6 +28,7 @@ import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
@@ -77,6 +78,14 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
   long seed;
 
   @Option(
+      names = "--feed",
+      description =
+          "start the shop from this product feed (Google Merchant Center RSS/Atom or tab-separated,"
+              + " optionally .gz; e.g. tools/src/main/resources/demo/feed.xml) instead of generated products;"
+              + " the generated subscribers follow its brands and browse its products")
+  @Nullable Path feed;
+
+  @Option(
       names = "--no-engagement",
       description = "send the campaign but simulate no readers: post your own receipts")
   boolean noEngagement;
@@ -95,6 +104,8 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       throw new UsageException("--engagement-minutes must be from 1 to 60");
     if (eventsPerSubscriber < 0)
       throw new UsageException("--events-per-subscriber must not be negative");
+    if (feed != null && !Files.isReadable(feed))
+      throw new UsageException("cannot read the feed " + feed);
     var configured = settings();
     Logging.configure(configured.logFormat(), configured.accessLog());
     int httpPort = port != null ? port : configured.port();
@@ -166,13 +177,24 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
         "generating a sample shop (seed %d): %,d products, %,d subscribers, a week of activity%n",
         seed, products, subscribers);
     var counts = SampleShop.write(spec, directory, SampleFormat.JSONL);
-    load(
-        "products",
-        counts.products(),
-        options -> node.capability(CatalogWiring.class)
-            .catalog()
-            .importFile(directory.resolve("products.jsonl"), options));
-    loadMarkets(node);
+    Path follows = directory.resolve("follows.jsonl");
+    Path events = directory.resolve("events.jsonl");
+    var catalog = node.capability(CatalogWiring.class).catalog();
+    if (feed == null) {
+      load("products", counts.products(), options -> catalog.importFile(
+          directory.resolve("products.jsonl"), options));
+      loadMarkets(node);
+    } else {
+      load("products", -1, options -> catalog.importFile(feed, options));
+      var fromFeed = DemoFeed.of(catalog);
+      System.out.printf("  the shop is the feed's %,d products%n", fromFeed.size());
+      fromFeed.moveFollows(follows, directory.resolve("follows-feed.jsonl"));
+      fromFeed.moveEvents(events, directory.resolve("events-feed.jsonl"));
+      follows = directory.resolve("follows-feed.jsonl");
+      events = directory.resolve("events-feed.jsonl");
+    }
+    Path followsFile = follows;
+    Path eventsFile = events;
     // the starting catalogue is news to nobody: it is told before anyone follows its brands
     node.capability(NotifyWiring.class).notifications().tellAllProductNews();
     load(
@@ -186,13 +208,13 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
         counts.follows(),
         options -> node.capability(AudienceWiring.class)
             .follows()
-            .importFile(directory.resolve("follows.jsonl"), options));
+            .importFile(followsFile, options));
     load(
         "events",
         counts.events(),
         options -> node.capability(ActivityWiring.class)
             .intake()
-            .importEvents(directory.resolve("events.jsonl"), options));
+            .importEvents(eventsFile, options));
   }
 
   /** The shop's markets, and every product priced in each (one statement for the whole list). */
@@ -225,7 +247,8 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     if (!report.committed() || report.rejected() > 0) {
       ImportCommand.print(report, 10);
       throw new dev.tidings.TidingsException(
-          "the generated sample " + kind + " did not import cleanly (a bug: please report it)");
+          "the sample " + kind + " did not import cleanly (from a feed: its errors are above;"
+              + " generated: a bug, please report it)");
     }
     System.out.printf(
         "  %-12s %,10d rows in %.1f s%n",

@@ -32,6 +32,8 @@ final class CardRenderer {
   static final int TEXT_WIDTH = WIDTH - 2 * PADDING;
   private static final Color INK = new Color(0x111827);
   private static final Color MUTED = new Color(0x6B7280);
+  /** A sale price: red that keeps the contrast of text on white (WCAG AA). */
+  private static final Color SALE = new Color(0xB91C1C);
   private static final Color HAIRLINE = new Color(0xE5E7EB);
   private static final Color PLACEHOLDER = new Color(0xF3F4F6);
   private static final Color PLACEHOLDER_MARK = new Color(0xD1D5DB);
@@ -123,8 +125,43 @@ final class CardRenderer {
       g.drawString(line, PADDING, baseline);
       baseline += 38;
     }
-    g.setFont(priceFont(g, content.price()));
-    g.drawString(content.price(), PADDING, HEIGHT - 46);
+    drawPrice(g, content);
+  }
+
+  /**
+   * The price, bold and large; on sale, the sale price in the sale colour, then the regular price
+   * smaller, muted and struck through, both sized together to fit the width.
+   */
+  private void drawPrice(Graphics2D g, CardContent content) {
+    int baseline = HEIGHT - 46;
+    if (content.wasPrice().isEmpty()) {
+      g.setFont(priceFont(g, content.price()));
+      g.drawString(content.price(), PADDING, baseline);
+      return;
+    }
+    String was = content.wasPrice().get();
+    for (float size = 46f; ; size -= 2f) {
+      Font now = fonts.bold().deriveFont(size);
+      Font before = fonts.regular().deriveFont(size * 0.6f);
+      int nowWidth = g.getFontMetrics(now).stringWidth(content.price());
+      int gap = Math.round(size * 0.4f);
+      int beforeWidth = g.getFontMetrics(before).stringWidth(was);
+      if (size > 20f && nowWidth + gap + beforeWidth > TEXT_WIDTH) continue;
+      g.setFont(now);
+      g.setColor(SALE);
+      g.drawString(content.price(), PADDING, baseline);
+      g.setFont(before);
+      g.setColor(MUTED);
+      int x = PADDING + nowWidth + gap;
+      g.drawString(was, x, baseline);
+      // the strike: across the middle of the digits, as thick as the text's stem
+      var metrics = g.getFontMetrics(before);
+      int strikeY = baseline - metrics.getAscent() / 3;
+      g.setStroke(new java.awt.BasicStroke(Math.max(2f, size / 18f)));
+      g.drawLine(x, strikeY, x + beforeWidth, strikeY);
+      g.setColor(INK);
+      return;
+    }
   }
 
   /** Bold and large; smaller only when a long amount would not fit the width. */

@@ -153,7 +153,9 @@ public final class ProductCards {
     var content = new CardContent(
         product.brand().filter(brand -> !brand.isBlank()),
         product.title(),
-        PriceFormat.format(product.price(), product.currency(), locale));
+        PriceFormat.format(product.currentPrice(), product.currency(), locale),
+        product.salePrice()
+            .map(sale -> PriceFormat.format(product.price(), product.currency(), locale)));
     var picture = images.picture(product.imageUrl());
     renders.incrementAndGet();
     var card = Card.of(renderer.render(content, picture));
@@ -174,7 +176,8 @@ public final class ProductCards {
         product.price().toPlainString(),
         product.currency().getCurrencyCode(),
         product.imageUrl().value());
-    return hex(drawn);
+    // only a product on sale adds to it, so the cards of every other product keep their versions
+    return hex(drawn + product.salePrice().map(sale -> "\u0000sale " + sale.toPlainString()).orElse(""));
   }
 
   private static String fileName(Key key) {

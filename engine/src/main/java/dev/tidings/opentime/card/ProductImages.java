@@ -114,6 +114,8 @@ final class ProductImages {
       case FetchResult.Fetched fetched -> fetched.body();
       case FetchResult.Refused refused -> throw new IOException("refused: " + refused.reason());
       case FetchResult.Failed failed -> throw new IOException(failed.reason());
+      // never sent a conditional request, so never answered 304
+      case FetchResult.NotModified notModified -> throw new IOException("not modified");
     };
   }
 

@@ -40,4 +40,57 @@ class CardRendererTest {
     assertThat(lines.get(0)).matches("X+");
     assertThat(lines.get(1)).endsWith("\u2026");
   }
+
+  @Test
+  void a_sale_draws_the_sale_price_in_red_and_the_regular_price_struck_through_beside_it()
+      throws java.io.IOException {
+    var renderer = new CardRenderer(CardFonts.load());
+    var plain = new CardContent(java.util.Optional.of("Acme"), "Canvas tote", "$19.00");
+    var sale = new CardContent(
+        java.util.Optional.of("Acme"), "Canvas tote", "$15.00", java.util.Optional.of("$19.00"));
+
+    var plainCard = image(renderer.render(plain, java.util.Optional.empty()));
+    var saleCard = image(renderer.render(sale, java.util.Optional.empty()));
+
+    assertThat(redPixelsInPriceRow(plainCard)).isZero();
+    assertThat(redPixelsInPriceRow(saleCard)).isGreaterThan(100);
+    assertThat(longestMutedRun(saleCard))
+        .as("a strike through the regular price: a horizontal line of the muted colour")
+        .isGreaterThan(40);
+    assertThat(longestMutedRun(plainCard)).isLessThan(20);
+  }
+
+  private static BufferedImage image(byte[] png) throws java.io.IOException {
+    return javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(png));
+  }
+
+  /** The price's row: the bottom of the card, where nothing but the price is drawn. */
+  private static final int PRICE_TOP = CardRenderer.HEIGHT - 110;
+
+  private static int redPixelsInPriceRow(BufferedImage card) {
+    int red = 0;
+    for (int y = PRICE_TOP; y < CardRenderer.HEIGHT; y++) {
+      for (int x = 0; x < CardRenderer.WIDTH; x++) {
+        var color = new java.awt.Color(card.getRGB(x, y));
+        if (color.getRed() > 150 && color.getGreen() < 80 && color.getBlue() < 80) red++;
+      }
+    }
+    return red;
+  }
+
+  private static int longestMutedRun(BufferedImage card) {
+    int longest = 0;
+    for (int y = PRICE_TOP; y < CardRenderer.HEIGHT; y++) {
+      int run = 0;
+      for (int x = 0; x < CardRenderer.WIDTH; x++) {
+        var color = new java.awt.Color(card.getRGB(x, y));
+        boolean muted = Math.abs(color.getRed() - 0x6B) < 24
+            && Math.abs(color.getGreen() - 0x72) < 24
+            && Math.abs(color.getBlue() - 0x80) < 24;
+        run = muted ? run + 1 : 0;
+        longest = Math.max(longest, run);
+      }
+    }
+    return longest;
+  }
 }

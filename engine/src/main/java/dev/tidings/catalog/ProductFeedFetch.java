@@ -1,0 +1,189 @@
+package dev.tidings.catalog;
+
+import dev.tidings.coordination.ComputeOnce;
+import dev.tidings.fetch.FetchPurpose;
+import dev.tidings.fetch.FetchResult;
+import dev.tidings.fetch.GuardedFetcher;
+import dev.tidings.imports.Format;
+import dev.tidings.imports.ImportOptions;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduled product feed ({@code TIDINGS_PRODUCT_FEED_URL}): one round fetches the feed through the
+ * guarded fetcher, conditionally (the last answer's ETag and Last-Modified, shared by all nodes in the
+ * database), and imports it as a full snapshot, all or nothing: its products are upserted as the feed's,
+ * the feed's products it no longer lists become unavailable, and a feed with one bad row changes nothing.
+ *
+ * <p>One node fetches per interval across the cluster: a round runs under {@link ComputeOnce} with a key
+ * for the feed and the interval it falls in, so the first node of an interval fetches and the others join
+ * its outcome. The first successful import of a URL is not news (the shop's catalogue is not new to its
+ * followers); later ones are.
+ */
+public final class ProductFeedFetch {
+  private static final Logger LOG = LoggerFactory.getLogger(ProductFeedFetch.class);
+
+  /** What a round came to; {@link #label()} is the metric's label. */
+  public enum Outcome {
+    /** Fetched and imported. */
+    UPDATED,
+    /** The server said the feed has not changed (304); nothing changed. */
+    NOT_MODIFIED,
+    /** The guard refused the URL (a private address, a scheme, a content type, too large). */
+    REFUSED,
+    /** No usable answer (unreachable, an error status, too slow) or the database failed. */
+    FAILED,
+    /** Fetched but not a feed, or a row was invalid: nothing was written. */
+    INVALID,
+    /** Another node fetched in this interval (or is fetching); this node did nothing. */
+    ELSEWHERE;
+
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private final URI url;
+  private final Duration interval;
+  private final CatalogService catalog;
+  private final Jdbi jdbi;
+  private final GuardedFetcher fetcher;
+  private final ComputeOnce once;
+  private final InstantSource clock;
+  private final ProductFeedMetrics metrics;
+
+  public ProductFeedFetch(
+      URI url,
+      Duration interval,
+      CatalogService catalog,
+      Jdbi jdbi,
+      GuardedFetcher fetcher,
+      ComputeOnce once,
+      InstantSource clock,
+      MeterRegistry registry) {
+    if (interval.compareTo(Duration.ofMinutes(1)) < 0)
+      throw new IllegalArgumentException("the interval must be at least PT1M, got " + interval);
+    this.url = url;
+    this.interval = interval;
+    this.catalog = catalog;
+    this.jdbi = jdbi;
+    this.fetcher = fetcher;
+    this.once = once;
+    this.clock = clock;
+    this.metrics = new ProductFeedMetrics(registry);
+  }
+
+  /**
+   * Fetches and imports the feed unless a node did so in this interval already; returns what it came
+   * to ({@link Outcome#ELSEWHERE} when another node's round covers the interval).
+   */
+  public Outcome run() {
+    long slot = clock.instant().getEpochSecond() / interval.toSeconds();
+    var timings = new ComputeOnce.Timings(interval, interval.multipliedBy(2), Duration.ofMillis(50));
+    var outcome = once.computeOnce(key(slot), timings, () -> fetchAndImport().name());
+    return switch (outcome) {
+      case ComputeOnce.Outcome.Computed computed -> Outcome.valueOf(computed.value());
+      case ComputeOnce.Outcome.Joined joined -> Outcome.ELSEWHERE;
+      case ComputeOnce.Outcome.TimedOut timedOut -> Outcome.ELSEWHERE;
+    };
+  }
+
+  /** The coordination key of this feed's interval; the URL hashed, as it may hold a token. */
+  private String key(long slot) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(url.toString().getBytes(StandardCharsets.UTF_8));
+      return "product-feed:" + HexFormat.of().formatHex(digest, 0, 12) + ":" + slot;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  /** One fetch and import, whatever another node does; counted. */
+  public Outcome fetchAndImport() {
+    Outcome outcome;
+    try {
+      outcome = attempt();
+    } catch (RuntimeException e) {
+      LOG.warn("product feed: the import failed, nothing was written", e);
+      outcome = Outcome.FAILED;
+    }
+    metrics.fetched(outcome);
+    return outcome;
+  }
+
+  private Outcome attempt() {
+    String key = url.toString();
+    Optional<ProductFeedState> state = ProductFeedState.load(jdbi, key);
+    var headers =
+        state.map(ProductFeedState::conditionalHeaders).orElse(java.util.Map.of());
+    FetchResult result = fetcher.fetch(url, FetchPurpose.PRODUCT_FEED, headers);
+    Instant now = clock.instant();
+    switch (result) {
+      case FetchResult.Refused refused -> {
+        LOG.warn("product feed: refused to fetch {}: {}", shown(), refused.reason());
+        return Outcome.REFUSED;
+      }
+      case FetchResult.Failed failed -> {
+        LOG.warn("product feed: fetching {} failed: {}", shown(), failed.reason());
+        return Outcome.FAILED;
+      }
+      case FetchResult.NotModified notModified -> {
+        ProductFeedState.saveNotModified(jdbi, key, now);
+        metrics.succeeded(now);
+        return Outcome.NOT_MODIFIED;
+      }
+      case FetchResult.Fetched fetched -> {
+        return imported(fetched, state.isPresent(), now);
+      }
+    }
+  }
+
+  private Outcome imported(FetchResult.Fetched fetched, boolean seenBefore, Instant now) {
+    Format format = Format.detect(fetched.body());
+    if (!format.isFeed()) {
+      LOG.warn("product feed: {} is neither XML nor tab-separated text; nothing was imported", shown());
+      return Outcome.INVALID;
+    }
+    var options = ImportOptions.allOrNothing().withNews(seenBefore);
+    var snapshot = catalog.importFeedSnapshot(
+        new ByteArrayInputStream(fetched.body()), format, options);
+    var report = snapshot.report();
+    if (!report.committed()) {
+      LOG.warn(
+          "product feed: {} not imported, nothing was written: {}",
+          shown(),
+          report.failure().orElseGet(() -> report.rejected() + " invalid rows, the first at line "
+              + report.errors().get(0).line() + ": " + report.errors().get(0).reason()));
+      return Outcome.INVALID;
+    }
+    ProductFeedState.saveImported(jdbi, url.toString(), fetched.validators(), now);
+    metrics.imported(report.imported(), snapshot.markedUnavailable());
+    metrics.succeeded(now);
+    LOG.info(
+        "product feed: {} products upserted, {} that left the feed marked unavailable{}",
+        report.imported(),
+        snapshot.markedUnavailable(),
+        seenBefore ? "" : " (the feed's first import: not news)");
+    return Outcome.UPDATED;
+  }
+
+  /** The URL without its query, which may hold a token. */
+  private String shown() {
+    return url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort())
+        + (url.getRawPath() == null ? "" : url.getRawPath());
+  }
+}
