@@ -74,7 +74,8 @@ public final class CatalogWiring implements Capability {
             try {
               feed.run();
             } catch (RuntimeException e) {
-              log.warn("product feed: a round failed; trying again in {}", settings.feedInterval(), e);
+              log.warn(
+                  "product feed: a round failed; trying again in {}", settings.feedInterval(), e);
             }
           },
           FEED_FIRST_DELAY.toMillis(),

@@ -1,7 +1,9 @@
 package dev.tidings.app;
 
+import dev.tidings.audience.SubscriberService;
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Markets;
 import dev.tidings.notify.DigestExpiry;
 import dev.tidings.notify.Notifications;
 import dev.tidings.web.RouteGroup;
@@ -48,7 +50,12 @@ public final class NotifyWiring implements Capability {
 
   /** What digest campaigns tell. */
   public DigestSource digests() {
-    return new NotifyDigests(notifications(), catalog);
+    var jdbi = infrastructure.database().jdbi();
+    return new NotifyDigests(
+        notifications(),
+        catalog,
+        () -> new Markets(jdbi, infrastructure.clock()),
+        () -> new SubscriberService(jdbi, infrastructure.clock()));
   }
 
   @Override

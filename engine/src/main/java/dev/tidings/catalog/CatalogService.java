@@ -10,7 +10,6 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -92,7 +92,8 @@ public final class ProductFeedFetch {
    */
   public Outcome run() {
     long slot = clock.instant().getEpochSecond() / interval.toSeconds();
-    var timings = new ComputeOnce.Timings(interval, interval.multipliedBy(2), Duration.ofMillis(50));
+    var timings =
+        new ComputeOnce.Timings(interval, interval.multipliedBy(2), Duration.ofMillis(50));
     var outcome = once.computeOnce(key(slot), timings, () -> fetchAndImport().name());
     return switch (outcome) {
       case ComputeOnce.Outcome.Computed computed -> Outcome.valueOf(computed.value());
@@ -128,8 +129,7 @@ public final class ProductFeedFetch {
   private Outcome attempt() {
     String key = url.toString();
     Optional<ProductFeedState> state = ProductFeedState.load(jdbi, key);
-    var headers =
-        state.map(ProductFeedState::conditionalHeaders).orElse(java.util.Map.of());
+    var headers = state.map(ProductFeedState::conditionalHeaders).orElse(java.util.Map.of());
     FetchResult result = fetcher.fetch(url, FetchPurpose.PRODUCT_FEED, headers);
     Instant now = clock.instant();
     switch (result) {
@@ -155,19 +155,23 @@ public final class ProductFeedFetch {
   private Outcome imported(FetchResult.Fetched fetched, boolean seenBefore, Instant now) {
     Format format = Format.detect(fetched.body());
     if (!format.isFeed()) {
-      LOG.warn("product feed: {} is neither XML nor tab-separated text; nothing was imported", shown());
+      LOG.warn(
+          "product feed: {} is neither XML nor tab-separated text; nothing was imported", shown());
       return Outcome.INVALID;
     }
     var options = ImportOptions.allOrNothing().withNews(seenBefore);
-    var snapshot = catalog.importFeedSnapshot(
-        new ByteArrayInputStream(fetched.body()), format, options);
+    var snapshot =
+        catalog.importFeedSnapshot(new ByteArrayInputStream(fetched.body()), format, options);
     var report = snapshot.report();
     if (!report.committed()) {
       LOG.warn(
           "product feed: {} not imported, nothing was written: {}",
           shown(),
-          report.failure().orElseGet(() -> report.rejected() + " invalid rows, the first at line "
-              + report.errors().get(0).line() + ": " + report.errors().get(0).reason()));
+          report
+              .failure()
+              .orElseGet(() -> report.rejected() + " invalid rows, the first at line "
+                  + report.errors().get(0).line() + ": "
+                  + report.errors().get(0).reason()));
       return Outcome.INVALID;
     }
     ProductFeedState.saveImported(jdbi, url.toString(), fetched.validators(), now);

@@ -26,11 +26,13 @@ final class ProductFeedMetrics {
               .register(registry));
     }
     updated = Counter.builder("tidings_product_feed_products_total")
-        .description("Products the product feed changed: upserted, or marked unavailable on leaving it")
+        .description(
+            "Products the product feed changed: upserted, or marked unavailable on leaving it")
         .tag("change", "updated")
         .register(registry);
     unavailable = Counter.builder("tidings_product_feed_products_total")
-        .description("Products the product feed changed: upserted, or marked unavailable on leaving it")
+        .description(
+            "Products the product feed changed: upserted, or marked unavailable on leaving it")
         .tag("change", "unavailable")
         .register(registry);
     Gauge.builder("tidings_product_feed_last_success_seconds", lastSuccess, AtomicLong::get)

@@ -75,8 +75,8 @@ final class ProductFeedRows implements RowMapper<Product> {
     Price price = price("price", row.text(PRICE), problems);
     Price sale = price("sale_price", row.text(SALE_PRICE), problems);
     if (price != null && sale != null && !price.currency().equals(sale.currency())) {
-      problems.add("sale_price must be in the currency of price (" + price.currency()
-          + "), got " + sale.currency());
+      problems.add("sale_price must be in the currency of price (" + price.currency() + "), got "
+          + sale.currency());
     }
     Boolean available = availability(row.text(AVAILABILITY), problems);
     WebUrl image = problems.parseUrl("image_link", row.text(IMAGE_LINK));

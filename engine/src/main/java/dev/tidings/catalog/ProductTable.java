@@ -175,12 +175,9 @@ final class ProductTable {
    * returns how many.
    */
   static long markLeftFeedUnavailable(Handle handle, Instant now) {
-    return handle
-        .createUpdate("""
+    return handle.createUpdate("""
             UPDATE products SET available = false, updated_at = :now
-             WHERE source = 'feed' AND available AND updated_at < :now""")
-        .bind("now", now)
-        .execute();
+             WHERE source = 'feed' AND available AND updated_at < :now""").bind("now", now).execute();
   }
 
   /** One row as COPY text for {@link #COLUMNS}, written by the shop itself (not the feed). */

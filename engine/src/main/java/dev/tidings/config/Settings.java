@@ -220,7 +220,8 @@ public record Settings(
                 + (url.getRawPath() == null ? "" : url.getRawPath())
                 + (url.getRawQuery() == null ? "" : "?<masked>"))
             .orElse("none"));
-    view.put(SettingsCatalog.PRODUCT_FEED_INTERVAL.name(), catalog.feedInterval().toString());
+    view.put(
+        SettingsCatalog.PRODUCT_FEED_INTERVAL.name(), catalog.feedInterval().toString());
     view.put(SettingsCatalog.PRODUCT_FEED_MAX_BYTES.name(), Long.toString(catalog.feedMaxBytes()));
     view.put(
         SettingsCatalog.BACK_IN_STOCK_NEWS.name(), Boolean.toString(catalog.backInStockNews()));

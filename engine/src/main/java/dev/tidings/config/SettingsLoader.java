@@ -556,8 +556,8 @@ public final class SettingsLoader {
           case "true" -> true;
           case "false" -> false;
           default -> {
-            problems.add(
-                SettingsCatalog.BACK_IN_STOCK_NEWS.name() + ": expected true or false but was " + raw);
+            problems.add(SettingsCatalog.BACK_IN_STOCK_NEWS.name()
+                + ": expected true or false but was " + raw);
             yield false;
           }
         })

@@ -238,8 +238,7 @@ public final class GuardedFetcher implements AutoCloseable {
           return done.result();
         }
         case Hop.Body body -> {
-          return new FetchResult.Fetched(
-              body.bytes(), body.contentType(), url, body.validators());
+          return new FetchResult.Fetched(body.bytes(), body.contentType(), url, body.validators());
         }
         case Hop.Redirect redirect -> {
           if (hop >= limits.maxRedirects())

@@ -96,8 +96,8 @@ final class TsvFeedRowSource implements RowSource {
     }
     List<String> cells = cells();
     if (cells.size() > fieldOfColumn.length) {
-      problem = "the line has " + cells.size() + " cells but the header has "
-          + fieldOfColumn.length + " columns";
+      problem = "the line has " + cells.size() + " cells but the header has " + fieldOfColumn.length
+          + " columns";
     }
     for (int column = 0; column < Math.min(cells.size(), fieldOfColumn.length); column++) {
       int field = fieldOfColumn[column];
@@ -147,7 +147,8 @@ final class TsvFeedRowSource implements RowSource {
       }
       if (record.length() >= ImportLimits.MAX_RECORD_CHARS) {
         throw new MalformedFileException(
-            line, "the line at " + line + " is longer than " + ImportLimits.MAX_RECORD_CHARS
+            line,
+            "the line at " + line + " is longer than " + ImportLimits.MAX_RECORD_CHARS
                 + " characters");
       }
       record.append((char) c);

@@ -118,8 +118,8 @@ final class XmlFeedRowSource implements RowSource {
       // no location to tell: the line of the item (or 1) stands
     }
     return new MalformedFileException(
-        Math.max(1, at), "unreadable XML near line " + Math.max(1, at) + ": "
-            + e.getClass().getSimpleName());
+        Math.max(1, at),
+        "unreadable XML near line " + Math.max(1, at) + ": " + e.getClass().getSimpleName());
   }
 
   /** An RSS {@code item} (no namespace) or an Atom {@code entry}. */
@@ -147,7 +147,8 @@ final class XmlFeedRowSource implements RowSource {
       if (event != XMLStreamConstants.START_ELEMENT) continue;
       if (++elements > MAX_ELEMENTS_PER_ITEM) {
         throw new MalformedFileException(
-            line, "the item at line " + line + " has more than " + MAX_ELEMENTS_PER_ITEM + " elements");
+            line,
+            "the item at line " + line + " has more than " + MAX_ELEMENTS_PER_ITEM + " elements");
       }
       readField(fields);
     }

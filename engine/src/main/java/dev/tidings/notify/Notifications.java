@@ -113,10 +113,9 @@ public final class Notifications {
     try {
       var told = jdbi.inTransaction(handle -> {
         var claimed = ProductNews.claim(handle, limit);
-        long notifications =
-            claimed.isEmpty()
-                ? 0
-                : ProductNews.tell(handle, claimed, today, clock.instant(), backInStockNews);
+        long notifications = claimed.isEmpty()
+            ? 0
+            : ProductNews.tell(handle, claimed, today, clock.instant(), backInStockNews);
         return new long[] {claimed.size(), notifications};
       });
       metrics.productNewsTold(told[1]);

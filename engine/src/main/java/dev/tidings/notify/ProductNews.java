@@ -24,7 +24,12 @@ import org.jdbi.v3.core.Handle;
 final class ProductNews {
   /** A claimed product, as the trigger copied it; {@code backInStock}: queued for being back in stock. */
   record Claimed(
-      String productId, String title, String brand, String url, String imageUrl, boolean backInStock) {}
+      String productId,
+      String title,
+      String brand,
+      String url,
+      String imageUrl,
+      boolean backInStock) {}
 
   private ProductNews() {}
 

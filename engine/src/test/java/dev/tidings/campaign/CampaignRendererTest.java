@@ -221,7 +221,9 @@ class CampaignRendererTest {
         Optional.empty(),
         java.time.LocalDate.of(2026, 11, 22),
         Optional.of(new DigestSource.NoticePrice(
-            new java.math.BigDecimal("9.5"), Optional.empty(), java.util.Currency.getInstance("EUR"))));
+            new java.math.BigDecimal("9.5"),
+            Optional.empty(),
+            java.util.Currency.getInstance("EUR"))));
     var subscriber = Fixtures.subscriber("1001", "ada@example.com", "Ada Lovelace", "Wien");
 
     var result = RENDERER.render(
@@ -235,11 +237,17 @@ class CampaignRendererTest {
 
     String html = ((CampaignRenderer.Result.Written) result).email().html().orElseThrow();
     String was = CampaignRenderer.money(
-        new java.math.BigDecimal("89.00"), java.util.Currency.getInstance("EUR"), subscriber.locale());
+        new java.math.BigDecimal("89.00"),
+        java.util.Currency.getInstance("EUR"),
+        subscriber.locale());
     String sale = CampaignRenderer.money(
-        new java.math.BigDecimal("69.00"), java.util.Currency.getInstance("EUR"), subscriber.locale());
+        new java.math.BigDecimal("69.00"),
+        java.util.Currency.getInstance("EUR"),
+        subscriber.locale());
     String socks = CampaignRenderer.money(
-        new java.math.BigDecimal("9.50"), java.util.Currency.getInstance("EUR"), subscriber.locale());
+        new java.math.BigDecimal("9.50"),
+        java.util.Currency.getInstance("EUR"),
+        subscriber.locale());
     assertThat(was).contains("89").isNotEqualTo(sale);
     assertThat(html)
         .contains("Boots: <s>" + was + "</s> " + sale + " (EUR);")

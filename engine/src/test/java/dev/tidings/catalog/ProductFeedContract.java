@@ -89,7 +89,8 @@ public abstract class ProductFeedContract {
     assertThat(tv.brand()).contains("LG");
     assertThat(tv.category()).contains("Consumer Electronics > TVs > Flat Panel TVs");
     assertThat(tv.price()).isEqualByComparingTo("159.00");
-    assertThat(tv.salePrice()).hasValueSatisfying(sale -> assertThat(sale).isEqualByComparingTo("139"));
+    assertThat(tv.salePrice())
+        .hasValueSatisfying(sale -> assertThat(sale).isEqualByComparingTo("139"));
     assertThat(tv.currency()).isEqualTo(Currency.getInstance("USD"));
     assertThat(tv.landingUrl())
         .isEqualTo(WebUrl.of("https://shop.example.com/electronics/tv/22LB4510.html"));
@@ -101,8 +102,7 @@ public abstract class ProductFeedContract {
         .containsEntry("condition", "new")
         .containsEntry("availability", "in_stock")
         .containsEntry(
-            "google_product_category",
-            "Electronics > Video > Televisions > Flat Panel Televisions")
+            "google_product_category", "Electronics > Video > Televisions > Flat Panel Televisions")
         .containsKey("description");
     Product tee = catalog.get("TEE_BLUE_M").orElseThrow();
     assertThat(tee.available()).isFalse();
@@ -136,8 +136,8 @@ public abstract class ProductFeedContract {
     ImportReport report = catalog.importFile(feed(file), ImportOptions.defaults());
 
     assertThat(report.committed()).isFalse();
-    assertThat(report.failure()).hasValueSatisfying(reason -> assertThat(reason)
-        .contains("document type declaration"));
+    assertThat(report.failure())
+        .hasValueSatisfying(reason -> assertThat(reason).contains("document type declaration"));
     assertThat(report.errors()).extracting(error -> error.line()).containsExactly(line);
     assertThat(catalog.count()).isZero();
   }
@@ -199,13 +199,15 @@ public abstract class ProductFeedContract {
   @Test
   void a_tab_separated_feed_without_a_required_attribute_is_malformed() throws IOException {
     Path file = dir.resolve("no-price.tsv");
-    Files.writeString(file, "id\ttitle\tlink\timage_link\n"
-        + "A\tA\thttps://s.example/a\thttps://i.example/a.png\n");
+    Files.writeString(
+        file,
+        "id\ttitle\tlink\timage_link\n" + "A\tA\thttps://s.example/a\thttps://i.example/a.png\n");
 
     ImportReport report = catalog.importFile(file, ImportOptions.defaults());
 
-    assertThat(report.failure()).hasValueSatisfying(reason -> assertThat(reason)
-        .contains("the header lacks the required attribute 'price'"));
+    assertThat(report.failure())
+        .hasValueSatisfying(reason ->
+            assertThat(reason).contains("the header lacks the required attribute 'price'"));
     assertThat(catalog.count()).isZero();
   }
 
@@ -213,10 +215,12 @@ public abstract class ProductFeedContract {
   void a_tab_separated_row_is_reported_at_its_line_and_unknown_attributes_are_skipped()
       throws IOException {
     Path file = dir.resolve("rows.tsv");
-    Files.writeString(file, "id\ttitle\tLink\tg:image link\tprice\tcolor\n"
-        + "A\t\"A, quoted \"\"tab\"\"\tcell\"\thttps://s.example/a\thttps://i.example/a.png\t5.00 EUR\tred\n"
-        + "\n"
-        + "B\tB\thttps://s.example/b\thttps://i.example/b.png\t5.00\tblue\n");
+    Files.writeString(
+        file,
+        "id\ttitle\tLink\tg:image link\tprice\tcolor\n"
+            + "A\t\"A, quoted \"\"tab\"\"\tcell\"\thttps://s.example/a\thttps://i.example/a.png\t5.00 EUR\tred\n"
+            + "\n"
+            + "B\tB\thttps://s.example/b\thttps://i.example/b.png\t5.00\tblue\n");
 
     ImportReport report = catalog.importFile(file, ImportOptions.defaults());
 
@@ -254,7 +258,8 @@ public abstract class ProductFeedContract {
     assertThat(catalog.get("TEE_BLUE_M").orElseThrow().available()).isTrue();
     Product tv = catalog.get("TV_123456").orElseThrow();
     assertThat(tv.price()).isEqualByComparingTo("149");
-    assertThat(tv.salePrice()).hasValueSatisfying(sale -> assertThat(sale).isEqualByComparingTo("99"));
+    assertThat(tv.salePrice())
+        .hasValueSatisfying(sale -> assertThat(sale).isEqualByComparingTo("99"));
     assertThat(catalog.get("OWN_1")).contains(own);
   }
 
@@ -309,9 +314,12 @@ public abstract class ProductFeedContract {
   }
 
   private List<String> queuedNews() {
-    return database.jdbi().withHandle(handle -> handle
-        .createQuery("SELECT product_id || ':' || back_in_stock FROM product_additions ORDER BY 1")
-        .mapTo(String.class)
-        .list());
+    return database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery(
+                "SELECT product_id || ':' || back_in_stock FROM product_additions ORDER BY 1")
+            .mapTo(String.class)
+            .list());
   }
 }

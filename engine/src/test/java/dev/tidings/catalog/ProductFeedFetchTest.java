@@ -81,8 +81,8 @@ class ProductFeedFetchTest {
   void empty() throws IOException {
     database
         .jdbi()
-        .useHandle(handle ->
-            handle.execute("TRUNCATE products, product_additions, product_feed_state"));
+        .useHandle(
+            handle -> handle.execute("TRUNCATE products, product_additions, product_feed_state"));
     metrics = new SimpleMeterRegistry();
     ifNoneMatch.clear();
     etag = "\"v1\"";
@@ -101,9 +101,7 @@ class ProductFeedFetchTest {
 
   private ProductFeedFetch feed(String url, FetchAllowance allowance) {
     var fetcher = new GuardedFetcher(
-        allowance,
-        GuardedFetcher.Limits.of(Duration.ofSeconds(5), 1 << 20),
-        metrics);
+        allowance, GuardedFetcher.Limits.of(Duration.ofSeconds(5), 1 << 20), metrics);
     return new ProductFeedFetch(
         URI.create(url),
         INTERVAL,
@@ -122,7 +120,11 @@ class ProductFeedFetchTest {
   }
 
   private double fetches(String outcome) {
-    return metrics.get("tidings_product_feed_fetches_total").tag("outcome", outcome).counter().count();
+    return metrics
+        .get("tidings_product_feed_fetches_total")
+        .tag("outcome", outcome)
+        .counter()
+        .count();
   }
 
   @Test
@@ -149,8 +151,11 @@ class ProductFeedFetchTest {
     assertThat(catalog.get("PHONE_CASE_9").orElseThrow().available())
         .as("left the feed: kept, unavailable")
         .isFalse();
-    assertThat(metrics.get("tidings_product_feed_products_total").tag("change", "unavailable")
-            .counter().count())
+    assertThat(metrics
+            .get("tidings_product_feed_products_total")
+            .tag("change", "unavailable")
+            .counter()
+            .count())
         .isEqualTo(1);
 
     clock.advance(INTERVAL);
@@ -173,7 +178,8 @@ class ProductFeedFetchTest {
 
     clock.advance(INTERVAL);
     etag = "\"v2\"";
-    body = body + "NEW_1\tNew speaker\t\thttps://shop.example.com/new-1\thttps://images.example.com/new-1.png"
+    body = body
+        + "NEW_1\tNew speaker\t\thttps://shop.example.com/new-1\thttps://images.example.com/new-1.png"
         + "\tin_stock\t49.00 USD\t\tLG\t\t\t\t\t\t\t\n";
     assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.UPDATED);
     assertThat(queuedNews()).containsExactly("NEW_1");
@@ -224,9 +230,11 @@ class ProductFeedFetchTest {
   }
 
   private List<String> queuedNews() {
-    return database.jdbi().withHandle(handle -> handle
-        .createQuery("SELECT product_id FROM product_additions ORDER BY 1")
-        .mapTo(String.class)
-        .list());
+    return database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT product_id FROM product_additions ORDER BY 1")
+            .mapTo(String.class)
+            .list());
   }
 }

@@ -297,12 +297,14 @@ public abstract class NotificationsContract {
 
   /** Every event in the subscriber's buckets, repeats included. */
   private long bucketEvents(String subscriber) {
-    return database.jdbi().withHandle(handle -> handle
-        .createQuery("SELECT coalesce(sum(cardinality(events)), 0) FROM notification_buckets"
-            + " WHERE subscriber_id = :id")
-        .bind("id", subscriber)
-        .mapTo(Long.class)
-        .one());
+    return database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT coalesce(sum(cardinality(events)), 0) FROM notification_buckets"
+                + " WHERE subscriber_id = :id")
+            .bind("id", subscriber)
+            .mapTo(Long.class)
+            .one());
   }
 
   @Test

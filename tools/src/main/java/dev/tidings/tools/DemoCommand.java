@@ -181,8 +181,10 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     Path events = directory.resolve("events.jsonl");
     var catalog = node.capability(CatalogWiring.class).catalog();
     if (feed == null) {
-      load("products", counts.products(), options -> catalog.importFile(
-          directory.resolve("products.jsonl"), options));
+      load(
+          "products",
+          counts.products(),
+          options -> catalog.importFile(directory.resolve("products.jsonl"), options));
       loadMarkets(node);
     } else {
       load("products", -1, options -> catalog.importFile(feed, options));
@@ -206,15 +208,13 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     load(
         "follows",
         counts.follows(),
-        options -> node.capability(AudienceWiring.class)
-            .follows()
-            .importFile(followsFile, options));
+        options ->
+            node.capability(AudienceWiring.class).follows().importFile(followsFile, options));
     load(
         "events",
         counts.events(),
-        options -> node.capability(ActivityWiring.class)
-            .intake()
-            .importEvents(eventsFile, options));
+        options ->
+            node.capability(ActivityWiring.class).intake().importEvents(eventsFile, options));
   }
 
   /** The shop's markets, and every product priced in each (one statement for the whole list). */

@@ -20,7 +20,8 @@ class DemoFeedTest {
   @TempDir
   Path dir;
 
-  private static Product product(String id, String brand, String category, String price, String sale) {
+  private static Product product(
+      String id, String brand, String category, String price, String sale) {
     return new Product(
         id,
         "Product " + id,
@@ -61,8 +62,9 @@ class DemoFeedTest {
     assertThat(moved.get(1)).contains("\"targetId\":\"Home > Lamps\"");
     assertThat(Set.of("Fernhill", "Larkspur"))
         .anyMatch(brand -> moved.get(0).contains("\"targetId\":\"" + brand + "\""));
-    assertThat(moved.get(2)).as("the same generated brand, the same feed brand").isEqualTo(
-        moved.get(0).replace("\"s1\"", "\"s2\""));
+    assertThat(moved.get(2))
+        .as("the same generated brand, the same feed brand")
+        .isEqualTo(moved.get(0).replace("\"s1\"", "\"s2\""));
     List<String> movedEvents = Files.readAllLines(dir.resolve("events-feed.jsonl"));
     String itemId = movedEvents.get(0).replaceAll(".*\"itemId\":\"([^\"]+)\".*", "$1");
     assertThat(itemId).isIn("FH-1", "FH-2");

@@ -34,6 +34,7 @@ final class CardRenderer {
   private static final Color MUTED = new Color(0x6B7280);
   /** A sale price: red that keeps the contrast of text on white (WCAG AA). */
   private static final Color SALE = new Color(0xB91C1C);
+
   private static final Color HAIRLINE = new Color(0xE5E7EB);
   private static final Color PLACEHOLDER = new Color(0xF3F4F6);
   private static final Color PLACEHOLDER_MARK = new Color(0xD1D5DB);

@@ -154,7 +154,8 @@ public final class ProductCards {
         product.brand().filter(brand -> !brand.isBlank()),
         product.title(),
         PriceFormat.format(product.currentPrice(), product.currency(), locale),
-        product.salePrice()
+        product
+            .salePrice()
             .map(sale -> PriceFormat.format(product.price(), product.currency(), locale)));
     var picture = images.picture(product.imageUrl());
     renders.incrementAndGet();
@@ -177,7 +178,8 @@ public final class ProductCards {
         product.currency().getCurrencyCode(),
         product.imageUrl().value());
     // only a product on sale adds to it, so the cards of every other product keep their versions
-    return hex(drawn + product.salePrice().map(sale -> "\u0000sale " + sale.toPlainString()).orElse(""));
+    return hex(drawn
+        + product.salePrice().map(sale -> "\u0000sale " + sale.toPlainString()).orElse(""));
   }
 
   private static String fileName(Key key) {
