@@ -255,6 +255,51 @@ class CampaignRendererTest {
   }
 
   @Test
+  void a_digest_notice_without_a_price_shows_none_where_the_template_guards_it() {
+    ObjectNode json = Fixtures.json();
+    json.put(
+        "html",
+        "<p>{{#notifications}}{{title}}{{#price}}: {{#onSale}}<s>{{wasPrice}}</s> {{salePrice}}"
+            + "{{/onSale}}{{^onSale}}{{price}}{{/onSale}}{{/price}};{{/notifications}}</p>");
+    var definition = CampaignJson.fromJson(json);
+    var priced = new DigestSource.Notice(
+        "socks",
+        "product",
+        "followed",
+        "Socks",
+        Optional.empty(),
+        Optional.empty(),
+        java.time.LocalDate.of(2026, 11, 22),
+        Optional.of(new DigestSource.NoticePrice(
+            new java.math.BigDecimal("9.50"), Optional.empty(), java.util.Currency.getInstance("GBP"))));
+    // a product the subscriber's market does not sell is told without a price
+    var unpriced = new DigestSource.Notice(
+        "boots",
+        "product",
+        "followed",
+        "Boots",
+        Optional.empty(),
+        Optional.empty(),
+        java.time.LocalDate.of(2026, 11, 22),
+        Optional.empty());
+    var subscriber = Fixtures.subscriber("1001", "ada@example.com", "Ada Lovelace", "Wien");
+
+    var result = RENDERER.render(
+        42,
+        definition,
+        CampaignTemplates.compile(definition),
+        subscriber,
+        new MessageId(42, 7, "1001"),
+        List.of(priced, unpriced),
+        0);
+
+    String html = ((CampaignRenderer.Result.Written) result).email().html().orElseThrow();
+    String socks = CampaignRenderer.money(
+        new java.math.BigDecimal("9.50"), java.util.Currency.getInstance("GBP"), subscriber.locale());
+    assertThat(html).contains("Socks: " + socks + ";").contains("Boots;");
+  }
+
+  @Test
   void a_digest_places_its_notices_escaped_before_the_slots_when_the_template_does_not() {
     ObjectNode json = Fixtures.json();
     json.put("subject", "{{notificationCount}} new for you");
