@@ -30,7 +30,11 @@ class TableOwnershipTest {
 
   /** Table -> owning capability (the package under dev.tidings; its sub-packages belong to it). */
   static final Map<String, String> OWNERS = owners(Map.ofEntries(
-      Map.entry("catalog", List.of("products", "product_additions", "product_feed_state")),
+      Map.entry(
+          "catalog",
+          List.of(
+              "products", "product_additions", "product_feed_state", "markets", "product_prices")),
+      Map.entry("sendtime", List.of("send_time_open_hours")),
       Map.entry("audience", List.of("subscribers", "follows", "suppressions")),
       Map.entry(
           "activity",

@@ -271,7 +271,9 @@ class CampaignRendererTest {
         Optional.empty(),
         java.time.LocalDate.of(2026, 11, 22),
         Optional.of(new DigestSource.NoticePrice(
-            new java.math.BigDecimal("9.50"), Optional.empty(), java.util.Currency.getInstance("GBP"))));
+            new java.math.BigDecimal("9.50"),
+            Optional.empty(),
+            java.util.Currency.getInstance("GBP"))));
     // a product the subscriber's market does not sell is told without a price
     var unpriced = new DigestSource.Notice(
         "boots",
@@ -295,7 +297,9 @@ class CampaignRendererTest {
 
     String html = ((CampaignRenderer.Result.Written) result).email().html().orElseThrow();
     String socks = CampaignRenderer.money(
-        new java.math.BigDecimal("9.50"), java.util.Currency.getInstance("GBP"), subscriber.locale());
+        new java.math.BigDecimal("9.50"),
+        java.util.Currency.getInstance("GBP"),
+        subscriber.locale());
     assertThat(html).contains("Socks: " + socks + ";").contains("Boots;");
   }
 
