@@ -132,6 +132,41 @@ class MarketSlotRulesTest {
   }
 
   @Test
+  void variants_of_one_item_group_are_one_product_against_the_digest_and_each_other() {
+    // p00..p02 are sizes of one shoe, p03 and p04 colours of one shirt
+    for (int i = 0; i < 5; i++) {
+      Product plain = product(IDS.get(i), "GBP");
+      catalog.put(new Product(
+          plain.id(),
+          plain.title(),
+          plain.brand(),
+          plain.category(),
+          plain.price(),
+          plain.currency(),
+          plain.imageUrl(),
+          plain.landingUrl(),
+          true,
+          Map.of(),
+          Optional.empty(),
+          Optional.of(i < 3 ? "shoe" : "shirt")));
+    }
+    MessageToken token = email(4, "cy", 3);
+    digests.put(token.message(), List.of("p01"));
+
+    List<String> slots = chooser.choose(token).productIds();
+
+    assertThat(slots)
+        .as("one shirt, then products of no group")
+        .containsExactly("p03", "p05", "p06");
+    assertThat(metrics
+            .get(MarketSlotRules.DROPPED)
+            .tag("reason", "same_product")
+            .counter()
+            .count())
+        .isPositive();
+  }
+
+  @Test
   void a_subscriber_sees_only_what_their_market_sells_priced_in_its_currency() {
     markets.put(new Market("GB", Currency.getInstance("GBP"), Locale.UK, List.of("GB"), true));
     markets.put(
