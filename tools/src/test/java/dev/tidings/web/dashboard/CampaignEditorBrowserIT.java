@@ -394,6 +394,58 @@ class CampaignEditorBrowserIT {
     }
   }
 
+  @Test
+  @Order(9)
+  void a_campaign_sent_per_subscriber_shows_the_hours_it_planned_for_everyone() throws Exception {
+    browser.get(url("/campaigns/new?template=open-time-picks"));
+    await(b -> field("subject").getAttribute("value").contains("three picks"));
+    replace(field("name"), "At their hour in " + country);
+    replace(field("fromEmail"), "news@shop.example");
+    new Select(field("c0.type")).selectByValue("country");
+    field("c0.value").sendKeys(country);
+    ((JavascriptExecutor) browser)
+        .executeScript("arguments[0].open = true", field("sendTime").findElement(By.xpath(
+            "ancestor::details")));
+    new Select(field("sendTime")).selectByValue("per-subscriber");
+    replace(field("within"), "PT12H");
+    replace(field("holdout"), "20");
+    browser.findElement(By.id("save")).click();
+    await(b -> b.getCurrentUrl().contains("/edit?done=created"));
+    long id = idIn(browser.getCurrentUrl());
+    JsonNode sendTime =
+        Json.MAPPER.readTree(api("/api/v1/campaigns/" + id)).path("sendTime");
+    assertThat(sendTime.path("mode").asString()).isEqualTo("per-subscriber");
+    assertThat(sendTime.path("within").asString()).isEqualTo("PT12H");
+    assertThat(sendTime.path("holdout").asDouble()).isEqualTo(0.2);
+
+    browser.get(url("/campaigns/" + id + "/confirm?action=send"));
+    browser.findElement(By.cssSelector(".confirm form button")).click();
+    await(b -> b.getCurrentUrl().contains("?done=send"));
+    browser.get(url("/campaigns/" + id));
+    var section = await(b -> b.findElements(By.id("sendtime")).stream().findFirst().orElse(null));
+    assertThat(section.getText()).isEqualTo("Send time per subscriber");
+    screenshot("campaign-sendtime");
+
+    JsonNode planned = Json.MAPPER
+        .readTree(api("/api/v1/campaigns/" + id))
+        .path("sendTimeFigures")
+        .path("planned");
+    long recipients = 0;
+    Instant first = null;
+    Instant last = null;
+    for (JsonNode hour : planned) {
+      Instant at = Instant.parse(hour.path("at").asString());
+      first = first == null || at.isBefore(first) ? at : first;
+      last = last == null || at.isAfter(last) ? at : last;
+      recipients += hour.path("recipients").asLong();
+    }
+    assertThat(recipients).as("every member planned once").isEqualTo(members.size());
+    assertThat(first).isNotNull();
+    assertThat(Duration.between(first, last))
+        .as("inside the 12-hour window")
+        .isLessThan(Duration.ofHours(12));
+  }
+
   private static void signIn() {
     browser.get(url("/"));
     browser.findElement(By.id("key")).sendKeys(KEY);
