@@ -26,6 +26,8 @@ public final class CatalogWiring implements Capability {
   private static final Duration FEED_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   /** The whole fetch of a feed, the last byte included: feeds of a large shop take a while. */
   private static final Duration FEED_FETCH_TIMEOUT = Duration.ofMinutes(5);
+  /** Under the data directory: where a fetched feed's body is kept while it is imported, then deleted. */
+  private static final String FEED_WORK_DIRECTORY = "product-feed";
 
   private final Infrastructure infrastructure;
   private final Lazy<CatalogService> catalog;
@@ -66,7 +68,8 @@ public final class CatalogWiring implements Capability {
           fetcher,
           infrastructure.coordination().computeOnce(),
           infrastructure.clock(),
-          infrastructure.metrics());
+          infrastructure.metrics(),
+          infrastructure.settings().dataDir().resolve(FEED_WORK_DIRECTORY));
       var rounds = Executors.newSingleThreadScheduledExecutor(
           Thread.ofVirtual().name("product-feed").factory());
       rounds.scheduleWithFixedDelay(

@@ -1,15 +1,21 @@
 package dev.tidings.catalog;
 
+import dev.tidings.InvalidInputException;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.fetch.FetchPurpose;
 import dev.tidings.fetch.FetchResult;
+import dev.tidings.fetch.FileFetchResult;
 import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportOptions;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -27,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * guarded fetcher, conditionally (the last answer's ETag and Last-Modified, shared by all nodes in the
  * database), and imports it as a full snapshot, all or nothing: its products are upserted as the feed's,
  * the feed's products it no longer lists become unavailable, and a feed with one bad row changes nothing.
+ *
+ * <p>The body is never held in memory: the fetcher streams it to a temporary file in the work directory
+ * (within {@code TIDINGS_PRODUCT_FEED_MAX_BYTES}), the import reads it from there as a stream (gunzipping
+ * as it goes), and the file is deleted when the round ends, however it ends.
  *
  * <p>One node fetches per interval across the cluster: a round runs under {@link ComputeOnce} with a key
  * for the feed and the interval it falls in, so the first node of an interval fetches and the others join
@@ -64,7 +74,12 @@ public final class ProductFeedFetch {
   private final ComputeOnce once;
   private final InstantSource clock;
   private final ProductFeedMetrics metrics;
+  private final Path workDirectory;
 
+  /**
+   * @param workDirectory where a fetched body is kept while it is imported (created when missing); each
+   *     round's file is deleted when the round ends
+   */
   public ProductFeedFetch(
       URI url,
       Duration interval,
@@ -73,7 +88,8 @@ public final class ProductFeedFetch {
       GuardedFetcher fetcher,
       ComputeOnce once,
       InstantSource clock,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      Path workDirectory) {
     if (interval.compareTo(Duration.ofMinutes(1)) < 0)
       throw new IllegalArgumentException("the interval must be at least PT1M, got " + interval);
     this.url = url;
@@ -84,6 +100,7 @@ public final class ProductFeedFetch {
     this.once = once;
     this.clock = clock;
     this.metrics = new ProductFeedMetrics(registry);
+    this.workDirectory = workDirectory;
   }
 
   /**
@@ -130,7 +147,16 @@ public final class ProductFeedFetch {
     String key = url.toString();
     Optional<ProductFeedState> state = ProductFeedState.load(jdbi, key);
     var headers = state.map(ProductFeedState::conditionalHeaders).orElse(java.util.Map.of());
-    FetchResult result = fetcher.fetch(url, FetchPurpose.PRODUCT_FEED, headers);
+    return fetcher.fetchToFile(
+        url,
+        FetchPurpose.PRODUCT_FEED,
+        headers,
+        workDirectory,
+        result -> outcome(result, state.isPresent()));
+  }
+
+  /** What a fetch came to; runs while a saved body's file exists. */
+  private Outcome outcome(FileFetchResult result, boolean seenBefore) {
     Instant now = clock.instant();
     switch (result) {
       case FetchResult.Refused refused -> {
@@ -142,26 +168,36 @@ public final class ProductFeedFetch {
         return Outcome.FAILED;
       }
       case FetchResult.NotModified notModified -> {
-        ProductFeedState.saveNotModified(jdbi, key, now);
+        ProductFeedState.saveNotModified(jdbi, url.toString(), now);
         metrics.succeeded(now);
         return Outcome.NOT_MODIFIED;
       }
-      case FetchResult.Fetched fetched -> {
-        return imported(fetched, state.isPresent(), now);
+      case FileFetchResult.Saved saved -> {
+        return imported(saved, seenBefore, now);
       }
     }
   }
 
-  private Outcome imported(FetchResult.Fetched fetched, boolean seenBefore, Instant now) {
-    Format format = Format.detect(fetched.body());
+  private Outcome imported(FileFetchResult.Saved saved, boolean seenBefore, Instant now) {
+    Format format;
+    try {
+      // the file's name says nothing (.part), so the format is told from its first bytes
+      format = Format.detect(saved.file());
+    } catch (InvalidInputException notAFeed) {
+      format = Format.CSV;
+    }
     if (!format.isFeed()) {
       LOG.warn(
           "product feed: {} is neither XML nor tab-separated text; nothing was imported", shown());
       return Outcome.INVALID;
     }
     var options = ImportOptions.allOrNothing().withNews(seenBefore);
-    var snapshot =
-        catalog.importFeedSnapshot(new ByteArrayInputStream(fetched.body()), format, options);
+    CatalogService.FeedSnapshot snapshot;
+    try (InputStream body = Files.newInputStream(saved.file())) {
+      snapshot = catalog.importFeedSnapshot(body, format, options);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the fetched feed", e);
+    }
     var report = snapshot.report();
     if (!report.committed()) {
       LOG.warn(
@@ -174,7 +210,7 @@ public final class ProductFeedFetch {
                   + report.errors().get(0).reason()));
       return Outcome.INVALID;
     }
-    ProductFeedState.saveImported(jdbi, url.toString(), fetched.validators(), now);
+    ProductFeedState.saveImported(jdbi, url.toString(), saved.validators(), now);
     metrics.imported(report.imported(), snapshot.markedUnavailable());
     metrics.succeeded(now);
     LOG.info(

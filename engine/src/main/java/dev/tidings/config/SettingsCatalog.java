@@ -72,7 +72,7 @@ public final class SettingsCatalog {
       "TIDINGS_DATA_DIR",
       Setting.Kind.PATH,
       "`./data`",
-      "embedded database, outbox, generated secrets");
+      "embedded database, outbox, generated secrets, a fetched product feed while it is imported");
   public static final Setting PUBLIC_URL = Setting.text(
       "TIDINGS_PUBLIC_URL",
       Setting.Kind.URL,
@@ -246,7 +246,7 @@ public final class SettingsCatalog {
   public static final Setting PRODUCT_FEED_MAX_BYTES = Setting.bytes(
       "TIDINGS_PRODUCT_FEED_MAX_BYTES",
       256L << 20,
-      "largest product feed fetched, as it arrives (gzip counts compressed); a larger one is refused and counted");
+      "largest product feed fetched, as it arrives (gzip counts compressed); the body is streamed to a temporary file under `TIDINGS_DATA_DIR/product-feed` and deleted after its import, so it takes that much disk, never that much memory; a larger one stops being read, is refused and counted");
   public static final Setting BACK_IN_STOCK_NEWS = Setting.text(
       "TIDINGS_BACK_IN_STOCK_NEWS",
       Setting.Kind.CHOICE,

@@ -21,12 +21,22 @@ public sealed interface FetchResult {
     }
   }
 
+  /**
+   * An answer with no body to keep, the same whether the body was to be kept in memory or in a file
+   * ({@link FileFetchResult}).
+   */
+  sealed interface NoBody extends FetchResult, FileFetchResult
+      permits NotModified, Refused, Failed {}
+
   /** A conditional fetch whose resource has not changed since the validators it sent (304). */
-  record NotModified() implements FetchResult {}
+  record NotModified() implements NoBody {}
 
-  /** Not fetched because the guard forbids it: an address, a scheme, too many redirects, a type. */
-  record Refused(String reason) implements FetchResult {}
+  /**
+   * Not fetched because the guard forbids it: an address, a scheme, too many redirects, a type, a body
+   * larger than the byte limit (declared, or found while reading).
+   */
+  record Refused(String reason) implements NoBody {}
 
-  /** Tried and did not work: no answer, an error status, too slow, too large. */
-  record Failed(String reason) implements FetchResult {}
+  /** Tried and did not work: no answer, an error status, too slow. */
+  record Failed(String reason) implements NoBody {}
 }

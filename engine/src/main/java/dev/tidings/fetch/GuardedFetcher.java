@@ -2,13 +2,18 @@ package dev.tidings.fetch;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -21,6 +26,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -32,6 +38,8 @@ import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one way Tidings fetches a URL that came from input. Only http(s); the host is resolved and
@@ -40,7 +48,8 @@ import org.jspecify.annotations.Nullable;
  * the name up again (a second lookup could answer differently: DNS rebinding). Redirects are
  * followed here, at most {@link Limits#maxRedirects()}, each hop checked again. The whole fetch, all
  * hops and the last byte included, runs under one deadline, and the body is read up to the byte
- * limit and no further.
+ * limit and no further. The body is kept in memory ({@link #fetch}) or streamed to a file ({@link
+ * #fetchToFile}); both go through the same hops and the same checks, only where the bytes go differs.
  *
  * <p>Apache HttpClient rather than the JDK's: the JDK client resolves names itself with no hook, so
  * it could only be pinned to a checked address by putting the address in the URL, which breaks
@@ -48,6 +57,10 @@ import org.jspecify.annotations.Nullable;
  * verifies the certificate against the URL's host name.
  */
 public final class GuardedFetcher implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(GuardedFetcher.class);
+  /** The first bytes of a body, read before any is kept: enough for any format's magic number. */
+  private static final int HEAD_BYTES = 8 * 1024;
+
   /**
    * @param connect to open one connection
    * @param total the whole fetch, every redirect and the last byte included
@@ -147,7 +160,7 @@ public final class GuardedFetcher implements AutoCloseable {
       parsed = new URI(url);
     } catch (URISyntaxException e) {
       var refused = new FetchResult.Refused("not a URL: " + e.getReason());
-      count(purpose, refused);
+      count(purpose, new Answer.Ended(refused));
       return refused;
     }
     return fetch(parsed, purpose);
@@ -163,24 +176,96 @@ public final class GuardedFetcher implements AutoCloseable {
    * FetchResult.NotModified}. The headers come from code (or a previous answer), never from input.
    */
   public FetchResult fetch(URI url, FetchPurpose purpose, Map<String, String> headers) {
-    var current = new AtomicReference<@Nullable HttpGet>();
-    var task = new FutureTask<>(() -> follow(url, purpose, headers, current));
-    Thread.ofVirtual().name("guarded-fetch").start(task);
-    FetchResult result;
+    var memory = new ByteArrayOutputStream();
+    return switch (guarded(url, purpose, headers, () -> memory)) {
+      case Answer.Kept kept ->
+        new FetchResult.Fetched(
+            memory.toByteArray(), kept.contentType(), kept.from(), kept.validators());
+      case Answer.Ended ended -> ended.result();
+    };
+  }
+
+  /**
+   * Fetches {@code url} as {@link #fetch(URI, FetchPurpose, Map)} does, with the same guards, but
+   * streams the body to a new file in {@code directory} instead of holding it in memory, and hands
+   * {@code use} what came of it. The file lives only while {@code use} runs: it is deleted when
+   * {@code use} returns or throws, and at once when the fetch does not keep a body (a body past the
+   * byte limit stops being read and its partial file is deleted before {@code use} sees "too large").
+   * Never throws for what the URL or its server does; a directory that cannot be written is a
+   * {@link FetchResult.Failed}.
+   */
+  public <R> R fetchToFile(
+      URI url,
+      FetchPurpose purpose,
+      Map<String, String> headers,
+      Path directory,
+      Function<? super FileFetchResult, ? extends R> use) {
+    Path file;
     try {
-      result = task.get(limits.total().toNanos(), TimeUnit.NANOSECONDS);
+      Files.createDirectories(directory);
+      file = Files.createTempFile(directory, "fetch-", ".part");
+    } catch (IOException | UnsupportedOperationException e) {
+      var failed = new FetchResult.Failed("cannot create a file in " + directory + ": " + e);
+      count(purpose, new Answer.Ended(failed));
+      return use.apply(failed);
+    }
+    try {
+      // no CREATE: when a fetch that ran out of time is still writing, the file it would open has
+      // been deleted already, and it fails instead of leaving a new one behind
+      BodySink toFile = () -> Files.newOutputStream(
+          file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+      FileFetchResult result = switch (guarded(url, purpose, headers, toFile)) {
+        case Answer.Kept kept ->
+          new FileFetchResult.Saved(
+              file, kept.size(), kept.contentType(), kept.from(), kept.validators());
+        case Answer.Ended ended -> {
+          delete(file);
+          yield ended.result();
+        }
+      };
+      return use.apply(result);
+    } finally {
+      delete(file);
+    }
+  }
+
+  private static void delete(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      LOG.warn("could not delete the fetched file {}", file, e);
+    }
+  }
+
+  /** One fetch under the deadline, counted; the body, if kept, went to {@code sink}. */
+  private Answer guarded(
+      URI url, FetchPurpose purpose, Map<String, String> headers, BodySink sink) {
+    var current = new AtomicReference<@Nullable HttpGet>();
+    var task = new FutureTask<>(() -> follow(url, purpose, headers, sink, current));
+    Thread.ofVirtual().name("guarded-fetch").start(task);
+    Answer answer;
+    try {
+      answer = task.get(limits.total().toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       stop(task, current);
-      result = new FetchResult.Failed("no complete answer within " + limits.total());
+      answer = failed("no complete answer within " + limits.total());
     } catch (InterruptedException e) {
       stop(task, current);
       Thread.currentThread().interrupt();
-      result = new FetchResult.Failed("interrupted");
+      answer = failed("interrupted");
     } catch (ExecutionException e) {
-      result = new FetchResult.Failed(String.valueOf(e.getCause()));
+      answer = failed(String.valueOf(e.getCause()));
     }
-    count(purpose, result);
-    return result;
+    count(purpose, answer);
+    return answer;
+  }
+
+  private static Answer failed(String reason) {
+    return new Answer.Ended(new FetchResult.Failed(reason));
+  }
+
+  private static Answer refused(String reason) {
+    return new Answer.Ended(new FetchResult.Refused(reason));
   }
 
   @Override
@@ -192,13 +277,13 @@ public final class GuardedFetcher implements AutoCloseable {
     }
   }
 
-  private void count(FetchPurpose purpose, FetchResult result) {
+  private void count(FetchPurpose purpose, Answer answer) {
     var of = Objects.requireNonNull(counters.get(purpose));
-    var counter = switch (result) {
-      case FetchResult.Fetched f -> of.fetched();
-      case FetchResult.NotModified n -> of.notModified();
-      case FetchResult.Refused r -> of.refused();
-      case FetchResult.Failed f -> of.failed();
+    var counter = switch (answer) {
+      case Answer.Kept k -> of.fetched();
+      case Answer.Ended(FetchResult.NotModified n) -> of.notModified();
+      case Answer.Ended(FetchResult.Refused r) -> of.refused();
+      case Answer.Ended(FetchResult.Failed f) -> of.failed();
     };
     counter.increment();
   }
@@ -209,44 +294,56 @@ public final class GuardedFetcher implements AutoCloseable {
     task.cancel(true);
   }
 
-  private FetchResult follow(
+  /** The hops of one fetch, each checked, until an answer that is not a redirect. */
+  private Answer follow(
       URI start,
       FetchPurpose purpose,
       Map<String, String> headers,
+      BodySink sink,
       AtomicReference<@Nullable HttpGet> current) {
     URI url = start;
     for (int hop = 0; ; hop++) {
       var refusal = refusal(url);
-      if (refusal != null) return new FetchResult.Refused(refusal);
+      if (refusal != null) return refused(refusal);
       var request = new HttpGet(url);
       request.setHeader("Accept", purpose.accept());
       request.setHeader("Accept-Encoding", "identity");
       headers.forEach(request::setHeader);
       current.set(request);
+      var answered = new AtomicReference<@Nullable Hop>();
       Hop answer;
       try {
-        answer = client.execute(request, response -> read(response, purpose));
+        answer = client.execute(request, response -> {
+          Hop read = read(response, purpose, sink);
+          answered.set(read);
+          // a body not read to its end (refused, a redirect's, an error's) is not drained for the
+          // connection's reuse: dropping the connection stops the server's bytes at once
+          if (!(read instanceof Hop.Body)) request.cancel();
+          return read;
+        });
       } catch (RefusedAddress e) {
-        return new FetchResult.Refused(e.reason());
+        return refused(e.reason());
       } catch (IOException | RuntimeException e) {
-        if (e.getCause() instanceof RefusedAddress refused)
-          return new FetchResult.Refused(refused.reason());
-        return new FetchResult.Failed(e.toString());
+        Hop read = answered.get();
+        if (read != null) answer = read; // the answer was complete; only dropping it complained
+        else if (e.getCause() instanceof RefusedAddress refusedAddress)
+          return refused(refusedAddress.reason());
+        else return failed(e.toString());
       }
       switch (answer) {
         case Hop.Done done -> {
-          return done.result();
+          return new Answer.Ended(done.result());
         }
         case Hop.Body body -> {
-          return new FetchResult.Fetched(body.bytes(), body.contentType(), url, body.validators());
+          return new Answer.Kept(body.size(), body.contentType(), url, body.validators());
         }
         case Hop.Redirect redirect -> {
           if (hop >= limits.maxRedirects())
-            return new FetchResult.Refused("more than " + limits.maxRedirects() + " redirects");
+            return refused("more than " + limits.maxRedirects() + " redirects");
           try {
             url = url.resolve(new URI(redirect.location()));
           } catch (URISyntaxException | IllegalArgumentException e) {
-            return new FetchResult.Failed("a redirect to something that is not a URL");
+            return failed("a redirect to something that is not a URL");
           }
         }
       }
@@ -263,15 +360,34 @@ public final class GuardedFetcher implements AutoCloseable {
     return null;
   }
 
+  /** Where an accepted body goes as it arrives: memory or a file. */
+  @FunctionalInterface
+  private interface BodySink {
+    /** Opened once per fetch, for the answer whose body is kept, after its first bytes passed. */
+    OutputStream open() throws IOException;
+  }
+
+  /** What a whole fetch came to, before it is told as {@link FetchResult} or {@link FileFetchResult}. */
+  private sealed interface Answer {
+    /** The body went whole to the sink. */
+    record Kept(long size, String contentType, URI from, Map<String, String> validators)
+        implements Answer {}
+
+    record Ended(FetchResult.NoBody result) implements Answer {}
+  }
+
+  /** What one hop's answer came to. */
   private sealed interface Hop {
-    record Done(FetchResult result) implements Hop {}
+    record Done(FetchResult.NoBody result) implements Hop {}
 
     record Redirect(String location) implements Hop {}
 
-    record Body(byte[] bytes, String contentType, Map<String, String> validators) implements Hop {}
+    /** The body, {@code size} bytes, went whole to the sink. */
+    record Body(long size, String contentType, Map<String, String> validators) implements Hop {}
   }
 
-  private Hop read(ClassicHttpResponse response, FetchPurpose purpose) throws IOException {
+  private Hop read(ClassicHttpResponse response, FetchPurpose purpose, BodySink sink)
+      throws IOException {
     int status = response.getCode();
     if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {
       Header location = response.getFirstHeader("Location");
@@ -288,17 +404,25 @@ public final class GuardedFetcher implements AutoCloseable {
       return new Hop.Done(new FetchResult.Refused("content type '" + type.toLowerCase(Locale.ROOT)
           + "' is not one for " + purpose.label()));
     long declared = entity.getContentLength();
-    if (declared > limits.maxBytes())
-      return new Hop.Done(new FetchResult.Refused("larger than " + limits.maxBytes() + " bytes"));
-    byte[] body;
-    try (InputStream in = entity.getContent()) {
-      body = in.readNBytes(Math.toIntExact(limits.maxBytes() + 1));
-    }
-    // the connection is not read to its end: closing the response discards it
-    if (body.length > limits.maxBytes())
-      return new Hop.Done(new FetchResult.Refused("larger than " + limits.maxBytes() + " bytes"));
-    if (!purpose.acceptsBody(body))
+    if (declared > limits.maxBytes()) return tooLarge();
+    // not closed when the body is refused part way: closing would read it to its end
+    InputStream in = entity.getContent();
+    byte[] head = in.readNBytes((int) Math.min(HEAD_BYTES, limits.maxBytes() + 1));
+    if (head.length > limits.maxBytes()) return tooLarge();
+    if (!purpose.acceptsBody(head))
       return new Hop.Done(new FetchResult.Refused("the body is not what its content type says"));
+    long size = head.length;
+    try (OutputStream out = sink.open()) {
+      out.write(head);
+      byte[] buffer = new byte[64 * 1024];
+      // the limit is checked on what arrived before it is kept, so a body never grows past it
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        size += n;
+        if (size > limits.maxBytes()) return tooLarge();
+        out.write(buffer, 0, n);
+      }
+    }
+    in.close();
     var validators = new java.util.LinkedHashMap<String, String>();
     for (String name : List.of("ETag", "Last-Modified")) {
       Header header = response.getFirstHeader(name);
@@ -309,7 +433,11 @@ public final class GuardedFetcher implements AutoCloseable {
           && header.getValue().chars().noneMatch(c -> c < 0x20 || c == 0x7f))
         validators.put(name, header.getValue());
     }
-    return new Hop.Body(body, type, validators);
+    return new Hop.Body(size, type, validators);
+  }
+
+  private Hop tooLarge() {
+    return new Hop.Done(new FetchResult.Refused("larger than " + limits.maxBytes() + " bytes"));
   }
 
   /** Thrown from the lookup the client makes, so the client never connects to what it names. */

@@ -10,15 +10,19 @@ import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scheduled product feed against a real local HTTP server (loopback allowed for the server's own port
@@ -36,6 +41,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class ProductFeedFetchTest {
   private static final Duration INTERVAL = Duration.ofMinutes(1);
+  /** The tests' byte limit for a fetched feed. */
+  private static final int MAX_BYTES = 1 << 20;
 
   private Database database;
   private CatalogService catalog;
@@ -45,6 +52,13 @@ class ProductFeedFetchTest {
 
   /** What the server answers: the feed's body and its ETag; 304 when a request names that ETag. */
   private volatile String body = "";
+
+  /** When set, sent instead of {@link #body}, as gzip. */
+  private volatile byte @Nullable [] gzipped;
+
+  /** Where the rounds keep a fetched body while they import it; must be empty after every round. */
+  @TempDir
+  Path work;
 
   private volatile String etag = "\"v1\"";
   private final List<@Nullable String> ifNoneMatch = new CopyOnWriteArrayList<>();
@@ -60,8 +74,11 @@ class ProductFeedFetchTest {
       if (etag.equals(sent)) {
         exchange.sendResponseHeaders(304, -1);
       } else {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/tab-separated-values");
+        byte[] bytes = gzipped != null ? gzipped : body.getBytes(StandardCharsets.UTF_8);
+        exchange
+            .getResponseHeaders()
+            .set(
+                "Content-Type", gzipped != null ? "application/gzip" : "text/tab-separated-values");
         exchange.getResponseHeaders().set("ETag", etag);
         exchange.sendResponseHeaders(200, bytes.length);
         exchange.getResponseBody().write(bytes);
@@ -85,14 +102,20 @@ class ProductFeedFetchTest {
             handle -> handle.execute("TRUNCATE products, product_additions, product_feed_state"));
     metrics = new SimpleMeterRegistry();
     ifNoneMatch.clear();
+    gzipped = null;
     etag = "\"v1\"";
     body = Files.readString(ProductFeedContract.feed("products.tsv"));
     clock.advance(INTERVAL.multipliedBy(10));
   }
 
   @AfterEach
-  void noLeftovers() {
+  void noLeftovers() throws IOException {
     metrics.close();
+    if (Files.isDirectory(work)) {
+      try (Stream<Path> left = Files.list(work)) {
+        assertThat(left.toList()).as("fetched bodies left behind").isEmpty();
+      }
+    }
   }
 
   private String url() {
@@ -101,7 +124,7 @@ class ProductFeedFetchTest {
 
   private ProductFeedFetch feed(String url, FetchAllowance allowance) {
     var fetcher = new GuardedFetcher(
-        allowance, GuardedFetcher.Limits.of(Duration.ofSeconds(5), 1 << 20), metrics);
+        allowance, GuardedFetcher.Limits.of(Duration.ofSeconds(30), MAX_BYTES), metrics);
     return new ProductFeedFetch(
         URI.create(url),
         INTERVAL,
@@ -110,7 +133,8 @@ class ProductFeedFetchTest {
         fetcher,
         InProcessCoordination.computeOnce(clock),
         clock,
-        metrics);
+        metrics,
+        work);
   }
 
   /** The test server's own address and port only. */
@@ -227,6 +251,85 @@ class ProductFeedFetchTest {
     assertThat(ifNoneMatch.getLast())
         .as("the validators of the last import stay, so the changed feed is fetched again")
         .isEqualTo("\"v1\"");
+  }
+
+  @Test
+  void a_gzipped_feed_larger_than_the_byte_limit_once_unpacked_is_imported_from_its_file()
+      throws IOException {
+    int items = 12_000;
+    String feed = feedOf(items);
+    assertThat(feed.length())
+        .as("unpacked, the feed is larger than the byte limit; gzip counts as it arrives")
+        .isGreaterThan(MAX_BYTES);
+    gzipped = gzip(feed);
+    assertThat(gzipped.length).isLessThan(MAX_BYTES);
+
+    assertThat(feed(url(), theServerOnly()).run()).isEqualTo(ProductFeedFetch.Outcome.UPDATED);
+
+    assertThat(catalog.count()).isEqualTo(items);
+    assertThat(catalog.get("ITEM_11999").orElseThrow().title()).isEqualTo("Speaker 11999");
+    assertThat(work).isEmptyDirectory();
+  }
+
+  @Test
+  void a_feed_past_the_byte_limit_is_refused_writes_nothing_and_leaves_no_file() {
+    body = feedOf(12_000);
+    assertThat(body.length()).isGreaterThan(MAX_BYTES);
+
+    assertThat(feed(url(), theServerOnly()).run()).isEqualTo(ProductFeedFetch.Outcome.REFUSED);
+
+    assertThat(catalog.count()).isZero();
+    assertThat(fetches("refused")).isEqualTo(1);
+    assertThat(work).isEmptyDirectory();
+  }
+
+  @Test
+  void a_work_directory_that_cannot_be_written_fails_the_round_before_fetching()
+      throws IOException {
+    Path taken = Files.writeString(work.resolve("taken"), "a file where the directory would be");
+    var feed = new ProductFeedFetch(
+        URI.create(url()),
+        INTERVAL,
+        catalog,
+        database.jdbi(),
+        new GuardedFetcher(
+            theServerOnly(), GuardedFetcher.Limits.of(Duration.ofSeconds(5), MAX_BYTES), metrics),
+        InProcessCoordination.computeOnce(clock),
+        clock,
+        metrics,
+        taken.resolve("feeds"));
+
+    assertThat(feed.fetchAndImport()).isEqualTo(ProductFeedFetch.Outcome.FAILED);
+
+    assertThat(ifNoneMatch).as("nothing was requested").isEmpty();
+    assertThat(catalog.count()).isZero();
+    Files.delete(taken);
+  }
+
+  /** A tab-separated feed of {@code items} speakers, ITEM_0 to ITEM_{items-1}. */
+  private static String feedOf(int items) {
+    var feed = new StringBuilder(
+        "id\ttitle\tdescription\tlink\timage_link\tavailability\tprice\tsale_price\tbrand\n");
+    for (int i = 0; i < items; i++)
+      feed.append("ITEM_")
+          .append(i)
+          .append("\tSpeaker ")
+          .append(i)
+          .append("\tA speaker that fills a room, and the description a feed gives it.")
+          .append("\thttps://shop.example.com/speakers/")
+          .append(i)
+          .append("\thttps://images.example.com/speakers/")
+          .append(i)
+          .append(".png\tin_stock\t49.00 USD\t\tLG\n");
+    return feed.toString();
+  }
+
+  private static byte[] gzip(String text) throws IOException {
+    var out = new ByteArrayOutputStream();
+    try (var zipped = new GZIPOutputStream(out)) {
+      zipped.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+    return out.toByteArray();
   }
 
   private List<String> queuedNews() {

@@ -8,14 +8,20 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The guard against a real HTTP server on loopback, which the guard refuses unless allowed. */
 class GuardedFetcherTest {
@@ -30,6 +36,17 @@ class GuardedFetcherTest {
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private final List<String> internalRequests = new CopyOnWriteArrayList<>();
   private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+  /** A feed's body just within the byte limit, not all zeros, so a misplaced byte shows. */
+  private static final byte[] FEED = feedBody();
+
+  @TempDir
+  Path work;
+
+  private static byte[] feedBody() {
+    byte[] body = new byte[1000];
+    new Random(7).nextBytes(body);
+    return body;
+  }
 
   @BeforeEach
   void start() throws IOException {
@@ -68,6 +85,32 @@ class GuardedFetcherTest {
       exchange.sendResponseHeaders(200, 0);
       exchange.getResponseBody().write(PNG);
       for (int i = 0; i < 100; i++) exchange.getResponseBody().write(new byte[1024]);
+    } else if (path.equals("/feed.xml")) {
+      // no declared length: the body arrives in pieces, as a large feed's does
+      exchange.getResponseHeaders().add("Content-Type", "application/xml");
+      exchange.sendResponseHeaders(200, 0);
+      for (int at = 0; at < FEED.length; at += 100) {
+        exchange.getResponseBody().write(FEED, at, Math.min(100, FEED.length - at));
+        exchange.getResponseBody().flush();
+      }
+    } else if (path.equals("/to-feed")) redirect(exchange, "/feed.xml");
+    else if (path.equals("/endless.png")) {
+      // past the limit at once, then on and on for longer than the deadline: only a reader that
+      // stops at the limit answers before the deadline
+      exchange.getResponseHeaders().add("Content-Type", "image/png");
+      exchange.sendResponseHeaders(200, 0);
+      try {
+        exchange.getResponseBody().write(PNG);
+        exchange.getResponseBody().write(new byte[2048]);
+        exchange.getResponseBody().flush();
+        for (int i = 0; i < 40; i++) {
+          exchange.getResponseBody().write(new byte[64]);
+          exchange.getResponseBody().flush();
+          Thread.sleep(100);
+        }
+      } catch (InterruptedException | IOException e) {
+        // the client stopped reading
+      }
     } else if (path.equals("/to-internal")) redirect(exchange, internalUrl("/secret.png"));
     else if (path.startsWith("/hops/")) {
       int left = Integer.parseInt(path.substring("/hops/".length()));
@@ -300,6 +343,151 @@ class GuardedFetcherTest {
         Map.of("fetched", count("fetched"), "failed", count("failed"), "refused", count("refused"));
     assertThat(counts).containsEntry("fetched", 1.0).containsEntry("failed", 1.0);
     assertThat(counts).containsEntry("refused", 1.0);
+  }
+
+  @Test
+  void a_body_streamed_to_a_file_is_the_body_sent_and_the_file_is_gone_afterwards() {
+    FileFetchResult.Saved saved;
+    byte[] inFile;
+    try (var fetcher = allowingTheServer()) {
+      var seen = fetcher.fetchToFile(
+          URI.create(url("/to-feed")), FetchPurpose.PRODUCT_FEED, Map.of(), work, result -> {
+            assertThat(result).isInstanceOf(FileFetchResult.Saved.class);
+            var file = ((FileFetchResult.Saved) result).file();
+            return Map.entry(result, readAll(file));
+          });
+      saved = (FileFetchResult.Saved) seen.getKey();
+      inFile = seen.getValue();
+    }
+    assertThat(inFile).isEqualTo(FEED);
+    assertThat(saved.size()).isEqualTo(FEED.length);
+    assertThat(saved.contentType()).isEqualTo("application/xml");
+    assertThat(saved.from().getPath()).as("the URL the body came from").isEqualTo("/feed.xml");
+    assertThat(saved.file().getParent()).isEqualTo(work);
+    assertThat(saved.file()).doesNotExist();
+    assertThat(filesIn(work)).isEmpty();
+    assertThat(metrics
+            .get("tidings_fetch_requests_total")
+            .tags("purpose", "product_feed", "result", "fetched")
+            .counter()
+            .count())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void the_file_is_deleted_when_what_uses_it_throws() {
+    var kept = new java.util.concurrent.atomic.AtomicReference<Path>();
+    try (var fetcher = allowingTheServer()) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> fetcher.fetchToFile(
+              URI.create(url("/feed.xml")), FetchPurpose.PRODUCT_FEED, Map.of(), work, result -> {
+                kept.set(((FileFetchResult.Saved) result).file());
+                throw new IllegalStateException("the import broke");
+              }))
+          .hasMessage("the import broke");
+    }
+    assertThat(kept.get()).isNotNull().doesNotExist();
+    assertThat(filesIn(work)).isEmpty();
+  }
+
+  @Test
+  void a_body_past_the_limit_stops_being_read_and_leaves_no_file() {
+    try (var fetcher = allowingTheServer()) {
+      long started = System.nanoTime();
+      var result = fetcher.fetchToFile(
+          URI.create(url("/endless.png")), FetchPurpose.PRODUCT_IMAGE, Map.of(), work, seen -> {
+            assertThat(filesIn(work))
+                .as("the partial file, deleted before the result is seen")
+                .isEmpty();
+            return seen;
+          });
+
+      assertThat(result).isInstanceOf(FetchResult.Refused.class);
+      assertThat(((FetchResult.Refused) result).reason()).contains("larger than 1024 bytes");
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .as("refused when the limit is passed, not when the deadline ends the trickle")
+          .isLessThan(LIMITS.total());
+    }
+    assertThat(filesIn(work)).isEmpty();
+    assertThat(count("refused")).isEqualTo(1);
+  }
+
+  @Test
+  void a_body_past_the_limit_in_memory_stops_being_read_too() {
+    try (var fetcher = allowingTheServer()) {
+      long started = System.nanoTime();
+      var result = fetcher.fetch(url("/endless.png"), FetchPurpose.PRODUCT_IMAGE);
+
+      assertThat(result).isInstanceOf(FetchResult.Refused.class);
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LIMITS.total());
+    }
+  }
+
+  @Test
+  void a_private_address_is_refused_before_any_byte_and_leaves_no_file() {
+    try (var fetcher = fetcher(FetchAllowance.none())) {
+      var result = fetcher.fetchToFile(
+          URI.create(url("/feed.xml")), FetchPurpose.PRODUCT_FEED, Map.of(), work, seen -> seen);
+
+      assertThat(result).isInstanceOf(FetchResult.Refused.class);
+      assertThat(((FetchResult.Refused) result).reason()).contains("loopback");
+      var privateRange = fetcher.fetchToFile(
+          URI.create("http://10.0.0.1/feed.xml"),
+          FetchPurpose.PRODUCT_FEED,
+          Map.of(),
+          work,
+          seen -> seen);
+      assertThat(privateRange).isInstanceOf(FetchResult.Refused.class);
+    }
+    assertThat(requests).isEmpty();
+    assertThat(filesIn(work)).isEmpty();
+  }
+
+  @Test
+  void a_redirect_to_a_private_address_is_refused_for_a_file_as_well() {
+    try (var fetcher = allowingTheServer()) {
+      var result = fetcher.fetchToFile(
+          URI.create(url("/to-internal")),
+          FetchPurpose.PRODUCT_IMAGE,
+          Map.of(),
+          work,
+          seen -> seen);
+
+      assertThat(result).isInstanceOf(FetchResult.Refused.class);
+    }
+    assertThat(internalRequests).isEmpty();
+    assertThat(filesIn(work)).isEmpty();
+  }
+
+  @Test
+  void a_directory_that_cannot_be_made_fails_the_fetch_before_any_request() throws IOException {
+    Path notADirectory = Files.writeString(work.resolve("taken"), "a file, not a directory");
+    try (var fetcher = allowingTheServer()) {
+      var result = fetcher.fetchToFile(
+          URI.create(url("/feed.xml")),
+          FetchPurpose.PRODUCT_FEED,
+          Map.of(),
+          notADirectory.resolve("feeds"),
+          seen -> seen);
+
+      assertThat(result).isInstanceOf(FetchResult.Failed.class);
+    }
+    assertThat(requests).isEmpty();
+  }
+
+  private static byte[] readAll(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static List<Path> filesIn(Path directory) {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.toList();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private double count(String result) {
