@@ -248,8 +248,9 @@ abstract class WarmSignalsContract {
     history("ada");
     start(1_000);
     await("loaded in full", warm::complete);
-    double loadsBefore =
-        metrics.counter("tidings_recommend_warm_loads_total", "result", "complete").count();
+    double loadsBefore = metrics
+        .counter("tidings_recommend_warm_loads_total", "result", "complete")
+        .count();
     warm.lost();
     // the new load runs at once and may finish before this line: it is counted, not raced
     await(

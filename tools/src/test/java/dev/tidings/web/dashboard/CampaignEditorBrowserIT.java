@@ -404,16 +404,16 @@ class CampaignEditorBrowserIT {
     new Select(field("c0.type")).selectByValue("country");
     field("c0.value").sendKeys(country);
     ((JavascriptExecutor) browser)
-        .executeScript("arguments[0].open = true", field("sendTime").findElement(By.xpath(
-            "ancestor::details")));
+        .executeScript(
+            "arguments[0].open = true",
+            field("sendTime").findElement(By.xpath("ancestor::details")));
     new Select(field("sendTime")).selectByValue("per-subscriber");
     replace(field("within"), "PT12H");
     replace(field("holdout"), "20");
     browser.findElement(By.id("save")).click();
     await(b -> b.getCurrentUrl().contains("/edit?done=created"));
     long id = idIn(browser.getCurrentUrl());
-    JsonNode sendTime =
-        Json.MAPPER.readTree(api("/api/v1/campaigns/" + id)).path("sendTime");
+    JsonNode sendTime = Json.MAPPER.readTree(api("/api/v1/campaigns/" + id)).path("sendTime");
     assertThat(sendTime.path("mode").asString()).isEqualTo("per-subscriber");
     assertThat(sendTime.path("within").asString()).isEqualTo("PT12H");
     assertThat(sendTime.path("holdout").asDouble()).isEqualTo(0.2);
@@ -422,7 +422,8 @@ class CampaignEditorBrowserIT {
     browser.findElement(By.cssSelector(".confirm form button")).click();
     await(b -> b.getCurrentUrl().contains("?done=send"));
     browser.get(url("/campaigns/" + id));
-    var section = await(b -> b.findElements(By.id("sendtime")).stream().findFirst().orElse(null));
+    var section =
+        await(b -> b.findElements(By.id("sendtime")).stream().findFirst().orElse(null));
     assertThat(section.getText()).isEqualTo("Send time per subscriber");
     screenshot("campaign-sendtime");
 
