@@ -66,13 +66,22 @@ final class ProductImportRows implements RowMapper<ProductImportRow> {
     var readable = new Problems();
     given.forEach((code, text) -> {
       String field = "prices." + Problems.printable(code);
+      BigDecimal price;
       try {
-        BigDecimal price = new BigDecimal(text.strip());
-        if (price.precision() > MAX_DIGITS) throw new NumberFormatException("too long");
-        prices.put(code, price);
+        if (text.length() > 40) throw new NumberFormatException("longer than any price");
+        price = new BigDecimal(text.strip());
       } catch (NumberFormatException e) {
         readable.add(field + " must be a decimal such as 12.99, got " + Problems.quote(text));
+        return;
       }
+      // 1e999999 is 8 characters: bound the digits too, before the message or PostgreSQL writes it
+      // out
+      if (price.precision() - price.scale() > MAX_DIGITS || price.scale() > MAX_DIGITS) {
+        readable.add(field + " must have at most " + MAX_DIGITS
+            + " digits before and after the decimal point, got " + Problems.quote(text));
+        return;
+      }
+      prices.put(code, price);
     });
     readable.list().forEach(problems::add);
     Markets.problems(marketCurrencies, prices, problems);

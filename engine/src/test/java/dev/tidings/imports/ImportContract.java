@@ -151,9 +151,10 @@ public abstract class ImportContract {
                 + productLine("decimals", ",\"prices\":{\"JP\":\"1.5\"}")
                 + productLine("negative", ",\"prices\":{\"GB\":\"-1\"}")
                 + productLine("text", ",\"prices\":{\"GB\":\"cheap\"}")
-                + productLine("number", ",\"prices\":{\"GB\":5}")),
+                + productLine("number", ",\"prices\":{\"GB\":5}")
+                + productLine("huge", ",\"prices\":{\"GB\":\"1e999999\"}")),
         ImportOptions.defaults());
-    assertThat(report.errors()).extracting(RowError::line).containsExactly(2L, 3L, 4L, 5L, 6L);
+    assertThat(report.errors()).extracting(RowError::line).containsExactly(2L, 3L, 4L, 5L, 6L, 7L);
     assertThat(report.errors())
         .extracting(RowError::reason)
         .containsExactly(
@@ -161,7 +162,8 @@ public abstract class ImportContract {
             "prices.JP must have at most 0 decimal places for JPY, got 1.5",
             "prices.GB must be a price of zero or more",
             "prices.GB must be a decimal such as 12.99, got 'cheap'",
-            "prices must be an object whose values are strings");
+            "prices must be an object whose values are strings",
+            "prices.GB must have at most 30 digits before and after the decimal point, got '1e999999'");
     // a row with a bad price is refused whole: neither the product nor any of its prices is written
     assertThat(catalog.count()).isEqualTo(1);
     assertThat(markets.prices("ok")).isEqualTo(Map.of("GB", new BigDecimal("5")));
