@@ -97,6 +97,7 @@ public final class AudienceJson {
       location.country().ifPresent(country -> node.put("country", country));
     });
     node.put("consent", subscriber.consent().wire());
+    subscriber.market().ifPresent(market -> node.put("market", market));
     return node;
   }
 

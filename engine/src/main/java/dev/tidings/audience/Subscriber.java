@@ -5,6 +5,7 @@ import dev.tidings.Problems;
 import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +22,26 @@ public record Subscriber(
     Locale locale,
     ZoneId timeZone,
     Optional<Location> location,
-    Consent consent) {
+    Consent consent,
+    Optional<String> market) {
+
+  /**
+   * The market code rule (as the {@code subscribers.market} check of V37): a code, not a reference, so a
+   * subscriber may name a market the catalogue defines later.
+   */
+  static final Pattern MARKET_CODE = Pattern.compile("[A-Z][A-Z0-9_]{1,15}");
+
+  /** A subscriber who names no market: the catalogue's market of their country or its default applies. */
+  public Subscriber(
+      String id,
+      String email,
+      Optional<String> name,
+      Locale locale,
+      ZoneId timeZone,
+      Optional<Location> location,
+      Consent consent) {
+    this(id, email, name, locale, timeZone, location, consent, Optional.empty());
+  }
 
   public Subscriber {
     var problems = new Problems();
@@ -37,6 +57,13 @@ public record Subscriber(
     problems.present("timeZone", timeZone);
     problems.present("location", location);
     problems.present("consent", consent);
+    problems.present("market", market);
+    if (market != null
+        && market.isPresent()
+        && !MARKET_CODE.matcher(market.get()).matches()) {
+      problems.add("market must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
+          + Problems.quote(market.get()));
+    }
     problems.throwIfAny();
   }
 
@@ -59,6 +86,6 @@ public record Subscriber(
     problems.throwIfAny();
     return normalised == null || normalised.equals(email)
         ? this
-        : new Subscriber(id, normalised, name, locale, timeZone, location, consent);
+        : new Subscriber(id, normalised, name, locale, timeZone, location, consent, market);
   }
 }

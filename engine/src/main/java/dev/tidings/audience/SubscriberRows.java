@@ -36,6 +36,7 @@ final class SubscriberRows implements RowMapper<Subscriber> {
   static final int CITY = 7;
   static final int COUNTRY = 8;
   static final int CONSENT = 9;
+  static final int MARKET = 10;
 
   private static final RowSchema SCHEMA = RowSchema.of(
       required("id", TEXT),
@@ -47,7 +48,8 @@ final class SubscriberRows implements RowMapper<Subscriber> {
       optional("longitude", DECIMAL),
       optional("city", TEXT),
       optional("country", TEXT),
-      optional("consent", TEXT));
+      optional("consent", TEXT),
+      optional("market", TEXT));
 
   /** Few distinct tags occur in practice; parsing each once keeps the hot path cheap. Bounded below. */
   private static final Map<String, Locale> LOCALES = new ConcurrentHashMap<>();
@@ -99,7 +101,8 @@ final class SubscriberRows implements RowMapper<Subscriber> {
         locale,
         zone,
         locationGiven,
-        toValidate(consentGiven)));
+        toValidate(consentGiven),
+        row.optionalText(MARKET)));
   }
 
   private static Optional<Location> location(

@@ -77,10 +77,6 @@ public final class SubscriberService {
     return jdbi.withHandle(handle -> SubscriberTable.locales(handle, ids));
   }
 
-  /** The catalogue's market code rule, checked here so that a subscriber names no impossible market. */
-  private static final java.util.regex.Pattern MARKET_CODE =
-      java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]{1,15}");
-
   /**
    * Where a subscriber is placed among markets: the market named on them, and their country (for the
    * catalogue's market of that country when they name none).
@@ -99,7 +95,7 @@ public final class SubscriberService {
    */
   public boolean placeInMarket(String id, Optional<String> market) {
     market.ifPresent(code -> {
-      if (!MARKET_CODE.matcher(code).matches())
+      if (!Subscriber.MARKET_CODE.matcher(code).matches())
         throw new dev.tidings.InvalidInputException(
             "market must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
                 + dev.tidings.Problems.quote(code));

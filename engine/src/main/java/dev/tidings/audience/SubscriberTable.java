@@ -31,7 +31,8 @@ final class SubscriberTable {
 
   /** The columns every write sets, in the order of {@link #copyRow}. */
   static final String COLUMNS =
-      "id, email, name, locale, time_zone, latitude, longitude, city, country, consent, created_at, updated_at";
+      "id, email, name, locale, time_zone, latitude, longitude, city, country, consent, created_at, updated_at,"
+          + " market";
 
   /**
    * A chunk table's columns for a bulk import: the written columns without the table's constraints, so that
@@ -40,23 +41,27 @@ final class SubscriberTable {
   static final String CHUNK_COLUMNS = """
       id text NOT NULL, email text NOT NULL, name text, locale text NOT NULL, time_zone text NOT NULL,
       latitude double precision, longitude double precision, city text, country text, consent text NOT NULL,
-      created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL""";
+      created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, market text""";
 
   private static final String READ_COLUMNS =
-      "id, email, name, locale, time_zone, latitude, longitude, city, country, consent";
+      "id, email, name, locale, time_zone, latitude, longitude, city, country, consent, market";
 
   private static final String INSERT = "INSERT INTO subscribers (" + COLUMNS + ") ";
 
   private static final String VALUES =
       "VALUES (:id, :email, :name, :locale, :timeZone, :latitude, :longitude, :city, :country, :consent,"
-          + " :now, :now) ";
+          + " :now, :now, :market) ";
 
-  /** An existing id keeps its created_at; everything else is replaced. */
+  /**
+   * An existing id keeps its created_at, and its market when the write names none (the market is often named
+   * apart, with the market route, and a write that predates markets must not forget it); everything else is
+   * replaced.
+   */
   private static final String REPLACE_ON_CONFLICT = """
       ON CONFLICT (id) DO UPDATE SET email = excluded.email, name = excluded.name, locale = excluded.locale,
              time_zone = excluded.time_zone, latitude = excluded.latitude, longitude = excluded.longitude,
              city = excluded.city, country = excluded.country, consent = excluded.consent,
-             updated_at = excluded.updated_at""";
+             updated_at = excluded.updated_at, market = coalesce(excluded.market, subscribers.market)""";
 
   private SubscriberTable() {}
 
@@ -221,7 +226,8 @@ final class SubscriberTable {
     String order = duplicateKeys ? "ORDER BY id, line DESC" : "";
     handle
         .createUpdate(INSERT + """
-            SELECT %s id, email, name, locale, time_zone, latitude, longitude, city, country, consent, :now, :now
+            SELECT %s id, email, name, locale, time_zone, latitude, longitude, city, country, consent, :now, :now,
+                   market
               FROM %s WHERE problem IS NULL
              %s
             """.formatted(rows, chunkTable, order) + REPLACE_ON_CONFLICT)
@@ -244,7 +250,8 @@ final class SubscriberTable {
         .text(location.flatMap(Location::country).orElse(null))
         .text(s.consent().wire())
         .instant(now)
-        .instant(now);
+        .instant(now)
+        .text(s.market().orElse(null));
   }
 
   private static <S extends SqlStatement<S>> S bind(
@@ -262,6 +269,7 @@ final class SubscriberTable {
         .bind("city", location.flatMap(Location::city).orElse(null))
         .bind("country", location.flatMap(Location::country).orElse(null))
         .bind("consent", subscriber.consent().wire())
+        .bind("market", subscriber.market().orElse(null))
         .bind("now", now);
   }
 
@@ -282,6 +290,7 @@ final class SubscriberTable {
         Locale.forLanguageTag(rs.getString("locale")),
         ZoneId.of(rs.getString("time_zone")),
         location,
-        Consent.ofWire(rs.getString("consent")).orElseThrow());
+        Consent.ofWire(rs.getString("consent")).orElseThrow(),
+        Optional.ofNullable(rs.getString("market")));
   }
 }

@@ -21,9 +21,6 @@ public final class CatalogService {
   /** Largest page {@link #list} returns. */
   public static final int MAX_PAGE = PageLimit.MAX;
 
-  private static final ImportKind<Product> PRODUCTS =
-      new ImportKind<>("products", ProductRows.INSTANCE, new ProductStaging());
-
   private final Jdbi jdbi;
   private final InstantSource clock;
   private final BulkImporter importer;
@@ -118,7 +115,7 @@ public final class CatalogService {
     if (format.isFeed()) {
       return importer.run(feedKind(new ProductFeedStaging(false)), file, format, options);
     }
-    return importer.run(PRODUCTS, file, format, options);
+    return importer.run(productsKind(), file, format, options);
   }
 
   /**
@@ -137,6 +134,16 @@ public final class CatalogService {
   /** What a feed snapshot's import did: the import's report and the products that left the feed. */
   public record FeedSnapshot(ImportReport report, long markedUnavailable) {}
 
+  /**
+   * The {@code products} format with market prices, for one import: its prices are checked against the markets
+   * there are now, and its staging keeps that import's prices.
+   */
+  private ImportKind<ProductImportRow> productsKind() {
+    var currencies = jdbi.withHandle(Markets::currencies);
+    return new ImportKind<>(
+        "products", new ProductImportRows(currencies), new ProductImportStaging());
+  }
+
   private static ImportKind<Product> feedKind(ProductFeedStaging staging) {
     return new ImportKind<>("products", ProductFeedRows.INSTANCE, staging);
   }
@@ -145,6 +152,6 @@ public final class CatalogService {
   public ImportReport importStream(InputStream in, Format format, ImportOptions options) {
     if (format.isFeed())
       return importer.run(feedKind(new ProductFeedStaging(false)), in, format, options);
-    return importer.run(PRODUCTS, in, format, options);
+    return importer.run(productsKind(), in, format, options);
   }
 }

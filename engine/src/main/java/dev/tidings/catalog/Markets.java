@@ -210,6 +210,40 @@ public final class Markets {
         .execute();
   }
 
+  /**
+   * Replaces the market prices of the products {@code ids} with theirs in {@code pricesByProduct} (checked
+   * before), in two statements on the caller's handle: a bulk import's price lists. Products that do not exist
+   * get none.
+   */
+  static void replacePrices(
+      Handle handle, List<String> ids, Map<String, Map<String, BigDecimal>> pricesByProduct) {
+    if (ids.isEmpty()) return;
+    List<String> products = new java.util.ArrayList<>();
+    List<String> codes = new java.util.ArrayList<>();
+    List<String> amounts = new java.util.ArrayList<>();
+    for (String id : ids) {
+      pricesByProduct.getOrDefault(id, Map.of()).forEach((code, price) -> {
+        products.add(id);
+        codes.add(code);
+        amounts.add(price.toPlainString());
+      });
+    }
+    handle
+        .createUpdate("DELETE FROM product_prices WHERE product_id = ANY(:ids)")
+        .bindArray("ids", String.class, ids)
+        .execute();
+    if (products.isEmpty()) return;
+    handle
+        .createUpdate("""
+            INSERT INTO product_prices (product_id, market, price)
+            SELECT x.p, x.m, x.a::numeric FROM unnest(:products, :markets, :amounts) AS x(p, m, a)
+              JOIN products ON products.id = x.p""")
+        .bindArray("products", String.class, products)
+        .bindArray("markets", String.class, codes)
+        .bindArray("amounts", String.class, amounts)
+        .execute();
+  }
+
   /** Every problem of a price map against the markets there are, each naming {@code prices.CODE}. */
   static void check(Handle handle, Map<String, BigDecimal> prices) {
     if (prices.isEmpty()) return;
@@ -218,7 +252,8 @@ public final class Markets {
     problems.throwIfAny();
   }
 
-  private static Map<String, Currency> currencies(Handle handle) {
+  /** The currency of every market, by code. */
+  static Map<String, Currency> currencies(Handle handle) {
     Map<String, Currency> currencies = new HashMap<>();
     handle
         .createQuery("SELECT code, currency FROM markets")
@@ -228,7 +263,7 @@ public final class Markets {
     return currencies;
   }
 
-  private static void problems(
+  static void problems(
       Map<String, Currency> currencies, Map<String, BigDecimal> prices, Problems problems) {
     prices.forEach((code, price) -> {
       String field = "prices." + Problems.printable(String.valueOf(code));

@@ -55,7 +55,8 @@ public final class RowSchema {
     return new RowSchema(List.of(fields));
   }
 
-  List<FieldSpec> fields() {
+  /** The fields in order, e.g. for a format that extends another by more fields. */
+  public List<FieldSpec> fields() {
     return fields;
   }
 

@@ -7,23 +7,27 @@ import dev.tidings.InvalidInputException;
 import dev.tidings.fuzz.ImportRows;
 import dev.tidings.fuzz.Inputs;
 import dev.tidings.imports.Format;
+import java.util.Currency;
+import java.util.Map;
 
 /**
- * Product import rows (CSV, JSON Lines, the XML and tab-separated product feeds) and the product JSON body:
+ * Product import rows (CSV and JSON Lines with market prices, the XML and tab-separated product feeds) and the product JSON body:
  * a value or InvalidInputException.
  */
 class ProductParsersFuzzTest {
+  /** The import format as an import with two markets reads it, market prices included. */
+  private static final ProductImportRows IMPORT_ROWS = new ProductImportRows(
+      Map.of("GB", Currency.getInstance("GBP"), "JP", Currency.getInstance("JPY")));
+
   @FuzzTest
   void product_csv_rows(byte[] data) {
-    allowOnly(
-        () -> ImportRows.readAll(data, Format.CSV, ProductRows.INSTANCE),
-        InvalidInputException.class);
+    allowOnly(() -> ImportRows.readAll(data, Format.CSV, IMPORT_ROWS), InvalidInputException.class);
   }
 
   @FuzzTest
   void product_json_lines_rows(byte[] data) {
     allowOnly(
-        () -> ImportRows.readAll(data, Format.JSON_LINES, ProductRows.INSTANCE),
+        () -> ImportRows.readAll(data, Format.JSON_LINES, IMPORT_ROWS),
         InvalidInputException.class);
   }
 

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
+import dev.tidings.audience.AudienceJson;
 import dev.tidings.audience.Consent;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.TargetType;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.Market;
+import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.Product;
 import dev.tidings.catalog.ProductJson;
 import dev.tidings.storage.Database;
@@ -18,13 +21,16 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Currency;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
@@ -72,7 +78,8 @@ public abstract class ImportContract {
   @BeforeEach
   void empty() {
     database.jdbi().useHandle(handle -> {
-      handle.execute("TRUNCATE products, subscribers, follows, suppressions, activity_events");
+      handle.execute(
+          "TRUNCATE products, product_prices, markets, subscribers, follows, suppressions, activity_events");
       handle.execute("DROP TRIGGER IF EXISTS fail_on_boom ON products");
     });
   }
@@ -82,6 +89,142 @@ public abstract class ImportContract {
   }
 
   // ---- good files
+
+  private static final String PRODUCT_FIELDS =
+      "\"title\":\"T\",\"price\":\"10.00\",\"currency\":\"EUR\",\"imageUrl\":\"https://i.example/1\","
+          + "\"landingUrl\":\"https://s.example/1\"";
+
+  private Markets gbAndJapan() {
+    var markets = new Markets(database.jdbi(), InstantSource.fixed(NOW));
+    markets.put(new Market("GB", Currency.getInstance("GBP"), Locale.UK, List.of("GB"), true));
+    markets.put(new Market("JP", Currency.getInstance("JPY"), Locale.JAPAN, List.of("JP"), false));
+    return markets;
+  }
+
+  private static String productLine(String id, String more) {
+    return "{\"id\":\"" + id + "\"," + PRODUCT_FIELDS + more + "}\n";
+  }
+
+  @Test
+  void market_prices_import_from_json_lines_and_csv_and_replace_those_listed() throws IOException {
+    Markets markets = gbAndJapan();
+    var first = catalog.importFile(
+        file(
+            "p.jsonl",
+            productLine("p1", ",\"prices\":{\"GB\":\"8.99\",\"JP\":\"1500\"}")
+                + productLine("p2", ",\"prices\":{\"GB\":\"1.00\"}")
+                + productLine("p2", ",\"prices\":{\"JP\":\"120\"}")
+                + productLine("p3", ",\"prices\":{\"GB\":\"3.00\"}")),
+        ImportOptions.defaults());
+    assertThat(first.errors()).isEmpty();
+    assertThat(first.imported()).isEqualTo(4);
+    assertThat(markets.prices("p1"))
+        .isEqualTo(Map.of("GB", new BigDecimal("8.99"), "JP", new BigDecimal("1500")));
+    // the last row of a product wins, prices included
+    assertThat(markets.prices("p2")).isEqualTo(Map.of("JP", new BigDecimal("120")));
+
+    // CSV: the prices are one cell of JSON, as attributes are; listed prices replace, an empty
+    // object
+    // removes, an empty cell leaves the prices alone
+    var second = catalog.importFile(
+        file(
+            "p.csv",
+            "id,title,price,currency,image_url,landing_url,prices\n"
+                + "p1,T,10.00,EUR,https://i.example/1,https://s.example/1,\"{\"\"GB\"\":\"\"7.50\"\"}\"\n"
+                + "p2,T,10.00,EUR,https://i.example/1,https://s.example/1,{}\n"
+                + "p3,T,10.00,EUR,https://i.example/1,https://s.example/1,\n"),
+        ImportOptions.defaults());
+    assertThat(second.errors()).isEmpty();
+    assertThat(markets.prices("p1")).isEqualTo(Map.of("GB", new BigDecimal("7.50")));
+    assertThat(markets.prices("p2")).isEmpty();
+    assertThat(markets.prices("p3")).isEqualTo(Map.of("GB", new BigDecimal("3.00")));
+  }
+
+  @Test
+  void bad_market_prices_are_reported_at_their_line_naming_the_market() throws IOException {
+    Markets markets = gbAndJapan();
+    var report = catalog.importFile(
+        file(
+            "p.jsonl",
+            productLine("ok", ",\"prices\":{\"GB\":\"5\"}")
+                + productLine("nomarket", ",\"prices\":{\"XX\":\"5\"}")
+                + productLine("decimals", ",\"prices\":{\"JP\":\"1.5\"}")
+                + productLine("negative", ",\"prices\":{\"GB\":\"-1\"}")
+                + productLine("text", ",\"prices\":{\"GB\":\"cheap\"}")
+                + productLine("number", ",\"prices\":{\"GB\":5}")
+                + productLine("huge", ",\"prices\":{\"GB\":\"1e999999\"}")),
+        ImportOptions.defaults());
+    assertThat(report.errors()).extracting(RowError::line).containsExactly(2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(report.errors())
+        .extracting(RowError::reason)
+        .containsExactly(
+            "prices.XX names no market (define it with PUT /api/v1/markets/{code})",
+            "prices.JP must have at most 0 decimal places for JPY, got 1.5",
+            "prices.GB must be a price of zero or more",
+            "prices.GB must be a decimal such as 12.99, got 'cheap'",
+            "prices must be an object whose values are strings",
+            "prices.GB must have at most 30 digits before and after the decimal point, got '1e999999'");
+    // a row with a bad price is refused whole: neither the product nor any of its prices is written
+    assertThat(catalog.count()).isEqualTo(1);
+    assertThat(markets.prices("ok")).isEqualTo(Map.of("GB", new BigDecimal("5")));
+    assertThat(markets.prices("nomarket")).isEmpty();
+  }
+
+  @Test
+  void all_or_nothing_writes_no_product_and_no_price_when_one_price_is_bad() throws IOException {
+    Markets markets = gbAndJapan();
+    var report = catalog.importFile(
+        file(
+            "p.csv",
+            "id,title,price,currency,imageUrl,landingUrl,prices\n"
+                + "ok,T,1,EUR,https://i.example/1,https://s.example/1,\"{\"\"GB\"\":\"\"1.00\"\"}\"\n"
+                + "bad,T,1,EUR,https://i.example/1,https://s.example/1,\"{\"\"GB\"\":\"\"1.001\"\"}\"\n"),
+        ImportOptions.allOrNothing());
+    assertThat(report)
+        .extracting(ImportReport::imported, ImportReport::rejected, ImportReport::committed)
+        .containsExactly(0L, 1L, false);
+    assertThat(report.errors())
+        .containsExactly(
+            new RowError(3L, "prices.GB must have at most 2 decimal places for GBP, got 1.001"));
+    assertThat(catalog.count()).isZero();
+    assertThat(markets.prices("ok")).isEmpty();
+  }
+
+  @Test
+  void a_subscriber_market_imports_round_trips_through_the_api_json_and_survives_rows_without_it()
+      throws IOException {
+    var report = subscribers.importFile(
+        file(
+            "s.csv",
+            "id,email,market\n"
+                + "s1,a@example.com,GB\n"
+                + "s2,b@example.com,\n"
+                + "s3,c@example.com,gb\n"),
+        ImportOptions.defaults());
+    assertThat(report.errors())
+        .containsExactly(new RowError(
+            4L, "market must be 2-16 characters of A-Z 0-9 _ starting with a letter, got 'gb'"));
+    var s1 = subscribers.get("s1").orElseThrow();
+    assertThat(s1.market()).contains("GB");
+    assertThat(subscribers.get("s2").orElseThrow().market()).isEmpty();
+    // a market need not exist yet (a code, as the market route takes it), and the API's JSON
+    // carries it
+    assertThat(AudienceJson.toJson(s1).get("market").stringValue()).isEqualTo("GB");
+    assertThat(AudienceJson.subscriberFromJson(AudienceJson.toJson(s1))).isEqualTo(s1);
+
+    var again = subscribers.importFile(
+        file(
+            "s.jsonl",
+            "{\"id\":\"s1\",\"email\":\"a@example.com\",\"name\":\"Ada\"}\n"
+                + "{\"id\":\"s2\",\"email\":\"b@example.com\",\"market\":\"DE_B2B\"}\n"),
+        ImportOptions.defaults());
+    assertThat(again.errors()).isEmpty();
+    // a row without a market keeps the one named before; one with a market replaces it
+    assertThat(subscribers.get("s1").orElseThrow().market()).contains("GB");
+    assertThat(subscribers.get("s1").orElseThrow().name()).contains("Ada");
+    assertThat(subscribers.get("s2").orElseThrow().market()).contains("DE_B2B");
+    assertThat(subscribers.placements(List.of("s2")).get("s2").market()).contains("DE_B2B");
+  }
 
   @Test
   void a_csv_file_round_trips_every_product_field() throws IOException {

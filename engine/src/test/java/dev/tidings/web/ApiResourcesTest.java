@@ -730,5 +730,42 @@ class ApiResourcesTest {
           .isTrue();
       assertThat(api.get("/api/v1/subscribers/nobody/market").status()).isEqualTo(404);
     }
+
+    @Test
+    void the_subscriber_json_carries_the_market_both_ways_and_a_write_without_it_keeps_it() {
+      String body = "{\"id\":\"placed-2\",\"email\":\"placed-2@example.com\",\"market\":\"GB\"}";
+      assertThat(api.postJson(SUBSCRIBERS, body).status()).isEqualTo(201);
+      assertThat(api.get(SUBSCRIBERS + "/placed-2").json().path("market").asString())
+          .isEqualTo("GB");
+      assertThat(api.get("/api/v1/subscribers/placed-2/market")
+              .json()
+              .path("market")
+              .asString())
+          .isEqualTo("GB");
+
+      var bad = api.putJson(
+          SUBSCRIBERS + "/placed-2",
+          "{\"id\":\"placed-2\",\"email\":\"placed-2@example.com\",\"market\":\"g b\"}");
+      assertThat(bad.status()).isEqualTo(422);
+      assertThat(bad.detail()).contains("market must be");
+
+      assertThat(api.putJson(
+                  SUBSCRIBERS + "/placed-2",
+                  "{\"id\":\"placed-2\",\"email\":\"placed-2@example.com\",\"name\":\"Pat\"}")
+              .status())
+          .isEqualTo(200);
+      var kept = api.get(SUBSCRIBERS + "/placed-2").json();
+      assertThat(kept.path("market").asString()).isEqualTo("GB");
+      assertThat(kept.path("name").asString()).isEqualTo("Pat");
+
+      api.putJson(
+          SUBSCRIBERS + "/placed-2",
+          "{\"id\":\"placed-2\",\"email\":\"placed-2@example.com\",\"market\":\"DE\"}");
+      assertThat(api.get("/api/v1/subscribers/placed-2/market")
+              .json()
+              .path("market")
+              .asString())
+          .isEqualTo("DE");
+    }
   }
 }
