@@ -87,6 +87,9 @@ public final class MarketJson {
    *
    * @throws InvalidInputException listing every problem
    */
+  /** Digits a price may have before, and after, its decimal point. */
+  private static final int MAX_DIGITS = 30;
+
   public static Map<String, BigDecimal> pricesFromJson(JsonNode node) {
     if (!(node instanceof ObjectNode object))
       throw new InvalidInputException("prices must be an object of market codes to prices");
@@ -103,11 +106,22 @@ public final class MarketJson {
       }
       JsonNode value = entry.getValue();
       try {
-        if (value.isString()) prices.put(entry.getKey(), new BigDecimal(value.stringValue()));
-        else if (value.isNumber()) prices.put(entry.getKey(), value.decimalValue());
-        else
+        BigDecimal price;
+        if (value.isString()) price = new BigDecimal(value.stringValue());
+        else if (value.isNumber()) price = value.decimalValue();
+        else {
           problems.add(
               field + " must be a decimal such as \"12.99\", got " + JsonFields.kind(value));
+          continue;
+        }
+        // "1e999999" is short text for a number no price is: bound its digits before anything uses
+        // it
+        if (price.precision() - price.scale() > MAX_DIGITS || price.scale() > MAX_DIGITS) {
+          problems.add(field + " must have at most " + MAX_DIGITS
+              + " digits before and after the decimal point");
+          continue;
+        }
+        prices.put(entry.getKey(), price);
       } catch (NumberFormatException e) {
         problems.add(
             field + " must be a decimal such as \"12.99\", got " + JsonFields.shown(value));

@@ -701,6 +701,14 @@ class ApiResourcesTest {
       assertThat(api.get("/api/v1/products/priced-1/prices").json().path("US").asString())
           .isEqualTo("54.99");
       assertThat(api.putJson("/api/v1/products/none/prices", "{}").status()).isEqualTo(404);
+
+      // a short text can be an enormous number: refused by its digits, never handed to the database
+      for (String huge :
+          List.of("\"1e999999\"", "1e999999", "\"123456789012345678901234567890123\"")) {
+        var refused = api.putJson("/api/v1/products/priced-1/prices", "{\"US\":" + huge + "}");
+        assertThat(refused.status()).as(huge).isEqualTo(422);
+        assertThat(refused.detail()).as(huge).contains("prices.US");
+      }
     }
 
     @Test
