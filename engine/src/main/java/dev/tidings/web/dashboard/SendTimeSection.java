@@ -26,10 +26,16 @@ final class SendTimeSection {
       List<CampaignPage.Bars> planned,
       List<CampaignPage.Fact> rates,
       boolean sent,
-      List<CampaignPage.Bars> opens) {}
+      boolean anyOpens,
+      List<HourPair> opens) {}
+
+  /** One hour after the send: each cohort's share of its emails opened by people in that hour. */
+  record HourPair(
+      String label, String timed, String timedWidth, String heldOut, String heldOutWidth) {}
 
   private SendTimeSection() {}
 
+  /** {@code cohorts}: the timed cohort, then the hold-out (either may be missing before a send). */
   static View of(List<Map.Entry<Instant, Long>> planned, List<SendTimeOutcomes.Cohort> cohorts) {
     long most = planned.stream().mapToLong(Map.Entry::getValue).max().orElse(1);
     List<CampaignPage.Bar> hours = new ArrayList<>();
@@ -41,33 +47,29 @@ final class SendTimeSection {
           width(hour.getValue(), most),
           "human"));
     List<CampaignPage.Fact> rates = new ArrayList<>();
-    List<CampaignPage.Bars> opens = new ArrayList<>();
+    for (var cohort : cohorts)
+      rates.add(new CampaignPage.Fact(
+          "Human open rate, " + cohort.name() + " (" + Html.count(cohort.sent()) + " sent)",
+          "sendtime.rate." + cohort.name().replace(' ', '_'),
+          Html.percent(cohort.openRate())));
     boolean sent = cohorts.stream().anyMatch(cohort -> cohort.sent() > 0);
     double top = 0;
     for (var cohort : cohorts)
       for (int h = 0; h < HOURS; h++) top = Math.max(top, share(cohort.opensByHour()[h], cohort));
-    for (var cohort : cohorts) {
-      String key = cohort.name().replace(' ', '_');
-      rates.add(new CampaignPage.Fact(
-          "Human open rate, " + cohort.name() + " (" + Html.count(cohort.sent()) + " sent)",
-          "sendtime.rate." + key,
-          Html.percent(cohort.openRate())));
-      List<CampaignPage.Bar> rows = new ArrayList<>();
+    var timed = cohorts.stream().filter(c -> c.name().equals("timed")).findFirst();
+    var heldOut = cohorts.stream().filter(c -> !c.name().equals("timed")).findFirst();
+    List<HourPair> opens = new ArrayList<>();
+    if (top > 0)
       for (int h = 0; h < HOURS; h++) {
-        double share = share(cohort.opensByHour()[h], cohort);
-        rows.add(new CampaignPage.Bar(
+        double a = timed.map(share(h)).orElse(0.0);
+        double b = heldOut.map(share(h)).orElse(0.0);
+        opens.add(new HourPair(
             h + "-" + (h + 1) + " h",
-            "sendtime.opens." + key + "." + h,
-            Html.percent(share),
-            top == 0 ? "0%" : String.format(Locale.ROOT, "%.1f%%", 100 * share / top),
-            key.equals("timed") ? "human" : "machine"));
+            Html.percent(a),
+            width(a, top),
+            Html.percent(b),
+            width(b, top)));
       }
-      opens.add(new CampaignPage.Bars(
-          "sendtime-" + key,
-          "People opening in each hour after their send, " + cohort.name() + ", of its emails",
-          "",
-          rows));
-    }
     return new View(
         List.of(new CampaignPage.Bars(
             "sendtime-planned",
@@ -76,14 +78,19 @@ final class SendTimeSection {
             hours)),
         rates,
         sent,
+        top > 0,
         opens);
+  }
+
+  private static java.util.function.Function<SendTimeOutcomes.Cohort, Double> share(int hour) {
+    return cohort -> share(cohort.opensByHour()[hour], cohort);
   }
 
   private static double share(long opened, SendTimeOutcomes.Cohort cohort) {
     return cohort.sent() == 0 ? 0 : (double) opened / cohort.sent();
   }
 
-  private static String width(long n, long most) {
+  private static String width(double n, double most) {
     return String.format(Locale.ROOT, "%.1f%%", most == 0 ? 0 : 100.0 * n / most);
   }
 }

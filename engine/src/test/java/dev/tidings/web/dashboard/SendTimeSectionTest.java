@@ -32,13 +32,28 @@ class SendTimeSectionTest {
     assertThat(view.rates())
         .extracting(CampaignPage.Fact::label)
         .containsExactly("Human open rate, timed (90 sent)", "Human open rate, held out (10 sent)");
-    var timedRows = view.opens().get(0).rows();
-    var heldRows = view.opens().get(1).rows();
-    assertThat(timedRows).hasSize(SendTimeSection.HOURS);
+    assertThat(view.anyOpens()).isTrue();
+    var hours = view.opens();
+    assertThat(hours).hasSize(SendTimeSection.HOURS);
     // 30 of 90 is the largest share: its bar is the full width, 2 of 10 is 60% of it
-    assertThat(timedRows.get(0).width()).isEqualTo("100.0%");
-    assertThat(heldRows.get(5).width()).isEqualTo("60.0%");
-    assertThat(heldRows.get(0).width()).isEqualTo("0.0%");
+    assertThat(hours.get(0).timedWidth()).isEqualTo("100.0%");
+    assertThat(hours.get(0).heldOutWidth()).isEqualTo("0.0%");
+    assertThat(hours.get(5).heldOutWidth()).isEqualTo("60.0%");
+    assertThat(hours.get(5).timedWidth()).isEqualTo("0.0%");
+  }
+
+  @Test
+  void sent_but_not_yet_opened_by_anyone_shows_the_rates_and_no_empty_hours() {
+    var view = SendTimeSection.of(
+        List.of(Map.entry(Instant.parse("2026-03-02T06:00:00Z"), 6L)),
+        List.of(
+            new SendTimeOutcomes.Cohort("timed", 5, 0, 0, new long[SendTimeOutcomes.HOURS_SHOWN]),
+            new SendTimeOutcomes.Cohort(
+                "held out", 1, 0, 0, new long[SendTimeOutcomes.HOURS_SHOWN])));
+    assertThat(view.sent()).isTrue();
+    assertThat(view.rates()).hasSize(2);
+    assertThat(view.anyOpens()).isFalse();
+    assertThat(view.opens()).isEmpty();
   }
 
   @Test
