@@ -3,7 +3,7 @@ package dev.tidings.app;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.campaign.CampaignService;
-import dev.tidings.campaign.TemplateLinks;
+import dev.tidings.campaign.TemplateProducts;
 import dev.tidings.campaign.editor.SlotPreviews;
 import dev.tidings.campaign.editor.SlotProduct;
 import dev.tidings.catalog.CatalogService;
@@ -25,7 +25,6 @@ import dev.tidings.web.RouteGroup;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -64,14 +63,8 @@ public final class OpenTimeWiring implements Capability {
       var catalog = new CatalogService(jdbi, infrastructure.clock());
       var subscribers = new SubscriberService(jdbi, infrastructure.clock());
       return new MarketSlotRules(
-          message -> notifications
-              .get()
-              .toldIn(message.campaignId(), message.runId(), message.subscriberId()),
-          campaignId -> campaigns
-              .get()
-              .get(campaignId)
-              .map(campaign -> catalog.namedBy(TemplateLinks.urls(campaign.definition())))
-              .orElse(Set.of()),
+          notifications.get()::toldIn,
+          new TemplateProducts(campaigns.get(), catalog::namedBy),
           catalog::getAll,
           new Markets(jdbi, infrastructure.clock()),
           subscribers::placements,

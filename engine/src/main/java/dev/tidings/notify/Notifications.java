@@ -1,6 +1,7 @@
 package dev.tidings.notify;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.message.MessageId;
 import dev.tidings.storage.DayPartitions;
 import dev.tidings.storage.Expiry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -295,6 +296,11 @@ public final class Notifications {
    */
   public List<String> toldIn(long campaignId, long runId, String subscriberId) {
     return jdbi.withHandle(handle -> DigestsSent.told(handle, campaignId, runId, subscriberId));
+  }
+
+  /** What one email's digest told, in its order; empty for an email that told nothing. */
+  public List<String> toldIn(MessageId email) {
+    return toldIn(email.campaignId(), email.runId(), email.subscriberId());
   }
 
   public DigestsSent.Summary digestsSent(long campaignId, int latest) {
