@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * Requires {@code Authorization: Bearer <TIDINGS_API_KEY>} on {@code /api/**}. The OpenAPI document
  * stays public: it describes the API, it grants nothing. Email-facing routes never pass here. Wrong
- * keys are counted per address by the {@link AuthThrottle}, when there is one.
+ * keys are counted per address and per key offered by the {@link AuthThrottle}, when there is one;
+ * the right key is never throttled.
  */
 final class ApiKeyFilter implements Filter {
   static final String OPENAPI_PATH = "/api/v1/openapi.json";
@@ -38,15 +39,12 @@ final class ApiKeyFilter implements Filter {
               "an API key is required: send 'Authorization: Bearer <TIDINGS_API_KEY>'"));
       return;
     }
-    var waiting = throttle.flatMap(t -> t.waiting(request));
-    if (waiting.isPresent()) {
-      AuthThrottle.tooMany(response, waiting.get());
-      return;
-    }
     String value = header.get();
-    if (!value.regionMatches(true, 0, "Bearer ", 0, 7)
-        || !apiKey.matches(value.substring(7).trim())) {
-      var wait = throttle.flatMap(t -> t.failed(AuthThrottle.Kind.API_KEY, request));
+    String offered =
+        value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7).trim() : "";
+    // the key is checked before the throttle: a right key is never refused, only failures wait
+    if (offered.isEmpty() || !apiKey.matches(offered)) {
+      var wait = throttle.flatMap(t -> t.failed(AuthThrottle.Kind.API_KEY, request, value));
       if (wait.isPresent()) {
         AuthThrottle.tooMany(response, wait.get());
       } else {

@@ -8,9 +8,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,13 +22,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Failed credentials (an API key, a sign-in, a metrics token) counted per client address in the
- * node's shared {@link RateLimiter}: {@link #FAILURES} a minute, then 429 with {@code Retry-After}
- * until the bucket has refilled. An address over the limit is refused before its credential is even
- * looked at, so a correct guess cannot be told from a wrong one while it waits; each node remembers
- * that wait itself (at most {@link #MAX_WAITING} addresses), the count is shared by every node.
- * Behind a proxy every client has the proxy's address: the limit then holds for all of them together.
- * The offered credential is never logged.
+ * Failed credentials (an API key, a sign-in, a metrics token) counted in the node's shared {@link
+ * RateLimiter} twice: per client address and per credential offered, {@link #FAILURES} a minute each;
+ * past either, the failure is answered 429 with {@code Retry-After} until the bucket has refilled.
+ *
+ * <p>The credential is checked first and a right one is never refused: only failures wait. Behind a
+ * reverse proxy every client has the proxy's address, so an address-only throttle that refused the right
+ * key too let one anonymous client close the API, the dashboard and {@code /metrics} for everyone. What
+ * keeps guessing hopeless is the credentials' own length (at least 16 characters, checked at start); the
+ * throttle bounds the cost and noise of wrong ones, from one address or of one credential retried from
+ * many. Each node remembers a wait itself (at most {@link #MAX_WAITING} buckets) so that a client
+ * hammering while it waits costs no round trip to the limiter. The offered credential is never logged
+ * nor stored: its bucket is named by a digest of it.
  */
 public final class AuthThrottle {
   private static final Logger log = LoggerFactory.getLogger(AuthThrottle.class);
@@ -60,40 +69,60 @@ public final class AuthThrottle {
   }
 
   /**
-   * How long the request's address must still wait, if it must: the caller answers 429 then, and
-   * checks the credential only otherwise.
+   * Counts a refused credential, {@code offered} as the client sent it: how long to wait when it was
+   * one too many from its address or of that credential (the caller answers 429 then), else empty (the
+   * caller answers 401 as it would have).
    */
-  public Optional<Duration> waiting(ServerRequest request) {
-    String address = address(request);
-    Instant until = waitingUntil.get(address);
+  public Optional<Duration> failed(Kind kind, ServerRequest request, String offered) {
+    failures[kind.ordinal()].increment();
+    String address = "auth-failures:" + address(request);
+    String credential = "auth-failures:credential:" + digest(offered);
+    Optional<Duration> waiting = longest(waiting(address), waiting(credential));
+    if (waiting.isPresent()) return waiting;
+    try {
+      return longest(take(address), take(credential));
+    } catch (RuntimeException e) {
+      // the coordinator is down: the credential was refused anyway, only the count is lost
+      log.warn(
+          "cannot count a failed {} from {}: {}", kind.label(), address(request), e.toString());
+      return Optional.empty();
+    }
+  }
+
+  private Optional<Duration> take(String bucket) {
+    RateLimiter.Decision decision = limiter.tryAcquire(bucket, LIMIT, 1);
+    if (decision.granted()) return Optional.empty();
+    Duration wait = decision.retryAfter().isZero() ? Duration.ofSeconds(1) : decision.retryAfter();
+    remember(bucket, clock.instant().plus(wait));
+    return Optional.of(wait);
+  }
+
+  private Optional<Duration> waiting(String bucket) {
+    Instant until = waitingUntil.get(bucket);
     if (until == null) return Optional.empty();
     Instant now = clock.instant();
     if (!until.isAfter(now)) {
-      waitingUntil.remove(address, until);
+      waitingUntil.remove(bucket, until);
       return Optional.empty();
     }
     return Optional.of(Duration.between(now, until));
   }
 
-  /**
-   * Counts a refused credential; how long to wait when it was one too many (the caller answers 429
-   * then), else empty (the caller answers as it would have).
-   */
-  public Optional<Duration> failed(Kind kind, ServerRequest request) {
-    failures[kind.ordinal()].increment();
-    String address = address(request);
-    RateLimiter.Decision decision;
+  private static Optional<Duration> longest(Optional<Duration> a, Optional<Duration> b) {
+    if (a.isEmpty()) return b;
+    if (b.isEmpty()) return a;
+    return a.get().compareTo(b.get()) >= 0 ? a : b;
+  }
+
+  /** Names a credential's bucket without keeping the credential: 96 bits of its SHA-256. */
+  private static String digest(String offered) {
     try {
-      decision = limiter.tryAcquire("auth-failures:" + address, LIMIT, 1);
-    } catch (RuntimeException e) {
-      // the coordinator is down: the credential was refused anyway, only the count is lost
-      log.warn("cannot count a failed {} from {}: {}", kind.label(), address, e.toString());
-      return Optional.empty();
+      byte[] hash = MessageDigest.getInstance("SHA-256")
+          .digest(("tidings auth throttle\n" + offered).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash, 0, 12);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
     }
-    if (decision.granted()) return Optional.empty();
-    Duration wait = decision.retryAfter().isZero() ? Duration.ofSeconds(1) : decision.retryAfter();
-    remember(address, clock.instant().plus(wait));
-    return Optional.of(wait);
   }
 
   /** Whole seconds for {@code Retry-After}, rounded up. */
@@ -101,14 +130,14 @@ public final class AuthThrottle {
     return Math.max(1, (wait.toMillis() + 999) / 1000);
   }
 
-  private void remember(String address, Instant until) {
+  private void remember(String bucket, Instant until) {
     if (waitingUntil.size() >= MAX_WAITING) {
       Instant now = clock.instant();
       waitingUntil.entrySet().removeIf(entry -> !entry.getValue().isAfter(now));
-      // still full: the shared count refuses this address again on its next failure
+      // still full: the shared count refuses this bucket again on its next failure
       if (waitingUntil.size() >= MAX_WAITING) return;
     }
-    waitingUntil.put(address, until);
+    waitingUntil.put(bucket, until);
   }
 
   /** The JSON 429 the API edge answers. */
@@ -120,7 +149,9 @@ public final class AuthThrottle {
         new ApiProblem(
             429,
             "too_many_requests",
-            "too many failed attempts from this address: try again in " + seconds + " s"));
+            "too many failed attempts from this address or with this credential: try again in "
+                + seconds
+                + " s"));
   }
 
   private static String address(ServerRequest request) {

@@ -33,17 +33,12 @@ final class OperatorAccess {
   Verdict check(ServerRequest request, ServerResponse response) {
     var header = request.headers().first(HeaderNames.AUTHORIZATION);
     if (header.isEmpty()) return Verdict.ANONYMOUS;
-    var waiting = throttle.flatMap(t -> t.waiting(request));
-    if (waiting.isPresent()) {
-      AuthThrottle.tooMany(response, waiting.get());
-      return Verdict.ANSWERED;
-    }
     String value = header.get();
     String offered =
         value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7).trim() : "";
     boolean token = metricsToken.isPresent() && metricsToken.get().matches(offered);
     if (apiKey.matches(offered) || token) return Verdict.OPERATOR;
-    var wait = throttle.flatMap(t -> t.failed(AuthThrottle.Kind.METRICS, request));
+    var wait = throttle.flatMap(t -> t.failed(AuthThrottle.Kind.METRICS, request, value));
     if (wait.isPresent()) {
       AuthThrottle.tooMany(response, wait.get());
     } else {

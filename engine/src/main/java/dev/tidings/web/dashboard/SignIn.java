@@ -21,8 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Sec-Fetch-Site}) must name this site. With the SameSite=Strict cookie that closes CSRF, including
  * signing a victim into the attacker's node.
  *
- * <p>Wrong keys are counted per client address by the {@link AuthThrottle} (kind {@code sign_in}):
- * past its limit the form answers 429 with {@code Retry-After}. Signing out records the session in
+ * <p>Wrong keys are counted per client address and per key by the {@link AuthThrottle} (kind {@code
+ * sign_in}): past its limit a wrong key gets 429 with {@code Retry-After}; the right key always signs in. Signing out records the session in
  * {@link SessionSignOuts}; each page request asks there, remembering a session found still signed in
  * for {@link #RECHECK} on this node, so a sign-out on another node takes effect here within that
  * time, and one on this node at once.
@@ -110,18 +110,13 @@ final class SignIn {
     }
     Map<String, String> form = fields.values();
     String next = safeNext(Optional.ofNullable(form.get("next")));
-    var waiting = throttle.flatMap(t -> t.waiting(request));
-    if (waiting.isPresent()) {
-      tooMany(response, next, waiting.get());
-      return;
-    }
     String key = form.getOrDefault("key", "").trim();
     if (key.isEmpty()) {
       Html.send(response, 401, page(next, Optional.of("Enter the API key.")));
       return;
     }
     if (!apiKey.matches(key)) {
-      var wait = throttle.flatMap(t -> t.failed(AuthThrottle.Kind.SIGN_IN, request));
+      var wait = throttle.flatMap(t -> t.failed(AuthThrottle.Kind.SIGN_IN, request, key));
       if (wait.isPresent()) {
         tooMany(response, next, wait.get());
         return;
