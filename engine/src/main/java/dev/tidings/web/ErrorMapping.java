@@ -48,6 +48,17 @@ final class ErrorMapping {
   }
 
   private static void answer(ServerRequest request, ServerResponse response, Exception failure) {
+    if (ClientGone.causedBy(failure)) {
+      log.debug(
+          "the client ended {} {} before its body did",
+          request.prologue().method().text(),
+          request.path().path());
+      send(
+          response,
+          ApiProblem.badRequest(
+              "the request ended before its declared length (the client closed the connection)"));
+      return;
+    }
     String reference = UUID.randomUUID().toString();
     ApiProblem problem = problem(failure, reference);
     // a problem a route chose is its own answer, logged (or not) where it was chosen

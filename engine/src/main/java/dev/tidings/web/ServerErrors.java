@@ -39,6 +39,12 @@ final class ServerErrors implements DirectHandler {
       Status status,
       ServerResponseHeaders headers,
       String message) {
+    if (status.code() == 400 && request.headers().contains(HeaderNames.CONTENT_ENCODING)) {
+      // the server decodes no content coding: say so, as RFC 9110 asks, instead of a bare 400
+      status = Status.UNSUPPORTED_MEDIA_TYPE_415;
+      message = "a request body with a Content-Encoding is not accepted: send it without one";
+      headers.set(HeaderNames.ACCEPT_ENCODING, "identity");
+    }
     int code = status.code();
     registry
         .counter("tidings_http_server_refused_total", "status", Integer.toString(code))
@@ -49,6 +55,7 @@ final class ServerErrors implements DirectHandler {
         : message.length() > MAX_DETAIL ? message.substring(0, MAX_DETAIL) + "..." : message;
     byte[] body = Json.MAPPER.writeValueAsBytes(new ErrorBody(error(status), detail));
     headers.set(HeaderNames.CONTENT_TYPE, "application/json; charset=UTF-8");
+    headers.set(HeaderNames.X_CONTENT_TYPE_OPTIONS, NoSniffFilter.NOSNIFF);
     return TransportResponse.builder()
         .status(status)
         .headers(headers)

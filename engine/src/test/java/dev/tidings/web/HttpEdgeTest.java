@@ -28,6 +28,9 @@ class HttpEdgeTest {
   private static final AtomicReference<Optional<String>> queueProblem =
       new AtomicReference<>(Optional.empty());
   private static HttpServer server;
+  private static final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private static double earlierEchoes400;
   private static final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -51,7 +54,7 @@ class HttpEdgeTest {
         new DependencyCheck("queue", "test", queueProblem::get));
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        registry,
         checks,
         List.of(echo));
   }
@@ -256,6 +259,80 @@ class HttpEdgeTest {
         .header("Content-Type", "application/json"));
     assertThat(huge.statusCode()).as(huge.body()).isEqualTo(400);
     assertThat(body(huge).path("detail").asString()).contains("number too large");
+  }
+
+  @Test
+  void every_json_answer_says_nosniff_so_an_echoed_path_is_never_read_as_html() throws Exception {
+    var notFound =
+        send(authorized("/api/v1/%3Cscript%3Ealert(1)%3C%2Fscript%3E").GET());
+    assertThat(notFound.statusCode()).isEqualTo(404);
+    assertThat(notFound.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    assertThat(notFound.headers().firstValue("Content-Type").orElse(""))
+        .startsWith("application/json");
+    var refused = send(request("/api/v1/echo").GET());
+    assertThat(refused.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    var ok = send(
+        authorized("/api/v1/echo").POST(json("{}")).header("Content-Type", "application/json"));
+    assertThat(ok.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+  }
+
+  @Test
+  void a_body_with_a_content_encoding_is_a_415_that_says_why() throws Exception {
+    for (String encoding : List.of("gzip", "br", "identity, gzip")) {
+      var answer = raw("POST /api/v1/echo HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + KEY
+          + "\r\nContent-Type: application/json\r\nContent-Encoding: " + encoding
+          + "\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+      assertThat(answer.status()).as(encoding).isEqualTo(415);
+      assertThat(answer.json().path("detail").asString()).as(encoding).contains("Content-Encoding");
+    }
+  }
+
+  @Test
+  void a_client_that_aborts_mid_body_is_no_server_error_in_the_log() throws Exception {
+    earlierEchoes400 = 0;
+    earlierEchoes400 = abortedEchoes();
+    var logged =
+        new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    logged.start();
+    var root = (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.addAppender(logged);
+    try {
+      for (int i = 0; i < 3; i++) {
+        try (var socket = new java.net.Socket("127.0.0.1", server.port())) {
+          socket
+              .getOutputStream()
+              .write(("POST /api/v1/echo HTTP/1.1\r\nHost: t\r\n"
+                      + "Authorization: Bearer " + KEY + "\r\nContent-Type: application/json\r\n"
+                      + "Content-Length: 60\r\n\r\n{\"a\":\"only part")
+                  .getBytes(UTF_8));
+          socket.getOutputStream().flush();
+        }
+      }
+      // the node notices each abort on its own thread, and answers it as a bad request
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (System.nanoTime() < deadline && abortedEchoes() < 3) Thread.sleep(20);
+    } finally {
+      root.detachAppender(logged);
+    }
+    assertThat(abortedEchoes()).isEqualTo(3);
+    assertThat(logged.list)
+        .filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
+        .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .isEmpty();
+  }
+
+  /** Requests to the echo route answered 400 because their body ended early. */
+  private static double abortedEchoes() {
+    return registry
+            .find("http.server.requests")
+            .tag("route", "/api/v1/echo")
+            .tag("status", "400")
+            .timers()
+            .stream()
+            .mapToDouble(timer -> (double) timer.count())
+            .sum()
+        - earlierEchoes400;
   }
 
   private record Raw(int status, String body) {

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -115,13 +116,46 @@ final class FormGuard {
     var host = request.headers().first(HeaderNames.HOST);
     var origin = request.headers().first(HeaderNames.ORIGIN);
     if (origin.isPresent()) {
-      String value = origin.get();
-      int scheme = value.indexOf("://");
-      return host.isPresent()
-          && scheme > 0
-          && value.substring(scheme + 3).equalsIgnoreCase(host.get());
+      return host.isPresent() && sameOrigin(origin.get(), scheme(request), host.get());
     }
     var site = request.headers().first(HeaderNames.create("Sec-Fetch-Site"));
     return site.isEmpty() || site.get().equals("same-origin") || site.get().equals("none");
+  }
+
+  /**
+   * The scheme this page was reached by: the one a reverse proxy in front names in {@code
+   * X-Forwarded-Proto} (a browser cannot set that header on another site's form), else the node's own.
+   */
+  private static String scheme(ServerRequest request) {
+    var forwarded = request.headers().first(HeaderNames.X_FORWARDED_PROTO);
+    if (forwarded.isPresent()) {
+      String first = forwarded.get().split(",", 2)[0].strip().toLowerCase(Locale.ROOT);
+      if (first.equals("http") || first.equals("https")) return first;
+    }
+    return request.isSecure() ? "https" : "http";
+  }
+
+  /**
+   * Whether {@code origin} (scheme, host and port, as a browser writes it) is the site at {@code
+   * scheme://host}: all three must agree, a port left out being the scheme's default. An origin of
+   * another scheme on the same host and port (a page on plain HTTP posting to the HTTPS dashboard) is
+   * another site.
+   */
+  static boolean sameOrigin(String origin, String scheme, String host) {
+    int separator = origin.indexOf("://");
+    if (separator <= 0) return false;
+    String originScheme = origin.substring(0, separator).toLowerCase(Locale.ROOT);
+    if (!originScheme.equals(scheme)) return false;
+    String authority = origin.substring(separator + 3);
+    if (authority.isEmpty() || authority.contains("/") || authority.contains("@")) return false;
+    return withPort(authority, scheme).equalsIgnoreCase(withPort(host.strip(), scheme));
+  }
+
+  /** {@code host[:port]} with the scheme's default port written out. */
+  private static String withPort(String authority, String scheme) {
+    int closingBracket = authority.lastIndexOf(']');
+    int colon = authority.lastIndexOf(':');
+    if (colon > closingBracket) return authority;
+    return authority + (scheme.equals("https") ? ":443" : ":80");
   }
 }
