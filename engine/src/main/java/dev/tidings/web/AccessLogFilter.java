@@ -38,9 +38,12 @@ final class AccessLogFilter implements Filter {
           .register(registry)
           .record(nanos, TimeUnit.NANOSECONDS);
       if (access.isInfoEnabled()) {
-        String path = request.path().path();
+        // as the client wrote it, percent-encoded: a decoded %0A would start a forged line
+        String path = request.path().rawPath();
         long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
         String peer = request.remotePeer().host();
+        String requestId =
+            response.headers().first(AnswerHeadersFilter.REQUEST_ID).orElse("-");
         // key-value pairs become fields of their own in JSON logs, for log queries by status or
         // route
         access
@@ -52,14 +55,16 @@ final class AccessLogFilter implements Filter {
             .addKeyValue("bytes", response.bytesWritten())
             .addKeyValue("millis", millis)
             .addKeyValue("peer", peer)
+            .addKeyValue("request_id", requestId)
             .log(
-                "{} {} {} {}B {}ms {}",
+                "{} {} {} {}B {}ms {} {}",
                 method,
                 path,
                 status,
                 response.bytesWritten(),
                 millis,
-                peer);
+                peer,
+                requestId);
       }
     }
   }

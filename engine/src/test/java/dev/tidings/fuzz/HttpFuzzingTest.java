@@ -63,7 +63,12 @@ import tools.jackson.databind.node.ObjectNode;
  * signed with the configured test keys so that they reach the mapping). Request {@code i} is built from
  * its own seeded random source, so any request of a report can be rebuilt from its number.
  *
- * <p>Afterwards: no answer was a 5xx, and nothing is half-written (every product and subscriber read back
+ * <p>The mutated requests go over kept-alive connections, one per worker and client address, a quarter of
+ * those with a body offering it with {@code Expect: 100-continue} and sending it even when the answer came
+ * first (see {@link KeptAliveClient}); each carries its own {@code X-Request-Id}, and an answer that names
+ * another is a mismatch: the node took part of one request for another.
+ *
+ * <p>Afterwards: no answer was a 5xx, no answer was another request's, and nothing is half-written (every product and subscriber read back
  * through the API is valid under the API's own rules, the API's lists agree with the database, and no
  * refused all-or-nothing import left a row). {@code fuzz.http.requests} (15,000 by default) sets the
  * count, {@code fuzz.seed} the seed; the report goes to standard output and target/fuzz/http-report.txt.
@@ -80,6 +85,9 @@ class HttpFuzzingTest {
   private static final int WORKERS = Integer.getInteger("fuzz.http.workers", 4);
   private static final long SEED = Long.getLong("fuzz.seed", 20_260_101L);
   private static final int MINIMISE_BUDGET = 120;
+
+  /** Of the requests with a body, the share in percent offered with {@code Expect: 100-continue}. */
+  private static final int EXPECT_PERCENT = 25;
 
   @TempDir
   static Path dataDir;
@@ -224,31 +232,48 @@ class HttpFuzzingTest {
     ExecutorService pool = Executors.newFixedThreadPool(WORKERS);
     List<Future<?>> workers = new ArrayList<>();
     var next = new AtomicInteger();
+    var mismatches = new ConcurrentLinkedQueue<String>();
+    var expected = new AtomicInteger();
+    var sentAgain = new AtomicInteger();
     for (int w = 0; w < WORKERS; w++) {
       workers.add(pool.submit(() -> {
         int i;
-        while ((i = next.getAndIncrement()) < REQUESTS) {
-          Sent request = build(i);
-          int status = status(request);
-          sent.incrementAndGet();
-          byRoute
-              .computeIfAbsent(request.route(), r -> new ConcurrentHashMap<>())
-              .computeIfAbsent(statusClass(status), c -> new AtomicInteger())
-              .incrementAndGet();
-          if (request.route().endsWith("/import")
-              && request.pathAndQuery().contains("mode=all-or-nothing")
-              && status / 100 != 2) refusedAllOrNothing.add(i);
-          if (status >= 500 || status < 0) {
-            String kind = request.route() + " -> " + (status < 0 ? "no answer" : status) + " ["
-                + request.mutation() + "]";
-            failureCounts.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
-            firstFailure.merge(
-                kind,
-                request,
-                (a, b) -> a.body().length + a.pathAndQuery().length()
-                        <= b.body().length + b.pathAndQuery().length()
-                    ? a
-                    : b);
+        try (var keyed = new KeptAliveClient(base, java.net.InetAddress.getByName("127.0.0.1"));
+            var stranger = new KeptAliveClient(base, java.net.InetAddress.getByName("127.0.0.2"))) {
+          while ((i = next.getAndIncrement()) < REQUESTS) {
+            Sent request = build(i);
+            // a share of the bodies is offered with Expect: 100-continue, as careful clients and
+            // attackers both do; a body past the node's limit always is (a careful client's upload)
+            boolean expect = request.body().length > Settings.DEFAULT_MAX_BODY_BYTES
+                || new Random(SEED ^ (31L * i)).nextInt(100) < EXPECT_PERCENT;
+            var exchange = (clientFor(request) == http ? keyed : stranger)
+                .exchange(request, "fuzz-" + i, expect);
+            int status = exchange.status();
+            if (expect && request.body().length > 0) expected.incrementAndGet();
+            if (exchange.sentAgain()) sentAgain.incrementAndGet();
+            if (exchange.mismatched())
+              mismatches.add(request.describe() + "\n      answered as " + exchange.answeredId()
+                  + " with " + status);
+            sent.incrementAndGet();
+            byRoute
+                .computeIfAbsent(request.route(), r -> new ConcurrentHashMap<>())
+                .computeIfAbsent(statusClass(status), c -> new AtomicInteger())
+                .incrementAndGet();
+            if (request.route().endsWith("/import")
+                && request.pathAndQuery().contains("mode=all-or-nothing")
+                && status / 100 != 2) refusedAllOrNothing.add(i);
+            if (status >= 500 || status < 0) {
+              String kind = request.route() + " -> " + (status < 0 ? "no answer" : status) + " ["
+                  + request.mutation() + "]";
+              failureCounts.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
+              firstFailure.merge(
+                  kind,
+                  request,
+                  (a, b) -> a.body().length + a.pathAndQuery().length()
+                          <= b.body().length + b.pathAndQuery().length()
+                      ? a
+                      : b);
+            }
           }
         }
         return null;
@@ -259,7 +284,12 @@ class HttpFuzzingTest {
     double seconds = (System.nanoTime() - started) / 1e9;
 
     List<String> invariants = invariants(List.copyOf(refusedAllOrNothing));
-    String report = report(byRoute, failureCounts, firstFailure, sent.get(), seconds, invariants);
+    String report = report(byRoute, failureCounts, firstFailure, sent.get(), seconds, invariants)
+        + "\n" + expected.get() + " requests offered their body with Expect: 100-continue over"
+        + " kept-alive connections; " + sentAgain.get() + " sent again on a fresh connection after"
+        + " the kept one was found closed; answers that belonged to another request: "
+        + mismatches.size() + "\n"
+        + String.join("\n", mismatches.stream().limit(20).toList()) + "\n";
     System.out.println(report);
     Path out = Path.of("target", "fuzz");
     Files.createDirectories(out);
@@ -271,6 +301,10 @@ class HttpFuzzingTest {
     assertThat(fives)
         .as("answers of 5xx (or none) in %d requests; the report above lists each kind", sent.get())
         .isZero();
+    assertThat(mismatches)
+        .as("answers on a kept-alive connection that belonged to another request")
+        .isEmpty();
+    assertThat(expected.get()).as("requests offered with Expect: 100-continue").isPositive();
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -162,6 +162,21 @@ class RequestFramingTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"/o/first", "/api/v1/nowhere", "/nowhere", "/health"})
+  void an_answer_to_head_has_no_body_so_the_next_answer_is_read_whole(String path)
+      throws IOException {
+    try (var connection = new RawConnection()) {
+      connection.write("HEAD " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY
+          + "\r\n\r\nGET /o/second HTTP/1.1\r\nHost: x\r\n\r\n");
+      connection.readHead();
+      Answer second = connection.read();
+      assertThat(second.status()).as("the answer after HEAD %s", path).isEqualTo(200);
+      assertThat(second.header("x-token")).isEqualTo("second");
+      assertThat(second.body()).isEqualTo("image");
+    }
+  }
+
   /** One answer: its status, headers (names in lower case) and body. */
   record Answer(int status, Map<String, String> headers, String body) {
     @Nullable String header(String name) {
@@ -193,6 +208,15 @@ class RequestFramingTest {
         write(text);
       } catch (IOException closed) {
         // the server closed the connection first
+      }
+    }
+
+    /** An answer to HEAD: its status line and headers, no body whatever it declares. */
+    void readHead() throws IOException {
+      String statusLine = line();
+      assertThat(statusLine).as("an answer to HEAD").isNotNull().startsWith("HTTP/1.1 ");
+      for (String header = line(); header != null && !header.isEmpty(); header = line()) {
+        // headers only
       }
     }
 
