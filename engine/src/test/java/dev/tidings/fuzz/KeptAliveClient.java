@@ -64,8 +64,8 @@ final class KeptAliveClient implements AutoCloseable {
   /**
    * Sends {@code request} with {@code id} as its {@code X-Request-Id}, with {@code Expect:
    * 100-continue} when {@code expectContinue} and it has a body, and reads its answer. A connection
-   * the server had already closed before any byte of the answer is opened again and the request sent
-   * once more, as every HTTP client does with a kept-alive connection.
+   * found closed before any byte of the answer is opened again and the request sent once more, as
+   * every HTTP client does with a kept-alive connection (the report counts these).
    */
   Exchange exchange(HttpFuzzingTest.Sent request, String id, boolean expectContinue) {
     String target;
@@ -77,12 +77,12 @@ final class KeptAliveClient implements AutoCloseable {
     }
     for (String value : request.headers().values())
       if (value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) return Exchange.UNSENDABLE;
-    boolean reused = socket != null;
     try {
       return once(request, target, id, expectContinue, false);
     } catch (StaleConnection stale) {
+      // a kept connection the server had closed, or a refusal (an over-long request line) whose
+      // answer the reset of the bytes it left unread overtook: send it once more, as clients do
       closeQuietly();
-      if (!reused) return Exchange.none(false);
       try {
         return once(request, target, id, expectContinue, true);
       } catch (IOException again) {
