@@ -59,7 +59,10 @@ public final class CampaignService {
 
   public Campaign create(CampaignDefinition definition) {
     CampaignTemplates.compileVariants(definition);
-    return jdbi.withHandle(handle -> CampaignTable.insert(handle, definition, clock.instant()));
+    return jdbi.withHandle(handle -> {
+      AudienceReferences.check(handle, definition.audience());
+      return CampaignTable.insert(handle, definition, clock.instant());
+    });
   }
 
   public Optional<Campaign> get(long id) {
@@ -75,7 +78,10 @@ public final class CampaignService {
   /** Replaces the definition of a DRAFT or SCHEDULED campaign. */
   public Campaign replace(long id, CampaignDefinition definition) {
     CampaignTemplates.compileVariants(definition);
-    return jdbi.withHandle(handle -> CampaignTable.replace(handle, id, definition, clock.instant()))
+    return jdbi.withHandle(handle -> {
+          AudienceReferences.check(handle, definition.audience());
+          return CampaignTable.replace(handle, id, definition, clock.instant());
+        })
         .orElseThrow(() -> notEditable(id));
   }
 
@@ -245,6 +251,7 @@ public final class CampaignService {
 
   /** How many subscribers the audience holds now: the people a send started now would plan. */
   public long countAudience(Audience who) {
+    jdbi.useHandle(handle -> AudienceReferences.check(handle, who));
     return audience.count(who);
   }
 

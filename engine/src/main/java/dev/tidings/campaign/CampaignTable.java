@@ -5,8 +5,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -43,6 +45,16 @@ final class CampaignTable {
         .bind("id", id)
         .map(CampaignTable::campaign)
         .findOne();
+  }
+
+  /** Those of {@code ids} that name a stored campaign. */
+  static Set<Long> existing(Handle handle, Collection<Long> ids) {
+    if (ids.isEmpty()) return Set.of();
+    return Set.copyOf(handle
+        .createQuery("SELECT id FROM campaigns WHERE id = ANY(:ids)")
+        .bindArray("ids", Long.class, List.copyOf(ids))
+        .mapTo(Long.class)
+        .list());
   }
 
   /** Newest first: campaigns with an id below {@code before} (keyset pagination). */

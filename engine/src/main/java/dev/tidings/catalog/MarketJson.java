@@ -56,8 +56,11 @@ public final class MarketJson {
         problems.add("countries must list at most " + Market.MAX_COUNTRIES + " codes");
       else
         for (JsonNode country : list) {
+          // a null in the list is no code: named, not dropped in silence
           String text = JsonFields.string(problems, country, "countries[]");
           if (text != null) countries.add(text);
+          else if (!JsonFields.given(country))
+            problems.add("countries[] must be a string, got null");
         }
     }
     Boolean isDefault = JsonFields.bool(problems, node.get("default"), "default");

@@ -57,6 +57,42 @@ public final class ReceiptLimits {
     return value.flatMap(text -> textProblem(text, MAX_TEXT_LENGTH)).map(why -> field + ": " + why);
   }
 
+  /**
+   * Free text as a provider relays it (a bounce's reason, a client's user agent), made storable instead of
+   * refused: it is only ever shown, and refusing it would set aside the status it came with. Each run of
+   * control characters (NUL, CR, LF, ESC, ...) becomes one space, a lone UTF-16 surrogate U+FFFD, the
+   * ends are trimmed and the rest cut to {@link #MAX_TEXT_LENGTH}; nothing left is no text.
+   */
+  public static Optional<String> freeText(Optional<String> text) {
+    return text.map(ReceiptLimits::cleaned).filter(clean -> !clean.isEmpty());
+  }
+
+  private static String cleaned(String text) {
+    var out = new StringBuilder(Math.min(text.length(), MAX_TEXT_LENGTH + 2));
+    boolean gap = false;
+    // past the limit nothing more is kept, so nothing more is read
+    for (int i = 0, n = text.length(); i < n && out.length() <= MAX_TEXT_LENGTH; i++) {
+      char c = text.charAt(i);
+      if (Character.isISOControl(c)) {
+        gap = true;
+        continue;
+      }
+      if (gap && !out.isEmpty()) out.append(' ');
+      gap = false;
+      boolean paired = Character.isHighSurrogate(c)
+          ? i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))
+          : Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
+      out.append(Character.isSurrogate(c) && !paired ? '\uFFFD' : c);
+    }
+    String clean = out.toString().strip();
+    if (clean.length() <= MAX_TEXT_LENGTH) return clean;
+    // a pair is kept whole or not at all
+    int end = Character.isHighSurrogate(clean.charAt(MAX_TEXT_LENGTH - 1))
+        ? MAX_TEXT_LENGTH - 1
+        : MAX_TEXT_LENGTH;
+    return clean.substring(0, end).strip();
+  }
+
   /** {@code text} with NUL characters replaced and cut to {@code max}, for names that are only ever shown. */
   public static String printable(String text, int max) {
     String clean = text.replace('\u0000', '\uFFFD');

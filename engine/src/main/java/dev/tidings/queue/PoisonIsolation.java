@@ -1,5 +1,6 @@
 package dev.tidings.queue;
 
+import dev.tidings.LogText;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.HashMap;
@@ -63,9 +64,9 @@ public final class PoisonIsolation implements BatchHandler {
           && !isolated.contains(entry.getKey())) {
         log.warn(
             "dead-lettering message {} of queue '{}': rejected by its handler: {}",
-            entry.getKey(),
+            LogText.of(entry.getKey()),
             queue,
-            reject.reason());
+            LogText.of(reject.reason()));
       }
     }
     return BatchResult.except(exceptions);
@@ -85,10 +86,10 @@ public final class PoisonIsolation implements BatchHandler {
         poison.increment();
         log.warn(
             "dead-lettering message {} of queue '{}' (delivery {}): it fails alone: {}",
-            alone.messageId(),
+            LogText.of(alone.messageId()),
             queue,
             alone.deliveryCount(),
-            reason);
+            LogText.of(reason));
         exceptions.put(alone.messageId(), Disposition.reject(reason));
         return;
       }

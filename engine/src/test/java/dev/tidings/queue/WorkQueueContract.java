@@ -302,6 +302,9 @@ public abstract class WorkQueueContract {
     assertThat(queue.requeueDeadLetter(name, fixable)).as("already requeued").isFalse();
     assertThat(queue.dropDeadLetter(name, hopeless)).as("already dropped").isFalse();
     assertThat(queue.dropDeadLetter(name, "no-such-letter")).isFalse();
+    // no letter has an id with a NUL (PostgreSQL cannot hold one): not there, never an outage
+    assertThat(queue.dropDeadLetter(name, "no\u0000such")).isFalse();
+    assertThat(queue.requeueDeadLetter(name, "no\u0000such")).isFalse();
     Thread.sleep(300);
     assertThat(handled).as("the dropped letter is never delivered").isEmpty();
   }

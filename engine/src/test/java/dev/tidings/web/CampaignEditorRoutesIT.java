@@ -252,6 +252,48 @@ class CampaignEditorRoutesIT {
   }
 
   @Test
+  void a_condition_naming_a_campaign_that_does_not_exist_is_a_422_naming_it_and_writes_nothing() {
+    long known = create(CAMPAIGN);
+    long missing = known + 1_000_000;
+    String audience = "{\"type\":\"segment\",\"conditions\":[{\"type\":\"opened\",\"campaignId\":"
+        + known + "},{\"type\":\"notOpened\",\"campaignId\":" + missing + "}]}";
+
+    var count = api.postJson("/api/v1/audiences/count", "{\"audience\":" + audience + "}");
+    assertThat(count.status()).as(count.body()).isEqualTo(422);
+    assertThat(count.detail())
+        .contains("audience.conditions[1].campaignId")
+        .contains(Long.toString(missing))
+        .doesNotContain("conditions[0]");
+
+    String naming = CAMPAIGN.replace("\"slots\":3,", "\"slots\":3,\"audience\":" + audience + ",");
+    long before = campaigns.list(Optional.empty(), 1).getFirst().id();
+    var created = api.postJson(CAMPAIGNS, naming);
+    assertThat(created.status()).as(created.body()).isEqualTo(422);
+    assertThat(created.detail()).contains("audience.conditions[1].campaignId");
+    assertThat(campaigns.list(Optional.empty(), 1).getFirst().id())
+        .as("nothing stored")
+        .isEqualTo(before);
+
+    var replaced = api.putJson(CAMPAIGNS + "/" + known, naming);
+    assertThat(replaced.status()).as(replaced.body()).isEqualTo(422);
+    assertThat(replaced.detail()).contains("audience.conditions[1].campaignId");
+    var patched = api.patchJson(
+        CAMPAIGNS + "/" + known,
+        "{\"audience\":{\"type\":\"segment\",\"conditions\":[{\"type\":\"inTest\",\"campaignId\":"
+            + missing + "}]}}");
+    assertThat(patched.status()).as(patched.body()).isEqualTo(422);
+    assertThat(patched.detail()).contains("audience.conditions[0].campaignId");
+    assertThat(campaigns.get(known).orElseThrow().definition().audience())
+        .isEqualTo(new dev.tidings.campaign.Audience.All());
+
+    var fine = api.postJson(
+        "/api/v1/audiences/count",
+        "{\"audience\":{\"type\":\"segment\",\"conditions\":[{\"type\":\"notOpened\",\"campaignId\":"
+            + known + "}]}}");
+    assertThat(fine.status()).as(fine.body()).isEqualTo(200);
+  }
+
+  @Test
   void starter_templates_are_listed_and_read_one_by_one() {
     var list = api.get("/api/v1/campaign-templates");
     assertThat(list.status()).isEqualTo(200);

@@ -124,6 +124,24 @@ class NotifyRoutesIT {
   }
 
   @Test
+  void an_import_reads_published_null_as_not_given_and_names_a_published_of_another_type() {
+    String body = """
+        [{"id": "cap-%1$s", "type": "product", "title": "Cap", "published": null}]""".formatted(run);
+    var imported = api.postJson("/api/v1/content/import", body);
+    assertThat(imported.status()).as(imported.body()).isEqualTo(200);
+    assertThat(imported.json().path("published").asInt()).isZero();
+    assertThat(api.get("/api/v1/content/cap-" + run).json().path("published").asBoolean())
+        .isFalse();
+
+    var wrong = api.postJson(
+        "/api/v1/content/import",
+        body.replace("cap-", "mitt-").replace("\"published\": null", "\"published\": \"yes\""));
+    assertThat(wrong.status()).isEqualTo(422);
+    assertThat(wrong.detail()).contains("content 1").contains("published must be true or false");
+    assertThat(api.get("/api/v1/content/mitt-" + run).status()).isEqualTo(404);
+  }
+
+  @Test
   void bad_content_and_bad_windows_get_a_4xx_that_says_what_is_wrong_and_store_nothing() {
     var badType = api.putJson(
         "/api/v1/content/bad-" + run,

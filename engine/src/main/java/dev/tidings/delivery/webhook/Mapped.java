@@ -74,8 +74,22 @@ public record Mapped(List<Receipt> receipts, List<Unmapped> unmapped) {
       this.now = now;
     }
 
-    /** Takes {@code receipt}, or keeps it as refused when the store could not hold it. */
-    public Builder receipt(Receipt receipt) {
+    /**
+     * Takes {@code receipt}, its free text cleaned ({@link ReceiptLimits#freeText}), or keeps it as
+     * refused when the store still could not hold it (a time out of range, an id no message has).
+     */
+    public Builder receipt(Receipt given) {
+      Receipt receipt = new Receipt(
+          given.messageId(),
+          given.status(),
+          given.at(),
+          given.source(),
+          ReceiptLimits.freeText(given.reason()),
+          ReceiptLimits.freeText(given.userAgent()),
+          given.sourceAddress(),
+          given.providerSaysMachine(),
+          given.eventId(),
+          given.slot());
       Optional<String> problem = ReceiptLimits.problem(receipt, now);
       if (problem.isEmpty()) {
         receipts.add(receipt);

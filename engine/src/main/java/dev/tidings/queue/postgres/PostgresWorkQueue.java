@@ -1,5 +1,7 @@
 package dev.tidings.queue.postgres;
 
+import dev.tidings.LogText;
+import dev.tidings.StoredText;
 import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Message;
@@ -158,17 +160,27 @@ public final class PostgresWorkQueue implements WorkQueue {
   @Override
   public boolean requeueDeadLetter(String queue, String messageId) {
     spec(queue);
+    if (!storable(messageId)) return false;
     return unavailableOnFailure(
-        "requeue dead letter " + messageId + " of queue '" + queue + "'",
+        "requeue dead letter " + LogText.of(messageId) + " of queue '" + queue + "'",
         () -> table.requeueDeadLetter(queue, messageId));
   }
 
   @Override
   public boolean dropDeadLetter(String queue, String messageId) {
     spec(queue);
+    if (!storable(messageId)) return false;
     return unavailableOnFailure(
-        "drop dead letter " + messageId + " of queue '" + queue + "'",
+        "drop dead letter " + LogText.of(messageId) + " of queue '" + queue + "'",
         () -> table.dropDeadLetter(queue, messageId));
+  }
+
+  /**
+   * Whether a letter could have {@code messageId}: the table cannot hold a NUL, so no letter has one,
+   * and asking the database about it would fail the statement (an outage to the caller).
+   */
+  private static boolean storable(String messageId) {
+    return StoredText.problem(messageId) == null;
   }
 
   @Override

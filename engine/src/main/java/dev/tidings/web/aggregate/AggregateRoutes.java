@@ -56,8 +56,9 @@ public final class AggregateRoutes implements RouteGroup {
       if (!body.isObject())
         throw ApiProblem.badRequest("expected a JSON object: events, groupBy, scopes, measure,"
             + " algorithm and optionally enabled");
+      // absent or null: enabled, as JSON null reads "not given" in every body
       JsonNode enabled = body.path("enabled");
-      if (!enabled.isMissingNode() && !enabled.isBoolean())
+      if (!enabled.isMissingNode() && !enabled.isNull() && !enabled.isBoolean())
         throw ApiProblem.badRequest("enabled must be true or false");
       ObjectNode definition = ((ObjectNode) body).deepCopy();
       definition.remove("enabled");

@@ -283,7 +283,8 @@ public final class CampaignRoutes implements RouteGroup {
   private static JsonNode withoutId(long id, JsonNode body) {
     if (body instanceof ObjectNode object && object.has("id")) {
       JsonNode given = object.get("id");
-      if (!given.canConvertToLong() || given.asLong() != id)
+      // null names no other campaign: taken as absent, as a product's or subscriber's PUT takes it
+      if (!given.isNull() && (!given.canConvertToLong() || given.asLong() != id))
         throw ApiProblem.unprocessable(
             "id in the body (" + given + ") differs from the id in the path (" + id + ")");
       object.remove("id");

@@ -1,5 +1,7 @@
 package dev.tidings.web.dashboard;
 
+import dev.tidings.LogText;
+import dev.tidings.StoredText;
 import dev.tidings.catalog.Product;
 import dev.tidings.web.AuthThrottle;
 import dev.tidings.web.RouteGroup;
@@ -303,7 +305,12 @@ public final class DashboardRoutes implements RouteGroup {
     Optional<String> queue = knownQueue(request, response, visitor);
     if (queue.isEmpty()) return;
     String message = form.get().get("message");
-    if (message.isBlank() || message.length() > 200) {
+    // a letter's id is the queue's own text: one with a control character (a NUL, a line break) or
+    // that the database cannot hold names no letter, and is refused here rather than sent on
+    if (message.isBlank()
+        || message.length() > 200
+        || message.chars().anyMatch(Character::isISOControl)
+        || StoredText.problem(message) != null) {
       Html.send(
           response,
           400,
@@ -321,7 +328,7 @@ public final class DashboardRoutes implements RouteGroup {
         : work.dropDeadLetter(queue.get(), message);
     log.info(
         "dead letter {} of queue '{}' {} from the dashboard",
-        message,
+        LogText.of(message),
         queue.get(),
         !done ? "was not there to settle" : requeue ? "requeued" : "dropped");
     response.status(303);

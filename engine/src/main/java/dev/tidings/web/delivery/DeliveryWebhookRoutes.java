@@ -2,6 +2,7 @@ package dev.tidings.web.delivery;
 
 import dev.tidings.ErrorKind;
 import dev.tidings.InvalidInputException;
+import dev.tidings.LogText;
 import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.DeliveryEvents;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
@@ -118,7 +119,8 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
       mapped = receive.get();
     } catch (WebhookRefused refused) {
       count(provider, refused.kind().name().toLowerCase(java.util.Locale.ROOT));
-      log.warn("refused a {} webhook request: {}", provider, refused.detail());
+      // the detail may quote the provider's body: one line, whatever it holds
+      log.warn("refused a {} webhook request: {}", provider, LogText.of(refused.detail()));
       // a provider reads an unreadable body as its own bug (400), not as a rule it broke (422)
       if (refused.kind() == ErrorKind.INVALID) throw ApiProblem.badRequest(refused.detail());
       throw refused;

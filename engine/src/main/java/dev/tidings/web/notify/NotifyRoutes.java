@@ -1,6 +1,7 @@
 package dev.tidings.web.notify;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.JsonFields;
 import dev.tidings.Problems;
 import dev.tidings.notify.Content;
 import dev.tidings.notify.ContentJson;
@@ -63,16 +64,18 @@ public final class NotifyRoutes implements RouteGroup {
           problems.add("content " + position + ": id " + id + " comes twice");
           continue;
         }
+        // published is the import's own field: absent or null is not published, as the other
+        // optional fields of a piece read absent and null alike
+        var found = new Problems();
+        Boolean published = JsonFields.bool(found, element.get("published"), "published");
         try {
           pieces.add(ContentJson.fromJson(id, element));
-          JsonNode published = element.get("published");
-          if (published != null && !published.isNull() && !published.isBoolean())
-            throw new InvalidInputException(
-                "published must be true or false, got " + dev.tidings.JsonFields.kind(published));
-          if (published != null && published.booleanValue()) publish.add(id);
         } catch (InvalidInputException e) {
-          problems.add("content " + position + ": " + String.join("; ", e.problems()));
+          e.problems().forEach(found::add);
         }
+        if (!found.isEmpty())
+          problems.add("content " + position + ": " + String.join("; ", found.list()));
+        else if (Boolean.TRUE.equals(published)) publish.add(id);
       }
       if (!problems.isEmpty()) throw new InvalidInputException(problems);
       JsonBodies.ok(response, notifications.importAll(pieces, publish));

@@ -2,6 +2,7 @@ package dev.tidings.web.optimize;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.JsonFields;
 import dev.tidings.Problems;
 import dev.tidings.optimize.CountDelta;
 import dev.tidings.optimize.ItemChange;
@@ -63,11 +64,12 @@ final class OptimizeJson {
         else attributes.put(name, value.asString());
       }
     }
-    JsonNode current = body.path("current");
-    if (!current.isMissingNode() && !current.isBoolean())
-      problems.add("current must be true or false");
+    // absent or null: not made current, as JSON null reads "not given" in every body
+    var found = new Problems();
+    Boolean current = JsonFields.bool(found, body.get("current"), "current");
+    problems.addAll(found.list());
     if (!problems.isEmpty()) throw new InvalidInputException(problems);
-    return new ConfigurationBody(attributes, current.asBoolean(false));
+    return new ConfigurationBody(attributes, Boolean.TRUE.equals(current));
   }
 
   /** A batch of counts: an array of {itemId, configurationId, impressions, conversions}. */

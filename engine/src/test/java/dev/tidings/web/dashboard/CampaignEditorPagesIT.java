@@ -259,6 +259,46 @@ class CampaignEditorPagesIT {
   }
 
   @Test
+  void a_condition_naming_no_campaign_is_shown_beside_its_row_and_nothing_is_stored_or_counted()
+      throws Exception {
+    int before = campaignCount();
+    var form = new java.util.HashMap<>(draftForm(
+        "Lapsed readers",
+        Map.of(
+            "c0.type",
+            "country",
+            "c0.value",
+            "GB",
+            "c1.type",
+            "notOpened",
+            "c1.value",
+            "999999999")));
+    var refused = post("/campaigns/new", form);
+
+    assertThat(refused.statusCode()).isEqualTo(422);
+    var page = Jsoup.parse(refused.body());
+    assertThat(page.select("#c1-error").text()).contains("999999999");
+    assertThat(page.select("#c0-error")).isEmpty();
+    assertThat(page.select("[id=c1.value]").attr("aria-invalid")).isEqualTo("true");
+    assertThat(campaignCount()).isEqualTo(before);
+
+    form.put("intent", "count");
+    var counted = post("/campaigns/new", form);
+    assertThat(counted.statusCode()).isEqualTo(422);
+    assertThat(Jsoup.parse(counted.body()).select("output#count").text()).isEmpty();
+    assertThat(Jsoup.parse(counted.body()).select("#c1-error").text()).contains("999999999");
+
+    String csrf = token(get("/campaigns/new").body());
+    var live = post(
+        "/campaigns/audience-count",
+        Map.of("_csrf", csrf, "c0.type", "notOpened", "c0.value", "999999999"));
+    assertThat(live.statusCode()).isEqualTo(422);
+    assertThat(Json.MAPPER.readTree(live.body()).path("problems").get(0).asString())
+        .startsWith("audience.conditions[0]")
+        .contains("999999999");
+  }
+
+  @Test
   void a_draft_is_edited_and_a_running_campaign_is_not() throws Exception {
     long id = createDraft("Editable", Map.of());
     var form = editorForm(get("/campaigns/" + id + "/edit").body());
