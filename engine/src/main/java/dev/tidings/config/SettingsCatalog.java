@@ -21,7 +21,7 @@ public final class SettingsCatalog {
       "TIDINGS_DB_URL",
       Setting.Kind.URL,
       "embedded PostgreSQL under `TIDINGS_DATA_DIR/pg`",
-      "`jdbc:postgresql://host:5432/db` (or `postgresql://...`) of a PostgreSQL 15+; a primary and its standbys as `jdbc:postgresql://h1:5432,h2:5432/db` (the node writes to whichever is primary, `targetServerType=primary` unless the URL says otherwise, and follows a promotion)");
+      "`jdbc:postgresql://host:5432/db` (or `postgresql://...`) of a PostgreSQL 15+ with its contrib extensions (the migrations create `pg_trgm` in schema `public` for the subscriber search by name; where they cannot, they warn and that search reads the table); a primary and its standbys as `jdbc:postgresql://h1:5432,h2:5432/db` (the node writes to whichever is primary, `targetServerType=primary` unless the URL says otherwise, and follows a promotion)");
   public static final Setting DB_READ_URL = Setting.text(
       "TIDINGS_DB_READ_URL",
       Setting.Kind.URL,

@@ -12,6 +12,7 @@ import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
+import dev.tidings.testing.StartsServers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The zero-install default: a node on its own PostgreSQL under the data directory, kept across restarts. */
+@StartsServers
 class EmbeddedNodeTest {
   @TempDir
   Path dataDir;

@@ -9,6 +9,7 @@ import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.RouteGroup;
 import java.net.URI;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * serve, worker and demo differ only in which groups of the capabilities they start: a capability's
  * routes run where the role serves, its consumers where the role consumes, and health everywhere.
  */
+@StartsServers
 class NodeRolesTest {
   @TempDir
   Path dataDir;

@@ -1,8 +1,10 @@
 package dev.tidings.audience;
 
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 
+@StartsServers
 class FollowServiceTest extends FollowContract {
   @Override
   protected Database openDatabase() {

@@ -3,6 +3,7 @@ package dev.tidings.audience;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.InstantSource;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * a walk of the whole table. Asked of the planner with plain scans forbidden: a test that no index can
  * answer shows up as a sequential scan.
  */
+@StartsServers
 class SubscriberSearchPlanTest {
   private static Database database;
   private static SubscriberService subscribers;

@@ -8,6 +8,7 @@ import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(120)
+@StartsServers
 class ProductFeedFetchTest {
   private static final Duration INTERVAL = Duration.ofMinutes(1);
   /** The tests' byte limit for a fetched feed. */

@@ -9,6 +9,7 @@ import dev.tidings.app.Node;
 import dev.tidings.app.Role;
 import dev.tidings.config.Settings;
 import dev.tidings.config.SettingsLoader;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /** What a node prints at start never hands its API key to whoever reads the output or the logs. */
+@StartsServers
 class BannerTest {
   private static final String KEY = "operator-key-0123456789abcdefXYZ";
 

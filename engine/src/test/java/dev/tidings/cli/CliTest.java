@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.testing.CommandRuns;
 import dev.tidings.testing.CommandRuns.Run;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line as a user meets it: exit statuses and what it prints. */
+@StartsServers
 class CliTest {
   @TempDir
   Path dataDir;

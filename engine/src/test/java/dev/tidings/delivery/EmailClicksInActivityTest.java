@@ -10,6 +10,7 @@ import dev.tidings.opentime.Engagements;
 import dev.tidings.queue.Delivery;
 import dev.tidings.queue.Topic;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(120)
+@StartsServers
 class EmailClicksInActivityTest {
   private static final Instant SENT = Instant.parse("2026-11-23T10:00:00Z");
   private static final String PERSON = ReceiptStories.PERSON;

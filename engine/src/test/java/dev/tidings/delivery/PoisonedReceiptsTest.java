@@ -4,6 +4,7 @@ import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresQueueOptions;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** Poisoned receipts on the queue tables of the embedded PostgreSQL (surefire). */
+@StartsServers
 class PoisonedReceiptsTest extends PoisonedReceiptsContract {
   private static Database database;
 

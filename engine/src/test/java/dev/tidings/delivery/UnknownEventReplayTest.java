@@ -7,6 +7,7 @@ import dev.tidings.delivery.webhook.Mapped;
 import dev.tidings.delivery.webhook.sendgrid.SendGridEvents;
 import dev.tidings.delivery.webhook.ses.SesEvents;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.InstantSource;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * counted once: they are told apart by the provider's event id (SendGrid's sg_event_id, the SNS
  * MessageId), carried through the queue's codec into the store.
  */
+@StartsServers
 class UnknownEventReplayTest {
   private static Database database;
   private ReceiptStore store;

@@ -18,6 +18,7 @@ import dev.tidings.fuzz.HttpOperations.Parameter;
 import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.io.IOException;
 import java.net.URI;
@@ -73,6 +74,7 @@ import tools.jackson.databind.node.ObjectNode;
  * refused all-or-nothing import left a row). {@code fuzz.http.requests} (15,000 by default) sets the
  * count, {@code fuzz.seed} the seed; the report goes to standard output and target/fuzz/http-report.txt.
  */
+@StartsServers
 class HttpFuzzingTest {
   private static final String KEY = "http-fuzz-api-key-0123456789";
   private static final String SECRET = "http-fuzz-secret-0123456789abcdef";

@@ -16,6 +16,7 @@ import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommendations.Recommended;
 import dev.tidings.recommend.Recommender;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.math.BigDecimal;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL with a real catalogue; the recommender answers the catalogue in id order, as a popularity
  * list would, so that without the rules the slots would begin with the digest's and template's products.
  */
+@StartsServers
 class MarketSlotRulesTest {
   private static final List<String> IDS =
       IntStream.range(0, 40).mapToObj(i -> String.format("p%02d", i)).toList();

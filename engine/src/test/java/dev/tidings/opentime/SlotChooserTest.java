@@ -12,6 +12,7 @@ import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommendations.Recommended;
 import dev.tidings.recommend.Recommender;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@StartsServers
 class SlotChooserTest {
   private static final List<String> CATALOG =
       IntStream.range(0, 40).mapToObj(i -> String.format("p%02d", i)).toList();

@@ -10,6 +10,7 @@ import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
  * themselves cannot lift a product above one that several people each looked at once.
  */
 @Timeout(120)
+@StartsServers
 class PopularityCountsPeopleTest {
   @Test
   void one_person_viewing_an_item_fifty_times_ranks_below_an_item_three_people_viewed_once() {

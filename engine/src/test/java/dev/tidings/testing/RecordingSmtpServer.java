@@ -44,6 +44,7 @@ public final class RecordingSmtpServer implements AutoCloseable {
   private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
 
   private RecordingSmtpServer() throws IOException {
+    QuickRun.refuse("a mail server");
     server = new ServerSocket();
     server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     Thread.ofVirtual().name("recording-smtp-accept").start(this::acceptLoop);

@@ -34,12 +34,14 @@ public final class TestDatabases {
   }
 
   public static Database real() {
+    QuickRun.refuse("a database on the machine's PostgreSQL");
     RealServers.requirePostgres();
     return freshSchema(new ConnectionSpec(
         RealServers.postgresJdbcUrl(), Optional.empty(), Optional.empty(), "public", 8));
   }
 
   public static synchronized EmbeddedPostgresServer embeddedServer() {
+    QuickRun.refuse("an embedded PostgreSQL");
     if (embeddedServer == null) {
       try {
         var directory = Files.createTempDirectory("tidings-test-pg");

@@ -29,6 +29,7 @@ import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.audience.AudienceRoutes;
@@ -57,6 +58,7 @@ import org.junit.jupiter.api.Test;
  * Every REST resource through a real server and a real (embedded) PostgreSQL: good requests work, and
  * each kind of bad request gets a 4xx that says what is wrong and leaves nothing half-written.
  */
+@StartsServers
 class ApiResourcesTest {
   private static final String KEY = "resources-test-key-0123456789";
   private static final long MAX_IMPORT = 64 * 1024;

@@ -17,6 +17,7 @@ import dev.tidings.notify.Notifications;
 import dev.tidings.optimize.ItemConfigurations;
 import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.audience.AudienceRoutes;
 import dev.tidings.web.campaign.CampaignHeadlines;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * wrong type, an id that names nobody) is a 4xx naming what is wrong, never a 500 and never silently
  * dropped: through a real server and a real (embedded) PostgreSQL.
  */
+@StartsServers
 class ClientInputEdgeTest {
   private static final String KEY = "edge-input-test-key-0123456789";
   private static final String PRODUCT = """

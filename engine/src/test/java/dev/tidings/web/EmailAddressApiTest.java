@@ -14,6 +14,7 @@ import dev.tidings.campaign.RecordingSends;
 import dev.tidings.config.Secret;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.audience.AudienceRoutes;
 import dev.tidings.web.campaign.CampaignHeadlines;
@@ -38,6 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  * suppressions, a campaign's sender and reply-to) takes exactly one bare address and stores it
  * normalised; anything a header could read as more, or as another address, is a 422 naming the field.
  */
+@StartsServers
 class EmailAddressApiTest {
   private static final String KEY = "address-api-test-key-0123456789";
   private static final String SUBSCRIBERS = "/api/v1/subscribers";

@@ -2,6 +2,7 @@ package dev.tidings.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * recipient ends in one of the two, never both (a skipped recipient claimed again would be sent
  * after the cancel and counted twice, so the run's done count would pass its planned count).
  */
+@StartsServers
 class ClaimDuringCancelTest {
   private static final int RECIPIENTS = 6_000;
   private SendHarness harness;

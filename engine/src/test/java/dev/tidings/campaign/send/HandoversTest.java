@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tidings.mail.Handover;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TcpProxy;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * own claim's answer and only after the statement holding its row has returned, and a statement that
  * fails refuses every email in it while handing over none of their rows.
  */
+@StartsServers
 class HandoversTest {
   private static final long CAMPAIGN = 21;
   private static final long RUN = 1;

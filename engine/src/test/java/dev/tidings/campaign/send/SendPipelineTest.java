@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.mail.SendResult;
 import dev.tidings.message.MessageId;
 import dev.tidings.testing.PlainComposer;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The send pipeline end to end on the embedded default: queue tables, PostgreSQL countdown, outbox-like transport. */
+@StartsServers
 class SendPipelineTest {
   private SendHarness harness;
   private final RecordingMailTransport mail = new RecordingMailTransport();

@@ -8,6 +8,7 @@ import dev.tidings.queue.Topic;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Triggered sends overtake bulk partitions on the send queue without starving them (seed 05). */
+@StartsServers
 class SendPriorityTest {
   private Database database;
   private WorkQueue queue;

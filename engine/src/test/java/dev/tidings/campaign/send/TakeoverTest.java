@@ -3,6 +3,7 @@ package dev.tidings.campaign.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.coordination.Countdown;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * but never handed to the transport, records what it handed over as unknown, and the stale one can
  * neither claim, hand over, mark nor count down.
  */
+@StartsServers
 class TakeoverTest {
   private SendHarness harness;
   private final RecordingMailTransport mail = new RecordingMailTransport();

@@ -16,6 +16,7 @@ import dev.tidings.queue.Subscription;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.PlainComposer;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.net.URI;
 import java.time.Duration;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * the send pipeline promises (4xx retried, 5xx failed, a drop before DATA retried, a drop after the
  * message data unknown and never sent again).
  */
+@StartsServers
 class CampaignSmtpFaultTest {
   private Database database;
   private PostgresWorkQueue queue;

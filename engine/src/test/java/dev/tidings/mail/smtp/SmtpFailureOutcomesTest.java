@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.tidings.mail.Address;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.mail.SendResult;
+import dev.tidings.testing.StartsServers;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** How SMTP replies and broken connections map to outcomes, against a server scripted to misbehave. */
+@StartsServers
 class SmtpFailureOutcomesTest {
   private static final Duration BOUND = Duration.ofSeconds(20);
   private static final OutgoingEmail EMAIL = new OutgoingEmail(

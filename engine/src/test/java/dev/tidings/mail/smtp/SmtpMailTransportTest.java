@@ -6,6 +6,7 @@ import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.MailTransportContract;
+import dev.tidings.testing.StartsServers;
 import jakarta.mail.internet.MimeMessage;
 import java.net.URI;
 import java.time.InstantSource;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract against GreenMail, a real SMTP server in this JVM, on a free port. */
+@StartsServers
 class SmtpMailTransportTest extends MailTransportContract {
   @RegisterExtension
   static final GreenMailExtension greenMail =

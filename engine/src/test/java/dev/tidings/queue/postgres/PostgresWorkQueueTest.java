@@ -10,6 +10,7 @@ import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.WorkQueueContract;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.UUID;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The work-queue contract on PostgreSQL queue tables in the embedded PostgreSQL (surefire). */
+@StartsServers
 class PostgresWorkQueueTest extends WorkQueueContract {
   private static Database database;
 

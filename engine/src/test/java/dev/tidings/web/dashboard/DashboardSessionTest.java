@@ -16,6 +16,7 @@ import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.postgres.PostgresQueueOptions;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.AuthThrottle;
 import dev.tidings.web.HttpServer;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * The dashboard's session over HTTP, on two nodes sharing one database and the API key: sign-out
  * ends it on both, wrong keys are throttled, a broken form is a 400.
  */
+@StartsServers
 class DashboardSessionTest {
   private static final String KEY = "dashboard-session-key-0123456789";
   private static Database database;

@@ -16,6 +16,7 @@ import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.postgres.PostgresQueueOptions;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  * letter's id is a 400 naming the field (never a 503 from the database), and a line break in it cannot
  * start a line of its own in the log.
  */
+@StartsServers
 class DeadLetterFormsTest {
   private static final String KEY = "dead-letter-forms-key-0123456789";
   private static final String QUEUE = "dashboard.dead-letter-forms";

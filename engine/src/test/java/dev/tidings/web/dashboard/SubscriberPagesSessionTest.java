@@ -19,6 +19,7 @@ import dev.tidings.queue.postgres.PostgresQueueOptions;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.SubscriberHistory;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * it again with forms that carry the session's token, and a form without it, from another site or for
  * an unknown subscriber changes nothing.
  */
+@StartsServers
 class SubscriberPagesSessionTest {
   private static final String KEY = "subscriber-pages-key-0123456789";
   private static final InstantSource CLOCK = InstantSource.system();

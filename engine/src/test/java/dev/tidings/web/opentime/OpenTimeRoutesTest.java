@@ -24,6 +24,7 @@ import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommendations.Recommended;
 import dev.tidings.recommend.Recommender;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -59,6 +60,7 @@ import org.junit.jupiter.api.Test;
  * arriving at once show k distinct products chosen once, a slot's link lands on the product its image
  * shows, and whatever is not a valid token gets the neutral answer and records nothing.
  */
+@StartsServers
 class OpenTimeRoutesTest {
   private static final String KEY = "open-time-test-key-0123456789";
   private static final URI SHOP = URI.create("https://shop.example/");
