@@ -47,9 +47,10 @@ final class XmlFeedRowSource implements RowSource {
   private final boolean[] fromMerchant;
   private long line;
   private @Nullable String problem;
-  /** Characters of the run of text being read (chunks, CDATA sections), and the line it starts on. */
+  /** Characters of the run of text being read: its chunks and CDATA sections so far. */
   private long textChars;
 
+  /** The line where that run of text starts. */
   private long textLine;
 
   XmlFeedRowSource(InputStream in, RowSchema schema) {
@@ -74,8 +75,7 @@ final class XmlFeedRowSource implements RowSource {
     // only the five predefined entities (&gt; ...) can be referenced once a DTD is refused
     factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, true);
     factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
-    // text comes in chunks of the parser's buffer, so that no text is held whole before it is
-    // counted
+    // text comes in chunks of the parser's buffer (16 KiB), so that none is held whole uncounted
     factory.setProperty(XMLInputFactory.IS_COALESCING, false);
     factory.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
     factory.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
