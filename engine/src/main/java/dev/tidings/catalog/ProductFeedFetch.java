@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -171,12 +172,20 @@ public final class ProductFeedFetch {
     if (!Files.isDirectory(workDirectory)) return;
     try (DirectoryStream<Path> left = Files.newDirectoryStream(workDirectory, LEFTOVERS)) {
       for (Path file : left) {
-        Files.deleteIfExists(file);
-        LOG.info("product feed: deleted {}, left by a round that did not end", file.getFileName());
+        try {
+          Files.deleteIfExists(file);
+          LOG.warn(
+              "product feed: deleted {}, left by a round whose process ended in it",
+              file.getFileName());
+        } catch (IOException e) {
+          LOG.warn(
+              "product feed: cannot delete {}, left by an earlier round: {}", file, e.toString());
+        }
       }
-    } catch (IOException e) {
+    } catch (IOException | DirectoryIteratorException e) {
+      // the round goes on: a leftover costs disk, not correctness
       LOG.warn(
-          "product feed: cannot delete the files earlier rounds left in {}: {}",
+          "product feed: cannot look for files earlier rounds left in {}: {}",
           workDirectory,
           e.toString());
     }
