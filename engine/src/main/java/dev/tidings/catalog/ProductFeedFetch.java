@@ -14,6 +14,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -24,6 +26,7 @@ import java.time.InstantSource;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The body is never held in memory: the fetcher streams it to a temporary file in the work directory
  * (within {@code TIDINGS_PRODUCT_FEED_MAX_BYTES}), the import reads it from there as a stream (gunzipping
- * as it goes), and the file is deleted when the round ends, however it ends.
+ * as it goes, within the import's limits), and the file is deleted when the round ends, however it ends.
+ * A file that outlived its round because the process died in it is deleted when the next round starts.
  *
  * <p>One node fetches per interval across the cluster: a round runs under {@link ComputeOnce} with a key
  * for the feed and the interval it falls in, so the first node of an interval fetches and the others join
@@ -45,6 +49,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProductFeedFetch {
   private static final Logger LOG = LoggerFactory.getLogger(ProductFeedFetch.class);
+
+  /** The files {@link GuardedFetcher#fetchToFile} keeps a body in, as a glob. */
+  static final String LEFTOVERS = "fetch-*.part";
 
   /** What a round came to; {@link #label()} is the metric's label. */
   public enum Outcome {
@@ -56,7 +63,10 @@ public final class ProductFeedFetch {
     REFUSED,
     /** No usable answer (unreachable, an error status, too slow) or the database failed. */
     FAILED,
-    /** Fetched but not a feed, or a row was invalid: nothing was written. */
+    /**
+     * Fetched but not a feed, past one of the import's limits (an over-long element or line, a
+     * compression bomb), or a row was invalid: nothing was written.
+     */
     INVALID,
     /** Another node fetched in this interval (or is fetching); this node did nothing. */
     ELSEWHERE;
@@ -75,6 +85,12 @@ public final class ProductFeedFetch {
   private final InstantSource clock;
   private final ProductFeedMetrics metrics;
   private final Path workDirectory;
+
+  /**
+   * One round at a time in this process, so that the start of a round never takes another's file for
+   * a leftover.
+   */
+  private final ReentrantLock rounds = new ReentrantLock();
 
   /**
    * @param workDirectory where a fetched body is kept while it is imported (created when missing); each
@@ -133,14 +149,46 @@ public final class ProductFeedFetch {
   /** One fetch and import, whatever another node does; counted. */
   public Outcome fetchAndImport() {
     Outcome outcome;
+    rounds.lock();
     try {
+      deleteLeftovers();
       outcome = attempt();
     } catch (RuntimeException e) {
       LOG.warn("product feed: the import failed, nothing was written", e);
       outcome = Outcome.FAILED;
+    } finally {
+      rounds.unlock();
     }
     metrics.fetched(outcome);
     return outcome;
+  }
+
+  /**
+   * Deletes the fetched bodies an earlier process left in the work directory: a round deletes its own
+   * file however it ends, but not when the process dies in it (killed, out of memory). The directory
+   * is this feed's own and no other round runs now, so every such file is a leftover.
+   */
+  private void deleteLeftovers() {
+    if (!Files.isDirectory(workDirectory)) return;
+    try (DirectoryStream<Path> left = Files.newDirectoryStream(workDirectory, LEFTOVERS)) {
+      for (Path file : left) {
+        try {
+          Files.deleteIfExists(file);
+          LOG.warn(
+              "product feed: deleted {}, left by a round whose process ended in it",
+              file.getFileName());
+        } catch (IOException e) {
+          LOG.warn(
+              "product feed: cannot delete {}, left by an earlier round: {}", file, e.toString());
+        }
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      // the round goes on: a leftover costs disk, not correctness
+      LOG.warn(
+          "product feed: cannot look for files earlier rounds left in {}: {}",
+          workDirectory,
+          e.toString());
+    }
   }
 
   private Outcome attempt() {

@@ -3,8 +3,6 @@ package dev.tidings.imports;
 import dev.tidings.InvalidInputException;
 import dev.tidings.TidingsException;
 import java.io.BufferedInputStream;
-import java.io.EOFException;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -22,8 +20,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipException;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -46,7 +42,9 @@ import org.slf4j.LoggerFactory;
  *       reported with its line (the line where its record starts) and the reason; none is dropped silently.
  *   <li>{@link ImportMode#ALL_OR_NOTHING}: one invalid row imports nothing; all invalid rows are still reported.
  *   <li>In both modes a malformed file (empty, no header, an unknown or missing required column in the
- *       header, broken CSV quoting, text that is not UTF-8) imports nothing and the report says why
+ *       header, broken CSV quoting, text that is not UTF-8, a value, line or XML part past {@link
+ *       ImportLimits}, a gzip layer that is broken or expands like a compression bomb) imports nothing
+ *       and the report says why
  *       ({@link ImportReport#failure()}); an I/O or database failure imports nothing and throws
  *       {@link ImportFailedException}. Either way the transaction is rolled back.
  *   <li>Rows that are valid alone but not against the database (a follow of an unknown subscriber, an
@@ -221,7 +219,10 @@ public final class BulkImporter {
     }
   }
 
-  /** Reads the next row; text that is not UTF-8 makes the file malformed (the row count says where). */
+  /**
+   * Reads the next row; text that is not UTF-8, a broken gzip layer or a compression bomb makes the
+   * file malformed (the row count says where; the line is the last the source reached, 1 before any).
+   */
   static boolean next(RowSource source, RowFields fields, long read) throws IOException {
     try {
       return source.next(fields);
@@ -230,8 +231,11 @@ public final class BulkImporter {
           source.line(), "the file is not valid UTF-8 (after data row " + read + ")");
     } catch (BrokenGzip e) {
       throw new MalformedFileException(
-          source.line(),
+          Math.max(1, source.line()),
           "the gzip compression is broken (after data row " + read + "): " + e.getMessage());
+    } catch (CompressionBomb e) {
+      throw new MalformedFileException(
+          Math.max(1, source.line()), e.getMessage() + " (after data row " + read + ")");
     }
   }
 
@@ -248,11 +252,14 @@ public final class BulkImporter {
     } catch (BrokenGzip e) {
       throw new MalformedFileException(
           1, "the content starts like gzip but is not valid gzip: " + e.getMessage());
+    } catch (CompressionBomb e) {
+      throw new MalformedFileException(1, e.getMessage() + " (in the header)");
     }
   }
 
   /**
-   * The gzip layer of the content is broken: a bad header, corrupt or cut-short data. Unchecked, so
+   * The gzip layer of the content is broken: a bad header, corrupt or cut-short data ({@link
+   * CheckedGunzip}). Unchecked, so
    * that it passes the readers and parsers between the stream and the row source unchanged (they wrap
    * or report an IOException as a problem of the text), and becomes a {@link MalformedFileException}
    * with the row it stopped at.
@@ -267,39 +274,6 @@ public final class BulkImporter {
     }
   }
 
-  /** Gunzips, reporting a broken gzip layer as {@link BrokenGzip} instead of an I/O failure. */
-  private static final class CheckedGzip extends FilterInputStream {
-    CheckedGzip(InputStream in) throws IOException {
-      super(gunzip(in));
-    }
-
-    private static InputStream gunzip(InputStream in) throws IOException {
-      try {
-        return new GZIPInputStream(in, 64 * 1024);
-      } catch (ZipException | EOFException e) {
-        throw new BrokenGzip(e);
-      }
-    }
-
-    @Override
-    public int read() throws IOException {
-      try {
-        return super.read();
-      } catch (ZipException | EOFException e) {
-        throw new BrokenGzip(e);
-      }
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-      try {
-        return super.read(buffer, offset, length);
-      } catch (ZipException | EOFException e) {
-        throw new BrokenGzip(e);
-      }
-    }
-  }
-
   /** The content, gunzipped when it starts with gzip's magic number. */
   private static InputStream decoded(InputStream raw) throws IOException {
     var in = new BufferedInputStream(raw, 64 * 1024);
@@ -308,7 +282,7 @@ public final class BulkImporter {
     int second = in.read();
     in.reset();
     if (first == 0x1f && second == 0x8b)
-      return new BufferedInputStream(new CheckedGzip(in), 64 * 1024);
+      return new BufferedInputStream(CheckedGunzip.of(in), 64 * 1024);
     return in;
   }
 

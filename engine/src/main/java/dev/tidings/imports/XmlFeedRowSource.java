@@ -24,7 +24,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The parser is hardened against hostile feeds: a document type declaration is refused outright (so
  * neither external entities nor entity expansion can happen), external DTDs and schemas are never fetched,
- * and the JDK's limits on depth, name and text sizes hold.
+ * and the JDK's limits on depth, names and attributes hold. Memory is bounded before it is spent, whatever
+ * the file: text arrives in chunks (the parser does not coalesce it) and only a field's first {@link
+ * ImportLimits#MAX_FIELD_CHARS} characters are kept; a run of text longer than {@link
+ * ImportLimits#MAX_RECORD_CHARS} characters refuses the file as it is counted; and what the parser holds
+ * whole (a tag with its attributes, a comment, a CDATA section, a processing instruction) may not take more
+ * than {@link ImportLimits#MAX_XML_EVENT_BYTES} bytes of the file, counted under the parser by a {@link
+ * ReadBudget} renewed at every event.
  */
 final class XmlFeedRowSource implements RowSource {
   static final String MERCHANT_NAMESPACE = "http://base.google.com/ns/1.0";
@@ -35,19 +41,28 @@ final class XmlFeedRowSource implements RowSource {
 
   private static final XMLInputFactory FACTORY = hardenedFactory();
 
+  private final ReadBudget budget;
   private final XMLStreamReader xml;
   private final RowSchema schema;
   private final boolean[] fromMerchant;
   private long line;
   private @Nullable String problem;
+  /** Characters of the run of text being read: its chunks and CDATA sections so far. */
+  private long textChars;
+
+  /** The line where that run of text starts. */
+  private long textLine;
 
   XmlFeedRowSource(InputStream in, RowSchema schema) {
     this.schema = schema;
     this.fromMerchant = new boolean[schema.size()];
+    this.budget = new ReadBudget(in, ImportLimits.MAX_XML_EVENT_BYTES);
     try {
-      this.xml = FACTORY.createXMLStreamReader(in);
+      this.xml = FACTORY.createXMLStreamReader(budget);
     } catch (XMLStreamException e) {
       throw malformed(e, 1);
+    } catch (ReadBudget.Exhausted e) {
+      throw tooLong(1);
     } catch (RuntimeException e) {
       throw parserFailure(e, 1);
     }
@@ -60,7 +75,8 @@ final class XmlFeedRowSource implements RowSource {
     // only the five predefined entities (&gt; ...) can be referenced once a DTD is refused
     factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, true);
     factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
-    factory.setProperty(XMLInputFactory.IS_COALESCING, true);
+    // text comes in chunks of the parser's buffer (16 KiB), so that none is held whole uncounted
+    factory.setProperty(XMLInputFactory.IS_COALESCING, false);
     factory.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
     factory.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
     factory.setProperty("jdk.xml.entityExpansionLimit", "64");
@@ -76,7 +92,7 @@ final class XmlFeedRowSource implements RowSource {
     problem = null;
     try {
       while (xml.hasNext()) {
-        int event = xml.next();
+        int event = advance();
         if (event == XMLStreamConstants.DTD) {
           throw new MalformedFileException(
               xml.getLocation().getLineNumber(),
@@ -104,12 +120,62 @@ final class XmlFeedRowSource implements RowSource {
   }
 
   /**
+   * The parser's next event, within the limits: its bytes within the budget, a run of text within
+   * {@link ImportLimits#MAX_RECORD_CHARS} characters.
+   */
+  private int advance() throws XMLStreamException {
+    long startsAt = currentLine();
+    budget.renew();
+    int event;
+    try {
+      event = xml.next();
+    } catch (ReadBudget.Exhausted e) {
+      throw tooLong(startsAt);
+    }
+    if (isText(event)) {
+      if (textChars == 0) textLine = startsAt;
+      textChars += xml.getTextLength();
+      if (textChars > ImportLimits.MAX_RECORD_CHARS) {
+        throw new MalformedFileException(
+            textLine,
+            "the text at line " + textLine + " is longer than " + ImportLimits.MAX_RECORD_CHARS
+                + " characters: the file is refused");
+      }
+    } else {
+      textChars = 0;
+    }
+    return event;
+  }
+
+  private static boolean isText(int event) {
+    return event == XMLStreamConstants.CHARACTERS
+        || event == XMLStreamConstants.CDATA
+        || event == XMLStreamConstants.SPACE;
+  }
+
+  /** The line the parser stands on: where the next event starts. */
+  private long currentLine() {
+    int at = xml.getLocation().getLineNumber();
+    return at < 1 ? Math.max(1, line) : at;
+  }
+
+  private static MalformedFileException tooLong(long at) {
+    return new MalformedFileException(
+        at,
+        "the XML at line " + at + " has a tag, comment, CDATA section or processing instruction"
+            + " longer than " + ImportLimits.MAX_XML_EVENT_BYTES + " bytes: the file is refused");
+  }
+
+  /**
    * The JDK's parser throws unchecked exceptions of its own on some broken input (a missing message
    * resource for a bad character in a DTD, for one): the file is unreadable XML all the same. A broken
    * gzip layer and the file's own refusals pass unchanged.
    */
   private RuntimeException parserFailure(RuntimeException e, long fallbackLine) {
-    if (e instanceof MalformedFileException || e instanceof BulkImporter.BrokenGzip) return e;
+    if (e instanceof MalformedFileException
+        || e instanceof BulkImporter.BrokenGzip
+        || e instanceof CompressionBomb) return e;
+    if (e instanceof ReadBudget.Exhausted) return tooLong(Math.max(1, fallbackLine));
     long at = fallbackLine;
     try {
       if (xml != null && xml.getLocation() != null && xml.getLocation().getLineNumber() > 0)
@@ -138,7 +204,7 @@ final class XmlFeedRowSource implements RowSource {
   private void readItem(RowFields fields) throws XMLStreamException {
     int elements = 0;
     while (true) {
-      int event = xml.next();
+      int event = advance();
       if (event == XMLStreamConstants.END_ELEMENT) return;
       if (event == XMLStreamConstants.ENTITY_REFERENCE) {
         throw new MalformedFileException(
@@ -199,14 +265,20 @@ final class XmlFeedRowSource implements RowSource {
     fromMerchant[field] = merchant;
   }
 
-  /** The element's text; null (and the element skipped) when it holds elements instead. */
+  /**
+   * The element's text; null (and the element skipped) when it holds elements instead. Past {@link
+   * ImportLimits#MAX_FIELD_CHARS} characters the rest is read but not kept: the value is too long
+   * whatever follows.
+   */
   private @Nullable String text() throws XMLStreamException {
     var text = new StringBuilder();
     while (true) {
-      int event = xml.next();
+      int event = advance();
       switch (event) {
         case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
-          if (text.length() <= ImportLimits.MAX_FIELD_CHARS) text.append(xml.getText());
+          if (text.length() <= ImportLimits.MAX_FIELD_CHARS) {
+            text.append(xml.getTextCharacters(), xml.getTextStart(), xml.getTextLength());
+          }
         }
         case XMLStreamConstants.END_ELEMENT -> {
           return text.toString();
@@ -230,7 +302,7 @@ final class XmlFeedRowSource implements RowSource {
   private void skip() throws XMLStreamException {
     int depth = 1;
     while (depth > 0) {
-      int event = xml.next();
+      int event = advance();
       if (event == XMLStreamConstants.START_ELEMENT) depth++;
       else if (event == XMLStreamConstants.END_ELEMENT) depth--;
     }

@@ -6,8 +6,11 @@ import com.sun.net.httpserver.HttpServer;
 import dev.tidings.coordination.MutableClock;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.fetch.FetchAllowance;
+import dev.tidings.fetch.FetchPurpose;
+import dev.tidings.fetch.FileFetchResult;
 import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.HostileContent;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -306,6 +309,75 @@ class ProductFeedFetchTest {
     assertThat(ifNoneMatch).as("nothing was requested").isEmpty();
     assertThat(catalog.count()).isZero();
     Files.delete(taken);
+  }
+
+  @Test
+  void a_file_left_by_a_round_whose_process_died_is_deleted_when_the_next_round_starts()
+      throws IOException {
+    Path left = Files.writeString(work.resolve("fetch-4711.part"), "half a feed");
+    Path other = Files.writeString(work.resolve("notes.txt"), "not the fetcher's");
+
+    assertThat(feed(url(), theServerOnly()).run()).isEqualTo(ProductFeedFetch.Outcome.UPDATED);
+
+    assertThat(left).doesNotExist();
+    assertThat(other).as("only the fetcher's files are leftovers").exists();
+    Files.delete(other);
+  }
+
+  @Test
+  void the_fetcher_keeps_a_body_in_a_file_that_a_round_would_take_for_a_leftover() {
+    var leftovers = work.getFileSystem().getPathMatcher("glob:" + ProductFeedFetch.LEFTOVERS);
+    var fetcher = new GuardedFetcher(
+        theServerOnly(), GuardedFetcher.Limits.of(Duration.ofSeconds(30), MAX_BYTES), metrics);
+
+    Path kept = fetcher.fetchToFile(
+        URI.create(url()),
+        FetchPurpose.PRODUCT_FEED,
+        java.util.Map.of(),
+        work,
+        result -> ((FileFetchResult.Saved) result).file());
+
+    assertThat(leftovers.matches(kept.getFileName())).as(kept.toString()).isTrue();
+  }
+
+  @Test
+  void a_feed_with_a_run_of_text_past_the_limit_changes_nothing_and_is_counted_invalid() {
+    var feed = feed(url(), theServerOnly());
+    assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.UPDATED);
+    var before = catalog.list(java.util.Optional.empty(), 10);
+    clock.advance(INTERVAL);
+    etag = "\"v2\"";
+    // no item at all, but 300 Ki characters of text where the items would be
+    body = "<?xml version=\"1.0\"?>\n<rss version=\"2.0\">\n<channel>\n" + "text ".repeat(60 * 1024)
+        + "\n</channel>\n</rss>\n";
+
+    assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.INVALID);
+
+    assertThat(catalog.list(java.util.Optional.empty(), 10))
+        .as("no product of the feed marked unavailable")
+        .isEqualTo(before);
+    assertThat(fetches("invalid")).isEqualTo(1);
+    assertThat(work).isEmptyDirectory();
+  }
+
+  @Test
+  void a_gzip_bomb_is_refused_as_it_expands_changes_nothing_and_is_counted_invalid() {
+    var feed = feed(url(), theServerOnly());
+    assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.UPDATED);
+    var before = catalog.list(java.util.Optional.empty(), 10);
+    clock.advance(INTERVAL);
+    etag = "\"v2\"";
+    // a header, then 64 MiB of empty lines in some 70 KiB
+    gzipped = HostileContent.gzipMembers(
+        "id\ttitle\tlink\timage_link\tprice\n", HostileContent.Fill.LINE_BREAKS, 64, "");
+
+    assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.INVALID);
+
+    assertThat(catalog.list(java.util.Optional.empty(), 10))
+        .as("no product of the feed marked unavailable")
+        .isEqualTo(before);
+    assertThat(fetches("invalid")).isEqualTo(1);
+    assertThat(work).isEmptyDirectory();
   }
 
   /** A tab-separated feed of {@code items} speakers, ITEM_0 to ITEM_{items-1}. */
