@@ -4,6 +4,7 @@ import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.ProductFeedFetch;
 import dev.tidings.fetch.GuardedFetcher;
+import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.catalog.MarketRoutes;
@@ -89,6 +90,11 @@ public final class CatalogWiring implements Capability {
         fetcher.close();
       };
     });
+  }
+
+  @Override
+  public List<StoredRowRepair> repairs() {
+    return List.of(catalog().storedRowRepair());
   }
 
   @Override

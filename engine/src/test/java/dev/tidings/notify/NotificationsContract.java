@@ -349,8 +349,8 @@ public abstract class NotificationsContract {
         socks.category(),
         socks.price(),
         socks.currency(),
-        socks.imageUrl(),
-        socks.landingUrl(),
+        socks.imageUrl().orElseThrow(),
+        socks.landingUrl().orElseThrow(),
         false,
         socks.attributes()));
     assertThat(told(ann)).as("sold out: no longer worth telling").containsExactly(boots.id());
