@@ -4,6 +4,7 @@ import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.Uploads;
 import dev.tidings.web.audience.AudienceRoutes;
 import java.util.List;
 
@@ -46,6 +47,6 @@ public final class AudienceWiring implements Capability {
         new dev.tidings.audience.SuppressionChanges(infrastructure.metrics()),
         infrastructure.clock(),
         settings.maxBodyBytes(),
-        settings.maxImportBytes()));
+        Uploads.underDataDirectory(settings.dataDir(), settings.maxImportBytes())));
   }
 }

@@ -6,6 +6,7 @@ import dev.tidings.catalog.ProductFeedFetch;
 import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.Uploads;
 import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.catalog.MarketRoutes;
 import java.time.Duration;
@@ -102,6 +103,9 @@ public final class CatalogWiring implements Capability {
     var settings = infrastructure.settings();
     return List.of(
         new MarketRoutes(markets(), catalog(), settings.maxBodyBytes()),
-        new CatalogRoutes(catalog(), settings.maxBodyBytes(), settings.maxImportBytes()));
+        new CatalogRoutes(
+            catalog(),
+            settings.maxBodyBytes(),
+            Uploads.underDataDirectory(settings.dataDir(), settings.maxImportBytes())));
   }
 }
