@@ -3,6 +3,7 @@ package dev.tidings.app;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
+import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.Uploads;
 import dev.tidings.web.audience.AudienceRoutes;
@@ -35,6 +36,11 @@ public final class AudienceWiring implements Capability {
 
   public SuppressionService suppressions() {
     return suppressions.get();
+  }
+
+  @Override
+  public List<StoredRowRepair> repairs() {
+    return List.of(subscribers().storedRowRepair());
   }
 
   @Override
