@@ -226,4 +226,23 @@ class MarketSlotRulesTest {
     }
     assertThat(images.product(token, 1).orElseThrow().landingUrl()).isEmpty();
   }
+
+  @Test
+  void a_candidate_the_catalogue_cannot_read_gives_its_slot_to_the_next_one() {
+    // a title today's rules refuse: the row is left out of every read
+    database
+        .jdbi()
+        .useHandle(handle -> handle.execute("UPDATE products SET title = '' WHERE id = 'p01'"));
+    MessageToken token = email(5, "dee", 3);
+
+    List<String> slots = chooser.choose(token).productIds();
+
+    assertThat(slots).containsExactly("p00", "p02", "p03");
+    assertThat(metrics
+            .get(MarketSlotRules.DROPPED)
+            .tag("reason", "not_in_catalogue")
+            .counter()
+            .count())
+        .isPositive();
+  }
 }
