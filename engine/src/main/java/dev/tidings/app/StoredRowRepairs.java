@@ -31,7 +31,7 @@ public final class StoredRowRepairs {
    * What a run did, keyed {@code table.column}, in that order.
    *
    * @param repaired rows whose column was repaired
-   * @param unrepairable rows left as they are (reads leave them out), by the column that breaks a
+   * @param unrepairable rows left as they are (the owner says what their reads do), by the column that breaks a
    *     rule the row cannot do without
    */
   public record Report(Map<String, Long> repaired, Map<String, Long> unrepairable) {
@@ -53,7 +53,7 @@ public final class StoredRowRepairs {
       unrepairable.forEach((column, rows) -> lines.add(String.format(
           Locale.ROOT,
           "stored rows: %s breaks today's rules in %,d row(s) that cannot do without it: left as"
-              + " they are and out of every read (the log names them)",
+              + " they are (the log names them and says what to do)",
           column,
           rows)));
       return lines;
