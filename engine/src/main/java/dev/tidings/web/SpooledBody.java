@@ -24,12 +24,10 @@ public final class SpooledBody implements AutoCloseable {
 
   private final byte[] small;
   private final Optional<Path> file;
-  private final long size;
 
-  private SpooledBody(byte[] small, Optional<Path> file, long size) {
+  private SpooledBody(byte[] small, Optional<Path> file) {
     this.small = small;
     this.file = file;
-    this.size = size;
   }
 
   /**
@@ -40,15 +38,14 @@ public final class SpooledBody implements AutoCloseable {
     Path file = null;
     try (InputStream in = limited) {
       byte[] first = in.readNBytes(IN_MEMORY + 1);
-      if (first.length <= IN_MEMORY) return new SpooledBody(first, Optional.empty(), first.length);
+      if (first.length <= IN_MEMORY) return new SpooledBody(first, Optional.empty());
       Files.createDirectories(directory);
       file = Files.createTempFile(directory, "upload-", ".part");
-      long size;
       try (OutputStream out = Files.newOutputStream(file)) {
         out.write(first);
-        size = first.length + in.transferTo(out);
+        in.transferTo(out);
       }
-      return new SpooledBody(new byte[0], Optional.of(file), size);
+      return new SpooledBody(new byte[0], Optional.of(file));
     } catch (BodyTooLargeException e) {
       delete(file);
       throw ApiProblem.tooLarge(maxBytes);
@@ -64,10 +61,6 @@ public final class SpooledBody implements AutoCloseable {
   /** The body from its first byte; each call reads it anew. */
   public InputStream open() throws IOException {
     return file.isPresent() ? Files.newInputStream(file.get()) : new ByteArrayInputStream(small);
-  }
-
-  public long size() {
-    return size;
   }
 
   /** Deletes the file the body waited in, if it had one. */

@@ -32,33 +32,54 @@ class StoredRowsTest {
     log.detachAppender(logged);
   }
 
+  private static void readBrokenRowsOnSeveralHandles(Database database) {
+    var jdbi = database.jdbi();
+    for (int read = 0; read < 3; read++) {
+      jdbi.useHandle(handle -> handle
+          .createQuery("SELECT 1")
+          .map((rs, ctx) -> {
+            StoredRows.of(ctx).fieldDropped("products", "landing_url", "p-1", "not a URL");
+            return 1;
+          })
+          .one());
+    }
+    jdbi.useHandle(handle -> handle
+        .createQuery("SELECT 1")
+        .map((rs, ctx) -> {
+          StoredRows.of(ctx).rowLeftOut("products", "title", "p-2", "title must not be empty");
+          return 1;
+        })
+        .one());
+  }
+
   @Test
   void every_read_counts_but_a_row_and_field_are_logged_once_across_handles() {
-    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     try (var database =
-        Database.connect(TestDatabases.embeddedServer().connectionSpec(2), () -> {}, metrics)) {
-      var jdbi = database.jdbi();
-      for (int read = 0; read < 3; read++) {
-        jdbi.useHandle(handle -> handle
-            .createQuery("SELECT 1")
-            .map((rs, ctx) -> {
-              StoredRows.of(ctx).fieldDropped("products", "landing_url", "p-1", "not a URL");
-              return 1;
-            })
-            .one());
-      }
-      StoredRows.of(jdbi).rowLeftOut("products", "title", "p-2", "title must not be empty");
+        Database.connect(TestDatabases.embeddedServer().connectionSpec(2), () -> {})) {
+      readBrokenRowsOnSeveralHandles(database);
 
-      assertThat(StoredRows.of(jdbi).counted("products", "landing_url")).isEqualTo(3);
+      assertThat(StoredRows.of(database.jdbi()).counted("products", "landing_url"))
+          .isEqualTo(3);
       assertThat(logged.list)
           .extracting(ILoggingEvent::getFormattedMessage)
           .hasSize(2)
           .anySatisfy(line -> assertThat(line).contains("products p-1: landing_url"))
           .anySatisfy(
               line -> assertThat(line).contains("products p-2: title").contains("left out"));
+    }
+  }
+
+  @Test
+  void the_node_s_metrics_show_the_count_by_table_and_field() {
+    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (var database =
+        Database.connect(TestDatabases.embeddedServer().connectionSpec(2), () -> {}, metrics)) {
+      readBrokenRowsOnSeveralHandles(database);
+
       assertThat(metrics.scrape())
           .contains(
-              "tidings_stored_rows_unreadable_total{field=\"landing_url\",table=\"products\"} 3.0");
+              "tidings_stored_rows_unreadable_total{field=\"landing_url\",table=\"products\"} 3.0")
+          .contains("tidings_stored_rows_unreadable_total{field=\"title\",table=\"products\"} 1.0");
     }
   }
 }
