@@ -8,6 +8,7 @@ import dev.tidings.activity.aggregate.AggregationRunner;
 import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.activity.aggregate.BacklogGauges;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.Uploads;
 import dev.tidings.web.activity.ActivityRoutes;
 import dev.tidings.web.aggregate.AggregateRoutes;
 import java.time.Duration;
@@ -69,7 +70,10 @@ public final class ActivityWiring implements Capability {
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
     return List.of(
-        new ActivityRoutes(intake(), settings.maxBodyBytes(), settings.maxImportBytes()),
+        new ActivityRoutes(
+            intake(),
+            settings.maxBodyBytes(),
+            Uploads.underDataDirectory(settings.dataDir(), settings.maxImportBytes())),
         new AggregateRoutes(aggregates(), definitions.get()));
   }
 

@@ -3,7 +3,9 @@ package dev.tidings.app;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
+import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.Uploads;
 import dev.tidings.web.audience.AudienceRoutes;
 import java.util.List;
 
@@ -37,6 +39,11 @@ public final class AudienceWiring implements Capability {
   }
 
   @Override
+  public List<StoredRowRepair> repairs() {
+    return List.of(subscribers().storedRowRepair());
+  }
+
+  @Override
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
     return List.of(new AudienceRoutes(
@@ -46,6 +53,6 @@ public final class AudienceWiring implements Capability {
         new dev.tidings.audience.SuppressionChanges(infrastructure.metrics()),
         infrastructure.clock(),
         settings.maxBodyBytes(),
-        settings.maxImportBytes()));
+        Uploads.underDataDirectory(settings.dataDir(), settings.maxImportBytes())));
   }
 }

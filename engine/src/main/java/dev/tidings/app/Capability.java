@@ -1,6 +1,7 @@
 package dev.tidings.app;
 
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
 import java.util.List;
 
@@ -31,6 +32,14 @@ public interface Capability extends AutoCloseable {
    * what outlived it in the background ({@link Retention}).
    */
   default List<Expiring> expiring() {
+    return List.of();
+  }
+
+  /**
+   * What repairs the rows of this capability's tables that an earlier version stored and today's
+   * rules refuse; {@code tidings migrate} runs them ({@link StoredRowRepairs}).
+   */
+  default List<StoredRowRepair> repairs() {
     return List.of();
   }
 

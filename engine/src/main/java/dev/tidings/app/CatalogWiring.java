@@ -4,7 +4,9 @@ import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.ProductFeedFetch;
 import dev.tidings.fetch.GuardedFetcher;
+import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.Uploads;
 import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.catalog.MarketRoutes;
 import java.time.Duration;
@@ -92,10 +94,18 @@ public final class CatalogWiring implements Capability {
   }
 
   @Override
+  public List<StoredRowRepair> repairs() {
+    return List.of(catalog().storedRowRepair());
+  }
+
+  @Override
   public List<RouteGroup> routes() {
     var settings = infrastructure.settings();
     return List.of(
         new MarketRoutes(markets(), catalog(), settings.maxBodyBytes()),
-        new CatalogRoutes(catalog(), settings.maxBodyBytes(), settings.maxImportBytes()));
+        new CatalogRoutes(
+            catalog(),
+            settings.maxBodyBytes(),
+            Uploads.underDataDirectory(settings.dataDir(), settings.maxImportBytes())));
   }
 }

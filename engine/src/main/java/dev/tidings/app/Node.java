@@ -123,6 +123,16 @@ public final class Node implements AutoCloseable {
         retention.batch());
   }
 
+  /**
+   * Repairs the rows of every capability's tables that an earlier version stored and today's rules
+   * refuse ({@code tidings migrate}); opens the database (migrating it) and nothing else.
+   */
+  public StoredRowRepairs.Report repairStoredRows() {
+    var repairs = new ArrayList<dev.tidings.storage.StoredRowRepair>();
+    capabilities.forEach(capability -> repairs.addAll(capability.repairs()));
+    return new StoredRowRepairs(repairs, StoredRowRepairs.BATCH).run();
+  }
+
   /** The HTTP port in use, once started. */
   public synchronized int port() {
     if (server == null) throw new IllegalStateException("the node has not been started");

@@ -59,6 +59,11 @@ public final class NotifyWiring implements Capability {
   }
 
   @Override
+  public List<dev.tidings.storage.StoredRowRepair> repairs() {
+    return List.of(notifications().storedRowRepair());
+  }
+
+  @Override
   public List<Expiring> expiring() {
     return List.of(
         new Expiring(

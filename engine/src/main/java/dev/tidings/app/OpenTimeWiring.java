@@ -119,7 +119,7 @@ public final class OpenTimeWiring implements Capability {
             product.title(),
             product.price(),
             product.currency(),
-            product.imageUrl().value()))
+            product.imageUrl().map(url -> url.value()).orElse("")))
         .toList();
   }
 

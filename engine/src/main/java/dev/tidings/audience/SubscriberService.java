@@ -151,6 +151,14 @@ public final class SubscriberService {
     return jdbi.withHandle(handle -> SubscriberTable.delete(handle, id));
   }
 
+  /**
+   * What repairs the subscribers an earlier version stored that today's rules refuse (run by {@code
+   * tidings migrate}; see {@link SubscriberRepair}).
+   */
+  public dev.tidings.storage.StoredRowRepair storedRowRepair() {
+    return new SubscriberRepair(jdbi);
+  }
+
   public long count() {
     return jdbi.withHandle(SubscriberTable::count);
   }

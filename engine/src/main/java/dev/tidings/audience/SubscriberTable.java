@@ -1,11 +1,11 @@
 package dev.tidings.audience;
 
 import dev.tidings.imports.CopyRowWriter;
+import dev.tidings.storage.StoredRows;
 import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -43,7 +43,7 @@ final class SubscriberTable {
       latitude double precision, longitude double precision, city text, country text, consent text NOT NULL,
       created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, market text""";
 
-  private static final String READ_COLUMNS =
+  static final String READ_COLUMNS =
       "id, email, name, locale, time_zone, latitude, longitude, city, country, consent, market";
 
   private static final String INSERT = "INSERT INTO subscribers (" + COLUMNS + ") ";
@@ -281,24 +281,8 @@ final class SubscriberTable {
         .bind("now", now);
   }
 
+  /** A row of {@link #READ_COLUMNS} as today's rules read it (see {@link StoredSubscriber}). */
   private static Subscriber subscriber(ResultSet rs, StatementContext ctx) throws SQLException {
-    double latitude = rs.getDouble("latitude");
-    Optional<GeoPoint> point = rs.wasNull()
-        ? Optional.empty()
-        : Optional.of(new GeoPoint(latitude, rs.getDouble("longitude")));
-    Optional<String> city = Optional.ofNullable(rs.getString("city"));
-    Optional<String> country = Optional.ofNullable(rs.getString("country"));
-    Optional<Location> location = point.isEmpty() && city.isEmpty() && country.isEmpty()
-        ? Optional.empty()
-        : Optional.of(new Location(point, city, country));
-    return new Subscriber(
-        rs.getString("id"),
-        rs.getString("email"),
-        Optional.ofNullable(rs.getString("name")),
-        Locale.forLanguageTag(rs.getString("locale")),
-        ZoneId.of(rs.getString("time_zone")),
-        location,
-        Consent.ofWire(rs.getString("consent")).orElseThrow(),
-        Optional.ofNullable(rs.getString("market")));
+    return StoredSubscriber.read(rs, StoredRows.of(ctx));
   }
 }

@@ -6,6 +6,7 @@ import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
+import dev.tidings.storage.StoredRowRepair;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -99,6 +100,14 @@ public final class CatalogService {
   /** True when a product was deleted, false when there was none with this id. */
   public boolean delete(String id) {
     return jdbi.inTransaction(handle -> ProductTable.delete(handle, id));
+  }
+
+  /**
+   * What repairs the products an earlier version stored that today's rules refuse (run by {@code
+   * tidings migrate}; see {@link ProductRepair}).
+   */
+  public StoredRowRepair storedRowRepair() {
+    return new ProductRepair(jdbi);
   }
 
   public long count() {

@@ -48,6 +48,11 @@ public record Market(
     countries = List.copyOf(new LinkedHashSet<>(countries));
   }
 
+  /** Whether {@code code} is in this JDK's list of ISO 3166-1 alpha-2 countries. */
+  static boolean isCountry(String code) {
+    return COUNTRIES.contains(code);
+  }
+
   /** Whether {@code text} is a market code; for inputs that name a market (a subscriber's, a price's). */
   public static boolean isCode(@Nullable String text) {
     return text != null && CODE.matcher(text).matches();

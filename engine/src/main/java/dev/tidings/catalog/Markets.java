@@ -1,6 +1,8 @@
 package dev.tidings.catalog;
 
+import dev.tidings.InvalidInputException;
 import dev.tidings.Problems;
+import dev.tidings.storage.StoredRows;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -69,15 +71,20 @@ public final class Markets {
         .createQuery("SELECT * FROM markets WHERE code = :code")
         .bind("code", code)
         .map(Markets::market)
-        .findOne());
+        .findOne()
+        .flatMap(market -> market));
   }
 
   /** Every market in code order: a handful, read whole. */
   public List<Market> list() {
-    return jdbi.withHandle(handle -> handle
-        .createQuery("SELECT * FROM markets ORDER BY code")
-        .map(Markets::market)
-        .list());
+    return jdbi.withHandle(handle ->
+        handle
+            .createQuery("SELECT * FROM markets ORDER BY code")
+            .map(Markets::market)
+            .list()
+            .stream()
+            .flatMap(Optional::stream)
+            .toList());
   }
 
   /** True when a market was deleted (its prices go with it). */
@@ -252,14 +259,24 @@ public final class Markets {
     problems.throwIfAny();
   }
 
+  private static Optional<Currency> knownCurrency(String code) {
+    try {
+      return Optional.of(Currency.getInstance(code));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The currency of every market, by code. */
   static Map<String, Currency> currencies(Handle handle) {
     Map<String, Currency> currencies = new HashMap<>();
     handle
         .createQuery("SELECT code, currency FROM markets")
         .map((rs, ctx) ->
-            Map.entry(rs.getString("code"), Currency.getInstance(rs.getString("currency"))))
-        .forEach(row -> currencies.put(row.getKey(), row.getValue()));
+            Map.entry(rs.getString("code"), rs.getString("currency").trim()))
+        // a currency this JDK does not know: its market is left out of reads too (see #market)
+        .forEach(row -> knownCurrency(row.getValue())
+            .ifPresent(currency -> currencies.put(row.getKey(), currency)));
     return currencies;
   }
 
@@ -280,13 +297,41 @@ public final class Markets {
     });
   }
 
-  private static Market market(ResultSet rs, StatementContext ctx) throws SQLException {
-    return new Market(
-        rs.getString("code"),
-        Currency.getInstance(rs.getString("currency").trim()),
-        Objects.requireNonNull(Locale.forLanguageTag(rs.getString("locale"))),
-        Arrays.asList((String[]) rs.getArray("countries").getArray()),
-        rs.getBoolean("is_default"));
+  /**
+   * A {@code markets} row as today's rules read it: a country the JDK's ISO 3166 list no longer has is
+   * dropped from the market's countries; a row whose currency or locale today's rules refuse is left out
+   * (its subscribers fall to the default market). Either is counted and logged once ({@link
+   * StoredRows}); a PUT of the market puts it right.
+   */
+  private static Optional<Market> market(ResultSet rs, StatementContext ctx) throws SQLException {
+    StoredRows report = StoredRows.of(ctx);
+    String code = rs.getString("code");
+    List<String> stored = Arrays.asList((String[]) rs.getArray("countries").getArray());
+    List<String> countries = stored.stream().filter(Market::isCountry).toList();
+    if (countries.size() < stored.size())
+      report.fieldDropped(
+          "markets",
+          "countries",
+          code,
+          (stored.size() - countries.size()) + " code(s) not in this JDK's ISO 3166 list");
+    Currency currency;
+    try {
+      currency = Currency.getInstance(rs.getString("currency").trim());
+    } catch (IllegalArgumentException e) {
+      report.rowLeftOut("markets", "currency", code, "not an ISO 4217 currency code");
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new Market(
+          code,
+          currency,
+          Objects.requireNonNull(Locale.forLanguageTag(rs.getString("locale"))),
+          countries,
+          rs.getBoolean("is_default")));
+    } catch (InvalidInputException e) {
+      report.rowLeftOut("markets", "row", code, String.join("; ", e.problems()));
+      return Optional.empty();
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.Currency;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A product that emails can show: the fields and rules of the {@code products} import format.
@@ -16,6 +17,10 @@ import java.util.Optional;
  * <p>{@code salePrice}, when given, is what the product costs now, below the regular {@code price} and
  * in the same currency (emails show the regular price struck through beside it). {@code itemGroupId}
  * names the group of variants (sizes, colours) the product is one of, as product feeds say it.
+ *
+ * <p>Every write gives both URLs. A product read from storage may lack one: a row an earlier version
+ * stored with a URL today's rules refuse is read without it (and {@code tidings migrate} clears it), so
+ * its card shows no picture, or its link goes to the shop's home page.
  */
 public record Product(
     String id,
@@ -24,12 +29,44 @@ public record Product(
     Optional<String> category,
     BigDecimal price,
     Currency currency,
-    WebUrl imageUrl,
-    WebUrl landingUrl,
+    Optional<WebUrl> imageUrl,
+    Optional<WebUrl> landingUrl,
     boolean available,
     Map<String, String> attributes,
     Optional<BigDecimal> salePrice,
     Optional<String> itemGroupId) {
+
+  /**
+   * A product as a write gives it: both URLs are required (a missing one is reported with every other
+   * problem).
+   */
+  public Product(
+      String id,
+      String title,
+      Optional<String> brand,
+      Optional<String> category,
+      BigDecimal price,
+      Currency currency,
+      WebUrl imageUrl,
+      WebUrl landingUrl,
+      boolean available,
+      Map<String, String> attributes,
+      Optional<BigDecimal> salePrice,
+      Optional<String> itemGroupId) {
+    this(
+        id,
+        title,
+        brand,
+        category,
+        price,
+        currency,
+        given(imageUrl),
+        given(landingUrl),
+        available,
+        attributes,
+        salePrice,
+        itemGroupId);
+  }
 
   /** A product with no sale price and no item group. */
   public Product(
@@ -93,8 +130,8 @@ public record Product(
       }
     }
     problems.optionalText("itemGroupId", itemGroupId, 200);
-    problems.httpUrl("imageUrl", imageUrl);
-    problems.httpUrl("landingUrl", landingUrl);
+    problems.present("imageUrl", imageUrl);
+    problems.present("landingUrl", landingUrl);
     if (attributes == null) {
       problems.add("missing required field 'attributes'");
     } else {
@@ -105,6 +142,11 @@ public record Product(
     }
     problems.throwIfAny();
     attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
+  }
+
+  /** A URL as a write gives it: a missing one reaches the constructor's check as a missing field. */
+  private static Optional<WebUrl> given(@Nullable WebUrl url) {
+    return url == null ? Problems.toValidate(null) : Optional.of(url);
   }
 
   /** What the product costs now: the sale price when there is one, else the regular price. */

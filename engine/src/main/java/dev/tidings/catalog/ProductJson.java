@@ -29,8 +29,9 @@ public final class ProductJson {
     node.put("price", product.price());
     product.salePrice().ifPresent(sale -> node.put("salePrice", sale));
     node.put("currency", product.currency().getCurrencyCode());
-    node.put("imageUrl", product.imageUrl().toString());
-    node.put("landingUrl", product.landingUrl().toString());
+    // absent only in a row an earlier version stored with a URL today's rules refuse
+    product.imageUrl().ifPresent(url -> node.put("imageUrl", url.value()));
+    product.landingUrl().ifPresent(url -> node.put("landingUrl", url.value()));
     node.put("available", product.available());
     product.itemGroupId().ifPresent(group -> node.put("itemGroupId", group));
     ObjectNode attributes = node.putObject("attributes");

@@ -1,14 +1,13 @@
 package dev.tidings.catalog;
 
-import dev.tidings.Json;
 import dev.tidings.WebUrl;
 import dev.tidings.imports.CopyRowWriter;
 import dev.tidings.imports.StringMaps;
+import dev.tidings.storage.StoredRows;
 import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Currency;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +15,6 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.StatementContext;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.type.TypeReference;
 
 /**
  * The SQL of the {@code products} table (V1__catalog_audience_activity.sql): its columns, how a row becomes a
@@ -43,8 +41,8 @@ final class ProductTable {
       attributes text NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
       sale_price numeric, item_group_id text, source text""";
 
-  /** What a read returns; jsonb comes back as text for {@link #product}. */
-  private static final String READ_COLUMNS =
+  /** What a read returns; jsonb comes back as text for {@link StoredProduct}. */
+  static final String READ_COLUMNS =
       "id, title, brand, category, price, currency, image_url, landing_url, available,"
           + " attributes::text AS attributes, sale_price, item_group_id";
 
@@ -62,8 +60,6 @@ final class ProductTable {
              updated_at = excluded.updated_at, sale_price = excluded.sale_price,
              item_group_id = excluded.item_group_id, source = excluded.source""";
 
-  private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
-
   private ProductTable() {}
 
   /** Creates or replaces the product with this id. */
@@ -80,15 +76,18 @@ final class ProductTable {
             product,
             now)
         .map(ProductTable::product)
-        .findOne();
+        .findOne()
+        .flatMap(stored -> stored);
   }
 
+  /** The product with this id; empty too when its row cannot be read by today's rules (logged). */
   static Optional<Product> find(Handle handle, String id) {
     return handle
         .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = :id")
         .bind("id", id)
         .map(ProductTable::product)
-        .findOne();
+        .findOne()
+        .flatMap(stored -> stored);
   }
 
   static Map<String, Product> findAll(Handle handle, java.util.Collection<String> ids) {
@@ -97,19 +96,33 @@ final class ProductTable {
         .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = ANY(:ids)")
         .bindArray("ids", String.class, ids)
         .map(ProductTable::product)
-        .forEach(product -> found.put(product.id(), product));
+        .forEach(stored -> stored.ifPresent(product -> found.put(product.id(), product)));
     return found;
   }
 
-  /** Up to {@code limit} products in id order after the id {@code after}. */
+  /**
+   * Up to {@code limit} products in id order after the id {@code after}. A row left out as unreadable
+   * (see {@link StoredProduct}) is made up for from the rows after it, so a short page still means
+   * the last one.
+   */
   static List<Product> page(Handle handle, Optional<String> after, int limit) {
-    return handle
-        .createQuery("SELECT " + READ_COLUMNS
-            + " FROM products WHERE (:after::text IS NULL OR id > :after) ORDER BY id LIMIT :limit")
-        .bind("after", after.orElse(null))
-        .bind("limit", limit)
-        .map(ProductTable::product)
-        .list();
+    var products = new java.util.ArrayList<Product>(limit);
+    Optional<String> from = after;
+    while (products.size() < limit) {
+      int asked = limit - products.size();
+      var rows = handle
+          .createQuery("SELECT " + READ_COLUMNS
+              + " FROM products WHERE (:after::text IS NULL OR id > :after) ORDER BY id LIMIT"
+              + " :limit")
+          .bind("after", from.orElse(null))
+          .bind("limit", asked)
+          .map((rs, ctx) -> Map.entry(rs.getString("id"), product(rs, ctx)))
+          .list();
+      for (var row : rows) row.getValue().ifPresent(products::add);
+      if (rows.size() < asked) break;
+      from = Optional.of(rows.getLast().getKey());
+    }
+    return products;
   }
 
   static final String TRAITS = "SELECT id, brand, category, available, created_at FROM products";
@@ -194,8 +207,8 @@ final class ProductTable {
         .text(p.category().orElse(null))
         .decimal(p.price())
         .text(p.currency().getCurrencyCode())
-        .text(p.imageUrl().toString())
-        .text(p.landingUrl().toString())
+        .text(p.imageUrl().map(WebUrl::value).orElse(null))
+        .text(p.landingUrl().map(WebUrl::value).orElse(null))
         .bool(p.available())
         .text(StringMaps.write(p.attributes()))
         .instant(now)
@@ -213,8 +226,8 @@ final class ProductTable {
         .bind("category", product.category().orElse(null))
         .bind("price", product.price())
         .bind("currency", product.currency().getCurrencyCode())
-        .bind("imageUrl", product.imageUrl().toString())
-        .bind("landingUrl", product.landingUrl().toString())
+        .bind("imageUrl", product.imageUrl().map(WebUrl::value).orElse(null))
+        .bind("landingUrl", product.landingUrl().map(WebUrl::value).orElse(null))
         .bind("available", product.available())
         .bind("attributes", StringMaps.write(product.attributes()))
         .bind("salePrice", product.salePrice().orElse(null))
@@ -222,19 +235,8 @@ final class ProductTable {
         .bind("now", now);
   }
 
-  private static Product product(ResultSet rs, StatementContext ctx) throws SQLException {
-    return new Product(
-        rs.getString("id"),
-        rs.getString("title"),
-        Optional.ofNullable(rs.getString("brand")),
-        Optional.ofNullable(rs.getString("category")),
-        rs.getBigDecimal("price"),
-        Currency.getInstance(rs.getString("currency")),
-        new WebUrl(rs.getString("image_url")),
-        new WebUrl(rs.getString("landing_url")),
-        rs.getBoolean("available"),
-        Json.MAPPER.readValue(rs.getString("attributes"), STRING_MAP),
-        Optional.ofNullable(rs.getBigDecimal("sale_price")),
-        Optional.ofNullable(rs.getString("item_group_id")));
+  /** A row of {@link #READ_COLUMNS} as today's rules read it (see {@link StoredProduct}). */
+  private static Optional<Product> product(ResultSet rs, StatementContext ctx) throws SQLException {
+    return StoredProduct.read(rs, StoredRows.of(ctx));
   }
 }

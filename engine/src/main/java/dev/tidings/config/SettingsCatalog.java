@@ -72,7 +72,7 @@ public final class SettingsCatalog {
       "TIDINGS_DATA_DIR",
       Setting.Kind.PATH,
       "`./data`",
-      "embedded database, outbox, generated secrets, a fetched product feed while it is imported");
+      "embedded database, outbox, generated secrets, a fetched product feed while it is imported, an upload body over 256 KiB while it is imported (`uploads`)");
   public static final Setting PUBLIC_URL = Setting.text(
       "TIDINGS_PUBLIC_URL",
       Setting.Kind.URL,
@@ -97,8 +97,10 @@ public final class SettingsCatalog {
       Setting.integer("TIDINGS_PORT", 8080, 0, 65535, "HTTP port (0 picks a free one)");
   public static final Setting MAX_BODY_BYTES = Setting.bytes(
       "TIDINGS_MAX_BODY_BYTES", 1L << 20, "largest JSON request body; larger gets 413");
-  public static final Setting MAX_IMPORT_BYTES =
-      Setting.bytes("TIDINGS_MAX_IMPORT_BYTES", 4L << 30, "largest streamed import body");
+  public static final Setting MAX_IMPORT_BYTES = Setting.bytes(
+      "TIDINGS_MAX_IMPORT_BYTES",
+      4L << 30,
+      "largest import body (and JSON Lines events); each is received whole before its import takes a database connection, one over 256 KiB in a file under `TIDINGS_DATA_DIR/uploads` deleted afterwards, so each upload in flight may take this much disk");
   public static final Setting SHUTDOWN_GRACE = Setting.duration(
       "TIDINGS_SHUTDOWN_GRACE",
       Duration.ofSeconds(10),

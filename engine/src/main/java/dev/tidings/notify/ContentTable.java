@@ -1,9 +1,11 @@
 package dev.tidings.notify;
 
 import dev.tidings.Json;
+import dev.tidings.WebUrl;
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.GeoPoint;
 import dev.tidings.audience.TargetType;
+import dev.tidings.storage.StoredRows;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -92,7 +94,7 @@ final class ContentTable {
     return handle
         .createQuery("SELECT " + COLUMNS + " FROM content WHERE id = :id")
         .bind("id", id)
-        .map((rows, context) -> read(rows))
+        .map((rows, context) -> read(rows, StoredRows.of(context)))
         .findOne();
   }
 
@@ -100,7 +102,7 @@ final class ContentTable {
     return handle
         .createQuery("SELECT " + COLUMNS + " FROM content WHERE id = ANY(:ids)")
         .bindArray("ids", String.class, ids)
-        .map((rows, context) -> read(rows))
+        .map((rows, context) -> read(rows, StoredRows.of(context)))
         .list();
   }
 
@@ -110,7 +112,7 @@ final class ContentTable {
             + " ORDER BY id COLLATE \"C\" LIMIT :limit")
         .bind("after", after.orElse(""))
         .bind("limit", limit)
-        .map((rows, context) -> read(rows))
+        .map((rows, context) -> read(rows, StoredRows.of(context)))
         .list();
   }
 
@@ -130,7 +132,7 @@ final class ContentTable {
         .bind("id", id)
         .bind("published", published)
         .bind("now", Timestamp.from(now))
-        .map((rows, context) -> read(rows))
+        .map((rows, context) -> read(rows, StoredRows.of(context)))
         .findOne();
   }
 
@@ -147,7 +149,7 @@ final class ContentTable {
     return rows.wasNull() ? Content.DEFAULT_RADIUS_KM : radius;
   }
 
-  private static Content read(ResultSet rows) throws SQLException {
+  private static Content read(ResultSet rows, StoredRows report) throws SQLException {
     var owners = new ArrayList<FollowTarget>();
     for (JsonNode owner : Json.MAPPER.readTree(rows.getString("owners")))
       owners.add(new FollowTarget(
@@ -161,13 +163,27 @@ final class ContentTable {
         rows.getString("id"),
         ContentType.ofWire(rows.getString("type")).orElseThrow(),
         rows.getString("title"),
-        Optional.ofNullable(rows.getString("url")),
-        Optional.ofNullable(rows.getString("image_url")),
+        link(rows, "url", report),
+        link(rows, "image_url", report),
         owners,
         location,
         radius(rows),
         Optional.ofNullable(rows.getTimestamp("starts_at")).map(Timestamp::toInstant),
         Optional.ofNullable(rows.getTimestamp("ends_at")).map(Timestamp::toInstant),
         rows.getBoolean("published"));
+  }
+
+  /**
+   * A link column as today's rules read it: a link an earlier version stored that {@link WebUrl}
+   * refuses now (a product's news copied its landing URL) is read as absent, counted and logged once,
+   * so that the digests that tell it still go out.
+   */
+  private static Optional<String> link(ResultSet rows, String column, StoredRows report)
+      throws SQLException {
+    Optional<String> link = Optional.ofNullable(rows.getString(column));
+    Optional<String> problem = link.flatMap(WebUrl::problem);
+    if (problem.isEmpty()) return link;
+    report.fieldDropped("content", column, rows.getString("id"), problem.get());
+    return Optional.empty();
   }
 }

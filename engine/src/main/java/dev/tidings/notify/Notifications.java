@@ -158,6 +158,14 @@ public final class Notifications {
     return jdbi.withHandle(handle -> ContentTable.put(handle, content, clock.instant()));
   }
 
+  /**
+   * What clears the links an earlier version stored that today's rules refuse (run by {@code tidings
+   * migrate}; see {@link ContentRepair}).
+   */
+  public dev.tidings.storage.StoredRowRepair storedRowRepair() {
+    return new ContentRepair(jdbi);
+  }
+
   public Optional<Content> get(String id) {
     return jdbi.withHandle(handle -> ContentTable.get(handle, id));
   }

@@ -24,9 +24,14 @@ import java.util.function.Function;
  * items, the products its template names) nor one product twice, "the same product" being {@link
  * SameProduct#key}; and when markets are defined, only products sold in the subscriber's market. What a
  * campaign's template names is looked up once per campaign and kept a few minutes; the markets likewise.
+ * A candidate the catalogue does not hold (deleted since the recommender saw it, or stored by an earlier
+ * version in a way today's rules cannot read) is left out too: its slot would show the neutral card.
  */
 public final class MarketSlotRules implements SlotRules {
-  /** Prometheus adds {@code _total}; label {@code reason}: {@code same_product} or {@code not_in_market}. */
+  /**
+   * Prometheus adds {@code _total}; label {@code reason}: {@code same_product}, {@code not_in_market}
+   * or {@code not_in_catalogue}.
+   */
   public static final String DROPPED = "tidings_opentime_slot_candidates_dropped";
 
   private static final Duration KEEP = Duration.ofMinutes(5);
@@ -43,6 +48,7 @@ public final class MarketSlotRules implements SlotRules {
   private final RecentLookups<String, List<Market>> allMarkets;
   private final Counter sameProduct;
   private final Counter notInMarket;
+  private final Counter notInCatalogue;
 
   /**
    * @param digestItems what an email's digest told (product ids among them)
@@ -67,13 +73,14 @@ public final class MarketSlotRules implements SlotRules {
     this.allMarkets = new RecentLookups<>(any -> Optional.of(this.markets.list()), KEEP, 1);
     this.sameProduct = dropped(metrics, "same_product");
     this.notInMarket = dropped(metrics, "not_in_market");
+    this.notInCatalogue = dropped(metrics, "not_in_catalogue");
   }
 
   private static Counter dropped(MeterRegistry metrics, String reason) {
     return Counter.builder(DROPPED)
         .description(
-            "slot candidates left out: the same product as one the email shows, or not sold"
-                + " in the subscriber's market")
+            "slot candidates left out: the same product as one the email shows, not sold in"
+                + " the subscriber's market, or not in the catalogue (gone, or unreadable)")
         .tag("reason", reason)
         .register(metrics);
   }
@@ -113,7 +120,9 @@ public final class MarketSlotRules implements SlotRules {
         market.map(m -> markets.pricesIn(m, candidates)).orElse(Map.of());
     List<String> admitted = new ArrayList<>(candidates.size());
     for (String id : candidates) {
-      if (market.isPresent() && !prices.containsKey(id)) {
+      if (!known.containsKey(id)) {
+        notInCatalogue.increment();
+      } else if (market.isPresent() && !prices.containsKey(id)) {
         notInMarket.increment();
       } else if (!keys.add(key(id, known))) {
         sameProduct.increment();

@@ -37,6 +37,10 @@ public final class Database implements AutoCloseable {
     this.description = spec.describe();
     this.owned = owned;
     this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
+    // made now, on the Jdbi itself: each handle's configuration is a copy of the Jdbi's, so they
+    // all
+    // share this one (made later, each handle would make one of its own and log every row again)
+    StoredRows.of(jdbi);
   }
 
   /**
@@ -91,7 +95,9 @@ public final class Database implements AutoCloseable {
     config.setConnectionInitSql(
         "SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
     try {
-      return new Database(new HikariDataSource(config), spec, owned);
+      var database = new Database(new HikariDataSource(config), spec, owned);
+      if (metrics != null) StoredRows.of(database.jdbi).countInto(metrics);
+      return database;
     } catch (RuntimeException e) {
       closeQuietly(owned);
       throw new StorageException(

@@ -1,7 +1,6 @@
 package dev.tidings.web;
 
 import dev.tidings.imports.Format;
-import dev.tidings.imports.ImportFailedException;
 import dev.tidings.imports.ImportMode;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
@@ -14,9 +13,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The bulk-import endpoints' shared edge: the body streamed (never buffered) with a size limit, the
- * format from Content-Type, the mode from {@code ?mode=}, and the report as the answer: 200 when the
- * import committed (the report lists any rejected rows), 422 when it committed nothing.
+ * The bulk-import endpoints' shared edge: the format from Content-Type, the mode from {@code ?mode=},
+ * the body received whole first ({@link Uploads}: in memory when small, else in a file deleted
+ * afterwards) with its size limit, and only then the import, which takes its database connection for
+ * the time it parses and writes, never while a slow client trickles its body. The report is the
+ * answer: 200 when the import committed (the report lists any rejected rows), 422 when it committed
+ * nothing.
  */
 public final class Imports {
   private static final String[] TYPES = {
@@ -31,8 +33,8 @@ public final class Imports {
   }
 
   public static void handle(
-      ServerRequest request, ServerResponse response, long maxBytes, Importer importer) {
-    ImportReport report = run(request, maxBytes, mode(request), importer);
+      ServerRequest request, ServerResponse response, Uploads uploads, Importer importer) {
+    ImportReport report = run(request, uploads, mode(request), importer);
     var body = ReportJson.of(report);
     if (report.committed()) {
       JsonBodies.ok(response, body);
@@ -45,16 +47,17 @@ public final class Imports {
     }
   }
 
-  /** Streams the body into {@code importer}: 415 for a type that is neither CSV nor JSON Lines, 413 past {@code maxBytes}. */
+  /**
+   * Receives the body, then imports it: 415 for a type that is neither CSV nor JSON Lines (before a
+   * byte of the body is read), 413 past the limit (and nothing imported).
+   */
   public static ImportReport run(
-      ServerRequest request, long maxBytes, ImportMode mode, Importer importer) {
+      ServerRequest request, Uploads uploads, ImportMode mode, Importer importer) {
     var type = JsonBodies.requireContentType(request, TYPES);
     Format format = Format.ofContentType(type.mediaType().text());
-    try (InputStream body = Bodies.limited(request, maxBytes)) {
+    try (SpooledBody received = uploads.receive(request);
+        InputStream body = received.open()) {
       return importer.run(body, format, ImportOptions.defaults().withMode(mode));
-    } catch (ImportFailedException e) {
-      if (causedByOversizeBody(e)) throw ApiProblem.tooLarge(maxBytes);
-      throw e;
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -69,13 +72,6 @@ public final class Imports {
         throw ApiProblem.badRequest(
             "mode must be valid-rows or all-or-nothing but was '" + mode + "'");
     };
-  }
-
-  private static boolean causedByOversizeBody(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof BodyTooLargeException) return true;
-    }
-    return false;
   }
 
   record Refused(String error, String detail, ReportJson report) {}

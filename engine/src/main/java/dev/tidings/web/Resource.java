@@ -34,9 +34,8 @@ public record Resource<T>(
     Predicate<String> delete,
     Imports.Importer importer) {
 
-  public void register(HttpRouting.Builder routing, long maxBodyBytes, long maxImportBytes) {
-    register(
-        routing, (request, after, limit) -> list.apply(after, limit), maxBodyBytes, maxImportBytes);
+  public void register(HttpRouting.Builder routing, long maxBodyBytes, Uploads uploads) {
+    register(routing, (request, after, limit) -> list.apply(after, limit), maxBodyBytes, uploads);
   }
 
   /** A page of the list, read with the request at hand (a search by its own query parameters). */
@@ -47,7 +46,7 @@ public record Resource<T>(
 
   /** {@link #register}, with the list answered by {@code lister} instead of {@link #list}. */
   public void register(
-      HttpRouting.Builder routing, Lister<T> lister, long maxBodyBytes, long maxImportBytes) {
+      HttpRouting.Builder routing, Lister<T> lister, long maxBodyBytes, Uploads uploads) {
     routing.get(path, (request, response) -> {
       int limit = Requests.limit(request);
       JsonBodies.ok(
@@ -57,7 +56,7 @@ public record Resource<T>(
     });
     routing.post(
         path + "/import",
-        (request, response) -> Imports.handle(request, response, maxImportBytes, importer));
+        (request, response) -> Imports.handle(request, response, uploads, importer));
     routing.post(path, (request, response) -> {
       T item = fromJson.apply(JsonBodies.read(request, maxBodyBytes));
       String itemId = id.apply(item);

@@ -241,4 +241,52 @@ public abstract class SubscriberContract {
         .isInstanceOf(InvalidInputException.class);
     assertThat(subscribers.get("bad")).isEmpty();
   }
+
+  /** A subscriber as an earlier version may have stored them: straight into the table. */
+  private void storedEarlier(String id, String name, String timeZone, String city, String country) {
+    database
+        .jdbi()
+        .useHandle(handle -> handle
+            .createUpdate("""
+            INSERT INTO subscribers (id, email, name, locale, time_zone, city, country, consent,
+                                     created_at, updated_at)
+            VALUES (:id, :id || '@example.com', :name, 'en', :zone, :city, :country, 'subscribed',
+                    now(), now())""")
+            .bind("id", id)
+            .bind("name", name)
+            .bind("zone", timeZone)
+            .bind("city", city)
+            .bind("country", country)
+            .execute());
+  }
+
+  @Test
+  void a_subscriber_an_earlier_version_stored_is_read_without_what_today_refuses_and_repaired() {
+    storedEarlier("old-1", "Ann\nBell", "Mars/Olympus_Mons", "Lyon", "XX");
+    var unreadable = dev.tidings.storage.StoredRows.of(database.jdbi());
+    double before = unreadable.counted("subscribers", "country");
+
+    Subscriber old = subscribers.get("old-1").orElseThrow();
+
+    assertThat(old.name()).isEmpty();
+    assertThat(old.timeZone()).isEqualTo(ZoneId.of("UTC"));
+    assertThat(old.location()).hasValueSatisfying(location -> {
+      assertThat(location.city()).contains("Lyon");
+      assertThat(location.country()).isEmpty();
+    });
+    assertThat(subscribers.list(Optional.empty(), 10))
+        .extracting(Subscriber::id)
+        .contains("old-1");
+    assertThat(unreadable.counted("subscribers", "country")).isEqualTo(before + 2);
+
+    var repair = subscribers.storedRowRepair();
+    var first = repair.repairSome(Optional.empty(), 100);
+    assertThat(first.repaired())
+        .containsExactlyInAnyOrderEntriesOf(
+            java.util.Map.of("name", 1L, "time_zone", 1L, "country", 1L));
+    assertThat(subscribers.get("old-1")).contains(old);
+    var again = repair.repairSome(Optional.empty(), 100);
+    assertThat(again.repaired()).isEmpty();
+    assertThat(again.unrepairable()).isEmpty();
+  }
 }

@@ -7,6 +7,7 @@ import dev.tidings.InvalidInputException;
 import dev.tidings.WebUrl;
 import dev.tidings.coordination.Race;
 import dev.tidings.storage.Database;
+import dev.tidings.storage.StoredRows;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -145,8 +146,8 @@ public abstract class CatalogContract {
         product.category(),
         product.price(),
         product.currency(),
-        product.imageUrl(),
-        product.landingUrl(),
+        product.imageUrl().orElseThrow(),
+        product.landingUrl().orElseThrow(),
         product.available(),
         product.attributes());
   }
@@ -203,5 +204,107 @@ public abstract class CatalogContract {
                     "title must not be empty",
                     "price must have at most 2 decimal places for EUR, got 1.234",
                     "missing required field 'imageUrl'"));
+  }
+
+  /** A row as an earlier version wrote it: straight into the table, past today's rules. */
+  private void storedEarlier(String id, String title, String imageUrl, String landingUrl) {
+    database
+        .jdbi()
+        .useHandle(handle -> handle
+            .createUpdate("""
+            INSERT INTO products (id, title, price, currency, image_url, landing_url, available,
+                                  attributes, created_at, updated_at)
+            VALUES (:id, :title, 19.90, 'EUR', :image, :landing, true, '{}', now(), now())""")
+            .bind("id", id)
+            .bind("title", title)
+            .bind("image", imageUrl)
+            .bind("landing", landingUrl)
+            .execute());
+  }
+
+  private double unreadable(String field) {
+    return StoredRows.of(database.jdbi()).counted("products", field);
+  }
+
+  @Test
+  void a_landing_url_an_earlier_version_stored_is_read_without_it_and_counted() {
+    catalog.put(product("p-1"));
+    storedEarlier("p-old", "Old", "https://img.example.com/old.jpg", "http://[1.2.3]/x");
+    double before = unreadable("landing_url");
+
+    Product old = catalog.get("p-old").orElseThrow();
+    assertThat(old.landingUrl()).isEmpty();
+    assertThat(old.imageUrl()).contains(WebUrl.of("https://img.example.com/old.jpg"));
+    assertThat(old.title()).isEqualTo("Old");
+    assertThat(catalog.list(Optional.empty(), 10))
+        .extracting(Product::id)
+        .containsExactly("p-1", "p-old");
+    assertThat(catalog.getAll(List.of("p-1", "p-old"))).containsOnlyKeys("p-1", "p-old");
+    assertThat(unreadable("landing_url")).isEqualTo(before + 3);
+    assertThat(ProductJson.toJson(old).has("landingUrl")).isFalse();
+  }
+
+  @Test
+  void the_repair_clears_what_today_refuses_reports_it_and_then_finds_nothing() {
+    catalog.put(product("p-1"));
+    storedEarlier("p-old", "Old", "https://img.example.com/old.jpg", "http://[1.2.3]/x");
+    storedEarlier("p-older", "Older", "ftp://img.example.com/x.jpg", "http://[1.2.3]/y");
+    var repair = catalog.storedRowRepair();
+
+    var first = repair.repairSome(Optional.empty(), 100);
+    assertThat(first.repaired())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("landing_url", 2L, "image_url", 1L));
+    assertThat(first.unrepairable()).isEmpty();
+    assertThat(first.done()).isTrue();
+    String landing = database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT coalesce(landing_url, 'cleared') FROM products WHERE id = 'p-old'")
+            .mapTo(String.class)
+            .one());
+    assertThat(landing).isEqualTo("cleared");
+    assertThat(catalog.get("p-1")).contains(product("p-1"));
+
+    double before = unreadable("landing_url");
+    assertThat(catalog.get("p-old").orElseThrow().landingUrl()).isEmpty();
+    assertThat(unreadable("landing_url")).as("a cleared URL is no news").isEqualTo(before);
+    var again = repair.repairSome(Optional.empty(), 100);
+    assertThat(again.repaired()).isEmpty();
+    assertThat(again.unrepairable()).isEmpty();
+  }
+
+  @Test
+  void the_repair_goes_page_by_page_in_id_order() {
+    for (int i = 0; i < 5; i++)
+      storedEarlier("p-" + i, "T", "https://i.example/" + i, "http://[1.2.3]/" + i);
+    var repair = catalog.storedRowRepair();
+
+    var first = repair.repairSome(Optional.empty(), 2);
+    assertThat(first.last()).contains("p-1");
+    assertThat(first.done()).isFalse();
+    var second = repair.repairSome(first.last(), 2);
+    var third = repair.repairSome(second.last(), 2);
+    assertThat(third.done()).isTrue();
+    assertThat(first.repaired().get("landing_url")
+            + second.repaired().get("landing_url")
+            + third.repaired().get("landing_url"))
+        .isEqualTo(5);
+  }
+
+  @Test
+  void a_row_without_a_readable_title_is_left_out_of_pages_that_still_fill_and_is_never_changed() {
+    catalog.put(product("p-1"));
+    storedEarlier("p-2", "", "https://i.example/2", "https://s.example/2");
+    catalog.put(product("p-3"));
+    catalog.put(product("p-4"));
+
+    assertThat(catalog.list(Optional.empty(), 2))
+        .extracting(Product::id)
+        .containsExactly("p-1", "p-3");
+    assertThat(catalog.get("p-2")).isEmpty();
+    assertThat(unreadable("title")).isPositive();
+    var step = catalog.storedRowRepair().repairSome(Optional.empty(), 100);
+    assertThat(step.repaired()).isEmpty();
+    assertThat(step.unrepairable()).containsExactly(Map.entry("title", 1L));
   }
 }

@@ -163,4 +163,21 @@ public abstract class MarketsContract {
         .hasMessageContaining("locale")
         .hasMessageContaining("countries");
   }
+
+  @Test
+  void markets_an_earlier_version_stored_are_read_by_today_s_lists_never_failing_the_others() {
+    markets.put(new Market("GB", Currency.getInstance("GBP"), Locale.UK, List.of("GB"), true));
+    // as an earlier version (or an older JDK's lists) let them be stored: straight into the table
+    database.jdbi().useHandle(handle -> handle.execute("""
+        INSERT INTO markets (code, currency, locale, countries, is_default, updated_at) VALUES
+          ('EU', 'EUR', 'de-DE', '{DE,XX}', false, now()),
+          ('OLD', 'ZZZ', 'en', '{}', false, now())"""));
+
+    assertThat(markets.list()).extracting(Market::code).containsExactly("EU", "GB");
+    assertThat(markets.get("EU").orElseThrow().countries()).containsExactly("DE");
+    assertThat(markets.get("OLD")).isEmpty();
+    var unreadable = dev.tidings.storage.StoredRows.of(database.jdbi());
+    assertThat(unreadable.counted("markets", "countries")).isPositive();
+    assertThat(unreadable.counted("markets", "currency")).isPositive();
+  }
 }

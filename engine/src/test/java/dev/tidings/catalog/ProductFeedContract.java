@@ -93,8 +93,8 @@ public abstract class ProductFeedContract {
         .hasValueSatisfying(sale -> assertThat(sale).isEqualByComparingTo("139"));
     assertThat(tv.currency()).isEqualTo(Currency.getInstance("USD"));
     assertThat(tv.landingUrl())
-        .isEqualTo(WebUrl.of("https://shop.example.com/electronics/tv/22LB4510.html"));
-    assertThat(tv.imageUrl()).isEqualTo(WebUrl.of("https://images.example.com/TV_123456.png"));
+        .contains(WebUrl.of("https://shop.example.com/electronics/tv/22LB4510.html"));
+    assertThat(tv.imageUrl()).contains(WebUrl.of("https://images.example.com/TV_123456.png"));
     assertThat(tv.available()).isTrue();
     assertThat(tv.attributes())
         .containsEntry("gtin", "71919219405200")

@@ -141,6 +141,40 @@ class CliTest {
   }
 
   @Test
+  void migrate_repairs_a_row_an_earlier_version_stored_reports_it_and_then_reports_nothing() {
+    var environment = databaseWithUnreachableRedisAndRabbit();
+    assertThat(run(environment, "migrate").status()).isZero();
+    try (var database = dev.tidings.storage.Database.connect(
+        TestDatabases.embeddedServer().connectionSpec(2), () -> {})) {
+      // as an earlier version stored it: straight into the table, past today's rules
+      database.jdbi().useHandle(handle -> handle.execute("""
+          INSERT INTO products (id, title, price, currency, image_url, landing_url, available,
+                                attributes, created_at, updated_at)
+          VALUES ('cli-old-landing', 'Old', 1.00, 'EUR', 'https://i.example/o.png',
+                  'http://[1.2.3]/x', true, '{}', now(), now())"""));
+
+      var repaired = run(environment, "migrate");
+      assertThat(repaired.status()).as(repaired.err()).isZero();
+      assertThat(repaired.out())
+          .contains("schema is up to date")
+          .contains("stored rows: products.landing_url repaired in 1 row(s)");
+      boolean cleared = database
+          .jdbi()
+          .withHandle(handle -> handle
+              .createQuery("SELECT landing_url IS NULL FROM products WHERE id = 'cli-old-landing'")
+              .mapTo(Boolean.class)
+              .one());
+      assertThat(cleared).isTrue();
+
+      var again = run(environment, "migrate");
+      assertThat(again.status()).as(again.err()).isZero();
+      assertThat(again.out())
+          .contains("stored rows: every row reads by today's rules, none repaired")
+          .doesNotContain("repaired in");
+    }
+  }
+
+  @Test
   @Timeout(120)
   void serve_refuses_to_start_when_a_configured_server_is_down() {
     var run = run(databaseWithUnreachableRedisAndRabbit(), "serve", "--port", "0");

@@ -554,8 +554,8 @@ public abstract class ImportContract {
     assertThat(report.errors()).isEmpty();
     assertThat(report.imported()).isEqualTo(1);
     Product lamp = catalog.get("p1").orElseThrow();
-    assertThat(lamp.imageUrl()).isEqualTo(dev.tidings.WebUrl.of("https://i.example/l.jpg"));
-    assertThat(lamp.landingUrl()).isEqualTo(dev.tidings.WebUrl.of("https://s.example/l"));
+    assertThat(lamp.imageUrl()).contains(dev.tidings.WebUrl.of("https://i.example/l.jpg"));
+    assertThat(lamp.landingUrl()).contains(dev.tidings.WebUrl.of("https://s.example/l"));
   }
 
   @Test

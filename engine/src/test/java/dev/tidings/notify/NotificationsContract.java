@@ -349,8 +349,8 @@ public abstract class NotificationsContract {
         socks.category(),
         socks.price(),
         socks.currency(),
-        socks.imageUrl(),
-        socks.landingUrl(),
+        socks.imageUrl().orElseThrow(),
+        socks.landingUrl().orElseThrow(),
         false,
         socks.attributes()));
     assertThat(told(ann)).as("sold out: no longer worth telling").containsExactly(boots.id());
@@ -568,5 +568,28 @@ public abstract class NotificationsContract {
       }
     }
     assertThat(checked).as("pairs checked").isGreaterThan(100);
+  }
+
+  @Test
+  void content_an_earlier_version_stored_with_a_link_today_refuses_is_read_without_it() {
+    // as an earlier version stored it (a product's news copied its landing URL): past today's rules
+    database.jdbi().useHandle(handle -> handle.execute("""
+        INSERT INTO content (id, type, title, url, image_url, owners, published, created_at,
+                             updated_at)
+        VALUES ('old-news', 'product', 'Old news', 'http://[1.2.3]/x', 'https://img.shop.test/o.jpg',
+                '[{"type":"brand","id":"acme"}]', true, now(), now())"""));
+
+    Content old = notifications.get("old-news").orElseThrow();
+
+    assertThat(old.url()).isEmpty();
+    assertThat(old.imageUrl()).contains("https://img.shop.test/o.jpg");
+    assertThat(dev.tidings.storage.StoredRows.of(database.jdbi()).counted("content", "url"))
+        .isPositive();
+
+    var repair = notifications.storedRowRepair();
+    assertThat(repair.repairSome(Optional.empty(), 100).repaired())
+        .containsExactly(java.util.Map.entry("url", 1L));
+    assertThat(notifications.get("old-news")).contains(old);
+    assertThat(repair.repairSome(Optional.empty(), 100).repaired()).isEmpty();
   }
 }

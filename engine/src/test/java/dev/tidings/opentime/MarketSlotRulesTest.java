@@ -3,6 +3,7 @@ package dev.tidings.opentime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.WebUrl;
+import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SubscriberService.Placement;
 import dev.tidings.campaign.TemplateLinks;
 import dev.tidings.catalog.CatalogService;
@@ -10,8 +11,10 @@ import dev.tidings.catalog.Market;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.Product;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
+import dev.tidings.opentime.card.ProductCards;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommendations.Recommended;
 import dev.tidings.recommend.Recommender;
@@ -190,6 +193,56 @@ class MarketSlotRulesTest {
     assertThat(metrics
             .get(MarketSlotRules.DROPPED)
             .tag("reason", "not_in_market")
+            .counter()
+            .count())
+        .isPositive();
+  }
+
+  @Test
+  void a_candidate_whose_stored_landing_url_today_refuses_still_fills_a_slot_of_a_first_open()
+      throws java.io.IOException {
+    // as an earlier version stored it: straight into the table, past today's rules
+    database
+        .jdbi()
+        .useHandle(handle -> handle.execute(
+            "UPDATE products SET landing_url = 'http://[1.2.3]/x' WHERE id = 'p01'"));
+    var images = new SlotImages(
+        chooser,
+        new ProductCards(
+            java.nio.file.Files.createTempDirectory("tidings-cards-test"),
+            ProductCards.Options.defaults(),
+            FetchAllowance.none(),
+            metrics),
+        catalog,
+        new SubscriberService(database.jdbi(), clock));
+    MessageToken token = email(4, "cy", 3);
+
+    ChosenSlots chosen = chooser.choose(token);
+
+    assertThat(chosen.productIds()).containsExactly("p00", "p01", "p02");
+    assertThat(chosen.how()).isEqualTo(ChosenSlots.How.COMPUTED);
+    for (int slot = 0; slot < 3; slot++) {
+      assertThat(images.slot(token, slot).productId())
+          .as("slot %d shows its product, not the neutral card", slot)
+          .contains(chosen.productIds().get(slot));
+    }
+    assertThat(images.product(token, 1).orElseThrow().landingUrl()).isEmpty();
+  }
+
+  @Test
+  void a_candidate_the_catalogue_cannot_read_gives_its_slot_to_the_next_one() {
+    // a title today's rules refuse: the row is left out of every read
+    database
+        .jdbi()
+        .useHandle(handle -> handle.execute("UPDATE products SET title = '' WHERE id = 'p01'"));
+    MessageToken token = email(5, "dee", 3);
+
+    List<String> slots = chooser.choose(token).productIds();
+
+    assertThat(slots).containsExactly("p00", "p02", "p03");
+    assertThat(metrics
+            .get(MarketSlotRules.DROPPED)
+            .tag("reason", "not_in_catalogue")
             .counter()
             .count())
         .isPositive();

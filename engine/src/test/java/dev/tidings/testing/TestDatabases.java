@@ -30,7 +30,12 @@ public final class TestDatabases {
   }
 
   public static Database embedded() {
-    return freshSchema(embeddedServer().connectionSpec(8));
+    return embedded(8);
+  }
+
+  /** With a pool of {@code poolSize} connections, for tests of what holds them. */
+  public static Database embedded(int poolSize) {
+    return freshSchema(embeddedServer().connectionSpec(poolSize));
   }
 
   public static Database real() {

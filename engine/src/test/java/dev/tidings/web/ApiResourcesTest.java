@@ -261,6 +261,34 @@ class ApiResourcesTest {
   @Nested
   class Products {
     @Test
+    void a_product_an_earlier_version_stored_with_a_landing_url_today_refuses_is_listed_and_read() {
+      assertThat(api.postJson(PRODUCTS, PRODUCT.formatted("old-landing")).status())
+          .isEqualTo(201);
+      // as an earlier version stored it: straight into the table, past today's rules
+      database
+          .jdbi()
+          .useHandle(handle -> handle.execute(
+              "UPDATE products SET landing_url = 'http://[1.2.3]/x' WHERE id = 'old-landing'"));
+
+      var one = api.get(PRODUCTS + "/old-landing");
+      assertThat(one.status()).as(one.body()).isEqualTo(200);
+      assertThat(one.json().has("landingUrl")).isFalse();
+      assertThat(one.json().path("imageUrl").asString())
+          .isEqualTo("https://img.example/old-landing.png");
+
+      List<String> listed = new java.util.ArrayList<>();
+      String after = "";
+      while (after != null) {
+        var page = api.get(PRODUCTS + "?limit=1000" + (after.isEmpty() ? "" : "&after=" + after));
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        page.json().path("items").forEach(item -> listed.add(item.path("id").asString()));
+        var next = page.json().path("next");
+        after = next.isMissingNode() || next.isNull() ? null : next.asString();
+      }
+      assertThat(listed).contains("old-landing");
+    }
+
+    @Test
     void create_read_replace_delete() {
       var created = api.postJson("/api/v1/products", PRODUCT.formatted("crud-1"));
       assertThat(created.status()).isEqualTo(201);

@@ -137,7 +137,11 @@ class CampaignEditorRoutesIT {
         token -> chooser.wouldChoose(token).productIds().stream()
             .flatMap(id -> catalog.get(id).stream())
             .map(p -> new SlotProduct(
-                p.id(), p.title(), p.price(), p.currency(), p.imageUrl().value()))
+                p.id(),
+                p.title(),
+                p.price(),
+                p.currency(),
+                p.imageUrl().orElseThrow().value()))
             .toList(),
         clock);
     outbox = Files.createTempDirectory("tidings-test-sends");

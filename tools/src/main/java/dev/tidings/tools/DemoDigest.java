@@ -74,6 +74,8 @@ final class DemoDigest {
         model.imageUrl(),
         model.landingUrl(),
         true,
-        model.attributes());
+        model.attributes(),
+        Optional.empty(),
+        Optional.empty());
   }
 }

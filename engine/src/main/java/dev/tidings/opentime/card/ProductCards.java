@@ -157,7 +157,9 @@ public final class ProductCards {
         product
             .salePrice()
             .map(sale -> PriceFormat.format(product.price(), product.currency(), locale)));
-    var picture = images.picture(product.imageUrl());
+    // a stored product read without its image URL (today's rules refuse the one it has) is drawn
+    // without a picture, as when the picture cannot be fetched
+    var picture = product.imageUrl().flatMap(images::picture);
     renders.incrementAndGet();
     var card = Card.of(renderer.render(content, picture));
     memory.put(key, card);
@@ -176,7 +178,7 @@ public final class ProductCards {
         product.brand().orElse(""),
         product.price().toPlainString(),
         product.currency().getCurrencyCode(),
-        product.imageUrl().value());
+        product.imageUrl().map(url -> url.value()).orElse(""));
     // only a product on sale adds to it, so the cards of every other product keep their versions
     return hex(drawn
         + product.salePrice().map(sale -> "\u0000sale " + sale.toPlainString()).orElse(""));

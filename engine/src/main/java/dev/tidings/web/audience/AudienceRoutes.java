@@ -18,6 +18,7 @@ import dev.tidings.web.Page;
 import dev.tidings.web.Requests;
 import dev.tidings.web.Resource;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.web.Uploads;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import java.time.InstantSource;
@@ -36,8 +37,9 @@ public final class AudienceRoutes implements RouteGroup {
   private final Resource<Subscriber> subscriberResource;
   private final InstantSource clock;
   private final long maxBodyBytes;
-  private final long maxImportBytes;
+  private final Uploads uploads;
 
+  /** Import bodies past {@code maxImportBytes} are refused; larger ones wait in java.io.tmpdir. */
   public AudienceRoutes(
       SubscriberService subscribers,
       FollowService follows,
@@ -52,7 +54,7 @@ public final class AudienceRoutes implements RouteGroup {
         new SuppressionChanges(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
         clock,
         maxBodyBytes,
-        maxImportBytes);
+        Uploads.inTemporaryDirectory(maxImportBytes));
   }
 
   /** @param changes counts the suppressions this API adds and lifts */
@@ -64,6 +66,28 @@ public final class AudienceRoutes implements RouteGroup {
       InstantSource clock,
       long maxBodyBytes,
       long maxImportBytes) {
+    this(
+        subscribers,
+        follows,
+        suppressions,
+        changes,
+        clock,
+        maxBodyBytes,
+        Uploads.inTemporaryDirectory(maxImportBytes));
+  }
+
+  /**
+   * @param changes counts the suppressions this API adds and lifts
+   * @param uploads how import bodies are received
+   */
+  public AudienceRoutes(
+      SubscriberService subscribers,
+      FollowService follows,
+      SuppressionService suppressions,
+      SuppressionChanges changes,
+      InstantSource clock,
+      long maxBodyBytes,
+      Uploads uploads) {
     this.changes = changes;
     this.subscribers = subscribers;
     this.follows = follows;
@@ -82,12 +106,12 @@ public final class AudienceRoutes implements RouteGroup {
         subscribers::importStream);
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
-    this.maxImportBytes = maxImportBytes;
+    this.uploads = uploads;
   }
 
   @Override
   public void register(HttpRouting.Builder routing) {
-    subscriberResource.register(routing, this::subscribersPage, maxBodyBytes, maxImportBytes);
+    subscriberResource.register(routing, this::subscribersPage, maxBodyBytes, uploads);
     marketRoutes(routing);
     followRoutes(routing);
     suppressionRoutes(routing);
@@ -162,8 +186,7 @@ public final class AudienceRoutes implements RouteGroup {
     });
     routing.post(
         "/api/v1/follows/import",
-        (request, response) ->
-            Imports.handle(request, response, maxImportBytes, follows::importStream));
+        (request, response) -> Imports.handle(request, response, uploads, follows::importStream));
   }
 
   private void suppressionRoutes(HttpRouting.Builder routing) {

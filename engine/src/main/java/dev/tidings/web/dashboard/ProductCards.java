@@ -36,7 +36,7 @@ final class ProductCards {
           i + 1,
           false,
           p.id(),
-          p.imageUrl().toString(),
+          p.imageUrl().map(url -> url.value()).orElse(""),
           p.brand().stream().toList(),
           p.title(),
           String.format(

@@ -168,7 +168,8 @@ final class SubscriberPage {
         email.story().stream().map(FunnelStep::wire).toList(),
         email.productIds().stream()
             .map(id -> Optional.ofNullable(products.get(id))
-                .map(p -> new ProductView(p.title(), p.imageUrl().toString(), true))
+                .map(p -> new ProductView(
+                    p.title(), p.imageUrl().map(url -> url.value()).orElse(""), true))
                 .orElse(new ProductView(id, "", false)))
             .toList(),
         email.productIds().isEmpty());
