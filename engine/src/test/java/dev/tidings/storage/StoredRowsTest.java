@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
  * A stored row that breaks today's rules is counted on every read and logged once per row and
  * field, whichever handle of the database read it; the node's metrics show the count.
  */
+@StartsServers
 class StoredRowsTest {
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
   private final Logger log = (Logger) LoggerFactory.getLogger(StoredRows.class);

@@ -6,6 +6,7 @@ import dev.tidings.Json;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.catalog.CatalogRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.Timeout;
  * client goes away mid-body leaves neither a file nor a row.
  */
 @Timeout(120)
+@StartsServers
 class SlowUploadTest {
   private static final String KEY = "slow-upload-test-key-0123456789";
   private static final int POOL = 4;
