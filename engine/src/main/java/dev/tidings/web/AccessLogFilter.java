@@ -42,8 +42,7 @@ final class AccessLogFilter implements Filter {
         String path = request.path().rawPath();
         long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
         String peer = request.remotePeer().host();
-        String requestId =
-            response.headers().first(AnswerHeadersFilter.REQUEST_ID).orElse("-");
+        String requestId = response.headers().first(FramingFilter.REQUEST_ID).orElse("-");
         // key-value pairs become fields of their own in JSON logs, for log queries by status or
         // route
         access

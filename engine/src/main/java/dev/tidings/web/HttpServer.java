@@ -48,8 +48,7 @@ public final class HttpServer implements AutoCloseable {
       List<DependencyCheck> checks,
       List<RouteGroup> groups) {
     HttpRouting.Builder routing = HttpRouting.builder();
-    routing.addFilter(new UnreadBodyFilter(registry));
-    routing.addFilter(new AnswerHeadersFilter());
+    routing.addFilter(new FramingFilter(registry));
     routing.addFilter(new AccessLogFilter(registry));
     routing.addFilter(new InputTextFilter(registry));
     routing.addFilter(new ApiKeyFilter(options.apiKey(), options.throttle()));

@@ -55,8 +55,8 @@ final class ServerErrors implements DirectHandler {
         : message.length() > MAX_DETAIL ? message.substring(0, MAX_DETAIL) + "..." : message;
     byte[] body = Json.MAPPER.writeValueAsBytes(new ErrorBody(error(status), detail));
     headers.set(HeaderNames.CONTENT_TYPE, "application/json; charset=UTF-8");
-    headers.set(HeaderNames.X_CONTENT_TYPE_OPTIONS, AnswerHeadersFilter.NOSNIFF);
-    headers.set(AnswerHeadersFilter.REQUEST_ID, AnswerHeadersFilter.requestId(request.headers()));
+    headers.set(HeaderNames.X_CONTENT_TYPE_OPTIONS, FramingFilter.NOSNIFF);
+    headers.set(FramingFilter.REQUEST_ID, FramingFilter.requestId(request.headers()));
     return TransportResponse.builder()
         .status(status)
         .headers(headers)

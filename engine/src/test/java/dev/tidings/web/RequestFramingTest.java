@@ -150,7 +150,7 @@ class RequestFramingTest {
 
   @Test
   void an_unread_body_over_the_drain_limit_ends_the_connection() throws IOException {
-    long length = UnreadBodyFilter.DRAIN_LIMIT + 1;
+    long length = FramingFilter.DRAIN_LIMIT + 1;
     try (var connection = new RawConnection()) {
       connection.write(
           "GET /o/first HTTP/1.1\r\nHost: x\r\nContent-Length: " + length + "\r\n\r\n");
