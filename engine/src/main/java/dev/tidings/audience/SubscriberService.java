@@ -176,14 +176,22 @@ public final class SubscriberService {
   /**
    * Runs a write of {@code subscriber}, whose email the unique index refuses when another subscriber has it;
    * the owner is looked up only then, to name it. When the owner found is this very id (a concurrent write of
-   * it committed meanwhile) or none (deleted meanwhile), the write can succeed now, so it runs again.
+   * it committed meanwhile) or none (deleted meanwhile), the write can succeed now, so it runs again. So it
+   * does when PostgreSQL broke a deadlock by failing it: two concurrent upserts of one new id and email
+   * can wait on each other across the id's key and the email's (the arbiter is only the id's), and the
+   * statement, its own transaction, is whole again once the other has committed.
    */
+  private static boolean deadlocked(UnableToExecuteStatementException e) {
+    return e.getCause() instanceof java.sql.SQLException sql && "40P01".equals(sql.getSQLState());
+  }
+
   private <R> R owningEmail(Subscriber subscriber, HandleCallback<R, RuntimeException> write) {
     return jdbi.withHandle(handle -> {
       for (int attempt = 1; ; attempt++) {
         try {
           return write.withHandle(handle);
         } catch (UnableToExecuteStatementException e) {
+          if (deadlocked(e) && attempt < ATTEMPTS) continue;
           if (!SubscriberTable.violatesEmailKey(e)) throw e;
           Optional<String> owner = SubscriberTable.findByEmail(handle, subscriber.email())
               .map(Subscriber::id)
