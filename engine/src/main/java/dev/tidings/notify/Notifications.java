@@ -37,6 +37,13 @@ public final class Notifications {
   /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
   private static final long PARTITION_LOCK = 7_303;
 
+  /**
+   * Serialises publishes across nodes. A publish writes buckets in two fan-outs (followers, then people
+   * nearby), each in subscriber order; two publishes interleaving them lock the same buckets in
+   * opposite orders and deadlock, so each takes this for its transaction first.
+   */
+  private static final long PUBLISH_LOCK = 7_307;
+
   /** Who was told of a publish. */
   public record Published(Content content, long followers, long nearby) {}
 
@@ -188,15 +195,21 @@ public final class Notifications {
     LocalDate today = today();
     days.ensure(today);
     try {
-      Optional<Published> published =
-          jdbi.inTransaction(handle -> ContentTable.publish(handle, id, true, clock.instant())
-              .map(content -> new Published(
-                  content,
-                  NotificationBuckets.toFollowers(handle, today, content),
-                  content
-                      .location()
-                      .map(at -> NotificationBuckets.toNearby(handle, today, content, at))
-                      .orElse(0L))));
+      Optional<Published> published = jdbi.inTransaction(handle -> {
+        handle
+            .createQuery("SELECT count(pg_advisory_xact_lock(:lock))")
+            .bind("lock", PUBLISH_LOCK)
+            .mapTo(Long.class)
+            .one();
+        return ContentTable.publish(handle, id, true, clock.instant())
+            .map(content -> new Published(
+                content,
+                NotificationBuckets.toFollowers(handle, today, content),
+                content
+                    .location()
+                    .map(at -> NotificationBuckets.toNearby(handle, today, content, at))
+                    .orElse(0L)));
+      });
       published.ifPresent(metrics::published);
       return published;
     } catch (RuntimeException e) {

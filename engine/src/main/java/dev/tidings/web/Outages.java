@@ -24,9 +24,21 @@ final class Outages {
       if (cause instanceof TidingsException known && known.kind() == ErrorKind.UNAVAILABLE)
         return Optional.of(known.detail());
       if (databaseUnreachable(cause)) return Optional.of("the database is unavailable");
+      if (cause instanceof SQLException sql && rolledBackToResolveConflict(sql.getSQLState()))
+        return Optional.of("the database rolled the request back to resolve a conflict with another"
+            + " (nothing of it was written)");
       if (cause.getCause() == cause) break;
     }
     return Optional.empty();
+  }
+
+  /**
+   * SQLSTATE 40001 serialization failure and 40P01 deadlock: PostgreSQL rolled the transaction back to
+   * let a concurrent one go on. The request's writes are undone and the same request can succeed now, so
+   * it is answered as a passing outage (503, Retry-After), never as the server's failure.
+   */
+  static boolean rolledBackToResolveConflict(@Nullable String state) {
+    return "40001".equals(state) || "40P01".equals(state);
   }
 
   /**

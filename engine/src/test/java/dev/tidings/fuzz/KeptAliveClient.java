@@ -125,7 +125,13 @@ final class KeptAliveClient implements AutoCloseable {
     if (expect) head.append("Expect: 100-continue\r\n");
     head.append("\r\n");
     write(head.toString().getBytes(UTF_8), true);
-    if (!expect) write(body, false);
+    if (!expect) {
+      try {
+        write(body, false);
+      } catch (IOException refusedFirst) {
+        // the server answered from the head alone (a 414) and closed: its answer may still be there
+      }
+    }
 
     boolean headOnly = request.method().equals("HEAD");
     Answer answer = read(true, headOnly);

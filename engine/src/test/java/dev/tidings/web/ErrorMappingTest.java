@@ -140,6 +140,19 @@ class ErrorMappingTest {
   }
 
   @Test
+  void a_transaction_rolled_back_to_break_a_deadlock_is_503_to_try_again_not_500() {
+    for (String state : List.of("40P01", "40001")) {
+      var problem = ErrorMapping.problem(
+          new RuntimeException(
+              "importing content", new SQLException("ERROR: deadlock detected", state)),
+          REFERENCE);
+      assertThat(problem.status()).as(state).isEqualTo(503);
+      assertThat(problem.detail()).contains("nothing of it was written").contains(REFERENCE);
+      assertThat(ErrorMapping.headers(problem)).containsKey(HeaderNames.RETRY_AFTER);
+    }
+  }
+
+  @Test
   void redis_down_behind_a_wrapper_is_still_503() {
     var problem = ErrorMapping.problem(
         new CompletionException(new CoordinationException("Redis failed to lock: timeout")),
