@@ -3,12 +3,10 @@ package dev.tidings.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -64,20 +62,7 @@ class FuzzCampaignTest {
     assertThat(failed).as("fuzz targets with findings").isEmpty();
   }
 
-  /** The test class path, unpacked from Surefire's manifest-only jar when it uses one. */
   private static String classPath() throws IOException {
-    String path = System.getProperty("java.class.path");
-    String[] entries = path.split(java.io.File.pathSeparator);
-    if (entries.length != 1 || !entries[0].endsWith(".jar")) return path;
-    try (var jar = new JarFile(entries[0])) {
-      var manifest = jar.getManifest();
-      String listed = manifest == null ? null : manifest.getMainAttributes().getValue("Class-Path");
-      if (listed == null) return path;
-      List<String> files = new ArrayList<>();
-      for (String url : listed.trim().split("\\s+")) {
-        if (!url.isEmpty()) files.add(Path.of(URI.create(url)).toString());
-      }
-      return String.join(java.io.File.pathSeparator, files);
-    }
+    return dev.tidings.testing.ChildJvm.classPath();
   }
 }

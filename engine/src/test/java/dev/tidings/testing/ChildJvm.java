@@ -62,7 +62,7 @@ public final class ChildJvm {
   }
 
   /** This JVM's class path, unpacked from Surefire's manifest-only jar when it runs from one. */
-  private static String classPath() throws IOException {
+  public static String classPath() throws IOException {
     String path = System.getProperty("java.class.path");
     String[] entries = path.split(File.pathSeparator);
     if (entries.length != 1 || !entries[0].endsWith(".jar")) return path;
