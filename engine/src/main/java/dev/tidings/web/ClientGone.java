@@ -2,8 +2,6 @@ package dev.tidings.web;
 
 import io.helidon.common.buffers.DataReader;
 import io.helidon.webserver.ServerConnectionException;
-import java.io.EOFException;
-import java.net.SocketException;
 
 /**
  * Whether a failure is the client going away mid-request (its body ended before its declared length, its
@@ -19,9 +17,7 @@ final class ClientGone {
     Throwable cause = failure;
     for (int depth = 0; cause != null && depth < MAX_DEPTH; depth++) {
       if (cause instanceof DataReader.InsufficientDataAvailableException
-          || cause instanceof ServerConnectionException
-          || cause instanceof SocketException
-          || cause instanceof EOFException) return true;
+          || cause instanceof ServerConnectionException) return true;
       cause = cause.getCause();
     }
     return false;

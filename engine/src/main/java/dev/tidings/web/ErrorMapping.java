@@ -48,7 +48,13 @@ final class ErrorMapping {
   }
 
   private static void answer(ServerRequest request, ServerResponse response, Exception failure) {
-    if (ClientGone.causedBy(failure)) {
+    String reference = UUID.randomUUID().toString();
+    ApiProblem problem = problem(failure, reference);
+    // only a failure nothing else explains is the client's going away: a database link cut
+    // mid-request
+    // also ends in a socket failure, and that one is an outage to retry (503), not the client's
+    // fault
+    if (problem.status() == 500 && ClientGone.causedBy(failure)) {
       log.debug(
           "the client ended {} {} before its body did",
           request.prologue().method().text(),
@@ -59,8 +65,6 @@ final class ErrorMapping {
               "the request ended before its declared length (the client closed the connection)"));
       return;
     }
-    String reference = UUID.randomUUID().toString();
-    ApiProblem problem = problem(failure, reference);
     // a problem a route chose is its own answer, logged (or not) where it was chosen
     if (!(failure instanceof ApiProblem)) {
       if (problem.status() == 500) {

@@ -8,7 +8,11 @@ import dev.tidings.TidingsException;
 import dev.tidings.coordination.CoordinationException;
 import dev.tidings.delivery.webhook.WebhookRefused;
 import dev.tidings.queue.QueueUnavailableException;
+import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.SocketException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.List;
@@ -160,6 +164,21 @@ class ErrorMappingTest {
 
     assertThat(problem.status()).isEqualTo(503);
     assertThat(ErrorMapping.headers(problem)).containsKey(HeaderNames.RETRY_AFTER);
+  }
+
+  @Test
+  void a_database_link_cut_mid_request_is_an_outage_not_the_client_going_away() {
+    var cut = new SQLException(
+        "An I/O error occurred while sending to the backend.",
+        "08006",
+        new SocketException("Connection reset"));
+
+    assertThat(ClientGone.causedBy(cut)).isFalse();
+    assertThat(ErrorMapping.problem(new IllegalStateException(cut), REFERENCE).status())
+        .isEqualTo(503);
+    assertThat(ClientGone.causedBy(new UncheckedIOException(
+            new IOException(new DataReader.InsufficientDataAvailableException()))))
+        .isTrue();
   }
 
   @ParameterizedTest
