@@ -146,6 +146,29 @@ class TableOwnershipTest {
         .isSubsetOf(crossings);
   }
 
+  /**
+   * The check over executed SQL counts a marked fragment as its owner's: so only the owner's own
+   * class marks one, never a class of another package.
+   */
+  @Test
+  void a_published_fragment_is_marked_by_a_class_of_its_own_file() throws IOException {
+    Pattern marks = Pattern.compile("PublishedSql\\.by\\(\\s*([A-Za-z0-9_.]+)\\.class");
+    Set<String> foreign = new TreeSet<>();
+    int marked = 0;
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        String own = file.getFileName().toString().replace(".java", "");
+        Matcher matcher = marks.matcher(Files.readString(file));
+        while (matcher.find()) {
+          marked++;
+          if (!matcher.group(1).equals(own)) foreign.add(file + ": " + matcher.group(1));
+        }
+      }
+    }
+    assertThat(marked).as("fragments marked in the sources").isGreaterThan(5);
+    assertThat(foreign).as("fragments marked as another class's").isEmpty();
+  }
+
   @Test
   void the_scan_sees_a_table_in_a_text_block_and_in_a_trigger_with_its_function() {
     String java =
