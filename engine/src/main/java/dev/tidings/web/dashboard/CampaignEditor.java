@@ -254,9 +254,21 @@ final class CampaignEditor {
 
   /** A block goes before the end of the body (or at the end, in a fragment without one). */
   static String insertBeforeBodyEnd(String html, String block) {
-    int end = html.toLowerCase(java.util.Locale.ROOT).lastIndexOf("</body>");
+    int end = lastBodyEnd(html);
     if (end < 0) return html.isEmpty() ? block : html + "\n" + block;
     return html.substring(0, end) + block + "\n" + html.substring(end);
+  }
+
+  /**
+   * Where the last {@code </body>} starts, in any case, found in the text itself: a lower-cased copy
+   * is not as long as the text when it holds a letter such as İ, whose lower case is two chars, so
+   * its indices do not point into the original.
+   */
+  private static int lastBodyEnd(String html) {
+    String tag = "</body>";
+    for (int at = html.length() - tag.length(); at >= 0; at--)
+      if (html.regionMatches(true, at, tag, 0, tag.length())) return at;
+    return -1;
   }
 
   private boolean editable(Campaign campaign, ServerResponse response, Visitor visitor) {
