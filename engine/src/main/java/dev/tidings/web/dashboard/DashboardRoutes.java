@@ -41,7 +41,7 @@ public final class DashboardRoutes implements RouteGroup {
   private final Optional<CampaignEditor> editor;
   private final Optional<CampaignControls> controls;
   private final Optional<CampaignPreviewPage> previews;
-  private final LiveStream live = new LiveStream();
+  private final LiveStream live;
   private final CampaignsPage campaignsPage;
   private final Recommendations recommendations;
   private final Optional<SubscriberPages> subscriberPages;
@@ -74,6 +74,7 @@ public final class DashboardRoutes implements RouteGroup {
     this.subscriberPages = subscribers.map(SubscriberPages::new);
     this.sources = sources;
     this.guard = new FormGuard(metrics);
+    this.live = new LiveStream(metrics);
     var actions = new CampaignActions(metrics);
     this.editor = editor.map(e -> new CampaignEditor(e, guard, actions));
     this.controls = editor.map(e -> new CampaignControls(e, guard, actions));
