@@ -77,7 +77,8 @@ public final class DashboardRoutes implements RouteGroup {
     this.live = new LiveStream(metrics);
     var actions = new CampaignActions(metrics);
     this.editor = editor.map(e -> new CampaignEditor(e, guard, actions));
-    this.controls = editor.map(e -> new CampaignControls(e, guard, actions));
+    this.controls =
+        editor.map(e -> new CampaignControls(e, guard, actions, sources.secureCookies()));
     this.previews = editor.map(e -> new CampaignPreviewPage(e, guard, actions));
     this.signIn = new SignIn(
         sources.apiKey(),
@@ -85,8 +86,8 @@ public final class DashboardRoutes implements RouteGroup {
         signOuts,
         throttle,
         sources.clock());
-    this.campaignsPage =
-        new CampaignsPage(sources.campaigns(), sources.delivery(), editor.isPresent());
+    this.campaignsPage = new CampaignsPage(
+        sources.campaigns(), sources.delivery(), editor.isPresent(), sources.clock());
     this.recommendations = new Recommendations(sources.recommender(), sources.clock());
     this.script = resource("/web/dashboard.js");
     this.style = resource("/web/dashboard.css");
@@ -172,7 +173,8 @@ public final class DashboardRoutes implements RouteGroup {
         CampaignPage.render(
             visitor,
             controls
-                .map(c -> c.controls(view.get(), request.query().first("done").asOptional()))
+                .map(c ->
+                    c.controls(view.get(), request.query().first("done").asOptional(), visitor))
                 .orElse(""),
             view.get(),
             figures.get(),
@@ -369,7 +371,7 @@ public final class DashboardRoutes implements RouteGroup {
         signIn.toForm(request, response);
         return;
       }
-      handler.handle(request, response, visitor.get());
+      handler.handle(request, response, visitor.get().inZone(ViewerZone.of(request)));
     };
   }
 
