@@ -167,7 +167,7 @@ class CampaignEditorPagesIT {
         .headers()
         .firstValue("Location")
         .orElseThrow()
-        .replaceAll("^/campaigns/(\\d+)/edit.*$", "$1"));
+        .replaceAll("^/campaigns/(\\d+)\\?done=created$", "$1"));
     assertThat(stored(id).definition().html()).isEqualTo(HTML);
   }
 
