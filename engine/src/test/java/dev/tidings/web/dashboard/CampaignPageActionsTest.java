@@ -113,6 +113,31 @@ class CampaignPageActionsTest {
         .isEqualTo("starts Tue 1 Dec, 08:00 UTC");
   }
 
+  @Test
+  void the_times_the_page_reports_are_in_the_persons_zone() {
+    var view = view(CampaignState.COMPLETED, Optional.empty());
+    var figures = CampaignFigures.of(
+        view,
+        new dev.tidings.delivery.CampaignStats(
+            7, Map.of(), Map.of(), Map.of(), Map.of(), List.of()),
+        List.of(),
+        id -> Optional.empty());
+    var shown = new dev.tidings.opentime.ShownProducts.Shown(
+        new dev.tidings.message.MessageId(7, 3, "s1").text(), 7, List.of(), AT);
+
+    Document page = Jsoup.parse(CampaignPage.render(
+        IN_PARIS,
+        "",
+        view,
+        figures,
+        Optional.of(new CampaignPage.Preview(shown, "Hi", List.of())),
+        Optional.empty(),
+        Optional.empty()));
+
+    assertThat(page.select("#preview ~ p.muted").text())
+        .contains("products chosen 2026-12-01 09:00:00 Europe/Paris");
+  }
+
   private Document bar(CampaignState state, Optional<Instant> at, Optional<String> done) {
     return Jsoup.parse(controls.controls(view(state, at), done, IN_PARIS));
   }
