@@ -54,7 +54,7 @@ final class CampaignControls {
       return Optional.empty();
     }
 
-    /** What a campaign in this state offers (scheduling is offered beside the editor's form). */
+    /** What a campaign in this state offers by confirmation (scheduling has its own form). */
     static List<Action> offered(CampaignState state) {
       return switch (state) {
         case DRAFT -> List.of(SEND, DELETE);
