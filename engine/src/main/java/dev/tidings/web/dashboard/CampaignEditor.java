@@ -11,7 +11,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,7 +103,6 @@ final class CampaignEditor {
   private static String notice(String done) {
     return switch (done) {
       case "saved" -> "Saved.";
-      case "created" -> "Saved as a draft: preview it, send yourself a test, then schedule it.";
       case "tested" -> "Test sent. It is marked [Test] and counts in no funnel.";
       default -> "";
     };
@@ -167,9 +165,13 @@ final class CampaignEditor {
               : sources.campaigns().create(definition).id();
           actions.done(
               campaign.isPresent() ? CampaignActions.Action.SAVE : CampaignActions.Action.CREATE);
+          // a new draft goes to its page, which offers what comes next (preview, test, schedule);
+          // a saved one stays in the editor, where the person was working
           Html.redirect(
               response,
-              "/campaigns/" + id + "/edit?done=" + (campaign.isPresent() ? "saved" : "created"));
+              campaign.isPresent()
+                  ? "/campaigns/" + id + "/edit?done=saved"
+                  : "/campaigns/" + id + "?done=created");
         } catch (InvalidInputException refused) {
           actions.done(CampaignActions.Action.REFUSED);
           Html.send(
@@ -254,9 +256,21 @@ final class CampaignEditor {
 
   /** A block goes before the end of the body (or at the end, in a fragment without one). */
   static String insertBeforeBodyEnd(String html, String block) {
-    int end = html.toLowerCase(java.util.Locale.ROOT).lastIndexOf("</body>");
+    int end = lastBodyEnd(html);
     if (end < 0) return html.isEmpty() ? block : html + "\n" + block;
     return html.substring(0, end) + block + "\n" + html.substring(end);
+  }
+
+  /**
+   * Where the last {@code </body>} starts, in any case, found in the text itself: a lower-cased copy
+   * is not as long as the text when it holds a letter such as İ, whose lower case is two chars, so
+   * its indices do not point into the original.
+   */
+  private static int lastBodyEnd(String html) {
+    String tag = "</body>";
+    for (int at = html.length() - tag.length(); at >= 0; at--)
+      if (html.regionMatches(true, at, tag, 0, tag.length())) return at;
+    return -1;
   }
 
   private boolean editable(Campaign campaign, ServerResponse response, Visitor visitor) {
@@ -324,7 +338,7 @@ final class CampaignEditor {
       List<Option> allocations,
       List<Option> metrics,
       List<VariantView> variantRows,
-      String suggestedAt,
+      List<CampaignControls.ScheduleForm> schedule,
       List<Option> sendTimeModes) {}
 
   private String page(Visitor visitor, Draft draft, String notice) {
@@ -420,10 +434,13 @@ final class CampaignEditor {
             new Option("human_click", "People clicking", form.metric().equals("human_click")),
             new Option("human_open", "People opening", form.metric().equals("human_open"))),
         variants,
-        java.time.LocalDateTime.ofInstant(
-                sources.clock().instant().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS),
-                java.time.ZoneOffset.UTC)
-            .toString(),
+        campaign.stream()
+            .map(c -> CampaignControls.scheduleForm(
+                c.id(),
+                c.definition().scheduledAt(),
+                visitor.zone(),
+                sources.clock().instant()))
+            .toList(),
         List.of(
             new Option("at-once", "All at once", !form.sendTimeMode().equals("per-subscriber")),
             new Option(

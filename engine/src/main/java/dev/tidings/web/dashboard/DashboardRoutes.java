@@ -41,7 +41,7 @@ public final class DashboardRoutes implements RouteGroup {
   private final Optional<CampaignEditor> editor;
   private final Optional<CampaignControls> controls;
   private final Optional<CampaignPreviewPage> previews;
-  private final LiveStream live = new LiveStream();
+  private final LiveStream live;
   private final CampaignsPage campaignsPage;
   private final Recommendations recommendations;
   private final Optional<SubscriberPages> subscriberPages;
@@ -74,9 +74,11 @@ public final class DashboardRoutes implements RouteGroup {
     this.subscriberPages = subscribers.map(SubscriberPages::new);
     this.sources = sources;
     this.guard = new FormGuard(metrics);
+    this.live = new LiveStream(metrics);
     var actions = new CampaignActions(metrics);
     this.editor = editor.map(e -> new CampaignEditor(e, guard, actions));
-    this.controls = editor.map(e -> new CampaignControls(e, guard, actions));
+    this.controls =
+        editor.map(e -> new CampaignControls(e, guard, actions, sources.secureCookies()));
     this.previews = editor.map(e -> new CampaignPreviewPage(e, guard, actions));
     this.signIn = new SignIn(
         sources.apiKey(),
@@ -84,8 +86,8 @@ public final class DashboardRoutes implements RouteGroup {
         signOuts,
         throttle,
         sources.clock());
-    this.campaignsPage =
-        new CampaignsPage(sources.campaigns(), sources.delivery(), editor.isPresent());
+    this.campaignsPage = new CampaignsPage(
+        sources.campaigns(), sources.delivery(), editor.isPresent(), sources.clock());
     this.recommendations = new Recommendations(sources.recommender(), sources.clock());
     this.script = resource("/web/dashboard.js");
     this.style = resource("/web/dashboard.css");
@@ -171,7 +173,8 @@ public final class DashboardRoutes implements RouteGroup {
         CampaignPage.render(
             visitor,
             controls
-                .map(c -> c.controls(view.get(), request.query().first("done").asOptional()))
+                .map(c ->
+                    c.controls(view.get(), request.query().first("done").asOptional(), visitor))
                 .orElse(""),
             view.get(),
             figures.get(),
@@ -368,7 +371,7 @@ public final class DashboardRoutes implements RouteGroup {
         signIn.toForm(request, response);
         return;
       }
-      handler.handle(request, response, visitor.get());
+      handler.handle(request, response, visitor.get().inZone(ViewerZone.of(request)));
     };
   }
 

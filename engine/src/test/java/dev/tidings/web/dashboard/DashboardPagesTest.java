@@ -42,7 +42,7 @@ class DashboardPagesTest {
             "c1.name",
             "Old"),
         Map.of("c3.progress", 50.0));
-    var page = new CampaignsPage(null, null, true);
+    var page = new CampaignsPage(null, null, true, java.time.InstantSource.system());
     pages.put("campaigns", page.render(Visitor.signedIn("test-token"), rows));
     pages.put(
         "campaigns-none",
