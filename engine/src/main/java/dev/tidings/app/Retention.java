@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.Expiry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -34,8 +35,8 @@ public final class Retention implements AutoCloseable {
   public static final String REMOVED = "tidings.retention.rows.removed";
   static final String LAST_RUN = "tidings.retention.last.run.timestamp";
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
-  /** The advisory lock (one key of Tidings' space) that lets one node run at a time. */
-  private static final long RUN_LOCK = 7_310;
+  /** Lets one node run at a time. */
+  private static final long RUN_LOCK = AdvisoryLock.RETENTION_RUN.key();
   /** The shortest rest between two steps, however quick the last one was. */
   private static final Duration SHORTEST_REST = Duration.ofMillis(10);
   /** A node's first run, shortly after it started, so that restarts do not postpone it. */
