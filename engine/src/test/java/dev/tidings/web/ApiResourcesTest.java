@@ -190,7 +190,9 @@ class ApiResourcesTest {
                 new DeliveryWebhooks(
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
                 RecordingReceiptSink::new,
-                8 * 1024),
+                8 * 1024,
+                clock,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
             new DeliveryRoutes(new DeliveryStats(database.jdbi()), clock),
             new RecommendRoutes(recommender, clock, Duration.ofMillis(250), 8 * 1024),
             new OpenTimeRoutes(
