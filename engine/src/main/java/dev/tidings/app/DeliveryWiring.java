@@ -12,6 +12,7 @@ import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.delivery.SendOutcomeReceipts;
 import dev.tidings.delivery.StepListener;
+import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.ConsumerGroup;
@@ -38,7 +39,7 @@ public final class DeliveryWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<ReceiptStore> store;
   private final Lazy<ReceiptQueue> sink;
-  private @Nullable ParkedReceiptExpiry expiry;
+  private BackgroundJobs.@Nullable Running expiry;
 
   DeliveryWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
@@ -83,11 +84,14 @@ public final class DeliveryWiring implements Capability {
       // worker nodes, where the receipts are applied, also drop those that waited too long
       synchronized (this) {
         if (expiry == null)
-          expiry = ParkedReceiptExpiry.start(
-              store.get(),
-              infrastructure.settings().parkedReceiptRetention(),
-              infrastructure.clock(),
-              infrastructure.metrics());
+          expiry = infrastructure
+              .jobs()
+              .start(new ParkedReceiptExpiry(
+                      store.get(),
+                      infrastructure.settings().parkedReceiptRetention(),
+                      infrastructure.clock(),
+                      infrastructure.metrics())
+                  .job());
       }
       consumers.consumeBatches(
           ReceiptQueue.TOPIC,

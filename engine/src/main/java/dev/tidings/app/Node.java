@@ -69,8 +69,11 @@ public final class Node implements AutoCloseable {
     try {
       infrastructure.openAll();
       WorkQueues.registerDepths(infrastructure, infrastructure.metrics());
-      started.push(
-          NodeGauges.register(infrastructure.metrics(), role, infrastructure.dependencyChecks()));
+      started.push(NodeGauges.register(
+          infrastructure.metrics(),
+          role,
+          infrastructure.dependencyChecks(),
+          infrastructure.jobs()));
       infrastructure.join(role.name().toLowerCase(java.util.Locale.ROOT));
       for (Capability capability : capabilities)
         for (Capability.Background task : capability.background()) started.push(task.start());
