@@ -16,6 +16,7 @@ import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.delivery.DeliveryRoutes;
