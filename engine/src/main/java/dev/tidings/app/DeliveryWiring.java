@@ -5,6 +5,7 @@ import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.EngagementReceipts;
 import dev.tidings.delivery.MessageExpiry;
+import dev.tidings.delivery.OpenHoursListener;
 import dev.tidings.delivery.ParkedReceiptExpiry;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;

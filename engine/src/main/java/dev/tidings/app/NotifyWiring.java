@@ -8,6 +8,7 @@ import dev.tidings.jobs.BackgroundJob;
 import dev.tidings.jobs.Election;
 import dev.tidings.notify.DigestExpiry;
 import dev.tidings.notify.Notifications;
+import dev.tidings.notify.NotifyDigests;
 import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.notify.NotifyRoutes;

@@ -118,7 +118,7 @@ class ApiResourcesTest {
                 MAX_IMPORT),
             new dev.tidings.web.audience.SubscriberHistoryRoutes(
                 new SubscriberService(database.jdbi(), clock),
-                new dev.tidings.web.SubscriberHistory(
+                new dev.tidings.history.SubscriberHistory(
                     new DeliveryStats(database.jdbi()),
                     new dev.tidings.opentime.ShownProducts(database.jdbi()),
                     campaignId -> Optional.empty(),
