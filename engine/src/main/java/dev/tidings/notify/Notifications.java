@@ -6,7 +6,6 @@ import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.DayPartitions;
 import dev.tidings.storage.Expiry;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
@@ -60,16 +59,10 @@ public final class Notifications {
   private final NotifyMetrics metrics;
   private final boolean backInStockNews;
 
-  public Notifications(Jdbi jdbi, InstantSource clock) {
-    this(jdbi, clock, ProductShelf.ALL_AVAILABLE);
-  }
-
-  /** @param shelf says which products are gone: news of a product is worth telling while it is sold */
-  public Notifications(Jdbi jdbi, InstantSource clock, ProductShelf shelf) {
-    this(jdbi, clock, shelf, new SimpleMeterRegistry());
-  }
-
-  /** As above, counting the fan-out and the digests in {@code registry}. */
+  /**
+   * @param shelf says which products are gone: news of a product is worth telling while it is sold
+   * @param registry counts the fan-out and the digests
+   */
   public Notifications(Jdbi jdbi, InstantSource clock, ProductShelf shelf, MeterRegistry registry) {
     this(jdbi, clock, shelf, registry, false);
   }

@@ -93,7 +93,11 @@ class SubscriberPagesSessionTest {
         new DeliveryStats(jdbi),
         new ShownProducts(jdbi),
         new CatalogService(jdbi, CLOCK),
-        new Notifications(jdbi, CLOCK),
+        new Notifications(
+            jdbi,
+            CLOCK,
+            dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
         null,
         subscribers,
         request -> new Recommendations(List.of()),
