@@ -16,6 +16,7 @@ import dev.tidings.campaign.editor.SlotPreviews;
 import dev.tidings.campaign.editor.TestSends;
 import dev.tidings.campaign.send.Sends;
 import dev.tidings.delivery.SendTimeOutcomes;
+import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.sendtime.OpenHours;
@@ -47,7 +48,7 @@ public final class CampaignWiring implements Capability {
   private final Lazy<CampaignTemplateLibrary> templates = Lazy.of(CampaignTemplateLibrary::new);
   private final Lazy<CampaignPreviews> previews;
   private final Lazy<TestSends> testSends;
-  private @Nullable CampaignScheduler scheduler;
+  private BackgroundJobs.@Nullable Running scheduler;
 
   /**
    * {@code emails}: what {@link #emails} builds; {@code sends}: the send pipeline's runs, from the
@@ -157,12 +158,15 @@ public final class CampaignWiring implements Capability {
   @Override
   public synchronized List<RouteGroup> routes() {
     if (scheduler == null)
-      scheduler = CampaignScheduler.start(
-          infrastructure.database().jdbi(),
-          campaigns(),
-          infrastructure.clock(),
-          CampaignScheduler.DEFAULT_POLL,
-          infrastructure.metrics());
+      scheduler = infrastructure
+          .jobs()
+          .start(new CampaignScheduler(
+                  infrastructure.database().jdbi(),
+                  campaigns(),
+                  infrastructure.clock(),
+                  CampaignScheduler.DEFAULT_POLL,
+                  infrastructure.metrics())
+              .job());
     return List.of(
         new CampaignRoutes(
             campaigns(),

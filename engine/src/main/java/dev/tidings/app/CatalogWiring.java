@@ -4,6 +4,8 @@ import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.ProductFeedFetch;
 import dev.tidings.fetch.GuardedFetcher;
+import dev.tidings.jobs.BackgroundJob;
+import dev.tidings.jobs.Election;
 import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.Uploads;
@@ -11,17 +13,12 @@ import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.catalog.MarketRoutes;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The product catalogue on the node's database; with {@code TIDINGS_PRODUCT_FEED_URL}, every started node
  * also runs the scheduled product feed (one node fetches per interval, see {@link ProductFeedFetch}).
  */
 public final class CatalogWiring implements Capability {
-  private static final Logger log = LoggerFactory.getLogger(CatalogWiring.class);
   /** After a node starts, before its first round: its other parts settle first. */
   private static final Duration FEED_FIRST_DELAY = Duration.ofSeconds(5);
 
@@ -72,22 +69,16 @@ public final class CatalogWiring implements Capability {
           infrastructure.clock(),
           infrastructure.metrics(),
           infrastructure.settings().dataDir().resolve(FEED_WORK_DIRECTORY));
-      var rounds = Executors.newSingleThreadScheduledExecutor(
-          Thread.ofVirtual().name("product-feed").factory());
-      rounds.scheduleWithFixedDelay(
-          () -> {
-            try {
-              feed.run();
-            } catch (RuntimeException e) {
-              log.warn(
-                  "product feed: a round failed; trying again in {}", settings.feedInterval(), e);
-            }
-          },
-          FEED_FIRST_DELAY.toMillis(),
-          settings.feedInterval().toMillis(),
-          TimeUnit.MILLISECONDS);
+      var rounds = infrastructure
+          .jobs()
+          .start(new BackgroundJob(
+              "product-feed",
+              FEED_FIRST_DELAY,
+              settings.feedInterval(),
+              Election.computeOnce(),
+              feed::round));
       return () -> {
-        rounds.shutdownNow();
+        rounds.close();
         fetcher.close();
       };
     });

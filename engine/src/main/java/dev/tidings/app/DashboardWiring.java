@@ -60,7 +60,8 @@ final class DashboardWiring implements Capability {
             new DeliveryStats(reads),
             new ShownProducts(reads),
             new CatalogService(reads, clock),
-            new Notifications(reads, clock),
+            new Notifications(
+                reads, clock, Notifications.ProductShelf.ALL_AVAILABLE, infrastructure.metrics()),
             (campaign, experiment) ->
                 optimize.experiments().report(campaign, OptimizeExperiments.plan(experiment)),
             new SubscriberService(reads, clock),

@@ -21,6 +21,7 @@ import dev.tidings.opentime.SlotImages;
 import dev.tidings.opentime.card.ProductCards;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.recommend.Recommender;
+import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import java.util.List;

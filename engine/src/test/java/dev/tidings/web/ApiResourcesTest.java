@@ -118,7 +118,7 @@ class ApiResourcesTest {
                 MAX_IMPORT),
             new dev.tidings.web.audience.SubscriberHistoryRoutes(
                 new SubscriberService(database.jdbi(), clock),
-                new dev.tidings.web.SubscriberHistory(
+                new dev.tidings.history.SubscriberHistory(
                     new DeliveryStats(database.jdbi()),
                     new dev.tidings.opentime.ShownProducts(database.jdbi()),
                     campaignId -> Optional.empty(),
@@ -190,7 +190,9 @@ class ApiResourcesTest {
                 new DeliveryWebhooks(
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
                 RecordingReceiptSink::new,
-                8 * 1024),
+                8 * 1024,
+                clock,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
             new DeliveryRoutes(new DeliveryStats(database.jdbi()), clock),
             new RecommendRoutes(recommender, clock, Duration.ofMillis(250), 8 * 1024),
             new OpenTimeRoutes(

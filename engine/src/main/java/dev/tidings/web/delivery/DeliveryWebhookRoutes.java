@@ -18,8 +18,8 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;
+import java.time.InstantSource;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,27 +36,25 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
   private final DeliveryWebhooks webhooks;
   private final Supplier<ReceiptSink> sink;
   private final long maxBodyBytes;
+  private final InstantSource clock;
   private final MeterRegistry metrics;
 
-  /** {@code sink} is asked for on each request, so the pipeline behind it is built on first use. */
-  public DeliveryWebhookRoutes(
-      DeliveryWebhooks webhooks, Supplier<ReceiptSink> sink, long maxBodyBytes) {
-    this(webhooks, sink, maxBodyBytes, new SimpleMeterRegistry());
-  }
-
   /**
-   * As {@link #DeliveryWebhookRoutes(DeliveryWebhooks, Supplier, long)}, counting every provider's
-   * requests in {@code metrics} as {@value #REQUESTS}{@code _total{provider,result}}: accepted,
+   * {@code sink} is asked for on each request, so the pipeline behind it is built on first use;
+   * {@code clock} says how far ahead a delivery event may be dated. Every provider's requests are
+   * counted in {@code metrics} as {@value #REQUESTS}{@code _total{provider,result}}: accepted,
    * unauthenticated, forbidden, invalid, not_configured or failed (the receipts could not be queued).
    */
   public DeliveryWebhookRoutes(
       DeliveryWebhooks webhooks,
       Supplier<ReceiptSink> sink,
       long maxBodyBytes,
+      InstantSource clock,
       MeterRegistry metrics) {
     this.webhooks = webhooks;
     this.sink = sink;
     this.maxBodyBytes = maxBodyBytes;
+    this.clock = clock;
     this.metrics = metrics;
   }
 
@@ -100,10 +98,9 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     });
   }
 
-  private static java.util.List<dev.tidings.delivery.Receipt> parse(
-      tools.jackson.databind.JsonNode json) {
+  private java.util.List<dev.tidings.delivery.Receipt> parse(tools.jackson.databind.JsonNode json) {
     try {
-      return DeliveryEvents.parse(json);
+      return DeliveryEvents.parse(json, clock);
     } catch (InvalidInputException e) {
       throw ApiProblem.badRequest(String.join("; ", e.problems()));
     }

@@ -1,4 +1,4 @@
-package dev.tidings.app;
+package dev.tidings.notify;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
@@ -9,9 +9,6 @@ import dev.tidings.catalog.Market;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.Product;
 import dev.tidings.message.MessageId;
-import dev.tidings.notify.ContentType;
-import dev.tidings.notify.Digest;
-import dev.tidings.notify.Notifications;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -20,13 +17,13 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /** The notify capability as the digests' source for campaigns. */
-final class NotifyDigests implements DigestSource {
+public final class NotifyDigests implements DigestSource {
   /**
    * A system property for the fault suite only: a node started with it set to {@code true} halts (as
    * {@code kill -9} would stop it) right after the transport accepted its first digest email, before
    * the digest is marked told.
    */
-  static final String HALT_BEFORE_FLUSH = "tidings.test.halt-before-digest-flush";
+  public static final String HALT_BEFORE_FLUSH = "tidings.test.halt-before-digest-flush";
 
   private static final boolean HALT = Boolean.getBoolean(HALT_BEFORE_FLUSH);
 
@@ -41,7 +38,7 @@ final class NotifyDigests implements DigestSource {
    * {@code catalog}: what the products told cost now (a digest shows their price and sale), in the
    * subscriber's market when markets are defined, so that a digest's prices are in one currency.
    */
-  NotifyDigests(
+  public NotifyDigests(
       Notifications notifications,
       Supplier<CatalogService> catalog,
       Supplier<Markets> markets,
