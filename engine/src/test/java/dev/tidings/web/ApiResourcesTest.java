@@ -125,7 +125,12 @@ class ApiResourcesTest {
                     new dev.tidings.activity.ActivityHistory(database.jdbi()))),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
             new dev.tidings.web.notify.NotifyRoutes(
-                new dev.tidings.notify.Notifications(database.jdbi(), clock), 8 * 1024),
+                new dev.tidings.notify.Notifications(
+                    database.jdbi(),
+                    clock,
+                    dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                8 * 1024),
             new dev.tidings.web.optimize.OptimizeRoutes(
                 new dev.tidings.optimize.ItemConfigurations(database.jdbi(), clock), 8 * 1024),
             new dev.tidings.web.optimize.ExperimentRoutes(
