@@ -16,7 +16,7 @@ final class Capabilities {
     var catalog = new CatalogWiring(infrastructure);
     var audience = new AudienceWiring(infrastructure);
     var activity = new ActivityWiring(infrastructure);
-    var notify = new NotifyWiring(infrastructure, catalog::catalog);
+    var notify = new NotifyWiring(infrastructure, catalog::catalog, catalog::subscriberPrices);
     var optimize = new OptimizeWiring(infrastructure);
     var recommend = new RecommendWiring(infrastructure);
     // campaigns are built below (their previews ask open-time's chooser); open-time asks them only
@@ -28,7 +28,9 @@ final class Capabilities {
         recommend::recommender,
         additions.slotComputeOnce().orElse(OpenTimeWiring::coordinated),
         notify::notifications,
-        () -> campaignsLater.get().campaigns());
+        () -> campaignsLater.get().campaigns(),
+        catalog::markets,
+        catalog::subscriberMarkets);
     var delivery = new DeliveryWiring(infrastructure);
     var emails = CampaignWiring.emails(infrastructure, notify::digests, optimize::ledger);
     var sending = new SendingWiring(
@@ -44,7 +46,12 @@ final class Capabilities {
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
     var dashboard = new DashboardWiring(
-        infrastructure, campaigns, optimize, recommend::recommender, activity::aggregation);
+        infrastructure,
+        campaigns,
+        optimize,
+        recommend::recommender,
+        activity::aggregation,
+        catalog::subscriberPrices);
     // a program's own capabilities first, as their routes are more specific than the dashboard's
     var all = new ArrayList<Capability>(additions.capabilities());
     all.addAll(List.of(

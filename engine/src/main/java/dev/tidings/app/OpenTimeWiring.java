@@ -8,6 +8,7 @@ import dev.tidings.campaign.editor.SlotPreviews;
 import dev.tidings.campaign.editor.SlotProduct;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Markets;
+import dev.tidings.catalog.SubscriberMarkets;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.delivery.EngagementVerdicts;
 import dev.tidings.message.TokenCodec;
@@ -55,19 +56,20 @@ public final class OpenTimeWiring implements Capability {
       Supplier<Recommender> recommender,
       Function<Infrastructure, ComputeOnce> computeOnce,
       Supplier<Notifications> notifications,
-      Supplier<CampaignService> campaigns) {
+      Supplier<CampaignService> campaigns,
+      Supplier<Markets> markets,
+      Supplier<SubscriberMarkets> subscriberMarkets) {
     this.infrastructure = infrastructure;
     this.tokens = Lazy.of(() -> TokenCodec.of(infrastructure.secret()));
     this.rules = Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
       var catalog = new CatalogService(jdbi, infrastructure.clock());
-      var subscribers = new SubscriberService(jdbi, infrastructure.clock());
       return new MarketSlotRules(
           notifications.get()::toldIn,
           new TemplateProducts(campaigns.get(), catalog::namedBy),
           catalog::getAll,
-          new Markets(jdbi, infrastructure.clock()),
-          subscribers::placements,
+          markets.get(),
+          subscriberMarkets.get(),
           infrastructure.metrics());
     });
     this.chooser = Lazy.of(() -> {
@@ -93,7 +95,7 @@ public final class OpenTimeWiring implements Capability {
           new CatalogService(jdbi, infrastructure.clock()),
           new SubscriberService(jdbi, infrastructure.clock()),
           Optional.of(rules.get()),
-          Optional.of(new Markets(jdbi, infrastructure.clock())));
+          Optional.of(markets.get()));
     });
     this.engagements =
         Lazy.of(() -> new EngagementRecorder(infrastructure.workQueue(), ENGAGEMENT_BUFFER));

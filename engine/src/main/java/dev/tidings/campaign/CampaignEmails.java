@@ -108,6 +108,7 @@ public final class CampaignEmails implements BatchComposer {
         messages.stream().map(MessageId::subscriberId).distinct().toList());
     Set<String> suppressed = suppressions.suppressedAmong(
         found.values().stream().map(Subscriber::email).distinct().toList());
+    if (entry.get().campaign().definition().digest().isPresent()) digests.prepare(found.keySet());
     List<Composed> out = new ArrayList<>(messages.size());
     for (MessageId message : messages) {
       Subscriber subscriber = found.get(message.subscriberId());

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.WebUrl;
 import dev.tidings.audience.SubscriberService;
-import dev.tidings.audience.SubscriberService.Placement;
 import dev.tidings.campaign.TemplateLinks;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Market;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.Product;
+import dev.tidings.catalog.SubscriberMarkets;
+import dev.tidings.catalog.SubscriberMarkets.Placement;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.message.MessageId;
@@ -75,7 +76,7 @@ class MarketSlotRulesTest {
         campaign -> catalog.namedBy(TemplateLinks.inHtml(templates.getOrDefault(campaign, ""))),
         catalog::getAll,
         markets,
-        ids -> placements,
+        new SubscriberMarkets(markets::list, ids -> placements, metrics),
         metrics);
     chooser = new SlotChooser(
         InProcessCoordination.computeOnce(clock),
