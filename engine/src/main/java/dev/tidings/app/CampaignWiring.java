@@ -9,6 +9,7 @@ import dev.tidings.campaign.CampaignScheduler;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.campaign.ExperimentLedger;
+import dev.tidings.campaign.TemplateProducts;
 import dev.tidings.campaign.Unsubscribes;
 import dev.tidings.campaign.editor.CampaignPreviews;
 import dev.tidings.campaign.editor.CampaignTemplateLibrary;
@@ -106,7 +107,8 @@ public final class CampaignWiring implements Capability {
   static Lazy<CampaignEmails> emails(
       Infrastructure infrastructure,
       Supplier<DigestSource> digests,
-      Supplier<ExperimentLedger> experiments) {
+      Supplier<ExperimentLedger> experiments,
+      Supplier<TemplateProducts> templateProducts) {
     return Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
       var clock = infrastructure.clock();
@@ -118,6 +120,7 @@ public final class CampaignWiring implements Capability {
               infrastructure.settings().publicUrl(), TokenCodec.of(infrastructure.secret()), clock),
           digests.get(),
           experiments.get(),
+          templateProducts.get(),
           clock,
           infrastructure.metrics());
     });

@@ -1,9 +1,8 @@
 package dev.tidings.app;
 
-import dev.tidings.audience.SubscriberService;
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.catalog.CatalogService;
-import dev.tidings.catalog.Markets;
+import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.jobs.BackgroundJob;
 import dev.tidings.jobs.Election;
 import dev.tidings.notify.DigestExpiry;
@@ -30,11 +29,19 @@ public final class NotifyWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<Notifications> notifications;
   private final Supplier<CatalogService> catalog;
+  private final Supplier<SubscriberPrices> prices;
 
-  /** {@code catalog}: which products are sold out (their news is no longer told). */
-  NotifyWiring(Infrastructure infrastructure, Supplier<CatalogService> catalog) {
+  /**
+   * {@code catalog}: which products are sold out (their news is no longer told); {@code prices}: what
+   * a digest's products cost in its subscriber's market.
+   */
+  NotifyWiring(
+      Infrastructure infrastructure,
+      Supplier<CatalogService> catalog,
+      Supplier<SubscriberPrices> prices) {
     this.infrastructure = infrastructure;
     this.catalog = catalog;
+    this.prices = prices;
     this.notifications = Lazy.of(() -> new Notifications(
         infrastructure.database().jdbi(),
         infrastructure.clock(),
@@ -49,12 +56,7 @@ public final class NotifyWiring implements Capability {
 
   /** What digest campaigns tell. */
   public DigestSource digests() {
-    var jdbi = infrastructure.database().jdbi();
-    return new NotifyDigests(
-        notifications(),
-        catalog,
-        () -> new Markets(jdbi, infrastructure.clock()),
-        () -> new SubscriberService(jdbi, infrastructure.clock()));
+    return new NotifyDigests(notifications(), prices);
   }
 
   @Override

@@ -82,8 +82,11 @@ public final class JsonRows {
     }
   }
 
-  /** Past this a number is no price: 1E2147483647 written out plainly would take gigabytes. */
-  private static final int MAX_PLAIN_DIGITS = 30;
+  /**
+   * The bound of a decimal column in any format ({@link RowFields#MAX_DECIMAL_DIGITS}): 1E2147483647
+   * written out plainly would take gigabytes.
+   */
+  private static final int MAX_PLAIN_DIGITS = RowFields.MAX_DECIMAL_DIGITS;
 
   private static boolean plainFits(JsonNode number) {
     BigDecimal decimal = number.decimalValue();

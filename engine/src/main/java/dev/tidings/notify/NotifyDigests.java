@@ -1,16 +1,10 @@
 package dev.tidings.notify;
 
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.LoadingCache;
-import dev.tidings.audience.SubscriberService;
 import dev.tidings.campaign.DigestSource;
-import dev.tidings.catalog.CatalogService;
-import dev.tidings.catalog.Market;
-import dev.tidings.catalog.Markets;
-import dev.tidings.catalog.Product;
+import dev.tidings.catalog.Price;
+import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.message.MessageId;
-import java.math.BigDecimal;
-import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,28 +22,15 @@ public final class NotifyDigests implements DigestSource {
   private static final boolean HALT = Boolean.getBoolean(HALT_BEFORE_FLUSH);
 
   private final Notifications notifications;
-  private final Supplier<CatalogService> catalog;
-  private final Supplier<Markets> markets;
-  private final Supplier<SubscriberService> subscribers;
-  /** The markets change rarely; one read a minute serves every digest of a send. */
-  private final LoadingCache<String, List<Market>> definedMarkets;
+  private final Supplier<SubscriberPrices> prices;
 
   /**
-   * {@code catalog}: what the products told cost now (a digest shows their price and sale), in the
+   * {@code prices}: what the products told cost now (a digest shows their price and sale), in the
    * subscriber's market when markets are defined, so that a digest's prices are in one currency.
    */
-  public NotifyDigests(
-      Notifications notifications,
-      Supplier<CatalogService> catalog,
-      Supplier<Markets> markets,
-      Supplier<SubscriberService> subscribers) {
+  public NotifyDigests(Notifications notifications, Supplier<SubscriberPrices> prices) {
     this.notifications = notifications;
-    this.catalog = catalog;
-    this.markets = markets;
-    this.subscribers = subscribers;
-    this.definedMarkets = Caffeine.newBuilder()
-        .expireAfterWrite(Duration.ofMinutes(1))
-        .build(any -> this.markets.get().list());
+    this.prices = prices;
   }
 
   @Override
@@ -59,7 +40,7 @@ public final class NotifyDigests implements DigestSource {
         .filter(item -> item.content().type() == ContentType.PRODUCT)
         .map(item -> item.content().id())
         .toList();
-    Map<String, NoticePrice> prices = prices(subscriberId, productIds);
+    Map<String, Price> prices = prices(subscriberId, productIds);
     List<Notice> notices = digest.items().stream()
         .map(item -> new Notice(
             item.content().id(),
@@ -91,42 +72,27 @@ public final class NotifyDigests implements DigestSource {
   }
 
   @Override
+  public void prepare(Collection<String> subscriberIds) {
+    prices.get().prepare(subscriberIds);
+  }
+
+  @Override
   public void sentByLostWorker(MessageId message, String note) {
     notifications.flushSentByLostWorker(note, message.campaignId(), message.runId());
   }
 
   /**
-   * Each product's price as the subscriber's market sells it; with no markets, the product's own. A
-   * product the market does not sell is told without a price.
+   * Each product's price as the subscriber's market sells it (the market their slots are priced in);
+   * with no markets, the product's own. A product the market does not sell is told without a price.
    */
-  private Map<String, NoticePrice> prices(String subscriberId, List<String> productIds) {
+  private Map<String, Price> prices(String subscriberId, List<String> productIds) {
     if (productIds.isEmpty()) return Map.of();
-    Map<String, Product> products = catalog.get().getAll(productIds);
-    Optional<Market> market = marketOf(subscriberId);
-    Map<String, NoticePrice> prices = new java.util.HashMap<>();
-    if (market.isEmpty()) {
-      products.forEach((id, product) -> prices.put(id, noticePrice(product)));
-      return prices;
-    }
-    Map<String, BigDecimal> inMarket = markets.get().pricesIn(market.get(), products.keySet());
-    products.forEach((id, product) -> {
-      BigDecimal price = inMarket.get(id);
-      if (price != null) prices.put(id, noticePrice(Markets.priced(product, market.get(), price)));
-    });
+    Map<String, Price> prices = new java.util.HashMap<>();
+    this.prices
+        .get()
+        .of(subscriberId, productIds)
+        .products()
+        .forEach((id, product) -> prices.put(id, Price.of(product)));
     return prices;
-  }
-
-  private Optional<Market> marketOf(String subscriberId) {
-    List<Market> defined = definedMarkets.get("");
-    if (defined.isEmpty()) return Optional.empty();
-    var placement = subscribers.get().placements(List.of(subscriberId)).get(subscriberId);
-    return Markets.of(
-        placement == null ? Optional.empty() : placement.market(),
-        placement == null ? Optional.empty() : placement.country(),
-        defined);
-  }
-
-  private static NoticePrice noticePrice(Product product) {
-    return new NoticePrice(product.price(), product.salePrice(), product.currency());
   }
 }

@@ -57,7 +57,7 @@ class TableOwnershipTest {
               "parked_receipts",
               "unknown_receipts",
               "webhook_replays")),
-      Map.entry("opentime", List.of("message_slots")),
+      Map.entry("opentime", List.of("message_slots", "campaign_template_products")),
       Map.entry("notify", List.of("content", "notification_buckets", "digests_sent")),
       Map.entry(
           "optimize",

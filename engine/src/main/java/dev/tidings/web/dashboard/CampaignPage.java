@@ -25,7 +25,12 @@ final class CampaignPage {
   private CampaignPage() {}
 
   /** The email previewed: who it went to and the products its slots showed. */
-  record Preview(ShownProducts.Shown email, String subject, List<Optional<Product>> products) {}
+  /**
+   * @param products each slot's product as the subscriber's market sells it, empty where it is not
+   * @param locale how the subscriber's cards write amounts
+   */
+  record Preview(
+      ShownProducts.Shown email, String subject, List<Optional<Product>> products, Locale locale) {}
 
   /** The page as the {@code campaign} template shows it. */
   record View(
@@ -177,7 +182,7 @@ final class CampaignPage {
         Html.time(email.chosenAt(), zone),
         URLEncoder.encode(subscriber, StandardCharsets.UTF_8),
         preview.subject(),
-        ProductCards.of(email.productIds(), preview.products()));
+        ProductCards.of(email.productIds(), preview.products(), preview.locale()));
   }
 
   private static Digests digests(

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -156,13 +157,19 @@ public final class DashboardRoutes implements RouteGroup {
       return;
     }
     var campaign = view.get().campaign();
-    var preview = sources
-        .shown()
-        .firstOfCampaign(id)
-        .map(email -> new CampaignPage.Preview(
-            email,
-            subject(campaign, email.messageId()),
-            email.productIds().stream().map(sources.catalog()::get).toList()));
+    var preview = sources.shown().firstOfCampaign(id).map(email -> {
+      String subscriber = dev.tidings.message.MessageId.parse(email.messageId())
+          .map(dev.tidings.message.MessageId::subscriberId)
+          .orElse("");
+      var sold = sources.prices().of(subscriber, email.productIds());
+      return new CampaignPage.Preview(
+          email,
+          subject(campaign, email.messageId()),
+          email.productIds().stream()
+              .map(productId -> Optional.ofNullable(sold.products().get(productId)))
+              .toList(),
+          cardLocale(sold, sources.subscribers().get(subscriber)));
+    });
     var digests =
         campaign.definition().digest().map(digest -> sources.notifications().digestsSent(id, 8));
     var experiment =
@@ -186,6 +193,16 @@ public final class DashboardRoutes implements RouteGroup {
                     sources.campaigns().plannedByTime(campaign),
                     sources.delivery().sendTimeCohorts(id)))
                 : Optional.empty()));
+  }
+
+  /** How a subscriber's cards write amounts: as their market does, else as they do. */
+  private static Locale cardLocale(
+      dev.tidings.catalog.SubscriberPrices.AsSold sold,
+      Optional<dev.tidings.audience.Subscriber> subscriber) {
+    return sold.market()
+        .map(dev.tidings.catalog.Market::locale)
+        .or(() -> subscriber.map(dev.tidings.audience.Subscriber::locale))
+        .orElse(Locale.ENGLISH);
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */
@@ -228,7 +245,22 @@ public final class DashboardRoutes implements RouteGroup {
           Map<String, Product> products = new HashMap<>();
           for (String productId : ids)
             sources.catalog().get(productId).ifPresent(p -> products.put(productId, p));
-          return new ExplorerPage.Picked(id, subscriber, answer, products, emails);
+          var sold = sources
+              .prices()
+              .of(
+                  id,
+                  emails.stream()
+                      .flatMap(email -> email.productIds().stream())
+                      .distinct()
+                      .toList());
+          return new ExplorerPage.Picked(
+              id,
+              subscriber,
+              answer,
+              products,
+              emails,
+              sold.products(),
+              cardLocale(sold, subscriber));
         });
     Html.send(response, 200, ExplorerPage.render(visitor, choices, picked));
   }
