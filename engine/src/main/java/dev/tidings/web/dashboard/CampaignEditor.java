@@ -1,12 +1,14 @@
 package dev.tidings.web.dashboard;
 
-import dev.tidings.InvalidInputException;
-import dev.tidings.TidingsException;
+import dev.tidings.Attempt;
+import dev.tidings.ErrorKind;
+import dev.tidings.Problem;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignDefinition;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignState;
 import dev.tidings.message.MessageToken;
+import dev.tidings.web.KindStatus;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
@@ -160,53 +162,56 @@ final class CampaignEditor {
       }
       default -> {
         var scheduledAt = campaign.flatMap(c -> c.definition().scheduledAt());
-        try {
+        var saving = Attempt.of(() -> {
           CampaignDefinition definition = CampaignJson.fromJson(form.toJson(scheduledAt));
-          long id = campaign.isPresent()
+          return campaign.isPresent()
               ? sources.campaigns().replace(campaign.get().id(), definition).id()
               : sources.campaigns().create(definition).id();
-          actions.done(
-              campaign.isPresent() ? CampaignActions.Action.SAVE : CampaignActions.Action.CREATE);
-          Html.redirect(
-              response,
-              "/campaigns/" + id + "/edit?done=" + (campaign.isPresent() ? "saved" : "created"));
-        } catch (InvalidInputException refused) {
-          actions.done(CampaignActions.Action.REFUSED);
-          Html.send(
-              response,
-              422,
-              page(
-                  visitor,
-                  new Draft(campaign, form, template, refused.problems(), Optional.empty()),
-                  ""));
-        } catch (TidingsException conflict) {
-          if (conflict.kind() != dev.tidings.ErrorKind.CONFLICT) throw conflict;
-          Html.send(
-              response,
-              409,
-              page(
-                  visitor,
-                  new Draft(campaign, form, template, List.of(conflict.detail()), Optional.empty()),
-                  ""));
+        });
+        switch (saving) {
+          case Attempt.Done<Long> saved -> {
+            actions.done(
+                campaign.isPresent() ? CampaignActions.Action.SAVE : CampaignActions.Action.CREATE);
+            Html.redirect(
+                response,
+                "/campaigns/" + saved.value() + "/edit?done="
+                    + (campaign.isPresent() ? "saved" : "created"));
+          }
+          case Attempt.Refused<Long> refused -> {
+            if (refused.reason().kind() == ErrorKind.INVALID)
+              actions.done(CampaignActions.Action.REFUSED);
+            // the form comes back as typed, with the status the API gives the same refusal
+            Html.send(
+                response,
+                KindStatus.of(refused.reason().kind()),
+                page(
+                    visitor,
+                    new Draft(
+                        campaign, form, template, refused.reason().asProblems(), Optional.empty()),
+                    ""));
+          }
         }
       }
     }
   }
 
   /** The audience's size now, or what is wrong with its conditions. */
-  record Counted(Optional<String> count, List<String> problems) {}
+  record Counted(Optional<String> count, List<Problem> problems) {}
 
   private Counted count(CampaignForm form) {
-    try {
-      long n =
-          sources.campaigns().countAudience(CampaignJson.audienceFromJson(form.audienceJson()));
-      return new Counted(
-          Optional.of(
-              Html.count(n) + (n == 1 ? " subscriber" : " subscribers") + " would get it now"),
-          List.of());
-    } catch (InvalidInputException refused) {
-      return new Counted(Optional.empty(), refused.problems());
-    }
+    var counting = Attempt.of(() ->
+        sources.campaigns().countAudience(CampaignJson.audienceFromJson(form.audienceJson())));
+    return switch (counting) {
+      case Attempt.Done<Long> counted -> {
+        long n = counted.value();
+        yield new Counted(
+            Optional.of(
+                Html.count(n) + (n == 1 ? " subscriber" : " subscribers") + " would get it now"),
+            List.of());
+      }
+      case Attempt.Refused<Long> refused ->
+        new Counted(Optional.empty(), refused.reason().asProblems());
+    };
   }
 
   /** The live count a script asks for while the conditions are edited: JSON, never a page. */
@@ -216,32 +221,39 @@ final class CampaignEditor {
     var counted = count(CampaignForm.of(fields.get()));
     Map<String, Object> out = new LinkedHashMap<>();
     counted.count().ifPresent(text -> out.put("text", text));
-    out.put("problems", counted.problems());
+    out.put(
+        "problems",
+        counted.problems().stream()
+            .map(problem -> EditorFields.sentence(
+                problem, EditorFields.of(problem.field(), CampaignForm.of(fields.get()))))
+            .toList());
     response.status(counted.problems().isEmpty() ? 200 : 422);
     response.header(HeaderNames.CONTENT_TYPE, "application/json");
     response.header(HeaderNames.CACHE_CONTROL, "no-store");
     response.send(dev.tidings.Json.MAPPER.writeValueAsBytes(out));
   }
 
-  record Added(CampaignForm form, List<String> problems) {}
+  record Added(CampaignForm form, List<Problem> problems) {}
 
   private Added addBlock(CampaignForm form, FormFields.Fields fields) {
-    try {
-      BlockForm.Added block = BlockForm.make(fields);
-      String slots = block
-          .slots()
-          .map(n -> Integer.toString(Math.max(n, parse(form.slots()))))
-          .orElse(form.slots());
-      return new Added(
-          form.withContent(
-              insertBeforeBodyEnd(form.html(), block.html()),
-              form.text().isEmpty() ? block.text() : form.text() + "\n\n" + block.text(),
-              slots,
-              form.digest() || block.digest()),
-          List.of());
-    } catch (InvalidInputException refused) {
-      return new Added(form, refused.problems());
-    }
+    return switch (Attempt.of(() -> BlockForm.make(fields))) {
+      case Attempt.Done<BlockForm.Added> made -> {
+        BlockForm.Added block = made.value();
+        String slots = block
+            .slots()
+            .map(n -> Integer.toString(Math.max(n, parse(form.slots()))))
+            .orElse(form.slots());
+        yield new Added(
+            form.withContent(
+                insertBeforeBodyEnd(form.html(), block.html()),
+                form.text().isEmpty() ? block.text() : form.text() + "\n\n" + block.text(),
+                slots,
+                form.digest() || block.digest()),
+            List.of());
+      }
+      case Attempt.Refused<BlockForm.Added> refused ->
+        new Added(form, refused.reason().asProblems());
+    };
   }
 
   private static int parse(String slots) {
@@ -281,10 +293,11 @@ final class CampaignEditor {
       Optional<Campaign> campaign,
       CampaignForm form,
       Optional<String> template,
-      List<String> problems,
+      List<Problem> problems,
       Optional<String> count) {}
 
-  record Problem(String anchor, String text, @Nullable Integer line) {}
+  /** A problem as the list at the top shows it: the field it leads to, in the form's words. */
+  record Shown(String anchor, String text, @Nullable Integer line) {}
 
   record TemplateChoice(String name, String title, String description, boolean current) {}
 
@@ -309,7 +322,7 @@ final class CampaignEditor {
       List<String> notice,
       boolean hasProblems,
       String problemCount,
-      List<Problem> problems,
+      List<Shown> problems,
       boolean hasTemplates,
       List<TemplateChoice> templates,
       String template,
@@ -327,22 +340,25 @@ final class CampaignEditor {
       String suggestedAt,
       List<Option> sendTimeModes) {}
 
-  private String page(Visitor visitor, Draft draft, String notice) {
+  String page(Visitor visitor, Draft draft, String notice) {
     Map<String, List<String>> errors = new LinkedHashMap<>();
-    List<Problem> problems = new ArrayList<>();
-    for (String problem : draft.problems()) {
-      String field = CampaignForm.fieldOf(problem);
-      errors.computeIfAbsent(field, f -> new ArrayList<>()).add(problem);
-      Matcher line = LINE.matcher(problem);
+    List<Shown> problems = new ArrayList<>();
+    for (Problem problem : draft.problems()) {
+      var place = EditorFields.of(problem.field(), draft.form());
+      String text = EditorFields.sentence(problem, place);
+      String field = place.slot();
+      errors.computeIfAbsent(field, f -> new ArrayList<>()).add(text);
+      // the line a template problem is on, for the script that moves the cursor there
+      Matcher line = LINE.matcher(problem.message());
       String anchor = switch (field) {
-        case "form" -> "name";
+        case EditorFields.FORM -> "name";
         case "digest" -> "digestDays";
-        case "experiment" -> "experiment";
-        case "sendTime" -> "sendTime";
         default -> field;
       };
-      problems.add(
-          new Problem(anchor, problem, line.find() ? Integer.valueOf(line.group(1)) : null));
+      problems.add(new Shown(
+          anchor,
+          text,
+          field.equals("html") && line.find() ? Integer.valueOf(line.group(1)) : null));
     }
     Map<String, Boolean> invalid = new LinkedHashMap<>();
     errors.keySet().forEach(field -> invalid.put(field, true));
