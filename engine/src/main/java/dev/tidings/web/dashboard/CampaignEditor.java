@@ -143,7 +143,7 @@ final class CampaignEditor {
         var counted = count(form);
         Html.send(
             response,
-            counted.problems().isEmpty() ? 200 : 422,
+            counted.status(),
             page(
                 visitor,
                 new Draft(campaign, form, template, counted.problems(), counted.count()),
@@ -154,7 +154,7 @@ final class CampaignEditor {
         var added = addBlock(form, fields);
         Html.send(
             response,
-            added.problems().isEmpty() ? 200 : 422,
+            added.status(),
             page(
                 visitor,
                 new Draft(campaign, added.form(), template, added.problems(), Optional.empty()),
@@ -196,7 +196,8 @@ final class CampaignEditor {
   }
 
   /** The audience's size now, or what is wrong with its conditions. */
-  record Counted(Optional<String> count, List<Problem> problems) {}
+  /** The audience's size, or what refused to count it and the status of that refusal. */
+  record Counted(Optional<String> count, List<Problem> problems, int status) {}
 
   private Counted count(CampaignForm form) {
     var counting = Attempt.of(() ->
@@ -207,10 +208,14 @@ final class CampaignEditor {
         yield new Counted(
             Optional.of(
                 Html.count(n) + (n == 1 ? " subscriber" : " subscribers") + " would get it now"),
-            List.of());
+            List.of(),
+            200);
       }
       case Attempt.Refused<Long> refused ->
-        new Counted(Optional.empty(), refused.reason().asProblems());
+        new Counted(
+            Optional.empty(),
+            refused.reason().asProblems(),
+            KindStatus.of(refused.reason().kind()));
     };
   }
 
@@ -218,22 +223,23 @@ final class CampaignEditor {
   private void liveCount(ServerRequest request, ServerResponse response, Visitor visitor) {
     var fields = guard.accept(request, response, visitor, MAX_FORM_BYTES);
     if (fields.isEmpty()) return;
-    var counted = count(CampaignForm.of(fields.get()));
+    var form = CampaignForm.of(fields.get());
+    var counted = count(form);
     Map<String, Object> out = new LinkedHashMap<>();
     counted.count().ifPresent(text -> out.put("text", text));
+    // in the form's words, as the page would show them beside the rows
     out.put(
         "problems",
         counted.problems().stream()
-            .map(problem -> EditorFields.sentence(
-                problem, EditorFields.of(problem.field(), CampaignForm.of(fields.get()))))
+            .map(problem -> EditorFields.sentence(problem, EditorFields.of(problem.field(), form)))
             .toList());
-    response.status(counted.problems().isEmpty() ? 200 : 422);
+    response.status(counted.status());
     response.header(HeaderNames.CONTENT_TYPE, "application/json");
     response.header(HeaderNames.CACHE_CONTROL, "no-store");
     response.send(dev.tidings.Json.MAPPER.writeValueAsBytes(out));
   }
 
-  record Added(CampaignForm form, List<Problem> problems) {}
+  record Added(CampaignForm form, List<Problem> problems, int status) {}
 
   private Added addBlock(CampaignForm form, FormFields.Fields fields) {
     return switch (Attempt.of(() -> BlockForm.make(fields))) {
@@ -249,10 +255,12 @@ final class CampaignEditor {
                 form.text().isEmpty() ? block.text() : form.text() + "\n\n" + block.text(),
                 slots,
                 form.digest() || block.digest()),
-            List.of());
+            List.of(),
+            200);
       }
       case Attempt.Refused<BlockForm.Added> refused ->
-        new Added(form, refused.reason().asProblems());
+        new Added(
+            form, refused.reason().asProblems(), KindStatus.of(refused.reason().kind()));
     };
   }
 
