@@ -1,10 +1,10 @@
 package dev.tidings.web.dashboard;
 
-import dev.tidings.ErrorKind;
+import dev.tidings.Attempt;
 import dev.tidings.Json;
-import dev.tidings.TidingsException;
 import dev.tidings.campaign.CampaignState;
 import dev.tidings.campaign.CampaignView;
+import dev.tidings.web.KindStatus;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
@@ -341,50 +341,53 @@ final class CampaignControls {
     CampaignView campaign = view.get();
     long id = campaign.campaign().id();
     var service = sources.campaigns();
-    try {
-      switch (action) {
-        case SEND -> service.send(id);
-        case SCHEDULE -> {
-          // the confirmation page wrote the instant; a form made elsewhere is read as strictly
-          Instant at;
-          try {
-            at = Instant.parse(form.get().get("at"));
-          } catch (DateTimeParseException e) {
-            refuse(response, visitor, campaign, 422, "Not scheduled", "at: not a time.");
-            return;
-          }
-          if (!at.isAfter(sources.clock().instant())) {
-            refuse(response, visitor, campaign, 422, "Not scheduled", "at: that time has passed.");
-            return;
-          }
-          var patch = Json.MAPPER.createObjectNode().put("scheduledAt", at.toString());
-          service.patch(id, patch);
-          // the zone it was typed in becomes the one this person's times are shown in
-          ScheduleTime.zone(form.get().get("zone"))
-              .ifPresent(zone ->
-                  response.header(HeaderNames.SET_COOKIE, ViewerZone.cookie(zone, secureCookies)));
-        }
-        case UNSCHEDULE -> service.patch(id, Json.MAPPER.createObjectNode().putNull("scheduledAt"));
-        case PAUSE -> service.pause(id);
-        case RESUME -> service.resume(id);
-        case CANCEL -> service.cancel(id);
-        case DELETE -> {
-          service.delete(id);
-          actions.done(CampaignActions.Action.DELETE);
-          Html.redirect(response, "/?done=deleted");
+    Runnable work;
+    switch (action) {
+      case SEND -> work = () -> service.send(id);
+      case SCHEDULE -> {
+        // the confirmation page wrote the instant; a form made elsewhere is read as strictly
+        Instant at;
+        try {
+          at = Instant.parse(form.get().get("at"));
+        } catch (DateTimeParseException e) {
+          refuse(response, visitor, campaign, 422, "Not scheduled", "at: not a time.");
           return;
         }
+        if (!at.isAfter(sources.clock().instant())) {
+          refuse(response, visitor, campaign, 422, "Not scheduled", "at: that time has passed.");
+          return;
+        }
+        var patch = Json.MAPPER.createObjectNode().put("scheduledAt", at.toString());
+        work = () -> service.patch(id, patch);
       }
-    } catch (TidingsException refused) {
-      if (refused.kind() == ErrorKind.INTERNAL) throw refused;
-      int status = switch (refused.kind()) {
-        case NOT_FOUND -> 404;
-        case CONFLICT -> 409;
-        case INVALID -> 422;
-        case UNAVAILABLE -> 503;
-        default -> 400;
-      };
-      refuse(response, visitor, campaign, status, "Not done", refused.detail());
+      case UNSCHEDULE ->
+        work = () -> service.patch(id, Json.MAPPER.createObjectNode().putNull("scheduledAt"));
+      case PAUSE -> work = () -> service.pause(id);
+      case RESUME -> work = () -> service.resume(id);
+      case CANCEL -> work = () -> service.cancel(id);
+      case DELETE -> work = () -> service.delete(id);
+      default -> throw new IllegalStateException("no work for " + action);
+    }
+    // a refusal is answered with its kind's one status, as the API answers it
+    if (Attempt.run(work) instanceof Attempt.Refused<Boolean> refused) {
+      refuse(
+          response,
+          visitor,
+          campaign,
+          KindStatus.of(refused.reason().kind()),
+          "Not done",
+          refused.reason().detail());
+      return;
+    }
+    if (action == Action.SCHEDULE) {
+      // the zone it was typed in becomes the one this person's times are shown in
+      ScheduleTime.zone(form.get().get("zone"))
+          .ifPresent(zone ->
+              response.header(HeaderNames.SET_COOKIE, ViewerZone.cookie(zone, secureCookies)));
+    }
+    if (action == Action.DELETE) {
+      actions.done(CampaignActions.Action.DELETE);
+      Html.redirect(response, "/?done=deleted");
       return;
     }
     actions.done(CampaignActions.Action.valueOf(action.name()));

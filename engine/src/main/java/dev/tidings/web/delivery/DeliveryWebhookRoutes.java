@@ -1,7 +1,5 @@
 package dev.tidings.web.delivery;
 
-import dev.tidings.ErrorKind;
-import dev.tidings.InvalidInputException;
 import dev.tidings.LogText;
 import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.DeliveryEvents;
@@ -92,18 +90,10 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     });
     routing.post("/api/v1/delivery-events", (request, response) -> {
       var json = JsonBodies.read(request, maxBodyBytes);
-      var receipts = parse(json);
+      var receipts = DeliveryEvents.parse(json, clock);
       sink.get().accept(receipts);
       JsonBodies.write(response, 202, new Taken(receipts.size(), 0));
     });
-  }
-
-  private java.util.List<dev.tidings.delivery.Receipt> parse(tools.jackson.databind.JsonNode json) {
-    try {
-      return DeliveryEvents.parse(json, clock);
-    } catch (InvalidInputException e) {
-      throw ApiProblem.badRequest(String.join("; ", e.problems()));
-    }
   }
 
   private byte[] body(ServerRequest request) {
@@ -114,15 +104,16 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     Mapped mapped;
     try {
       mapped = receive.get();
-    } catch (WebhookRefused refused) {
-      count(provider, refused.kind().name().toLowerCase(java.util.Locale.ROOT));
-      // the detail may quote the provider's body: one line, whatever it holds
-      log.warn("refused a {} webhook request: {}", provider, LogText.of(refused.detail()));
-      // a provider reads an unreadable body as its own bug (400), not as a rule it broke (422)
-      if (refused.kind() == ErrorKind.INVALID) throw ApiProblem.badRequest(refused.detail());
-      throw refused;
     } catch (RuntimeException failed) {
-      count(provider, "failed");
+      // counted and logged here, answered where every failure is (a refusal keeps its kind's
+      // status)
+      if (failed instanceof WebhookRefused refused) {
+        count(provider, refused.kind().name().toLowerCase(java.util.Locale.ROOT));
+        // the detail may quote the provider's body: one line, whatever it holds
+        log.warn("refused a {} webhook request: {}", provider, LogText.of(refused.detail()));
+      } else {
+        count(provider, "failed");
+      }
       throw failed;
     }
     count(provider, "accepted");

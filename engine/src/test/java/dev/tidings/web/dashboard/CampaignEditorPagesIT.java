@@ -254,7 +254,9 @@ class CampaignEditorPagesIT {
     var answer = Json.MAPPER.readTree(bad.body());
     assertThat(answer.has("text")).isFalse();
     assertThat(answer.path("problems").isArray()).isTrue();
-    assertThat(answer.path("problems").get(0).asString()).contains("audience.conditions[0]");
+    assertThat(answer.path("problems").get(0).asString())
+        .as("in the form's words, not the API's")
+        .isEqualTo("Write the value of condition 1 as days, e.g. 30.");
     assertThat(campaignCount()).isEqualTo(before);
   }
 
@@ -277,7 +279,8 @@ class CampaignEditorPagesIT {
 
     assertThat(refused.statusCode()).isEqualTo(422);
     var page = Jsoup.parse(refused.body());
-    assertThat(page.select("#c1-error").text()).contains("999999999");
+    assertThat(page.select("#c1-error").text())
+        .isEqualTo("The value of condition 2 names nothing Tidings knows (campaign id).");
     assertThat(page.select("#c0-error")).isEmpty();
     assertThat(page.select("[id=c1.value]").attr("aria-invalid")).isEqualTo("true");
     assertThat(campaignCount()).isEqualTo(before);
@@ -286,7 +289,8 @@ class CampaignEditorPagesIT {
     var counted = post("/campaigns/new", form);
     assertThat(counted.statusCode()).isEqualTo(422);
     assertThat(Jsoup.parse(counted.body()).select("output#count").text()).isEmpty();
-    assertThat(Jsoup.parse(counted.body()).select("#c1-error").text()).contains("999999999");
+    assertThat(Jsoup.parse(counted.body()).select("#c1-error").text())
+        .isEqualTo("The value of condition 2 names nothing Tidings knows (campaign id).");
 
     String csrf = token(get("/campaigns/new").body());
     var live = post(
@@ -294,8 +298,7 @@ class CampaignEditorPagesIT {
         Map.of("_csrf", csrf, "c0.type", "notOpened", "c0.value", "999999999"));
     assertThat(live.statusCode()).isEqualTo(422);
     assertThat(Json.MAPPER.readTree(live.body()).path("problems").get(0).asString())
-        .startsWith("audience.conditions[0]")
-        .contains("999999999");
+        .isEqualTo("The value of condition 1 names nothing Tidings knows (campaign id).");
   }
 
   @Test
