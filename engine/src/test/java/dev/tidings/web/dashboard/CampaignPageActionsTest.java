@@ -130,7 +130,7 @@ class CampaignPageActionsTest {
         "",
         view,
         figures,
-        Optional.of(new CampaignPage.Preview(shown, "Hi", List.of())),
+        Optional.of(new CampaignPage.Preview(shown, "Hi", List.of(), java.util.Locale.UK)),
         Optional.empty(),
         Optional.empty()));
 
