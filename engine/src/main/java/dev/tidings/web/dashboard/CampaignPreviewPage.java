@@ -236,7 +236,12 @@ final class CampaignPreviewPage {
           }
           case TestSendResult.Failed failed -> {
             refused(
-                response, visitor, c, back, 502, "The mail server did not take it: " + failed.reason());
+                response,
+                visitor,
+                c,
+                back,
+                502,
+                "The mail server did not take it: " + failed.reason());
             return;
           }
           case TestSendResult.Limited limited -> {
