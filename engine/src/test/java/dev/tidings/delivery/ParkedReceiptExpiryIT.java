@@ -2,6 +2,7 @@ package dev.tidings.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidings.coordination.MutableClock;
 import dev.tidings.jobs.BackgroundJobs;
@@ -116,7 +117,10 @@ class ParkedReceiptExpiryIT {
     var metrics = new SimpleMeterRegistry();
     try (var jobs = new BackgroundJobs(metrics, clock)) {
       jobs.start(new ParkedReceiptExpiry(store, WEEK, clock, metrics).job(Duration.ofMillis(20)));
-      while (metrics.get(ParkedReceiptExpiry.METRIC).counter().count() < 1) Thread.sleep(10);
+      await("the expiry's first removal counted")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(10))
+          .until(() -> metrics.get(ParkedReceiptExpiry.METRIC).counter().count() >= 1);
     }
     assertThat(parked()).isEqualTo(before - 1);
   }
