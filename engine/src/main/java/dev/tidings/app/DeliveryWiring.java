@@ -5,7 +5,6 @@ import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.EngagementReceipts;
 import dev.tidings.delivery.MessageExpiry;
-import dev.tidings.delivery.OpenHoursListener;
 import dev.tidings.delivery.ParkedReceiptExpiry;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
@@ -13,11 +12,9 @@ import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.delivery.SendOutcomeReceipts;
 import dev.tidings.delivery.StepListener;
-import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.delivery.DeliveryRoutes;
@@ -41,7 +38,7 @@ public final class DeliveryWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<ReceiptStore> store;
   private final Lazy<ReceiptQueue> sink;
-  private BackgroundJobs.@Nullable Running expiry;
+  private @Nullable ParkedReceiptExpiry expiry;
 
   DeliveryWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
@@ -86,14 +83,11 @@ public final class DeliveryWiring implements Capability {
       // worker nodes, where the receipts are applied, also drop those that waited too long
       synchronized (this) {
         if (expiry == null)
-          expiry = infrastructure
-              .jobs()
-              .start(new ParkedReceiptExpiry(
-                      store.get(),
-                      infrastructure.settings().parkedReceiptRetention(),
-                      infrastructure.clock(),
-                      infrastructure.metrics())
-                  .job());
+          expiry = ParkedReceiptExpiry.start(
+              store.get(),
+              infrastructure.settings().parkedReceiptRetention(),
+              infrastructure.clock(),
+              infrastructure.metrics());
       }
       consumers.consumeBatches(
           ReceiptQueue.TOPIC,

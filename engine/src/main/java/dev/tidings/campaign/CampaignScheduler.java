@@ -1,13 +1,16 @@
 package dev.tidings.campaign;
 
-import dev.tidings.jobs.BackgroundJob;
-import dev.tidings.jobs.Election;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * holds), so each campaign starts on exactly one node. A node that dies after its claim leaves a RUNNING
  * campaign whose run the pipeline does not know; {@code send} starts that same run again.
  */
-public final class CampaignScheduler {
+public final class CampaignScheduler implements AutoCloseable {
   public static final Duration DEFAULT_POLL = Duration.ofSeconds(5);
   public static final String ACTIONS = "tidings_campaign_scheduler_actions";
   private static final Logger log = LoggerFactory.getLogger(CampaignScheduler.class);
@@ -26,20 +29,17 @@ public final class CampaignScheduler {
   private final Jdbi jdbi;
   private final CampaignService campaigns;
   private final InstantSource clock;
-  private final Duration poll;
+  private final @Nullable ScheduledExecutorService timer;
   private final Counter started;
   private final Counter notStarted;
   private final Counter pollsFailed;
 
-  /**
-   * Polls as its {@link #job() job} runs, counting in {@code tidings_campaign_scheduler_actions_total
-   * {action}}: scheduled campaigns started, claimed but not started, and polls that failed.
-   */
-  public CampaignScheduler(
+  private CampaignScheduler(
       Jdbi jdbi,
       CampaignService campaigns,
       InstantSource clock,
       Duration poll,
+      boolean start,
       MeterRegistry metrics) {
     this.started = action(metrics, "started");
     this.notStarted = action(metrics, "start_failed");
@@ -47,16 +47,35 @@ public final class CampaignScheduler {
     this.jdbi = jdbi;
     this.campaigns = campaigns;
     this.clock = clock;
-    this.poll = poll;
+    if (start) {
+      var polling = Executors.newSingleThreadScheduledExecutor(
+          Thread.ofVirtual().name("campaign-scheduler").factory());
+      polling.scheduleWithFixedDelay(
+          this::pollQuietly, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
+      this.timer = polling;
+    } else {
+      this.timer = null;
+    }
   }
 
   /**
-   * Polls every {@code poll}, the first time one poll after the start. Every node that serves runs
-   * it: the claim decides which node starts a campaign.
+   * Polls every {@code poll} until closed, counting in {@code tidings_campaign_scheduler_actions_total
+   * {action}}: scheduled campaigns started, claimed but not started, and polls that failed.
    */
-  public BackgroundJob job() {
-    return BackgroundJob.of(
-        "campaign-scheduler", poll, poll, Election.everyNode(), this::pollCounted);
+  public static CampaignScheduler start(
+      Jdbi jdbi,
+      CampaignService campaigns,
+      InstantSource clock,
+      Duration poll,
+      MeterRegistry metrics) {
+    return new CampaignScheduler(jdbi, campaigns, clock, poll, true, metrics);
+  }
+
+  /** One that polls only when {@link #poll} is called (tests, commands). */
+  public static CampaignScheduler manual(
+      Jdbi jdbi, CampaignService campaigns, InstantSource clock) {
+    return new CampaignScheduler(
+        jdbi, campaigns, clock, DEFAULT_POLL, false, new SimpleMeterRegistry());
   }
 
   private static Counter action(MeterRegistry metrics, String action) {
@@ -89,12 +108,17 @@ public final class CampaignScheduler {
     return claimed;
   }
 
-  private void pollCounted() {
+  private void pollQuietly() {
     try {
       poll();
     } catch (RuntimeException e) {
       pollsFailed.increment();
-      throw e;
+      log.warn("polling for scheduled campaigns failed: {}", e.toString());
     }
+  }
+
+  @Override
+  public void close() {
+    if (timer != null) timer.shutdownNow();
   }
 }

@@ -5,8 +5,6 @@ import com.github.mustachejava.MustacheException;
 import com.github.mustachejava.SafeMustacheFactory;
 import com.github.mustachejava.reflect.ReflectionObjectHandler;
 import dev.tidings.InvalidInputException;
-import dev.tidings.Problem;
-import dev.tidings.Problems;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -63,32 +61,31 @@ public final class CampaignTemplates {
     if (definition.experiment().isEmpty()) return List.of(compile(definition));
     var variants = definition.experiment().get().variants();
     List<Compiled> out = new ArrayList<>(variants.size());
-    var problems = new Problems();
+    List<String> problems = new ArrayList<>();
     for (int i = 0; i < variants.size(); i++) {
-      int index = i;
-      Compiled compiled = problems.element(
-          "experiment.variants[" + i + "]",
-          "variant " + variants.get(i).name() + ": ",
-          () -> compile(definition.variant(index)));
-      if (compiled != null) out.add(compiled);
+      try {
+        out.add(compile(definition.variant(i)));
+      } catch (InvalidInputException e) {
+        String name = variants.get(i).name();
+        e.problems().forEach(problem -> problems.add("variant " + name + ": " + problem));
+      }
     }
-    problems.throwIfAny();
+    if (!problems.isEmpty()) throw new InvalidInputException(problems);
     return out;
   }
 
   /** @throws InvalidInputException listing every problem of every template */
   public static Compiled compile(CampaignDefinition definition) {
-    List<Problem> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
     // a triple mustache or a partial is refused below whatever surrounds it
     if (!UNESCAPED.matcher(definition.html()).find()
         && !PARTIAL.matcher(definition.html()).find())
-      EmailHtml.problems("html", definition.html())
-          .forEach(problem -> problems.add(Problem.at("html", Problem.Rule.OTHER, problem)));
+      problems.addAll(EmailHtml.problems("html", definition.html()));
     Mustache subject = compile("subject", definition.subject(), false, problems);
     Mustache html = compile("html", definition.html(), true, problems);
     Mustache text = compile("text", definition.text(), false, problems);
     if (!problems.isEmpty() || subject == null || html == null || text == null)
-      throw InvalidInputException.of(problems);
+      throw new InvalidInputException(problems);
     return new Compiled(
         subject,
         html,
@@ -119,24 +116,20 @@ public final class CampaignTemplates {
   }
 
   private static @Nullable Mustache compile(
-      String which, String source, boolean escaped, List<Problem> found) {
-    // every problem of a template is about that template's field
-    java.util.function.Consumer<String> problems =
-        message -> found.add(Problem.at(which, Problem.Rule.OTHER, message));
+      String which, String source, boolean escaped, List<String> problems) {
     if (UNESCAPED.matcher(source).find()) {
-      problems.accept(which + ": triple mustaches {{{ }}} and {{& }} are refused; every variable is"
+      problems.add(which + ": triple mustaches {{{ }}} and {{& }} are refused; every variable is"
           + " escaped, write {{name}}");
       return null;
     }
     if (PARTIAL.matcher(source).find()) {
-      problems.accept(
-          which + ": partials, template inheritance and delimiter changes ({{> }}, {{< }},"
-              + " {{$ }}, {{= =}}) are refused");
+      problems.add(which + ": partials, template inheritance and delimiter changes ({{> }}, {{< }},"
+          + " {{$ }}, {{= =}}) are refused");
       return null;
     }
     int depth = sectionDepth(source);
     if (depth > MAX_SECTION_DEPTH) {
-      problems.accept(which + ": sections nested " + depth + " deep; at most " + MAX_SECTION_DEPTH
+      problems.add(which + ": sections nested " + depth + " deep; at most " + MAX_SECTION_DEPTH
           + " are allowed");
       return null;
     }
@@ -144,7 +137,7 @@ public final class CampaignTemplates {
       var factory = new Factory(escaped);
       return factory.compile(new StringReader(source), which);
     } catch (MustacheException e) {
-      problems.accept(which + ": not a valid template: " + e.getMessage());
+      problems.add(which + ": not a valid template: " + e.getMessage());
       return null;
     }
   }

@@ -29,6 +29,7 @@ public final class SlotImages {
   private final RecentLookups<String, Product> products;
   private final RecentLookups<String, Locale> locales;
   private final Optional<MarketSlotRules> markets;
+  private final RecentLookups<String, Market> marketOf;
   private final RecentLookups<String, BigDecimal> marketPrices;
 
   public SlotImages(
@@ -52,6 +53,8 @@ public final class SlotImages {
       Optional<Markets> marketPrices) {
     this.chooser = chooser;
     this.markets = rules;
+    this.marketOf = new RecentLookups<>(
+        subscriber -> rules.flatMap(r -> r.marketOf(subscriber)), Duration.ofMinutes(1), 100_000);
     this.marketPrices = new RecentLookups<>(
         key -> {
           int split = key.indexOf('/');
@@ -94,8 +97,7 @@ public final class SlotImages {
     Optional<Product> product = list(token).productAt(slot).flatMap(products::get);
     if (product.isEmpty()) return Optional.empty();
     if (markets.isPresent()) {
-      // the answer the chooser's rules had for this email: its placement is read once, not per slot
-      Optional<Market> market = markets.get().marketOf(token.message().subscriberId());
+      Optional<Market> market = marketOf.get(token.message().subscriberId());
       if (market.isPresent()) {
         Optional<BigDecimal> price =
             marketPrices.get(market.get().code() + "/" + product.get().id());

@@ -1,7 +1,6 @@
 package dev.tidings.optimize;
 
 import dev.tidings.Json;
-import dev.tidings.storage.AdvisoryLock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,7 +31,7 @@ final class ItemConfigurationTable {
   private ItemConfigurationTable() {}
 
   /** Key space of the per-item locks (the first half of a two-key advisory lock). */
-  private static final AdvisoryLock ITEM_LOCK_SPACE = AdvisoryLock.ITEM_CONFIGURATIONS;
+  private static final int ITEM_LOCK_SPACE = 7_306;
 
   /**
    * Serialises the writers of one item's configurations until the transaction ends. A put writes the
@@ -43,7 +42,7 @@ final class ItemConfigurationTable {
   static void lockItem(Handle handle, String itemId) {
     handle
         .createQuery("SELECT 1 FROM pg_advisory_xact_lock(:space, hashtext(:item))")
-        .bind("space", ITEM_LOCK_SPACE.number())
+        .bind("space", ITEM_LOCK_SPACE)
         .bind("item", itemId)
         .mapTo(Integer.class)
         .one();

@@ -1,7 +1,4 @@
 package dev.tidings.web;
 
-/**
- * The JSON body of an error answer a route writes itself ({@code {"error": ..., "detail": ...}}); a
- * refusal that names a field gets {@code field} too, from {@link ErrorMapping}.
- */
+/** The JSON body of every error answer ({@code {"error": ..., "detail": ...}}). */
 public record ErrorBody(String error, String detail) {}

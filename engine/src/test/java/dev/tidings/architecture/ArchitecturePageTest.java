@@ -26,8 +26,6 @@ class ArchitecturePageTest {
       "config",
       "storage",
       "coordination",
-      "jobs",
-      "retention",
       "queue",
       "mail",
       "imports",

@@ -60,11 +60,7 @@ public abstract class NotificationsContract {
     database = openDatabase();
     InstantSource clock = now::get;
     catalog = new CatalogService(database.jdbi(), clock);
-    notifications = new Notifications(
-        database.jdbi(),
-        clock,
-        catalog::unavailableAmong,
-        new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+    notifications = new Notifications(database.jdbi(), clock, catalog::unavailableAmong);
   }
 
   @AfterEach

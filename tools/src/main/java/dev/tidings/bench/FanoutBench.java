@@ -74,11 +74,7 @@ public final class FanoutBench {
         options.readers());
     audience(jdbi, options, progress);
     Instant now = Instant.now();
-    var notifications = new Notifications(
-        jdbi,
-        InstantSource.system(),
-        Notifications.ProductShelf.ALL_AVAILABLE,
-        new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+    var notifications = new Notifications(jdbi, InstantSource.system());
     var designs = new ArrayList<Design>();
     designs.add(buckets(jdbi, notifications, options, now, out));
     designs.add(oneBigTable(jdbi, options, out));

@@ -94,13 +94,11 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
           });
       HttpServer server;
       try {
-        var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         server = HttpServer.start(
             new HttpServer.Options(0, apiKey, Duration.ofSeconds(1)),
-            registry,
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
             List.of(),
-            List.of(new DeliveryWebhookRoutes(
-                webhooks, () -> sink, maxBodyBytes, java.time.InstantSource.system(), registry)));
+            List.of(new DeliveryWebhookRoutes(webhooks, () -> sink, maxBodyBytes)));
       } catch (RuntimeException e) {
         consumers.close();
         throw e;

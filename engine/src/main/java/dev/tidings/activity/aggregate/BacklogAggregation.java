@@ -3,7 +3,6 @@ package dev.tidings.activity.aggregate;
 import dev.tidings.activity.ActivityBacklog;
 import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.StoredEvent;
-import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -23,8 +22,8 @@ import org.jdbi.v3.core.Jdbi;
  * for the next, and the bigger the backlog the more events share a key's write.
  */
 public final class BacklogAggregation {
-  /** Shared by every counting round, taken whole by a rebuild. */
-  private static final AdvisoryLock REBUILD_LOCK = AdvisoryLock.AGGREGATION_REBUILD;
+  /** Shared by every counting round, taken whole by a rebuild; Tidings' advisory lock space. */
+  private static final long REBUILD_LOCK = 7_302;
 
   private final Jdbi jdbi;
   private final AggregationDefinitions definitions;
@@ -97,7 +96,7 @@ public final class BacklogAggregation {
     try (Handle locked = jdbi.open()) {
       locked
           .createQuery("SELECT count(pg_advisory_lock(:lock))")
-          .bind("lock", REBUILD_LOCK.key())
+          .bind("lock", REBUILD_LOCK)
           .mapTo(Long.class)
           .one();
       try {
@@ -117,7 +116,7 @@ public final class BacklogAggregation {
       } finally {
         locked
             .createQuery("SELECT pg_advisory_unlock(:lock)")
-            .bind("lock", REBUILD_LOCK.key())
+            .bind("lock", REBUILD_LOCK)
             .mapTo(Boolean.class)
             .one();
       }
@@ -163,7 +162,7 @@ public final class BacklogAggregation {
   private static boolean sharedRound(Handle handle) {
     return handle
         .createQuery("SELECT pg_try_advisory_xact_lock_shared(:lock)")
-        .bind("lock", REBUILD_LOCK.key())
+        .bind("lock", REBUILD_LOCK)
         .mapTo(Boolean.class)
         .one();
   }

@@ -25,12 +25,7 @@ final class CampaignPage {
   private CampaignPage() {}
 
   /** The email previewed: who it went to and the products its slots showed. */
-  /**
-   * @param products each slot's product as the subscriber's market sells it, empty where it is not
-   * @param locale how the subscriber's cards write amounts
-   */
-  record Preview(
-      ShownProducts.Shown email, String subject, List<Optional<Product>> products, Locale locale) {}
+  record Preview(ShownProducts.Shown email, String subject, List<Optional<Product>> products) {}
 
   /** The page as the {@code campaign} template shows it. */
   record View(
@@ -161,32 +156,30 @@ final class CampaignPage {
                 "")),
         top,
         digests.stream()
-            .map(summary -> digests(summary, definition.digest().orElseThrow(), visitor.zone()))
+            .map(summary -> digests(summary, definition.digest().orElseThrow()))
             .toList(),
         experiment.stream()
-            .map(report ->
-                ExperimentSection.of(report, definition.experiment().orElseThrow(), visitor.zone()))
+            .map(report -> ExperimentSection.of(report, definition.experiment().orElseThrow()))
             .toList(),
         sendTime.stream().toList(),
-        preview.stream().map(shown -> preview(shown, visitor.zone())).toList());
+        preview.stream().map(CampaignPage::preview).toList());
     return Html.page(
         definition.name(), Html.Section.CAMPAIGNS, visitor, Templates.render("campaign", page));
   }
 
-  private static PreviewView preview(Preview preview, java.time.ZoneId zone) {
+  private static PreviewView preview(Preview preview) {
     var email = preview.email();
     String subscriber =
         MessageId.parse(email.messageId()).map(MessageId::subscriberId).orElse("");
     return new PreviewView(
         email.messageId(),
-        Html.time(email.chosenAt(), zone),
+        Html.time(email.chosenAt()),
         URLEncoder.encode(subscriber, StandardCharsets.UTF_8),
         preview.subject(),
-        ProductCards.of(email.productIds(), preview.products(), preview.locale()));
+        ProductCards.of(email.productIds(), preview.products()));
   }
 
-  private static Digests digests(
-      DigestsSent.Summary summary, DigestOptions options, java.time.ZoneId zone) {
+  private static Digests digests(DigestsSent.Summary summary, DigestOptions options) {
     return new Digests(
         Html.count(summary.digests()),
         Html.count(summary.pieces()),
@@ -201,9 +194,7 @@ final class CampaignPage {
             .toList(),
         summary.latest().stream()
             .map(sent -> new Latest(
-                sent.subscriberId(),
-                Html.time(sent.sentAt(), zone),
-                String.join(", ", sent.titles())))
+                sent.subscriberId(), Html.time(sent.sentAt()), String.join(", ", sent.titles())))
             .toList());
   }
 

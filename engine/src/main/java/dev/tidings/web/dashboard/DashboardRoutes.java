@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -42,7 +41,7 @@ public final class DashboardRoutes implements RouteGroup {
   private final Optional<CampaignEditor> editor;
   private final Optional<CampaignControls> controls;
   private final Optional<CampaignPreviewPage> previews;
-  private final LiveStream live;
+  private final LiveStream live = new LiveStream();
   private final CampaignsPage campaignsPage;
   private final Recommendations recommendations;
   private final Optional<SubscriberPages> subscriberPages;
@@ -75,11 +74,9 @@ public final class DashboardRoutes implements RouteGroup {
     this.subscriberPages = subscribers.map(SubscriberPages::new);
     this.sources = sources;
     this.guard = new FormGuard(metrics);
-    this.live = new LiveStream(metrics);
     var actions = new CampaignActions(metrics);
     this.editor = editor.map(e -> new CampaignEditor(e, guard, actions));
-    this.controls =
-        editor.map(e -> new CampaignControls(e, guard, actions, sources.secureCookies()));
+    this.controls = editor.map(e -> new CampaignControls(e, guard, actions));
     this.previews = editor.map(e -> new CampaignPreviewPage(e, guard, actions));
     this.signIn = new SignIn(
         sources.apiKey(),
@@ -87,8 +84,8 @@ public final class DashboardRoutes implements RouteGroup {
         signOuts,
         throttle,
         sources.clock());
-    this.campaignsPage = new CampaignsPage(
-        sources.campaigns(), sources.delivery(), editor.isPresent(), sources.clock());
+    this.campaignsPage =
+        new CampaignsPage(sources.campaigns(), sources.delivery(), editor.isPresent());
     this.recommendations = new Recommendations(sources.recommender(), sources.clock());
     this.script = resource("/web/dashboard.js");
     this.style = resource("/web/dashboard.css");
@@ -157,19 +154,13 @@ public final class DashboardRoutes implements RouteGroup {
       return;
     }
     var campaign = view.get().campaign();
-    var preview = sources.shown().firstOfCampaign(id).map(email -> {
-      String subscriber = dev.tidings.message.MessageId.parse(email.messageId())
-          .map(dev.tidings.message.MessageId::subscriberId)
-          .orElse("");
-      var sold = sources.prices().of(subscriber, email.productIds());
-      return new CampaignPage.Preview(
-          email,
-          subject(campaign, email.messageId()),
-          email.productIds().stream()
-              .map(productId -> Optional.ofNullable(sold.products().get(productId)))
-              .toList(),
-          cardLocale(sold, sources.subscribers().get(subscriber)));
-    });
+    var preview = sources
+        .shown()
+        .firstOfCampaign(id)
+        .map(email -> new CampaignPage.Preview(
+            email,
+            subject(campaign, email.messageId()),
+            email.productIds().stream().map(sources.catalog()::get).toList()));
     var digests =
         campaign.definition().digest().map(digest -> sources.notifications().digestsSent(id, 8));
     var experiment =
@@ -180,8 +171,7 @@ public final class DashboardRoutes implements RouteGroup {
         CampaignPage.render(
             visitor,
             controls
-                .map(c ->
-                    c.controls(view.get(), request.query().first("done").asOptional(), visitor))
+                .map(c -> c.controls(view.get(), request.query().first("done").asOptional()))
                 .orElse(""),
             view.get(),
             figures.get(),
@@ -193,16 +183,6 @@ public final class DashboardRoutes implements RouteGroup {
                     sources.campaigns().plannedByTime(campaign),
                     sources.delivery().sendTimeCohorts(id)))
                 : Optional.empty()));
-  }
-
-  /** How a subscriber's cards write amounts: as their market does, else as they do. */
-  private static Locale cardLocale(
-      dev.tidings.catalog.SubscriberPrices.AsSold sold,
-      Optional<dev.tidings.audience.Subscriber> subscriber) {
-    return sold.market()
-        .map(dev.tidings.catalog.Market::locale)
-        .or(() -> subscriber.map(dev.tidings.audience.Subscriber::locale))
-        .orElse(Locale.ENGLISH);
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */
@@ -245,22 +225,7 @@ public final class DashboardRoutes implements RouteGroup {
           Map<String, Product> products = new HashMap<>();
           for (String productId : ids)
             sources.catalog().get(productId).ifPresent(p -> products.put(productId, p));
-          var sold = sources
-              .prices()
-              .of(
-                  id,
-                  emails.stream()
-                      .flatMap(email -> email.productIds().stream())
-                      .distinct()
-                      .toList());
-          return new ExplorerPage.Picked(
-              id,
-              subscriber,
-              answer,
-              products,
-              emails,
-              sold.products(),
-              cardLocale(sold, subscriber));
+          return new ExplorerPage.Picked(id, subscriber, answer, products, emails);
         });
     Html.send(response, 200, ExplorerPage.render(visitor, choices, picked));
   }
@@ -403,7 +368,7 @@ public final class DashboardRoutes implements RouteGroup {
         signIn.toForm(request, response);
         return;
       }
-      handler.handle(request, response, visitor.get().inZone(ViewerZone.of(request)));
+      handler.handle(request, response, visitor.get());
     };
   }
 

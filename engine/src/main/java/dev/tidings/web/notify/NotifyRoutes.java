@@ -68,8 +68,11 @@ public final class NotifyRoutes implements RouteGroup {
         // optional fields of a piece read absent and null alike
         var found = new Problems();
         Boolean published = JsonFields.bool(found, element.get("published"), "published");
-        Content piece = found.element("", "", () -> ContentJson.fromJson(id, element));
-        if (piece != null) pieces.add(piece);
+        try {
+          pieces.add(ContentJson.fromJson(id, element));
+        } catch (InvalidInputException e) {
+          e.problems().forEach(found::add);
+        }
         if (!found.isEmpty())
           problems.add("content " + position + ": " + String.join("; ", found.list()));
         else if (Boolean.TRUE.equals(published)) publish.add(id);

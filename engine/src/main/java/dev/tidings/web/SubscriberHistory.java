@@ -1,4 +1,4 @@
-package dev.tidings.history;
+package dev.tidings.web;
 
 import dev.tidings.activity.ActivityHistory;
 import dev.tidings.delivery.DeliveryStats;

@@ -1,4 +1,4 @@
-package dev.tidings.retention;
+package dev.tidings.app;
 
 import dev.tidings.storage.Expiry;
 import java.time.Duration;

@@ -1,7 +1,9 @@
-package dev.tidings.delivery;
+package dev.tidings.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.delivery.FunnelStep;
+import dev.tidings.delivery.StepListener;
 import dev.tidings.message.MessageId;
 import dev.tidings.sendtime.HourOfWeek;
 import dev.tidings.sendtime.OpenHours;
