@@ -50,10 +50,8 @@ final class ErrorMapping {
   private static void answer(ServerRequest request, ServerResponse response, Exception failure) {
     String reference = UUID.randomUUID().toString();
     ApiProblem problem = problem(failure, reference);
-    // only a failure nothing else explains is the client's going away: a database link cut
-    // mid-request
-    // also ends in a socket failure, and that one is an outage to retry (503), not the client's
-    // fault
+    // only a failure nothing else explains is the client going away: a database link cut
+    // mid-request also ends in a socket failure, and that is an outage to retry (503)
     if (problem.status() == 500 && ClientGone.causedBy(failure)) {
       log.debug(
           "the client ended {} {} before its body did",
