@@ -2,6 +2,7 @@
 // value arrives under (data-k: text, data-w: a bar's width); a page with data-live opens one
 // EventSource and copies what arrives. No build step, no dependency; without it the pages still work.
 
+keepZone();
 const live = document.querySelector('[data-live]');
 if (live) follow(live.dataset.live);
 const minutes = document.querySelector('[data-minutes]');
@@ -153,4 +154,21 @@ function enhanceEditor(form) {
   }
   const problems = document.getElementById('problems');
   if (problems) problems.focus();
+}
+
+// Times are shown and typed in the person's zone, which the server reads from a cookie. The first
+// visit sets it from the browser's zone and loads the page again, once, so that the times it shows
+// are already in that zone; a zone chosen on a schedule form is kept by the server instead.
+function keepZone() {
+  if (document.cookie.split('; ').some((c) => c.startsWith('tidings_zone='))) return;
+  let zone;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch (e) {
+    return;
+  }
+  if (!zone) return;
+  document.cookie = 'tidings_zone=' + encodeURIComponent(zone) + '; path=/; max-age=31536000; samesite=lax';
+  const kept = document.cookie.split('; ').some((c) => c.startsWith('tidings_zone='));
+  if (kept && zone !== 'UTC' && document.querySelector('[data-zone], [data-in-zone]')) location.reload();
 }

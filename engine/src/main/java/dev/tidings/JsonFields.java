@@ -25,7 +25,7 @@ public final class JsonFields {
   public static @Nullable String string(Problems problems, @Nullable JsonNode value, String where) {
     if (value == null || !given(value)) return null;
     if (value.isString()) return value.stringValue();
-    problems.add(where + " must be a string, got " + kind(value));
+    problems.add(Problem.format(where, where + " must be a string, got " + kind(value)));
     return null;
   }
 
@@ -33,7 +33,7 @@ public final class JsonFields {
   public static @Nullable Boolean bool(Problems problems, @Nullable JsonNode value, String where) {
     if (value == null || !given(value)) return null;
     if (value.isBoolean()) return value.booleanValue();
-    problems.add(where + " must be true or false, got " + kind(value));
+    problems.add(Problem.format(where, where + " must be true or false, got " + kind(value)));
     return null;
   }
 
@@ -45,15 +45,16 @@ public final class JsonFields {
       Problems problems, @Nullable JsonNode value, String where, double min, double max) {
     if (value == null || !given(value)) return null;
     if (!value.isNumber()) {
-      problems.add(where + " must be a number, got " + kind(value));
+      problems.add(Problem.notANumber(where, kind(value)));
       return null;
     }
     BigDecimal exact = exact(value);
     if (exact == null
         || exact.compareTo(BigDecimal.valueOf(min)) < 0
         || exact.compareTo(BigDecimal.valueOf(max)) > 0) {
-      problems.add(
-          where + " must be within " + min + ".." + max + " but was " + shown(value, exact));
+      problems.add(Problem.range(
+          where,
+          where + " must be within " + min + ".." + max + " but was " + shown(value, exact)));
       return null;
     }
     return exact.doubleValue();
@@ -70,8 +71,13 @@ public final class JsonFields {
     if (exact == null
         || exact.compareTo(BigDecimal.valueOf(min)) < 0
         || exact.compareTo(BigDecimal.valueOf(max)) > 0) {
-      problems.add(where + " must be a whole number within " + min + ".." + max + " but was "
-          + shown(value));
+      String message =
+          where + " must be a whole number within " + min + ".." + max + " but was " + shown(value);
+      // 2.5 or "3" is the wrong form; 0 for 1..9 is the right form out of range
+      problems.add(
+          value.isIntegralNumber()
+              ? Problem.range(where, message)
+              : Problem.format(where, message));
       return null;
     }
     return exact.longValueExact();

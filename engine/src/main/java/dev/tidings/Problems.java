@@ -16,23 +16,39 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Problems {
   private static final Pattern MISSING = Pattern.compile("missing required field '(.+)'");
-  private final List<String> found = new ArrayList<>(2);
+  private final List<Problem> found = new ArrayList<>(2);
 
+  /** A problem about the value as a whole, or one whose field only its sentence names. */
   public void add(String problem) {
+    found.add(Problem.of(problem));
+  }
+
+  public void add(Problem problem) {
     found.add(problem);
+  }
+
+  /** What {@code inner} found in the part at {@code path}, each under that path. */
+  public void addUnder(String path, Problems inner) {
+    inner.found.forEach(problem -> found.add(problem.under(path)));
   }
 
   public boolean isEmpty() {
     return found.isEmpty();
   }
 
+  /** The sentences alone, in order. */
   public List<String> list() {
+    return found.stream().map(Problem::message).toList();
+  }
+
+  /** Every problem with its field path, in order. */
+  public List<Problem> found() {
     return List.copyOf(found);
   }
 
   /** Throws when anything was found; the message lists every problem. */
   public void throwIfAny() {
-    if (!found.isEmpty()) throw new InvalidInputException(found);
+    if (!found.isEmpty()) throw InvalidInputException.of(found);
   }
 
   public boolean present(String field, @Nullable Object value) {
@@ -53,7 +69,7 @@ public final class Problems {
     try {
       built = record.get();
     } catch (InvalidInputException fromRecord) {
-      for (String problem : fromRecord.problems()) {
+      for (Problem problem : fromRecord.asProblems()) {
         if (!repeatsAReportedField(problem)) add(problem);
       }
       throwIfAny();
@@ -69,18 +85,41 @@ public final class Problems {
     return built;
   }
 
-  private boolean repeatsAReportedField(String problem) {
-    var missing = MISSING.matcher(problem);
-    if (!missing.matches()) return false;
-    String field = missing.group(1);
-    for (String reported : found) {
-      if (reported.startsWith(field + " ") || reported.contains("'" + field + "'")) return true;
+  /**
+   * Builds one element of a list (the third piece of an import, say), keeping what is wrong with it
+   * beside the other elements' problems instead of stopping at the first: null when it broke a rule,
+   * each of its problems then under {@code path} and its sentence led by {@code lead}.
+   */
+  public <T> @Nullable T element(String path, String lead, Supplier<T> build) {
+    try {
+      return build.get();
+    } catch (InvalidInputException refused) {
+      refused.asProblems().forEach(problem -> add(problem.under(path, lead)));
+      return null;
+    }
+  }
+
+  private boolean repeatsAReportedField(Problem problem) {
+    if (problem.rule() != Problem.Rule.MISSING) return false;
+    String field = problem.field();
+    if (field.isEmpty()) {
+      var missing = MISSING.matcher(problem.message());
+      if (!missing.matches()) return false;
+      field = missing.group(1);
+    }
+    for (Problem reported : found) {
+      if (reported.field().equals(field)) return true;
+      // a stage that reported without a field path names the field in its sentence
+      String sentence = reported.message();
+      if (!reported.located()
+          && (sentence.startsWith(field + " ") || sentence.contains("'" + field + "'")))
+        return true;
     }
     return false;
   }
 
   private void missing(String field) {
-    add("missing required field '" + field + "'");
+    add(Problem.missing(field));
   }
 
   /**
@@ -99,7 +138,8 @@ public final class Problems {
   public void id(String field, @Nullable String value) {
     if (value == null) missing(field);
     else if (!isId(value))
-      add(field + " must be 1-64 characters of A-Z a-z 0-9 . _ : -, got " + quote(value));
+      add(Problem.format(
+          field, field + " must be 1-64 characters of A-Z a-z 0-9 . _ : -, got " + quote(value)));
   }
 
   /** 1-64 chars of [A-Za-z0-9._:-], checked by hand: a regex match per row was a visible cost of imports. */
@@ -126,9 +166,10 @@ public final class Problems {
   }
 
   public void text(String field, String value, int max) {
-    if (value.isEmpty()) add(field + " must not be empty");
+    if (value.isEmpty()) add(Problem.at(field, Problem.Rule.MISSING, field + " must not be empty"));
     else if (value.length() > max)
-      add(field + " must be at most " + max + " characters, got " + value.length());
+      add(Problem.range(
+          field, field + " must be at most " + max + " characters, got " + value.length()));
   }
 
   @SuppressWarnings(
@@ -144,7 +185,8 @@ public final class Problems {
 
   public void nonNegative(String field, @Nullable BigDecimal value) {
     if (value == null) missing(field);
-    else if (value.signum() < 0) add(field + " must be >= 0, got " + value.toPlainString());
+    else if (value.signum() < 0)
+      add(Problem.range(field, field + " must be >= 0, got " + value.toPlainString()));
   }
 
   /** Checks an absolute http(s) URL, recording a problem (and returning null) when it is not one. */
@@ -153,8 +195,10 @@ public final class Problems {
     try {
       return new WebUrl(text); // checks once; the exception is for bad rows only
     } catch (IllegalArgumentException e) {
-      add(field + " " + e.getMessage() + ", got "
-          + quote(text.length() > 200 ? text.substring(0, 200) + "..." : text));
+      add(Problem.format(
+          field,
+          field + " " + e.getMessage() + ", got "
+              + quote(text.length() > 200 ? text.substring(0, 200) + "..." : text)));
       return null;
     }
   }
@@ -171,7 +215,8 @@ public final class Problems {
     return switch (EmailAddress.parse(text)) {
       case EmailAddress.Valid valid -> valid.address().value();
       case EmailAddress.Invalid invalid -> {
-        add(field + " " + invalid.message() + ", got " + quote(printable(text)));
+        add(Problem.format(
+            field, field + " " + invalid.message() + ", got " + quote(printable(text))));
         yield null;
       }
     };

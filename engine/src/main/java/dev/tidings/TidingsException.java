@@ -1,5 +1,7 @@
 package dev.tidings;
 
+import java.util.List;
+
 /** The one unchecked root of Tidings' own failures; subclasses live beside the feature that throws them. */
 public class TidingsException extends RuntimeException {
   public TidingsException(String message) {
@@ -21,6 +23,14 @@ public class TidingsException extends RuntimeException {
    */
   public String detail() {
     return String.valueOf(getMessage());
+  }
+
+  /**
+   * This failure as the problems a caller can act on, each with its field path: one about the whole
+   * request for most, one per broken rule for {@link InvalidInputException}.
+   */
+  public List<Problem> asProblems() {
+    return List.of(new Problem(kind(), Problem.Rule.OTHER, "", detail()));
   }
 
   /** The innermost cause's message (its class name when it has none): what an operator can act on. */

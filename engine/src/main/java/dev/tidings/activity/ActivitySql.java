@@ -1,5 +1,7 @@
 package dev.tidings.activity;
 
+import dev.tidings.storage.PublishedSql;
+
 /**
  * The activity tables as predicates on a subscriber row aliased {@code s}, for statements other
  * capabilities compose (a campaign's segment); values are bound parameters under the caller's prefix.
@@ -9,13 +11,17 @@ public final class ActivitySql {
 
   /** The subscriber did {@code type} (an event type's wire name) on the item {@code :<p>item}. */
   public static String didOnItem(EventType type, String p) {
-    return "EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = s.id AND e.type = '"
-        + type.wire() + "' AND e.item_id = :" + p + "item)";
+    return PublishedSql.by(
+        ActivitySql.class,
+        "EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = s.id AND e.type = '"
+            + type.wire() + "' AND e.item_id = :" + p + "item)");
   }
 
   /** The subscriber did {@code type} at or after {@code :<p>since}. */
   public static String didSince(EventType type, String p) {
-    return "EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = s.id AND e.type = '"
-        + type.wire() + "' AND e.occurred_at >= :" + p + "since)";
+    return PublishedSql.by(
+        ActivitySql.class,
+        "EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = s.id AND e.type = '"
+            + type.wire() + "' AND e.occurred_at >= :" + p + "since)");
   }
 }

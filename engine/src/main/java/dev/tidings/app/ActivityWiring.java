@@ -7,6 +7,7 @@ import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.activity.aggregate.AggregationRunner;
 import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.activity.aggregate.BacklogGauges;
+import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.Uploads;
 import dev.tidings.web.activity.ActivityRoutes;

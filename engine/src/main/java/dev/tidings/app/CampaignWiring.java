@@ -9,6 +9,7 @@ import dev.tidings.campaign.CampaignScheduler;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.campaign.ExperimentLedger;
+import dev.tidings.campaign.TemplateProducts;
 import dev.tidings.campaign.Unsubscribes;
 import dev.tidings.campaign.editor.CampaignPreviews;
 import dev.tidings.campaign.editor.CampaignTemplateLibrary;
@@ -16,6 +17,7 @@ import dev.tidings.campaign.editor.SlotPreviews;
 import dev.tidings.campaign.editor.TestSends;
 import dev.tidings.campaign.send.Sends;
 import dev.tidings.delivery.SendTimeOutcomes;
+import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.sendtime.OpenHours;
@@ -47,7 +49,7 @@ public final class CampaignWiring implements Capability {
   private final Lazy<CampaignTemplateLibrary> templates = Lazy.of(CampaignTemplateLibrary::new);
   private final Lazy<CampaignPreviews> previews;
   private final Lazy<TestSends> testSends;
-  private @Nullable CampaignScheduler scheduler;
+  private BackgroundJobs.@Nullable Running scheduler;
 
   /**
    * {@code emails}: what {@link #emails} builds; {@code sends}: the send pipeline's runs, from the
@@ -105,7 +107,8 @@ public final class CampaignWiring implements Capability {
   static Lazy<CampaignEmails> emails(
       Infrastructure infrastructure,
       Supplier<DigestSource> digests,
-      Supplier<ExperimentLedger> experiments) {
+      Supplier<ExperimentLedger> experiments,
+      Supplier<TemplateProducts> templateProducts) {
     return Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
       var clock = infrastructure.clock();
@@ -117,6 +120,7 @@ public final class CampaignWiring implements Capability {
               infrastructure.settings().publicUrl(), TokenCodec.of(infrastructure.secret()), clock),
           digests.get(),
           experiments.get(),
+          templateProducts.get(),
           clock,
           infrastructure.metrics());
     });
@@ -157,12 +161,15 @@ public final class CampaignWiring implements Capability {
   @Override
   public synchronized List<RouteGroup> routes() {
     if (scheduler == null)
-      scheduler = CampaignScheduler.start(
-          infrastructure.database().jdbi(),
-          campaigns(),
-          infrastructure.clock(),
-          CampaignScheduler.DEFAULT_POLL,
-          infrastructure.metrics());
+      scheduler = infrastructure
+          .jobs()
+          .start(new CampaignScheduler(
+                  infrastructure.database().jdbi(),
+                  campaigns(),
+                  infrastructure.clock(),
+                  CampaignScheduler.DEFAULT_POLL,
+                  infrastructure.metrics())
+              .job());
     return List.of(
         new CampaignRoutes(
             campaigns(),

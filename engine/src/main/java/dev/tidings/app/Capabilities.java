@@ -1,9 +1,9 @@
 package dev.tidings.app;
 
+import dev.tidings.campaign.TemplateProducts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Every capability a node runs, built in dependency order (each takes what the ones above it
@@ -16,21 +16,24 @@ final class Capabilities {
     var catalog = new CatalogWiring(infrastructure);
     var audience = new AudienceWiring(infrastructure);
     var activity = new ActivityWiring(infrastructure);
-    var notify = new NotifyWiring(infrastructure, catalog::catalog);
+    var notify = new NotifyWiring(infrastructure, catalog::catalog, catalog::subscriberPrices);
     var optimize = new OptimizeWiring(infrastructure);
     var recommend = new RecommendWiring(infrastructure);
-    // campaigns are built below (their previews ask open-time's chooser); open-time asks them only
-    // once
-    // an email is opened, when the reference is set
-    var campaignsLater = new AtomicReference<CampaignWiring>();
     var openTime = new OpenTimeWiring(
         infrastructure,
         recommend::recommender,
         additions.slotComputeOnce().orElse(OpenTimeWiring::coordinated),
         notify::notifications,
-        () -> campaignsLater.get().campaigns());
+        catalog::markets,
+        catalog::subscriberMarkets);
     var delivery = new DeliveryWiring(infrastructure);
-    var emails = CampaignWiring.emails(infrastructure, notify::digests, optimize::ledger);
+    // the emails tell open-time what their template names: open-time never asks the campaigns
+    var emails = CampaignWiring.emails(
+        infrastructure,
+        notify::digests,
+        optimize::ledger,
+        () -> new TemplateProducts(
+            catalog.catalog()::namedBy, openTime.templateProducts()::put, infrastructure.clock()));
     var sending = new SendingWiring(
         infrastructure, () -> Optional.of(additions.composer().orElseGet(emails::get)));
     var campaigns = new CampaignWiring(
@@ -40,11 +43,15 @@ final class Capabilities {
         delivery::campaignHeadlines,
         optimize::experiments,
         () -> OpenTimeWiring.slotPreviews(openTime.images()));
-    campaignsLater.set(campaigns);
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
     var dashboard = new DashboardWiring(
-        infrastructure, campaigns, optimize, recommend::recommender, activity::aggregation);
+        infrastructure,
+        campaigns,
+        optimize,
+        recommend::recommender,
+        activity::aggregation,
+        catalog::subscriberPrices);
     // a program's own capabilities first, as their routes are more specific than the dashboard's
     var all = new ArrayList<Capability>(additions.capabilities());
     all.addAll(List.of(

@@ -1,6 +1,8 @@
 package dev.tidings.app;
 
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.retention.Expiring;
+import dev.tidings.retention.Retention;
 import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
 import java.util.List;

@@ -1,27 +1,30 @@
 package dev.tidings.app;
 
+import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.ProductFeedFetch;
+import dev.tidings.catalog.SubscriberMarkets;
+import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.fetch.GuardedFetcher;
+import dev.tidings.jobs.BackgroundJob;
+import dev.tidings.jobs.Election;
 import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.Uploads;
 import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.catalog.MarketRoutes;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Map;
 
 /**
  * The product catalogue on the node's database; with {@code TIDINGS_PRODUCT_FEED_URL}, every started node
  * also runs the scheduled product feed (one node fetches per interval, see {@link ProductFeedFetch}).
  */
 public final class CatalogWiring implements Capability {
-  private static final Logger log = LoggerFactory.getLogger(CatalogWiring.class);
   /** After a node starts, before its first round: its other parts settle first. */
   private static final Duration FEED_FIRST_DELAY = Duration.ofSeconds(5);
 
@@ -34,6 +37,8 @@ public final class CatalogWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<CatalogService> catalog;
   private final Lazy<Markets> markets;
+  private final Lazy<SubscriberMarkets> subscriberMarkets;
+  private final Lazy<SubscriberPrices> subscriberPrices;
 
   CatalogWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
@@ -41,6 +46,34 @@ public final class CatalogWiring implements Capability {
         Lazy.of(() -> new CatalogService(infrastructure.database().jdbi(), infrastructure.clock()));
     this.markets =
         Lazy.of(() -> new Markets(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.subscriberMarkets = Lazy.of(() -> {
+      var subscribers =
+          new SubscriberService(infrastructure.database().jdbi(), infrastructure.clock());
+      return new SubscriberMarkets(
+          markets()::list, ids -> placements(subscribers, ids), infrastructure.metrics());
+    });
+    this.subscriberPrices =
+        Lazy.of(() -> new SubscriberPrices(catalog()::getAll, markets(), subscriberMarkets()));
+  }
+
+  /** Products as each subscriber's market sells them. */
+  public SubscriberPrices subscriberPrices() {
+    return subscriberPrices.get();
+  }
+
+  /** The market of each subscriber: one per node, so every part of an email agrees on it. */
+  public SubscriberMarkets subscriberMarkets() {
+    return subscriberMarkets.get();
+  }
+
+  private static Map<String, SubscriberMarkets.Placement> placements(
+      SubscriberService subscribers, Collection<String> ids) {
+    Map<String, SubscriberMarkets.Placement> out = new HashMap<>();
+    subscribers
+        .placements(ids)
+        .forEach((id, placement) ->
+            out.put(id, new SubscriberMarkets.Placement(placement.market(), placement.country())));
+    return out;
   }
 
   /** Markets and the products' prices in them. */
@@ -72,22 +105,16 @@ public final class CatalogWiring implements Capability {
           infrastructure.clock(),
           infrastructure.metrics(),
           infrastructure.settings().dataDir().resolve(FEED_WORK_DIRECTORY));
-      var rounds = Executors.newSingleThreadScheduledExecutor(
-          Thread.ofVirtual().name("product-feed").factory());
-      rounds.scheduleWithFixedDelay(
-          () -> {
-            try {
-              feed.run();
-            } catch (RuntimeException e) {
-              log.warn(
-                  "product feed: a round failed; trying again in {}", settings.feedInterval(), e);
-            }
-          },
-          FEED_FIRST_DELAY.toMillis(),
-          settings.feedInterval().toMillis(),
-          TimeUnit.MILLISECONDS);
+      var rounds = infrastructure
+          .jobs()
+          .start(new BackgroundJob(
+              "product-feed",
+              FEED_FIRST_DELAY,
+              settings.feedInterval(),
+              Election.computeOnce(),
+              feed::round));
       return () -> {
-        rounds.shutdownNow();
+        rounds.close();
         fetcher.close();
       };
     });

@@ -6,6 +6,7 @@ import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.ShownProducts;
@@ -32,14 +33,18 @@ final class DashboardWiring implements Capability {
   private final OptimizeWiring optimize;
   private final Supplier<Recommender> recommender;
   private final Supplier<BacklogAggregation> counting;
+  private final Supplier<SubscriberPrices> prices;
 
+  /** {@code prices}: an email's products as its subscriber's market sells them. */
   DashboardWiring(
       Infrastructure infrastructure,
       CampaignWiring campaigns,
       OptimizeWiring optimize,
       Supplier<Recommender> recommender,
-      Supplier<BacklogAggregation> counting) {
+      Supplier<BacklogAggregation> counting,
+      Supplier<SubscriberPrices> prices) {
     this.counting = counting;
+    this.prices = prices;
     this.infrastructure = infrastructure;
     this.campaigns = campaigns;
     this.optimize = optimize;
@@ -60,7 +65,8 @@ final class DashboardWiring implements Capability {
             new DeliveryStats(reads),
             new ShownProducts(reads),
             new CatalogService(reads, clock),
-            new Notifications(reads, clock),
+            new Notifications(
+                reads, clock, Notifications.ProductShelf.ALL_AVAILABLE, infrastructure.metrics()),
             (campaign, experiment) ->
                 optimize.experiments().report(campaign, OptimizeExperiments.plan(experiment)),
             new SubscriberService(reads, clock),
@@ -81,7 +87,8 @@ final class DashboardWiring implements Capability {
                 .publicUrl()
                 .getScheme()
                 .toLowerCase(Locale.ROOT)
-                .equals("https")),
+                .equals("https"),
+            (subscriberId, ids) -> prices.get().of(subscriberId, ids)),
         Optional.of(editor(jdbi)),
         new SessionSignOuts(jdbi, clock),
         Optional.of(infrastructure.authThrottle()),

@@ -1,10 +1,8 @@
 package dev.tidings.app;
 
 import dev.tidings.delivery.ReceiptSink;
-import dev.tidings.delivery.ReceiptSource;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
 import dev.tidings.delivery.webhook.PostgresReplayGuard;
-import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
 import java.util.List;
@@ -32,24 +30,10 @@ public final class DeliveryWebhooksWiring implements Capability {
   @Override
   public List<RouteGroup> routes() {
     return List.of(new DeliveryWebhookRoutes(
-        webhooks.get(), sink, infrastructure.settings().maxBodyBytes(), infrastructure.metrics()));
-  }
-
-  /**
-   * Until the delivery pipeline is connected here, receipts cannot be queued: providers get 503 and
-   * retry, and nothing is answered 2xx that was not kept.
-   */
-  static ReceiptSink notConnected() {
-    return new ReceiptSink() {
-      @Override
-      public void accept(List<dev.tidings.delivery.Receipt> receipts) {
-        throw new QueueUnavailableException("the delivery pipeline is not connected on this node");
-      }
-
-      @Override
-      public void unknown(ReceiptSource source, String eventType, String rawEvent) {
-        throw new QueueUnavailableException("the delivery pipeline is not connected on this node");
-      }
-    };
+        webhooks.get(),
+        sink,
+        infrastructure.settings().maxBodyBytes(),
+        infrastructure.clock(),
+        infrastructure.metrics()));
   }
 }

@@ -5,6 +5,7 @@ import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.EngagementReceipts;
 import dev.tidings.delivery.MessageExpiry;
+import dev.tidings.delivery.OpenHoursListener;
 import dev.tidings.delivery.ParkedReceiptExpiry;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
@@ -12,9 +13,11 @@ import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.delivery.SendOutcomeReceipts;
 import dev.tidings.delivery.StepListener;
+import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.delivery.DeliveryRoutes;
@@ -38,7 +41,7 @@ public final class DeliveryWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<ReceiptStore> store;
   private final Lazy<ReceiptQueue> sink;
-  private @Nullable ParkedReceiptExpiry expiry;
+  private BackgroundJobs.@Nullable Running expiry;
 
   DeliveryWiring(Infrastructure infrastructure) {
     this.infrastructure = infrastructure;
@@ -83,11 +86,14 @@ public final class DeliveryWiring implements Capability {
       // worker nodes, where the receipts are applied, also drop those that waited too long
       synchronized (this) {
         if (expiry == null)
-          expiry = ParkedReceiptExpiry.start(
-              store.get(),
-              infrastructure.settings().parkedReceiptRetention(),
-              infrastructure.clock(),
-              infrastructure.metrics());
+          expiry = infrastructure
+              .jobs()
+              .start(new ParkedReceiptExpiry(
+                      store.get(),
+                      infrastructure.settings().parkedReceiptRetention(),
+                      infrastructure.clock(),
+                      infrastructure.metrics())
+                  .job());
       }
       consumers.consumeBatches(
           ReceiptQueue.TOPIC,

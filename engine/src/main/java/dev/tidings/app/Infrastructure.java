@@ -7,6 +7,7 @@ import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.coordination.redis.RedisCoordination;
+import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.mail.CountedMailTransport;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.outbox.OutboxMailTransport;
@@ -63,6 +64,7 @@ public final class Infrastructure implements AutoCloseable {
   private @Nullable WorkQueue workQueue;
   private @Nullable MailTransport mail;
   private @Nullable NodeRegistry nodeRegistry;
+  private @Nullable BackgroundJobs jobs;
 
   public Infrastructure(Settings settings) {
     this(settings, InstantSource.system());
@@ -91,8 +93,16 @@ public final class Infrastructure implements AutoCloseable {
     if (nodeRegistry != null) return;
     String host = hostName();
     var database = database();
-    nodeRegistry =
+    var joined =
         open(() -> NodeRegistry.join(database.jdbi(), clock, role, NodeGauges.version(), host));
+    nodeRegistry = joined;
+    open(() -> jobs().start(joined.beats()));
+  }
+
+  /** The node's background jobs, each stopped with it. */
+  public synchronized BackgroundJobs jobs() {
+    if (jobs == null) jobs = open(() -> new BackgroundJobs(metrics, clock));
+    return jobs;
   }
 
   private static String hostName() {

@@ -1,7 +1,11 @@
 package dev.tidings.app;
 
 import dev.tidings.config.Settings;
+import dev.tidings.jobs.Election;
 import dev.tidings.queue.postgres.DeadLetterExpiry;
+import dev.tidings.retention.Expiring;
+import dev.tidings.retention.Retention;
+import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.RouteGroup;
 import java.util.ArrayDeque;
@@ -69,8 +73,11 @@ public final class Node implements AutoCloseable {
     try {
       infrastructure.openAll();
       WorkQueues.registerDepths(infrastructure, infrastructure.metrics());
-      started.push(
-          NodeGauges.register(infrastructure.metrics(), role, infrastructure.dependencyChecks()));
+      started.push(NodeGauges.register(
+          infrastructure.metrics(),
+          role,
+          infrastructure.dependencyChecks(),
+          infrastructure.jobs()));
       infrastructure.join(role.name().toLowerCase(java.util.Locale.ROOT));
       for (Capability capability : capabilities)
         for (Capability.Background task : capability.background()) started.push(task.start());
@@ -79,7 +86,13 @@ public final class Node implements AutoCloseable {
         var running = Workers.start(infrastructure.workQueue(), groups);
         started.push(running);
         workers = running;
-        started.push(retention().start(settings().retention().interval()));
+        started.push(infrastructure
+            .jobs()
+            .start(retention()
+                .job(
+                    settings().retention().interval(),
+                    Election.advisoryLeader(
+                        infrastructure.database().jdbi(), AdvisoryLock.RETENTION_RUN))));
       }
       List<RouteGroup> routes = role.startsRoutes()
           ? capabilities.stream().flatMap(c -> c.routes().stream()).toList()
@@ -116,11 +129,7 @@ public final class Node implements AutoCloseable {
       expiring.add(new Expiring(
           DeadLetterExpiry.of(infrastructure.database().jdbi()), retention.deadLetters()));
     return new Retention(
-        expiring,
-        Retention.RunLock.advisory(infrastructure.database().jdbi()),
-        infrastructure.clock(),
-        infrastructure.metrics(),
-        retention.batch());
+        expiring, infrastructure.clock(), infrastructure.metrics(), retention.batch());
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.tidings.app;
 
+import dev.tidings.jobs.BackgroundJob;
+import dev.tidings.jobs.BackgroundJobs;
+import dev.tidings.jobs.Election;
 import dev.tidings.web.DependencyCheck;
 import dev.tidings.web.DependencyProbes;
 import io.micrometer.core.instrument.Gauge;
@@ -8,10 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the node is, for Prometheus: {@code tidings_node{role, version}} (always 1: a dashboard lists
@@ -30,8 +31,7 @@ final class NodeGauges implements AutoCloseable {
 
   private final List<DependencyCheck> checks;
   private final List<AtomicInteger> up;
-  private final ScheduledExecutorService probing = Executors.newSingleThreadScheduledExecutor(
-      Thread.ofVirtual().name("dependency-probes").factory());
+  private BackgroundJobs.@Nullable Running probing;
 
   private NodeGauges(List<DependencyCheck> checks) {
     this.checks = List.copyOf(checks);
@@ -39,7 +39,8 @@ final class NodeGauges implements AutoCloseable {
   }
 
   /** Registers the gauges and starts probing; closing stops the probes. */
-  static NodeGauges register(MeterRegistry registry, Role role, List<DependencyCheck> checks) {
+  static NodeGauges register(
+      MeterRegistry registry, Role role, List<DependencyCheck> checks, BackgroundJobs jobs) {
     Gauge.builder(INFO, () -> 1)
         .description("This node: its role and version")
         .tag("role", role.name().toLowerCase(Locale.ROOT))
@@ -52,8 +53,8 @@ final class NodeGauges implements AutoCloseable {
           .tag("dependency", gauges.checks.get(i).name())
           .strongReference(true)
           .register(registry);
-    gauges.probing.scheduleWithFixedDelay(
-        gauges::probe, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    gauges.probing = jobs.start(BackgroundJob.of(
+        "dependency-probes", Duration.ZERO, EVERY, Election.everyNode(), gauges::probe));
     return gauges;
   }
 
@@ -71,6 +72,6 @@ final class NodeGauges implements AutoCloseable {
 
   @Override
   public void close() {
-    probing.shutdownNow();
+    if (probing != null) probing.close();
   }
 }

@@ -1,20 +1,19 @@
 package dev.tidings.app;
 
-import dev.tidings.audience.SubscriberService;
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.catalog.CatalogService;
-import dev.tidings.catalog.Markets;
+import dev.tidings.catalog.SubscriberPrices;
+import dev.tidings.jobs.BackgroundJob;
+import dev.tidings.jobs.Election;
 import dev.tidings.notify.DigestExpiry;
 import dev.tidings.notify.Notifications;
+import dev.tidings.notify.NotifyDigests;
+import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.notify.NotifyRoutes;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Follow notifications on the node's database. Every started node tells followers of new products
@@ -22,7 +21,6 @@ import org.slf4j.LoggerFactory;
  * drops the days of buckets past {@link #KEEP_DAYS}.
  */
 public final class NotifyWiring implements Capability {
-  private static final Logger log = LoggerFactory.getLogger(NotifyWiring.class);
   /** Buckets kept: a digest's longest look back, and a few days for a digest that runs late. */
   static final int KEEP_DAYS = Notifications.MAX_DAYS + 5;
 
@@ -31,11 +29,19 @@ public final class NotifyWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<Notifications> notifications;
   private final Supplier<CatalogService> catalog;
+  private final Supplier<SubscriberPrices> prices;
 
-  /** {@code catalog}: which products are sold out (their news is no longer told). */
-  NotifyWiring(Infrastructure infrastructure, Supplier<CatalogService> catalog) {
+  /**
+   * {@code catalog}: which products are sold out (their news is no longer told); {@code prices}: what
+   * a digest's products cost in its subscriber's market.
+   */
+  NotifyWiring(
+      Infrastructure infrastructure,
+      Supplier<CatalogService> catalog,
+      Supplier<SubscriberPrices> prices) {
     this.infrastructure = infrastructure;
     this.catalog = catalog;
+    this.prices = prices;
     this.notifications = Lazy.of(() -> new Notifications(
         infrastructure.database().jdbi(),
         infrastructure.clock(),
@@ -50,12 +56,7 @@ public final class NotifyWiring implements Capability {
 
   /** What digest campaigns tell. */
   public DigestSource digests() {
-    var jdbi = infrastructure.database().jdbi();
-    return new NotifyDigests(
-        notifications(),
-        catalog,
-        () -> new Markets(jdbi, infrastructure.clock()),
-        () -> new SubscriberService(jdbi, infrastructure.clock()));
+    return new NotifyDigests(notifications(), prices);
   }
 
   @Override
@@ -79,21 +80,13 @@ public final class NotifyWiring implements Capability {
 
   @Override
   public List<Background> background() {
-    return List.of(() -> {
-      var news = Executors.newSingleThreadScheduledExecutor(
-          Thread.ofVirtual().name("product-news").factory());
-      news.scheduleWithFixedDelay(
-          this::tellProductNews, 0, NEWS_POLL.toMillis(), TimeUnit.MILLISECONDS);
-      return news::shutdownNow;
-    });
-  }
-
-  /** Tells what waits. */
-  private void tellProductNews() {
-    try {
-      notifications().tellAllProductNews();
-    } catch (RuntimeException e) {
-      log.warn("notifications: telling new products failed; trying again in {}", NEWS_POLL, e);
-    }
+    return List.of(() -> infrastructure
+        .jobs()
+        .start(BackgroundJob.of(
+            "product-news",
+            Duration.ZERO,
+            NEWS_POLL,
+            Election.everyNode(),
+            () -> notifications().tellAllProductNews())));
   }
 }

@@ -2,12 +2,11 @@ package dev.tidings.app;
 
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.SubscriberService;
-import dev.tidings.campaign.CampaignService;
-import dev.tidings.campaign.TemplateProducts;
 import dev.tidings.campaign.editor.SlotPreviews;
 import dev.tidings.campaign.editor.SlotProduct;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Markets;
+import dev.tidings.catalog.SubscriberMarkets;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.delivery.EngagementVerdicts;
 import dev.tidings.message.TokenCodec;
@@ -18,9 +17,11 @@ import dev.tidings.opentime.MarketSlotRules;
 import dev.tidings.opentime.SlotChooser;
 import dev.tidings.opentime.SlotExpiry;
 import dev.tidings.opentime.SlotImages;
+import dev.tidings.opentime.TemplateProductTable;
 import dev.tidings.opentime.card.ProductCards;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.recommend.Recommender;
+import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import java.util.List;
@@ -39,6 +40,7 @@ public final class OpenTimeWiring implements Capability {
 
   private final Infrastructure infrastructure;
   private final Lazy<TokenCodec> tokens;
+  private final Lazy<TemplateProductTable> templateProducts;
   private final Lazy<MarketSlotRules> rules;
   private final Lazy<SlotChooser> chooser;
   private final Lazy<SlotImages> images;
@@ -47,27 +49,30 @@ public final class OpenTimeWiring implements Capability {
   /**
    * {@code recommender}: what fills the slots; {@code computeOnce}: how the nodes agree on one list
    * per email ({@link #coordinated}, unless a program built on the engine brings its own); {@code
-   * notifications} and {@code campaigns}: what an email's digest told and its template names, which its
-   * slots do not show again.
+   * notifications}: what an email's digest told, which its slots do not show again (nor what its
+   * template names: the campaign capability tells {@link #templateProducts} when it writes the emails);
+   * {@code markets} and {@code subscriberMarkets}: the market a subscriber's slots are priced in.
    */
   OpenTimeWiring(
       Infrastructure infrastructure,
       Supplier<Recommender> recommender,
       Function<Infrastructure, ComputeOnce> computeOnce,
       Supplier<Notifications> notifications,
-      Supplier<CampaignService> campaigns) {
+      Supplier<Markets> markets,
+      Supplier<SubscriberMarkets> subscriberMarkets) {
     this.infrastructure = infrastructure;
     this.tokens = Lazy.of(() -> TokenCodec.of(infrastructure.secret()));
+    this.templateProducts = Lazy.of(
+        () -> new TemplateProductTable(infrastructure.database().jdbi(), infrastructure.clock()));
     this.rules = Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
       var catalog = new CatalogService(jdbi, infrastructure.clock());
-      var subscribers = new SubscriberService(jdbi, infrastructure.clock());
       return new MarketSlotRules(
           notifications.get()::toldIn,
-          new TemplateProducts(campaigns.get(), catalog::namedBy),
+          templateProducts.get()::of,
           catalog::getAll,
-          new Markets(jdbi, infrastructure.clock()),
-          subscribers::placements,
+          markets.get(),
+          subscriberMarkets.get(),
           infrastructure.metrics());
     });
     this.chooser = Lazy.of(() -> {
@@ -93,7 +98,7 @@ public final class OpenTimeWiring implements Capability {
           new CatalogService(jdbi, infrastructure.clock()),
           new SubscriberService(jdbi, infrastructure.clock()),
           Optional.of(rules.get()),
-          Optional.of(new Markets(jdbi, infrastructure.clock())));
+          Optional.of(markets.get()));
     });
     this.engagements =
         Lazy.of(() -> new EngagementRecorder(infrastructure.workQueue(), ENGAGEMENT_BUFFER));
@@ -121,6 +126,11 @@ public final class OpenTimeWiring implements Capability {
             product.currency(),
             product.imageUrl().map(url -> url.value()).orElse("")))
         .toList();
+  }
+
+  /** What each campaign's template names, as its emails' composer tells it. */
+  public TemplateProductTable templateProducts() {
+    return templateProducts.get();
   }
 
   public TokenCodec tokens() {

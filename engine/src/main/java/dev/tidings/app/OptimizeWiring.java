@@ -3,6 +3,7 @@ package dev.tidings.app;
 import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.optimize.ExperimentSendExpiry;
 import dev.tidings.optimize.ItemConfigurations;
+import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.optimize.OptimizeRoutes;
 import java.util.List;

@@ -6,6 +6,7 @@ import dev.tidings.campaign.send.SendOptions;
 import dev.tidings.campaign.send.SendPipeline;
 import dev.tidings.campaign.send.Sends;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.retention.Expiring;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;

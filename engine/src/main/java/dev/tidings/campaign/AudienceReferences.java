@@ -1,5 +1,6 @@
 package dev.tidings.campaign;
 
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,8 +33,10 @@ final class AudienceReferences {
     var problems = new Problems();
     named.forEach((index, id) -> {
       if (!existing.contains(id))
-        problems.add("audience.conditions[" + index + "].campaignId must name a campaign, but"
-            + " there is no campaign " + id);
+        problems.add(Problem.unknown(
+            "audience.conditions[" + index + "].campaignId",
+            "audience.conditions[" + index + "].campaignId must name a campaign, but"
+                + " there is no campaign " + id));
     });
     problems.throwIfAny();
   }

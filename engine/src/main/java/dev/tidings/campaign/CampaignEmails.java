@@ -39,6 +39,7 @@ public final class CampaignEmails implements BatchComposer {
   private final DigestSource digests;
   private final ExperimentLedger experiments;
   private final VariantChooser variants;
+  private final TemplateProducts templateProducts;
   private final Map<EmailAddress.Problem, Counter> refusedAddresses =
       new EnumMap<>(EmailAddress.Problem.class);
 
@@ -73,6 +74,33 @@ public final class CampaignEmails implements BatchComposer {
       ExperimentLedger experiments,
       InstantSource clock,
       MeterRegistry metrics) {
+    this(
+        jdbi,
+        subscribers,
+        suppressions,
+        renderer,
+        digests,
+        experiments,
+        TemplateProducts.NONE,
+        clock,
+        metrics);
+  }
+
+  /**
+   * @param templateProducts where the products a campaign's template names are told when its emails
+   *     are written (for open-time slots, which do not show them again)
+   */
+  public CampaignEmails(
+      Jdbi jdbi,
+      SubscriberService subscribers,
+      SuppressionService suppressions,
+      CampaignRenderer renderer,
+      DigestSource digests,
+      ExperimentLedger experiments,
+      TemplateProducts templateProducts,
+      InstantSource clock,
+      MeterRegistry metrics) {
+    this.templateProducts = templateProducts;
     this.campaigns = new CompiledCampaigns(
         id -> jdbi.withHandle(handle -> CampaignTable.find(handle, id)), clock);
     this.subscribers = subscribers;
@@ -104,10 +132,12 @@ public final class CampaignEmails implements BatchComposer {
       Composed gone = new Composed.Skip("campaign " + job.campaignId() + " no longer exists");
       return messages.stream().map(message -> gone).toList();
     }
+    templateProducts.tell(entry.get().campaign());
     Map<String, Subscriber> found = subscribers.getAll(
         messages.stream().map(MessageId::subscriberId).distinct().toList());
     Set<String> suppressed = suppressions.suppressedAmong(
         found.values().stream().map(Subscriber::email).distinct().toList());
+    if (entry.get().campaign().definition().digest().isPresent()) digests.prepare(found.keySet());
     List<Composed> out = new ArrayList<>(messages.size());
     for (MessageId message : messages) {
       Subscriber subscriber = found.get(message.subscriberId());
@@ -127,6 +157,7 @@ public final class CampaignEmails implements BatchComposer {
     Optional<Subscriber> subscriber = subscribers.get(subscriberId);
     if (subscriber.isEmpty()) return Optional.empty();
     var entry = campaigns.of(campaign);
+    templateProducts.tell(campaign);
     var message = new MessageId(campaign.id(), MessageId.UNCOUNTED_RUN, subscriberId);
     Optional<String> skip =
         EmailAddress.parse(subscriber.get().email()) instanceof EmailAddress.Invalid invalid

@@ -3,6 +3,7 @@ package dev.tidings.campaign;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.JsonFields;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.audience.TargetType;
 import dev.tidings.mail.Address;
@@ -68,15 +69,18 @@ public final class CampaignJson {
     var problems = new Problems();
     object.propertyNames().forEach(field -> {
       if (!FIELDS.contains(field) && !READ_ONLY.contains(field))
-        problems.add("unknown field '" + field + "'; a campaign has "
-            + FIELDS.stream().sorted().collect(Collectors.joining(", ")));
+        problems.add(Problem.unknown(
+            field,
+            "unknown field '" + field + "'; a campaign has "
+                + FIELDS.stream().sorted().collect(Collectors.joining(", "))));
     });
     String name = text(problems, object, "name", CampaignDefinition.MAX_NAME, true);
     Address from = address(problems, object.get("from"), "from", true);
     Address replyTo = address(problems, object.get("replyTo"), "replyTo", false);
     String subject = text(problems, object, "subject", CampaignDefinition.MAX_SUBJECT, true);
     if (subject != null && (subject.indexOf('\r') >= 0 || subject.indexOf('\n') >= 0))
-      problems.add("subject must not contain a line break (header injection)");
+      problems.add(
+          Problem.format("subject", "subject must not contain a line break (header injection)"));
     String html = text(problems, object, "html", Json.MAX_STRING_CHARS, true);
     String text = text(problems, object, "text", Json.MAX_STRING_CHARS, true);
     Audience audience = audience(problems, object.get("audience"));
@@ -240,7 +244,8 @@ public final class CampaignJson {
   private static Audience audience(Problems problems, @Nullable JsonNode node) {
     if (node == null || node.isNull()) return new Audience.All();
     if (!node.isObject()) {
-      problems.add("audience must be an object such as {\"type\":\"all\"}");
+      problems.add(
+          Problem.format("audience", "audience must be an object such as {\"type\":\"all\"}"));
       return new Audience.All();
     }
     String type = node.path("type").asString("");
@@ -251,11 +256,13 @@ public final class CampaignJson {
       case "segment" -> {
         JsonNode conditions = node.get("conditions");
         if (conditions == null || !conditions.isArray()) {
-          problems.add("audience.conditions must be an array of conditions");
+          problems.add(Problem.format(
+              "audience.conditions", "audience.conditions must be an array of conditions"));
           return new Audience.All();
         }
         if (conditions.size() > MAX_CONDITIONS)
-          problems.add("a segment has at most " + MAX_CONDITIONS + " conditions");
+          problems.add(Problem.range(
+              "audience.conditions", "a segment has at most " + MAX_CONDITIONS + " conditions"));
         List<Condition> read = new ArrayList<>();
         for (int i = 0; i < conditions.size(); i++) {
           Condition one = condition(problems, conditions.get(i), "audience.conditions[" + i + "]");
@@ -264,8 +271,10 @@ public final class CampaignJson {
         return new Audience.Segment(read);
       }
       default -> {
-        problems.add("audience.type must be 'all' or 'segment' but was '" + type + "'"
-            + " (lists are segments over subscriber fields here)");
+        problems.add(Problem.unknown(
+            "audience.type",
+            "audience.type must be 'all' or 'segment' but was '" + type + "'"
+                + " (lists are segments over subscriber fields here)"));
         return new Audience.All();
       }
     }
@@ -273,7 +282,7 @@ public final class CampaignJson {
 
   private static @Nullable Condition condition(Problems problems, JsonNode node, String where) {
     if (!node.isObject()) {
-      problems.add(where + " must be an object");
+      problems.add(Problem.format(where, where + " must be an object"));
       return null;
     }
     int before = problems.list().size();
@@ -284,11 +293,13 @@ public final class CampaignJson {
             orEmpty(JsonFields.string(problems, node.get("field"), where + ".field"));
         var field = Condition.Field.ofWire(fieldName);
         if (field.isEmpty())
-          problems.add(where + ".field must be one of "
-              + Arrays.stream(Condition.Field.values())
-                  .map(Condition.Field::wire)
-                  .collect(Collectors.joining(", "))
-              + " but was '" + fieldName + "'");
+          problems.add(Problem.unknown(
+              where + ".field",
+              where + ".field must be one of "
+                  + Arrays.stream(Condition.Field.values())
+                      .map(Condition.Field::wire)
+                      .collect(Collectors.joining(", "))
+                  + " but was '" + fieldName + "'"));
         List<String> values = strings(problems, node.get("values"), where + ".values");
         yield field.isPresent() ? new Condition.FieldIn(field.get(), values) : null;
       }
@@ -305,16 +316,21 @@ public final class CampaignJson {
             orEmpty(JsonFields.string(problems, node.get("targetType"), where + ".targetType"));
         var target = TargetType.ofWire(targetType);
         if (target.isEmpty())
-          problems.add(where + ".targetType must be one of "
-              + Arrays.stream(TargetType.values())
-                  .map(TargetType::wire)
-                  .collect(Collectors.joining(", "))
-              + " but was '" + targetType + "'");
+          problems.add(Problem.unknown(
+              where + ".targetType",
+              where + ".targetType must be one of "
+                  + Arrays.stream(TargetType.values())
+                      .map(TargetType::wire)
+                      .collect(Collectors.joining(", "))
+                  + " but was '" + targetType + "'"));
         String targetId = JsonFields.string(problems, node.get("targetId"), where + ".targetId");
+        String targetIdRule = where + ".targetId must be 1-200 characters";
         if (targetId == null && !JsonFields.given(node.get("targetId")))
-          problems.add(where + ".targetId must be 1-200 characters");
-        else if (targetId != null && (targetId.isEmpty() || targetId.length() > 200))
-          problems.add(where + ".targetId must be 1-200 characters");
+          problems.add(Problem.at(where + ".targetId", Problem.Rule.MISSING, targetIdRule));
+        else if (targetId != null && targetId.isEmpty())
+          problems.add(Problem.at(where + ".targetId", Problem.Rule.MISSING, targetIdRule));
+        else if (targetId != null && targetId.length() > 200)
+          problems.add(Problem.range(where + ".targetId", targetIdRule));
         yield target.isPresent() && targetId != null
             ? new Condition.Follows(target.get(), targetId)
             : null;
@@ -332,7 +348,10 @@ public final class CampaignJson {
             JsonFields.whole(problems, node.get("withinDays"), where + ".withinDays", 1, MAX_DAYS);
         if (days == null) {
           if (!JsonFields.given(node.get("withinDays")))
-            problems.add(where + ".withinDays must be a whole number within 1.." + MAX_DAYS);
+            problems.add(Problem.at(
+                where + ".withinDays",
+                Problem.Rule.MISSING,
+                where + ".withinDays must be a whole number within 1.." + MAX_DAYS));
           yield null;
         }
         yield new Condition.ClickedWithin(days.intValue());
@@ -341,14 +360,20 @@ public final class CampaignJson {
         Long days = JsonFields.whole(problems, node.get("days"), where + ".days", 1, MAX_DAYS);
         if (days == null) {
           if (!JsonFields.given(node.get("days")))
-            problems.add(where + ".days must be a whole number within 1.." + MAX_DAYS);
+            problems.add(Problem.at(
+                where + ".days",
+                Problem.Rule.MISSING,
+                where + ".days must be a whole number within 1.." + MAX_DAYS));
           yield null;
         }
         yield new Condition.OpenedWithin(days.intValue());
       }
       default -> {
-        problems.add(where + ".type must be one of field, locale, near, follows, opened,"
-            + " notOpened, inTest, notInTest, clicked, openedWithin but was '" + type + "'");
+        problems.add(Problem.at(
+            where + ".type",
+            type.isEmpty() ? Problem.Rule.MISSING : Problem.Rule.UNKNOWN,
+            where + ".type must be one of field, locale, near, follows, opened,"
+                + " notOpened, inTest, notInTest, clicked, openedWithin but was '" + type + "'"));
         yield null;
       }
     };
@@ -357,13 +382,17 @@ public final class CampaignJson {
 
   private static List<String> strings(Problems problems, @Nullable JsonNode node, String where) {
     if (node == null || !node.isArray() || node.isEmpty() || node.size() > MAX_VALUES) {
-      problems.add(where + " must be an array of 1.." + MAX_VALUES + " strings");
+      String message = where + " must be an array of 1.." + MAX_VALUES + " strings";
+      Problem.Rule rule = node == null || node.isNull() || (node.isArray() && node.isEmpty())
+          ? Problem.Rule.MISSING
+          : node.isArray() ? Problem.Rule.RANGE : Problem.Rule.FORMAT;
+      problems.add(Problem.at(where, rule, message));
       return List.of();
     }
     List<String> values = new ArrayList<>();
     for (JsonNode value : node) {
       if (!value.isString() || value.asString().isEmpty() || value.asString().length() > 200) {
-        problems.add(where + " must hold strings of 1-200 characters");
+        problems.add(Problem.format(where, where + " must hold strings of 1-200 characters"));
         return List.of();
       }
       values.add(value.asString());
@@ -374,7 +403,8 @@ public final class CampaignJson {
   private static @Nullable Long campaignId(
       Problems problems, @Nullable JsonNode node, String where) {
     if (!JsonFields.given(node)) {
-      problems.add(where + " must be a campaign id (a whole number >= 1)");
+      problems.add(Problem.at(
+          where, Problem.Rule.MISSING, where + " must be a campaign id (a whole number >= 1)"));
       return null;
     }
     return JsonFields.whole(problems, node, where, 1, Long.MAX_VALUE);
@@ -383,7 +413,8 @@ public final class CampaignJson {
   private static double number(
       Problems problems, @Nullable JsonNode node, String where, double min, double max) {
     if (!JsonFields.given(node)) {
-      problems.add(where + " must be a number within " + min + ".." + max);
+      problems.add(
+          Problem.notANumberIn(where, Problem.Rule.MISSING, "within " + min + ".." + max, ""));
       return 0;
     }
     Double value = JsonFields.number(problems, node, where, min, max);
@@ -398,24 +429,27 @@ public final class CampaignJson {
       Problems problems, ObjectNode object, String field, int max, boolean required) {
     JsonNode node = object.get(field);
     if (node == null || node.isNull()) {
-      if (required) problems.add("missing required field '" + field + "'");
+      if (required) problems.add(Problem.missing(field));
       return null;
     }
     if (!node.isString()) {
-      problems.add(field + " must be a string, got " + JsonFields.kind(node));
+      problems.add(
+          Problem.format(field, field + " must be a string, got " + JsonFields.kind(node)));
       return null;
     }
     String value = node.asString();
-    if (value.isBlank()) problems.add(field + " must not be empty");
+    if (value.isBlank())
+      problems.add(Problem.at(field, Problem.Rule.MISSING, field + " must not be empty"));
     else if (value.length() > max)
-      problems.add(field + " must be at most " + max + " characters, got " + value.length());
+      problems.add(Problem.range(
+          field, field + " must be at most " + max + " characters, got " + value.length()));
     return value;
   }
 
   private static @Nullable Address address(
       Problems problems, @Nullable JsonNode node, String field, boolean required) {
     if (node == null || node.isNull()) {
-      if (required) problems.add("missing required field '" + field + "'");
+      if (required) problems.add(Problem.missing(field));
       return null;
     }
     String email;
@@ -429,14 +463,16 @@ public final class CampaignJson {
       JsonNode given = node.get("name");
       if (given != null && !given.isNull()) {
         if (!given.isString() || given.asString().isEmpty() || given.asString().length() > 200) {
-          problems.add(field + ".name must be a string of 1-200 characters");
+          problems.add(Problem.format(
+              field + ".name", field + ".name must be a string of 1-200 characters"));
           return null;
         }
         name = Optional.of(given.asString());
       }
     } else {
-      problems.add(
-          field + " must be an address: \"a@example.com\" or {\"email\": ..., \"name\": ...}");
+      problems.add(Problem.format(
+          field,
+          field + " must be an address: \"a@example.com\" or {\"email\": ..., \"name\": ...}"));
       return null;
     }
     String normalised = problems.parseEmail(emailField, email);
@@ -444,7 +480,7 @@ public final class CampaignJson {
     try {
       return new Address(normalised, name);
     } catch (IllegalArgumentException e) {
-      problems.add(field + ": " + e.getMessage());
+      problems.add(Problem.format(field, field + ": " + e.getMessage()));
       return null;
     }
   }
@@ -492,14 +528,17 @@ public final class CampaignJson {
   private static SendTime sendTime(Problems problems, @Nullable JsonNode node) {
     if (node == null || node.isNull()) return SendTime.AT_ONCE;
     if (!(node instanceof ObjectNode object)) {
-      problems.add("sendTime must be an object such as {\"mode\": \"per-subscriber\","
-          + " \"within\": \"PT24H\"}");
+      problems.add(Problem.format(
+          "sendTime",
+          "sendTime must be an object such as {\"mode\": \"per-subscriber\","
+              + " \"within\": \"PT24H\"}"));
       return SendTime.AT_ONCE;
     }
     var inner = new Problems();
     object.propertyNames().forEach(field -> {
       if (!SEND_TIME_FIELDS.contains(field))
-        inner.add("unknown field '" + field + "'; sendTime has holdout, mode, within");
+        inner.add(Problem.unknown(
+            field, "unknown field '" + field + "'; sendTime has holdout, mode, within"));
     });
     SendTime.Mode mode = choice(inner, object, "mode", SendTime.Mode.values(), SendTime.Mode::wire);
     Duration within = SendTime.DEFAULT_WITHIN;
@@ -516,8 +555,12 @@ public final class CampaignJson {
       if (read == null
           || read.compareTo(SendTime.MIN_WITHIN) < 0
           || read.compareTo(SendTime.MAX_WITHIN) > 0)
-        inner.add("within must be an ISO-8601 duration from " + SendTime.MIN_WITHIN_TEXT + " to "
-            + SendTime.MAX_WITHIN_TEXT + " (such as PT24H) but was " + JsonFields.shown(given));
+        inner.add(Problem.at(
+            "within",
+            read == null ? Problem.Rule.FORMAT : Problem.Rule.RANGE,
+            "within must be an ISO-8601 duration from " + SendTime.MIN_WITHIN_TEXT + " to "
+                + SendTime.MAX_WITHIN_TEXT + " (such as PT24H) but was "
+                + JsonFields.shown(given)));
       else within = read;
     }
     double holdout = SendTime.DEFAULT_HOLDOUT;
@@ -526,11 +569,14 @@ public final class CampaignJson {
       var found = new Problems();
       Double value = JsonFields.number(found, share, "holdout", 0, SendTime.MAX_HOLDOUT);
       if (!found.isEmpty() || value == null)
-        inner.add("holdout must be a number from 0 to " + SendTime.MAX_HOLDOUT + " but was "
-            + JsonFields.shown(share));
+        inner.add(Problem.notANumberIn(
+            "holdout",
+            share.isNumber() ? Problem.Rule.RANGE : Problem.Rule.FORMAT,
+            "from 0 to " + SendTime.MAX_HOLDOUT,
+            JsonFields.shown(share)));
       else holdout = value;
     }
-    inner.list().forEach(problem -> problems.add("sendTime." + problem));
+    problems.addUnder("sendTime", inner);
     if (!inner.isEmpty() || mode == null) return SendTime.AT_ONCE;
     return new SendTime(mode, within, holdout);
   }
@@ -547,14 +593,17 @@ public final class CampaignJson {
   private static Optional<Experiment> experiment(Problems problems, @Nullable JsonNode node) {
     if (node == null || node.isNull()) return Optional.empty();
     if (!(node instanceof ObjectNode object)) {
-      problems.add("experiment must be an object with allocation, metric and variants");
+      problems.add(Problem.format(
+          "experiment", "experiment must be an object with allocation, metric and variants"));
       return Optional.empty();
     }
     var inner = new Problems();
     object.propertyNames().forEach(field -> {
       if (!EXPERIMENT_FIELDS.contains(field))
-        inner.add("unknown field '" + field + "'; an experiment has "
-            + EXPERIMENT_FIELDS.stream().sorted().collect(Collectors.joining(", ")));
+        inner.add(Problem.unknown(
+            field,
+            "unknown field '" + field + "'; an experiment has "
+                + EXPERIMENT_FIELDS.stream().sorted().collect(Collectors.joining(", "))));
     });
     Experiment.Allocation allocation = choice(
         inner, object, "allocation", Experiment.Allocation.values(), Experiment.Allocation::wire);
@@ -565,30 +614,39 @@ public final class CampaignJson {
     List<Experiment.Variant> variants = new ArrayList<>();
     JsonNode list = object.get("variants");
     if (list == null || !list.isArray() || list.size() < 2 || list.size() > Experiment.MAX_VARIANTS)
-      inner.add("variants must be a list of 2 to " + Experiment.MAX_VARIANTS + " variants");
+      inner.add(Problem.at(
+          "variants",
+          list == null || list.isNull()
+              ? Problem.Rule.MISSING
+              : list.isArray() ? Problem.Rule.RANGE : Problem.Rule.FORMAT,
+          "variants must be a list of 2 to " + Experiment.MAX_VARIANTS + " variants"));
     else {
       var names = new java.util.HashSet<String>();
       for (int i = 0; i < list.size(); i++) {
         String where = "variants[" + i + "]";
         if (!(list.get(i) instanceof ObjectNode variant)) {
-          inner.add(where + " must be an object with a name");
+          inner.add(Problem.format(where, where + " must be an object with a name"));
           continue;
         }
         variant.propertyNames().forEach(field -> {
           if (!VARIANT_FIELDS.contains(field))
-            inner.add(where + ": unknown field '" + field + "'; a variant has algorithms, html,"
-                + " name, subject, text");
+            inner.add(Problem.unknown(
+                where + "." + field,
+                where + ": unknown field '" + field + "'; a variant has algorithms, html,"
+                    + " name, subject, text"));
         });
         var parts = new Problems();
         String name = text(parts, variant, "name", 40, true);
         String subject = text(parts, variant, "subject", CampaignDefinition.MAX_SUBJECT, false);
         if (subject != null && (subject.indexOf('\r') >= 0 || subject.indexOf('\n') >= 0))
-          parts.add("subject must not contain a line break (header injection)");
+          parts.add(Problem.format(
+              "subject", "subject must not contain a line break (header injection)"));
         String html = text(parts, variant, "html", Json.MAX_STRING_CHARS, false);
         String plain = text(parts, variant, "text", Json.MAX_STRING_CHARS, false);
-        if (name != null && !names.add(name)) parts.add("name '" + name + "' is taken");
+        if (name != null && !names.add(name))
+          parts.add(Problem.at("name", Problem.Rule.OTHER, "name '" + name + "' is taken"));
         var algorithms = algorithms(parts, variant.get("algorithms"));
-        parts.list().forEach(problem -> inner.add(where + "." + problem));
+        inner.addUnder(where, parts);
         if (parts.isEmpty() && name != null)
           variants.add(new Experiment.Variant(
               name,
@@ -598,7 +656,7 @@ public final class CampaignJson {
               algorithms));
       }
     }
-    inner.list().forEach(problem -> problems.add("experiment." + problem));
+    problems.addUnder("experiment", inner);
     if (!inner.isEmpty() || allocation == null || metric == null) return Optional.empty();
     return Optional.of(new Experiment(allocation, metric, variants, share, alpha));
   }
@@ -609,14 +667,16 @@ public final class CampaignJson {
     String known =
         Arrays.stream(Algorithm.values()).map(Algorithm::id).collect(Collectors.joining(", "));
     if (!node.isArray() || node.isEmpty()) {
-      problems.add("algorithms must be a list of some of " + known);
+      problems.add(Problem.format("algorithms", "algorithms must be a list of some of " + known));
       return Set.of();
     }
     var out = java.util.EnumSet.noneOf(Algorithm.class);
     for (JsonNode id : node) {
       var algorithm = Algorithm.byId(id.asString(""));
       if (algorithm.isPresent()) out.add(algorithm.get());
-      else problems.add("algorithms: " + id + " is not one of " + known);
+      else
+        problems.add(
+            Problem.unknown("algorithms", "algorithms: " + id + " is not one of " + known));
     }
     return out;
   }
@@ -630,11 +690,12 @@ public final class CampaignJson {
     JsonNode node = object.get(field);
     String names = java.util.Arrays.stream(values).map(wire).collect(Collectors.joining(", "));
     if (node == null || node.isNull()) {
-      problems.add("missing required field '" + field + "' (" + names + ")");
+      problems.add(Problem.at(
+          field, Problem.Rule.MISSING, "missing required field '" + field + "' (" + names + ")"));
       return null;
     }
     for (T value : values) if (wire.apply(value).equals(node.asString(""))) return value;
-    problems.add(field + " must be one of " + names + " but was " + node);
+    problems.add(Problem.unknown(field, field + " must be one of " + names + " but was " + node));
     return null;
   }
 
@@ -654,8 +715,11 @@ public final class CampaignJson {
     var found = new Problems();
     Double value = JsonFields.number(found, node, field, 0, max);
     if (!found.isEmpty() || (value != null && value == 0)) {
-      problems.add(field + " must be a number above 0 and at most " + maxShown + " but was "
-          + (node == null ? "absent" : JsonFields.shown(node)));
+      problems.add(Problem.notANumberIn(
+          field,
+          node == null || node.isNumber() ? Problem.Rule.RANGE : Problem.Rule.FORMAT,
+          "above 0 and at most " + maxShown,
+          node == null ? "absent" : JsonFields.shown(node)));
       return fallback;
     }
     return value == null ? fallback : value;
@@ -665,12 +729,15 @@ public final class CampaignJson {
   private static Optional<DigestOptions> digest(Problems problems, @Nullable JsonNode node) {
     if (node == null || node.isNull()) return Optional.empty();
     if (!(node instanceof ObjectNode object)) {
-      problems.add("digest must be an object such as {\"lookBackDays\": 7, \"minimum\": 1}");
+      problems.add(Problem.format(
+          "digest", "digest must be an object such as {\"lookBackDays\": 7, \"minimum\": 1}"));
       return Optional.empty();
     }
     object.propertyNames().forEach(field -> {
       if (!field.equals("lookBackDays") && !field.equals("minimum"))
-        problems.add("unknown field 'digest." + field + "'; a digest has lookBackDays, minimum");
+        problems.add(Problem.unknown(
+            "digest." + field,
+            "unknown field 'digest." + field + "'; a digest has lookBackDays, minimum"));
     });
     var inner = new Problems();
     int days = whole(
@@ -681,7 +748,7 @@ public final class CampaignJson {
         1,
         DigestOptions.MAX_LOOK_BACK_DAYS);
     int minimum = whole(inner, object, "minimum", 1, 1, DigestOptions.MAX_MINIMUM);
-    inner.list().forEach(problem -> problems.add("digest." + problem));
+    problems.addUnder("digest", inner);
     return inner.isEmpty() ? Optional.of(new DigestOptions(days, minimum)) : Optional.empty();
   }
 
@@ -702,13 +769,15 @@ public final class CampaignJson {
       if (!node.isString()) throw new DateTimeParseException("not a string", node.toString(), 0);
       Instant at = Instant.parse(node.asString());
       if (at.isAfter(LATEST_SCHEDULE)) {
-        problems.add(field + " must be no later than " + LATEST_SCHEDULE + " but was " + node);
+        problems.add(Problem.range(
+            field, field + " must be no later than " + LATEST_SCHEDULE + " but was " + node));
         return Optional.empty();
       }
       return Optional.of(at);
     } catch (DateTimeParseException e) {
-      problems.add(
-          field + " must be an ISO-8601 instant such as 2026-12-01T09:00:00Z but was " + node);
+      problems.add(Problem.format(
+          field,
+          field + " must be an ISO-8601 instant such as 2026-12-01T09:00:00Z but was " + node));
       return Optional.empty();
     }
   }

@@ -9,12 +9,9 @@ import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
 import java.io.Writer;
-import java.math.BigDecimal;
 import java.net.URI;
-import java.text.NumberFormat;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Currency;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -170,30 +167,18 @@ public final class CampaignRenderer {
       notice.imageUrl().ifPresent(url -> item.put("imageUrl", url));
       item.put("day", notice.day().toString());
       notice.price().ifPresent(price -> {
-        BigDecimal now = price.salePrice().orElse(price.price());
-        item.put("price", money(now, price.currency(), locale));
-        item.put("currency", price.currency().getCurrencyCode());
-        item.put("onSale", price.salePrice().isPresent());
-        if (price.salePrice().isPresent()) {
-          item.put("salePrice", money(now, price.currency(), locale));
-          item.put("wasPrice", money(price.price(), price.currency(), locale));
-        }
+        String now = price.formatNow(locale);
+        item.put("price", now);
+        item.put("currency", price.now().currency().getCurrencyCode());
+        item.put("onSale", price.onSale());
+        price.formatWas(locale).ifPresent(was -> {
+          item.put("salePrice", now);
+          item.put("wasPrice", was);
+        });
       });
       out.add(item);
     }
     return out;
-  }
-
-  /** An amount as {@code locale} writes it in {@code currency}, with the currency's own decimals. */
-  static String money(BigDecimal amount, Currency currency, Locale locale) {
-    var format = NumberFormat.getCurrencyInstance(locale);
-    format.setCurrency(currency);
-    int digits = currency.getDefaultFractionDigits();
-    if (digits >= 0) {
-      format.setMinimumFractionDigits(digits);
-      format.setMaximumFractionDigits(digits);
-    }
-    return format.format(amount);
   }
 
   private static Map<String, Object> subscriberScope(Subscriber subscriber) {

@@ -1,16 +1,13 @@
 package dev.tidings.campaign;
 
+import dev.tidings.jobs.BackgroundJob;
+import dev.tidings.jobs.Election;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * holds), so each campaign starts on exactly one node. A node that dies after its claim leaves a RUNNING
  * campaign whose run the pipeline does not know; {@code send} starts that same run again.
  */
-public final class CampaignScheduler implements AutoCloseable {
+public final class CampaignScheduler {
   public static final Duration DEFAULT_POLL = Duration.ofSeconds(5);
   public static final String ACTIONS = "tidings_campaign_scheduler_actions";
   private static final Logger log = LoggerFactory.getLogger(CampaignScheduler.class);
@@ -29,17 +26,20 @@ public final class CampaignScheduler implements AutoCloseable {
   private final Jdbi jdbi;
   private final CampaignService campaigns;
   private final InstantSource clock;
-  private final @Nullable ScheduledExecutorService timer;
+  private final Duration poll;
   private final Counter started;
   private final Counter notStarted;
   private final Counter pollsFailed;
 
-  private CampaignScheduler(
+  /**
+   * Polls as its {@link #job() job} runs, counting in {@code tidings_campaign_scheduler_actions_total
+   * {action}}: scheduled campaigns started, claimed but not started, and polls that failed.
+   */
+  public CampaignScheduler(
       Jdbi jdbi,
       CampaignService campaigns,
       InstantSource clock,
       Duration poll,
-      boolean start,
       MeterRegistry metrics) {
     this.started = action(metrics, "started");
     this.notStarted = action(metrics, "start_failed");
@@ -47,35 +47,16 @@ public final class CampaignScheduler implements AutoCloseable {
     this.jdbi = jdbi;
     this.campaigns = campaigns;
     this.clock = clock;
-    if (start) {
-      var polling = Executors.newSingleThreadScheduledExecutor(
-          Thread.ofVirtual().name("campaign-scheduler").factory());
-      polling.scheduleWithFixedDelay(
-          this::pollQuietly, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
-      this.timer = polling;
-    } else {
-      this.timer = null;
-    }
+    this.poll = poll;
   }
 
   /**
-   * Polls every {@code poll} until closed, counting in {@code tidings_campaign_scheduler_actions_total
-   * {action}}: scheduled campaigns started, claimed but not started, and polls that failed.
+   * Polls every {@code poll}, the first time one poll after the start. Every node that serves runs
+   * it: the claim decides which node starts a campaign.
    */
-  public static CampaignScheduler start(
-      Jdbi jdbi,
-      CampaignService campaigns,
-      InstantSource clock,
-      Duration poll,
-      MeterRegistry metrics) {
-    return new CampaignScheduler(jdbi, campaigns, clock, poll, true, metrics);
-  }
-
-  /** One that polls only when {@link #poll} is called (tests, commands). */
-  public static CampaignScheduler manual(
-      Jdbi jdbi, CampaignService campaigns, InstantSource clock) {
-    return new CampaignScheduler(
-        jdbi, campaigns, clock, DEFAULT_POLL, false, new SimpleMeterRegistry());
+  public BackgroundJob job() {
+    return BackgroundJob.of(
+        "campaign-scheduler", poll, poll, Election.everyNode(), this::pollCounted);
   }
 
   private static Counter action(MeterRegistry metrics, String action) {
@@ -108,17 +89,12 @@ public final class CampaignScheduler implements AutoCloseable {
     return claimed;
   }
 
-  private void pollQuietly() {
+  private void pollCounted() {
     try {
       poll();
     } catch (RuntimeException e) {
       pollsFailed.increment();
-      log.warn("polling for scheduled campaigns failed: {}", e.toString());
+      throw e;
     }
-  }
-
-  @Override
-  public void close() {
-    if (timer != null) timer.shutdownNow();
   }
 }

@@ -5,6 +5,8 @@ import com.github.mustachejava.MustacheException;
 import com.github.mustachejava.SafeMustacheFactory;
 import com.github.mustachejava.reflect.ReflectionObjectHandler;
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
+import dev.tidings.Problems;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -61,31 +63,32 @@ public final class CampaignTemplates {
     if (definition.experiment().isEmpty()) return List.of(compile(definition));
     var variants = definition.experiment().get().variants();
     List<Compiled> out = new ArrayList<>(variants.size());
-    List<String> problems = new ArrayList<>();
+    var problems = new Problems();
     for (int i = 0; i < variants.size(); i++) {
-      try {
-        out.add(compile(definition.variant(i)));
-      } catch (InvalidInputException e) {
-        String name = variants.get(i).name();
-        e.problems().forEach(problem -> problems.add("variant " + name + ": " + problem));
-      }
+      int index = i;
+      Compiled compiled = problems.element(
+          "experiment.variants[" + i + "]",
+          "variant " + variants.get(i).name() + ": ",
+          () -> compile(definition.variant(index)));
+      if (compiled != null) out.add(compiled);
     }
-    if (!problems.isEmpty()) throw new InvalidInputException(problems);
+    problems.throwIfAny();
     return out;
   }
 
   /** @throws InvalidInputException listing every problem of every template */
   public static Compiled compile(CampaignDefinition definition) {
-    List<String> problems = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
     // a triple mustache or a partial is refused below whatever surrounds it
     if (!UNESCAPED.matcher(definition.html()).find()
         && !PARTIAL.matcher(definition.html()).find())
-      problems.addAll(EmailHtml.problems("html", definition.html()));
+      EmailHtml.problems("html", definition.html())
+          .forEach(problem -> problems.add(Problem.at("html", Problem.Rule.OTHER, problem)));
     Mustache subject = compile("subject", definition.subject(), false, problems);
     Mustache html = compile("html", definition.html(), true, problems);
     Mustache text = compile("text", definition.text(), false, problems);
     if (!problems.isEmpty() || subject == null || html == null || text == null)
-      throw new InvalidInputException(problems);
+      throw InvalidInputException.of(problems);
     return new Compiled(
         subject,
         html,
@@ -116,20 +119,24 @@ public final class CampaignTemplates {
   }
 
   private static @Nullable Mustache compile(
-      String which, String source, boolean escaped, List<String> problems) {
+      String which, String source, boolean escaped, List<Problem> found) {
+    // every problem of a template is about that template's field
+    java.util.function.Consumer<String> problems =
+        message -> found.add(Problem.at(which, Problem.Rule.OTHER, message));
     if (UNESCAPED.matcher(source).find()) {
-      problems.add(which + ": triple mustaches {{{ }}} and {{& }} are refused; every variable is"
+      problems.accept(which + ": triple mustaches {{{ }}} and {{& }} are refused; every variable is"
           + " escaped, write {{name}}");
       return null;
     }
     if (PARTIAL.matcher(source).find()) {
-      problems.add(which + ": partials, template inheritance and delimiter changes ({{> }}, {{< }},"
-          + " {{$ }}, {{= =}}) are refused");
+      problems.accept(
+          which + ": partials, template inheritance and delimiter changes ({{> }}, {{< }},"
+              + " {{$ }}, {{= =}}) are refused");
       return null;
     }
     int depth = sectionDepth(source);
     if (depth > MAX_SECTION_DEPTH) {
-      problems.add(which + ": sections nested " + depth + " deep; at most " + MAX_SECTION_DEPTH
+      problems.accept(which + ": sections nested " + depth + " deep; at most " + MAX_SECTION_DEPTH
           + " are allowed");
       return null;
     }
@@ -137,7 +144,7 @@ public final class CampaignTemplates {
       var factory = new Factory(escaped);
       return factory.compile(new StringReader(source), which);
     } catch (MustacheException e) {
-      problems.add(which + ": not a valid template: " + e.getMessage());
+      problems.accept(which + ": not a valid template: " + e.getMessage());
       return null;
     }
   }

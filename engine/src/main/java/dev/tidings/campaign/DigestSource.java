@@ -1,9 +1,9 @@
 package dev.tidings.campaign;
 
+import dev.tidings.catalog.Price;
 import dev.tidings.message.MessageId;
-import java.math.BigDecimal;
 import java.time.LocalDate;
-import java.util.Currency;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -20,6 +20,12 @@ public interface DigestSource {
   DigestSource NONE = (subscriberId, lookBackDays) -> Pending.NOTHING;
 
   Pending pending(String subscriberId, int lookBackDays);
+
+  /**
+   * Told before a batch of digests is written, so that what they share per subscriber (their market) is
+   * read for the whole batch at once rather than once per email.
+   */
+  default void prepare(Collection<String> subscriberIds) {}
 
   /**
    * Marks told what a digest whose {@link Pending#note()} this is held: its email was handed to the
@@ -68,7 +74,7 @@ public interface DigestSource {
       Optional<String> url,
       Optional<String> imageUrl,
       LocalDate day,
-      Optional<NoticePrice> price) {
+      Optional<Price> price) {
     /** A notice without a price (content that is not a product, or a product no longer known). */
     public Notice(
         String id,
@@ -81,10 +87,4 @@ public interface DigestSource {
       this(id, type, kind, title, url, imageUrl, day, Optional.empty());
     }
   }
-
-  /**
-   * What a product told costs when the digest is written: its regular {@code price}, and {@code salePrice}
-   * when it is on sale (below the price, same currency).
-   */
-  record NoticePrice(BigDecimal price, Optional<BigDecimal> salePrice, Currency currency) {}
 }

@@ -90,9 +90,6 @@ public final class MarketJson {
    *
    * @throws InvalidInputException listing every problem
    */
-  /** Digits a price may have before, and after, its decimal point. */
-  private static final int MAX_DIGITS = 30;
-
   public static Map<String, BigDecimal> pricesFromJson(JsonNode node) {
     if (!(node instanceof ObjectNode object))
       throw new InvalidInputException("prices must be an object of market codes to prices");
@@ -119,9 +116,8 @@ public final class MarketJson {
         }
         // "1e999999" is short text for a number no price is: bound its digits before anything uses
         // it
-        if (price.precision() - price.scale() > MAX_DIGITS || price.scale() > MAX_DIGITS) {
-          problems.add(field + " must have at most " + MAX_DIGITS
-              + " digits before and after the decimal point");
+        if (!Money.withinBound(price)) {
+          problems.add(Money.tooManyDigits(field));
           continue;
         }
         prices.put(entry.getKey(), price);

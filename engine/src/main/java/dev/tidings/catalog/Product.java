@@ -102,6 +102,7 @@ public record Product(
     problems.optionalText("brand", brand, 200);
     problems.optionalText("category", category, 200);
     problems.nonNegative("price", price);
+    if (price != null && !Money.withinBound(price)) problems.add(Money.tooManyDigits("price"));
     problems.present("currency", currency);
     if (price != null && currency != null) {
       int digits =
@@ -116,6 +117,7 @@ public record Product(
     } else if (salePrice.isPresent()) {
       BigDecimal sale = salePrice.get();
       problems.nonNegative("salePrice", sale);
+      if (!Money.withinBound(sale)) problems.add(Money.tooManyDigits("salePrice"));
       if (price != null && sale.compareTo(price) >= 0) {
         problems.add("salePrice must be below price " + price.toPlainString() + ", got "
             + sale.toPlainString());

@@ -8,6 +8,7 @@ import dev.tidings.fetch.FileFetchResult;
 import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportOptions;
+import dev.tidings.jobs.Election;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -132,6 +133,19 @@ public final class ProductFeedFetch {
       case ComputeOnce.Outcome.Computed computed -> Outcome.valueOf(computed.value());
       case ComputeOnce.Outcome.Joined joined -> Outcome.ELSEWHERE;
       case ComputeOnce.Outcome.TimedOut timedOut -> Outcome.ELSEWHERE;
+    };
+  }
+
+  /**
+   * One round as a background job runs it: done here, done by another node, or failed (the feed
+   * unreachable or refused, which its metrics and log tell in detail).
+   */
+  public Election.Round round() {
+    return switch (run()) {
+      case UPDATED, NOT_MODIFIED -> Election.Round.RAN;
+      case ELSEWHERE -> Election.Round.ELSEWHERE;
+      case REFUSED, FAILED, INVALID ->
+        throw new IllegalStateException("the product feed round did not import");
     };
   }
 

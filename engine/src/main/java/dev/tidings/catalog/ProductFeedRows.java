@@ -131,12 +131,12 @@ final class ProductFeedRows implements RowMapper<Product> {
     }
   }
 
-  /** A plain decimal of at most 30 digits on either side (the bounds of the other import formats). */
+  /** A plain decimal within the bound on a price's digits ({@link Money#MAX_DIGITS}). */
   private static @Nullable BigDecimal amount(String text) {
     if (text.length() > 40) return null;
     try {
       BigDecimal value = new BigDecimal(text);
-      if (value.precision() - value.scale() > 30 || value.scale() > 30) return null;
+      if (!Money.withinBound(value)) return null;
       return value;
     } catch (NumberFormatException e) {
       return null;

@@ -26,9 +26,6 @@ import java.util.stream.Stream;
 final class ProductImportRows implements RowMapper<ProductImportRow> {
   static final int PRICES = ProductRows.ITEM_GROUP_ID + 1;
 
-  /** Digits a price may have at most: far beyond any price, short enough to keep parsing cheap. */
-  private static final int MAX_DIGITS = 30;
-
   private static final RowSchema SCHEMA = RowSchema.of(Stream.concat(
           ProductRows.INSTANCE.schema().fields().stream(),
           Stream.of(optional("prices", STRING_MAP)))
@@ -76,9 +73,8 @@ final class ProductImportRows implements RowMapper<ProductImportRow> {
       }
       // 1e999999 is 8 characters: bound the digits too, before the message or PostgreSQL writes it
       // out
-      if (price.precision() - price.scale() > MAX_DIGITS || price.scale() > MAX_DIGITS) {
-        readable.add(field + " must have at most " + MAX_DIGITS
-            + " digits before and after the decimal point, got " + Problems.quote(text));
+      if (!Money.withinBound(price)) {
+        readable.add(Money.tooManyDigits(field, text));
         return;
       }
       prices.put(code, price);

@@ -1,14 +1,13 @@
 package dev.tidings.cluster;
 
+import dev.tidings.jobs.BackgroundJob;
+import dev.tidings.jobs.Election;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +40,6 @@ public final class NodeRegistry implements AutoCloseable {
   private final String version;
   private final String host;
   private final Instant startedAt;
-  private final ScheduledExecutorService beats;
 
   private NodeRegistry(Jdbi jdbi, InstantSource clock, String role, String version, String host) {
     this.jdbi = jdbi;
@@ -50,18 +48,19 @@ public final class NodeRegistry implements AutoCloseable {
     this.version = version;
     this.host = host;
     this.startedAt = clock.instant();
-    this.beats = Executors.newSingleThreadScheduledExecutor(
-        Thread.ofVirtual().name("node-registry").factory());
   }
 
-  /** Writes this node's row now, then every {@link #BEAT} until closed. */
+  /** Writes this node's row now; its {@link #beats() beats} write it again while the node runs. */
   public static NodeRegistry join(
       Jdbi jdbi, InstantSource clock, String role, String version, String host) {
     var registry = new NodeRegistry(jdbi, clock, role, version, host);
     registry.beat();
-    registry.beats.scheduleWithFixedDelay(
-        registry::beatQuietly, BEAT.toMillis(), BEAT.toMillis(), TimeUnit.MILLISECONDS);
     return registry;
+  }
+
+  /** Writes this node's row every {@link #BEAT}; each node its own. */
+  public BackgroundJob beats() {
+    return BackgroundJob.of("node-registry", BEAT, BEAT, Election.everyNode(), this::beat);
   }
 
   private void beat() {
@@ -86,17 +85,6 @@ public final class NodeRegistry implements AutoCloseable {
     });
   }
 
-  private void beatQuietly() {
-    try {
-      beat();
-    } catch (RuntimeException e) {
-      log.warn(
-          "cannot write this node's row in the node list; trying again in {}: {}",
-          BEAT,
-          e.toString());
-    }
-  }
-
   /** Every node with a row, this one included, the most recently started first. */
   public List<Node> nodes() {
     Instant answeringSince = clock.instant().minus(BEAT.multipliedBy(3));
@@ -118,10 +106,9 @@ public final class NodeRegistry implements AutoCloseable {
         .list());
   }
 
-  /** Stops the beats and deletes this node's row: a node that stopped is not in the list. */
+  /** Deletes this node's row (its beats stopped first): a node that stopped is not in the list. */
   @Override
   public void close() {
-    beats.shutdownNow();
     try {
       jdbi.useHandle(handle ->
           handle.createUpdate("DELETE FROM nodes WHERE id = :id").bind("id", id).execute());

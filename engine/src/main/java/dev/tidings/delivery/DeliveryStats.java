@@ -237,7 +237,7 @@ public final class DeliveryStats {
   public List<ProductClicks> topClickedProducts(long campaignId, int limit) {
     return jdbi.withHandle(handle -> handle
         .createQuery("SELECT s.product_ids[c.slot + 1] AS product, count(*) AS n"
-            + " FROM slot_clicks c JOIN " + ShownSql.keptListsAs("s")
+            + " FROM slot_clicks c JOIN " + ShownSql.shownProducts("s")
             + " ON s.message_id = c.message_id"
             + " WHERE c.campaign_id = :id AND s.product_ids[c.slot + 1] IS NOT NULL"
             + " GROUP BY 1 ORDER BY n DESC, product LIMIT :limit")

@@ -1,21 +1,20 @@
 package dev.tidings.delivery;
 
+import dev.tidings.jobs.BackgroundJob;
+import dev.tidings.jobs.Election;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Drops parked receipts older than the retention (a receipt for mail this Tidings never recorded
- * sending would otherwise wait forever), and counts them. Runs on every worker node: the deletes of
- * two nodes meet on the same rows and delete each row once, so no node has to be chosen.
+ * sending would otherwise wait forever), and counts them. Its job runs on every worker node: the
+ * deletes of two nodes meet on the same rows and delete each row once, so no node has to be chosen.
  */
-public final class ParkedReceiptExpiry implements AutoCloseable {
+public final class ParkedReceiptExpiry {
   public static final String METRIC = "tidings.delivery.parked.receipts.expired";
   private static final Logger log = LoggerFactory.getLogger(ParkedReceiptExpiry.class);
   private static final Duration LONGEST_PAUSE = Duration.ofHours(1);
@@ -24,14 +23,9 @@ public final class ParkedReceiptExpiry implements AutoCloseable {
   private final Duration retention;
   private final InstantSource clock;
   private final Counter expired;
-  private final ScheduledExecutorService timer;
 
-  private ParkedReceiptExpiry(
-      ReceiptStore store,
-      Duration retention,
-      InstantSource clock,
-      MeterRegistry metrics,
-      ScheduledExecutorService timer) {
+  public ParkedReceiptExpiry(
+      ReceiptStore store, Duration retention, InstantSource clock, MeterRegistry metrics) {
     if (retention.isNegative() || retention.isZero())
       throw new IllegalArgumentException("retention must be longer than zero, got " + retention);
     this.store = store;
@@ -40,28 +34,17 @@ public final class ParkedReceiptExpiry implements AutoCloseable {
     this.expired = Counter.builder(METRIC)
         .description("parked delivery receipts dropped after the retention without their message")
         .register(metrics);
-    this.timer = timer;
   }
 
-  /** Expires every {@link #pauseFor(Duration) pause} until closed, the first time after one pause. */
-  public static ParkedReceiptExpiry start(
-      ReceiptStore store, Duration retention, InstantSource clock, MeterRegistry metrics) {
-    return start(store, retention, clock, metrics, pauseFor(retention));
+  /** Expires every {@link #pauseFor(Duration) pause}, the first time after one pause. */
+  public BackgroundJob job() {
+    return job(pauseFor(retention));
   }
 
-  /** As {@link #start(ReceiptStore, Duration, InstantSource, MeterRegistry)}, every {@code every}. */
-  public static ParkedReceiptExpiry start(
-      ReceiptStore store,
-      Duration retention,
-      InstantSource clock,
-      MeterRegistry metrics,
-      Duration every) {
-    var timer = Executors.newSingleThreadScheduledExecutor(
-        Thread.ofVirtual().name("parked-receipt-expiry").factory());
-    var expiry = new ParkedReceiptExpiry(store, retention, clock, metrics, timer);
-    long millis = Math.max(1, every.toMillis());
-    timer.scheduleWithFixedDelay(expiry::expireLogged, millis, millis, TimeUnit.MILLISECONDS);
-    return expiry;
+  /** As {@link #job()}, every {@code every}. */
+  public BackgroundJob job(Duration every) {
+    return BackgroundJob.of(
+        "parked-receipt-expiry", every, every, Election.everyNode(), this::expireNow);
   }
 
   /**
@@ -84,24 +67,5 @@ public final class ParkedReceiptExpiry implements AutoCloseable {
           dropped,
           retention);
     return dropped;
-  }
-
-  private void expireLogged() {
-    try {
-      expireNow();
-    } catch (RuntimeException e) {
-      // the next round tries again; a database that is away for a while loses nothing
-      log.warn("expiring parked receipts failed: {}", e.toString());
-    }
-  }
-
-  @Override
-  public void close() {
-    timer.shutdownNow();
-    try {
-      timer.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -4,6 +4,7 @@ import dev.tidings.Json;
 import dev.tidings.audience.SuppressionReason;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.message.MessageId;
+import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
@@ -45,7 +46,7 @@ import org.jdbi.v3.core.Jdbi;
 public final class ReceiptStore {
   private static final int SHARDS = 16;
   /** The first key of the advisory locks on messages (the second is the id's hash). */
-  private static final int LOCK_SPACE = 9_001;
+  private static final AdvisoryLock LOCK_SPACE = AdvisoryLock.RECEIPT_MESSAGE;
   /** Times travel as epoch milliseconds in {@code t}. */
   private static final String TIME_T = "to_timestamp(t / 1000.0)";
 
@@ -181,7 +182,7 @@ public final class ReceiptStore {
   /** Transaction-scoped advisory locks on the messages, taken in one order by every consumer. */
   private static void lockMessages(Handle handle, Set<String> sortedMessages) {
     handle
-        .createQuery("SELECT count(pg_advisory_xact_lock(" + LOCK_SPACE + ", hashtext(m)))"
+        .createQuery("SELECT count(pg_advisory_xact_lock(" + LOCK_SPACE.number() + ", hashtext(m)))"
             + " FROM (SELECT m FROM unnest(:ids) AS x(m) ORDER BY m) ordered")
         .bindArray("ids", String.class, List.copyOf(sortedMessages))
         .mapTo(Long.class)

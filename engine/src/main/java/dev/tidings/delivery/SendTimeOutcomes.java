@@ -34,7 +34,7 @@ public final class SendTimeOutcomes {
         .createQuery("SELECT c.cohort, "
             + " floor(extract(epoch FROM st.first_at - ms.sent_at) / 3600)::int AS hour,"
             + " count(*) AS messages, count(st.message_id) AS opened"
-            + " FROM " + LedgerSql.cohortsAs("c")
+            + " FROM " + LedgerSql.cohorts("c")
             + " JOIN message_status ms ON ms.campaign_id = :campaign"
             + "  AND ms.subscriber_id = c.subscriber_id AND ms.sent_at IS NOT NULL"
             + " LEFT JOIN message_steps st ON st.message_id = ms.message_id AND st.step = :human"

@@ -3,6 +3,7 @@ package dev.tidings.imports;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.JsonFields;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.math.BigDecimal;
 import java.util.Map;
@@ -55,7 +56,9 @@ public final class JsonRows {
     switch (spec.type()) {
       case TEXT -> {
         if (value.isString()) fields.setText(index, value.stringValue());
-        else problems.add(spec.name() + " must be a string, got " + JsonFields.kind(value));
+        else
+          problems.add(Problem.format(
+              spec.name(), spec.name() + " must be a string, got " + JsonFields.kind(value)));
       }
       case DECIMAL -> {
         if (value.isNumber() && !plainFits(value))
@@ -63,16 +66,20 @@ public final class JsonRows {
               + " digits on each side of the point");
         else if (value.isNumber()) fields.setText(index, plain(value));
         else if (value.isString()) fields.setText(index, value.stringValue());
-        else problems.add(spec.name() + " must be a number, got " + JsonFields.kind(value));
+        else problems.add(Problem.notANumber(spec.name(), JsonFields.kind(value)));
       }
       case INTEGER -> {
         if (value.isIntegralNumber()) fields.setText(index, value.asString());
         else if (value.isString()) fields.setText(index, value.stringValue());
-        else problems.add(spec.name() + " must be an integer, got " + JsonFields.kind(value));
+        else
+          problems.add(Problem.format(
+              spec.name(), spec.name() + " must be an integer, got " + JsonFields.kind(value)));
       }
       case BOOLEAN -> {
         if (value.isBoolean()) fields.setText(index, value.asString());
-        else problems.add(spec.name() + " must be true or false, got " + JsonFields.kind(value));
+        else
+          problems.add(Problem.format(
+              spec.name(), spec.name() + " must be true or false, got " + JsonFields.kind(value)));
       }
       case STRING_MAP -> {
         Map<String, String> map = RowFields.toStringMap(value);
@@ -82,8 +89,11 @@ public final class JsonRows {
     }
   }
 
-  /** Past this a number is no price: 1E2147483647 written out plainly would take gigabytes. */
-  private static final int MAX_PLAIN_DIGITS = 30;
+  /**
+   * The bound of a decimal column in any format ({@link RowFields#MAX_DECIMAL_DIGITS}): 1E2147483647
+   * written out plainly would take gigabytes.
+   */
+  private static final int MAX_PLAIN_DIGITS = RowFields.MAX_DECIMAL_DIGITS;
 
   private static boolean plainFits(JsonNode number) {
     BigDecimal decimal = number.decimalValue();

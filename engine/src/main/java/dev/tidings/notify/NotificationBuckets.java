@@ -50,7 +50,7 @@ final class NotificationBuckets {
               SELECT DISTINCT f.subscriber_id FROM %s
                 JOIN unnest(:types::text[], :ids::text[]) AS o (type, id)
                   ON f.target_type = o.type AND f.target_id = o.id) AS followers
-             ORDER BY subscriber_id""".formatted(SubscriberSql.followsAs("f"))))
+             ORDER BY subscriber_id""".formatted(SubscriberSql.followers("f"))))
         .bind("day", day)
         .bindArray(
             "events",
@@ -63,33 +63,19 @@ final class NotificationBuckets {
   }
 
   /**
-   * Appends the event to the bucket of every subscriber within the content's radius: the position index
-   * finds those in the bounding box, the great-circle distance keeps those in the circle. (A box that
-   * would cross the antimeridian is cut at it.)
+   * Appends the event to the bucket of every subscriber within the content's radius, as the audience
+   * finds them ({@link SubscriberSql#within}: its position index, then the great-circle distance).
    */
   static long toNearby(Handle handle, LocalDate day, Content content, GeoPoint at) {
-    double latDegrees = content.radiusKm() / 111.2;
-    double lonDegrees =
-        content.radiusKm() / (111.2 * Math.max(0.01, Math.cos(Math.toRadians(at.latitude()))));
     return handle
         .createUpdate(APPEND.formatted("""
-            SELECT id AS subscriber_id, :events::text[] AS events FROM %s
-             WHERE latitude IS NOT NULL
-               AND point(longitude, latitude) <@ box(point(:west, :south), point(:east, :north))
-               AND 2 * 6371 * asin(sqrt(
-                     power(sin(radians(latitude - :lat) / 2), 2)
-                     + cos(radians(:lat)) * cos(radians(latitude))
-                       * power(sin(radians(longitude - :lon) / 2), 2))) <= :radius
-             ORDER BY id""".formatted(SubscriberSql.subscribersAs("s"))))
+            SELECT n.subscriber_id, :events::text[] AS events FROM %s
+             ORDER BY n.subscriber_id""".formatted(SubscriberSql.within("n", "at_"))))
         .bind("day", day)
         .bindArray("events", String.class, List.of(event(NotificationKind.NEARBY, content.id())))
-        .bind("west", Math.max(-180, at.longitude() - lonDegrees))
-        .bind("east", Math.min(180, at.longitude() + lonDegrees))
-        .bind("south", Math.max(-90, at.latitude() - latDegrees))
-        .bind("north", Math.min(90, at.latitude() + latDegrees))
-        .bind("lat", at.latitude())
-        .bind("lon", at.longitude())
-        .bind("radius", content.radiusKm())
+        .bind("at_lat", at.latitude())
+        .bind("at_lon", at.longitude())
+        .bind("at_km", content.radiusKm())
         .execute();
   }
 
@@ -105,7 +91,7 @@ final class NotificationBuckets {
             SELECT f.subscriber_id, array_agg(DISTINCT n.event) AS events FROM %s
               JOIN unnest(:brands::text[], :events::text[]) AS n (brand, event)
                 ON f.target_type = 'brand' AND f.target_id = n.brand
-             GROUP BY f.subscriber_id ORDER BY f.subscriber_id""".formatted(SubscriberSql.followsAs("f"))))
+             GROUP BY f.subscriber_id ORDER BY f.subscriber_id""".formatted(SubscriberSql.followers("f"))))
         .bind("day", day)
         .bindArray("brands", String.class, brands)
         .bindArray(

@@ -2,10 +2,10 @@ package dev.tidings.notify;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.message.MessageId;
+import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.DayPartitions;
 import dev.tidings.storage.Expiry;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
@@ -34,15 +34,12 @@ public final class Notifications {
   /** A digest looks back at most this far; buckets are kept a little longer. */
   public static final int MAX_DAYS = 30;
 
-  /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
-  private static final long PARTITION_LOCK = 7_303;
-
   /**
    * Serialises publishes across nodes. A publish writes buckets in two fan-outs (followers, then people
    * nearby), each in subscriber order; two publishes interleaving them lock the same buckets in
    * opposite orders and deadlock, so each takes this for its transaction first.
    */
-  private static final long PUBLISH_LOCK = 7_307;
+  private static final AdvisoryLock PUBLISH_LOCK = AdvisoryLock.PRODUCT_NEWS_PUBLISH;
 
   /** Who was told of a publish. */
   public record Published(Content content, long followers, long nearby) {}
@@ -62,16 +59,10 @@ public final class Notifications {
   private final NotifyMetrics metrics;
   private final boolean backInStockNews;
 
-  public Notifications(Jdbi jdbi, InstantSource clock) {
-    this(jdbi, clock, ProductShelf.ALL_AVAILABLE);
-  }
-
-  /** @param shelf says which products are gone: news of a product is worth telling while it is sold */
-  public Notifications(Jdbi jdbi, InstantSource clock, ProductShelf shelf) {
-    this(jdbi, clock, shelf, new SimpleMeterRegistry());
-  }
-
-  /** As above, counting the fan-out and the digests in {@code registry}. */
+  /**
+   * @param shelf says which products are gone: news of a product is worth telling while it is sold
+   * @param registry counts the fan-out and the digests
+   */
   public Notifications(Jdbi jdbi, InstantSource clock, ProductShelf shelf, MeterRegistry registry) {
     this(jdbi, clock, shelf, registry, false);
   }
@@ -90,7 +81,8 @@ public final class Notifications {
     this.metrics = new NotifyMetrics(registry);
     this.jdbi = jdbi;
     this.clock = clock;
-    this.days = new DayPartitions(jdbi, "notification_buckets", PARTITION_LOCK, "");
+    this.days =
+        new DayPartitions(jdbi, "notification_buckets", AdvisoryLock.NOTIFICATION_PARTITIONS, "");
     this.shelf = shelf;
   }
 
@@ -198,7 +190,7 @@ public final class Notifications {
       Optional<Published> published = jdbi.inTransaction(handle -> {
         handle
             .createQuery("SELECT count(pg_advisory_xact_lock(:lock))")
-            .bind("lock", PUBLISH_LOCK)
+            .bind("lock", PUBLISH_LOCK.key())
             .mapTo(Long.class)
             .one();
         return ContentTable.publish(handle, id, true, clock.instant())

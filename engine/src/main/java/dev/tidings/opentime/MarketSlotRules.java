@@ -1,10 +1,10 @@
 package dev.tidings.opentime;
 
-import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.Market;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.Product;
 import dev.tidings.catalog.SameProduct;
+import dev.tidings.catalog.SubscriberMarkets;
 import dev.tidings.message.MessageId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,7 +23,8 @@ import java.util.function.Function;
  * The slot rules of a node: an email's slots never show a product the email shows already (its digest's
  * items, the products its template names) nor one product twice, "the same product" being {@link
  * SameProduct#key}; and when markets are defined, only products sold in the subscriber's market. What a
- * campaign's template names is looked up once per campaign and kept a few minutes; the markets likewise.
+ * campaign's template names is looked up once per campaign and kept a few minutes; the subscriber's
+ * market is the catalogue's one answer ({@link SubscriberMarkets}), the one their digest is priced in.
  * A candidate the catalogue does not hold (deleted since the recommender saw it, or stored by an earlier
  * version in a way today's rules cannot read) is left out too: its slot would show the neutral card.
  */
@@ -42,10 +43,8 @@ public final class MarketSlotRules implements SlotRules {
   private final Function<Long, Set<String>> templateProducts;
   private final Function<java.util.Collection<String>, Map<String, Product>> products;
   private final Markets markets;
-  private final Function<java.util.Collection<String>, Map<String, SubscriberService.Placement>>
-      placements;
+  private final SubscriberMarkets subscriberMarkets;
   private final RecentLookups<Long, Set<String>> byCampaign;
-  private final RecentLookups<String, List<Market>> allMarkets;
   private final Counter sameProduct;
   private final Counter notInMarket;
   private final Counter notInCatalogue;
@@ -54,23 +53,23 @@ public final class MarketSlotRules implements SlotRules {
    * @param digestItems what an email's digest told (product ids among them)
    * @param templateProducts the products a campaign's template names, looked up once per campaign
    * @param products the catalogue's products by id
-   * @param placements the subscribers' named markets and countries
+   * @param markets the products' prices in a market
+   * @param subscriberMarkets the market of each subscriber
    */
   public MarketSlotRules(
       Function<MessageId, List<String>> digestItems,
       Function<Long, Set<String>> templateProducts,
       Function<java.util.Collection<String>, Map<String, Product>> products,
       Markets markets,
-      Function<java.util.Collection<String>, Map<String, SubscriberService.Placement>> placements,
+      SubscriberMarkets subscriberMarkets,
       MeterRegistry metrics) {
     this.digestItems = digestItems;
     this.templateProducts = templateProducts;
     this.products = products;
     this.markets = markets;
-    this.placements = placements;
+    this.subscriberMarkets = subscriberMarkets;
     this.byCampaign =
         new RecentLookups<>(id -> Optional.of(this.templateProducts.apply(id)), KEEP, 10_000);
-    this.allMarkets = new RecentLookups<>(any -> Optional.of(this.markets.list()), KEEP, 1);
     this.sameProduct = dropped(metrics, "same_product");
     this.notInMarket = dropped(metrics, "not_in_market");
     this.notInCatalogue = dropped(metrics, "not_in_catalogue");
@@ -99,13 +98,7 @@ public final class MarketSlotRules implements SlotRules {
 
   /** The subscriber's market, empty when no markets are defined (then every product is sold). */
   public Optional<Market> marketOf(String subscriberId) {
-    List<Market> defined = allMarkets.get("").orElse(List.of());
-    if (defined.isEmpty()) return Optional.empty();
-    var placement = placements.apply(List.of(subscriberId)).get(subscriberId);
-    return Markets.of(
-        placement == null ? Optional.empty() : placement.market(),
-        placement == null ? Optional.empty() : placement.country(),
-        defined);
+    return subscriberMarkets.of(subscriberId);
   }
 
   @Override

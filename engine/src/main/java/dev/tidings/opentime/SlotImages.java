@@ -29,7 +29,6 @@ public final class SlotImages {
   private final RecentLookups<String, Product> products;
   private final RecentLookups<String, Locale> locales;
   private final Optional<MarketSlotRules> markets;
-  private final RecentLookups<String, Market> marketOf;
   private final RecentLookups<String, BigDecimal> marketPrices;
 
   public SlotImages(
@@ -53,8 +52,6 @@ public final class SlotImages {
       Optional<Markets> marketPrices) {
     this.chooser = chooser;
     this.markets = rules;
-    this.marketOf = new RecentLookups<>(
-        subscriber -> rules.flatMap(r -> r.marketOf(subscriber)), Duration.ofMinutes(1), 100_000);
     this.marketPrices = new RecentLookups<>(
         key -> {
           int split = key.indexOf('/');
@@ -97,7 +94,8 @@ public final class SlotImages {
     Optional<Product> product = list(token).productAt(slot).flatMap(products::get);
     if (product.isEmpty()) return Optional.empty();
     if (markets.isPresent()) {
-      Optional<Market> market = marketOf.get(token.message().subscriberId());
+      // the answer the chooser's rules had for this email: its placement is read once, not per slot
+      Optional<Market> market = markets.get().marketOf(token.message().subscriberId());
       if (market.isPresent()) {
         Optional<BigDecimal> price =
             marketPrices.get(market.get().code() + "/" + product.get().id());

@@ -1,6 +1,7 @@
 package dev.tidings.optimize;
 
 import dev.tidings.Json;
+import dev.tidings.storage.AdvisoryLock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,7 +32,7 @@ final class ItemConfigurationTable {
   private ItemConfigurationTable() {}
 
   /** Key space of the per-item locks (the first half of a two-key advisory lock). */
-  private static final int ITEM_LOCK_SPACE = 7_306;
+  private static final AdvisoryLock ITEM_LOCK_SPACE = AdvisoryLock.ITEM_CONFIGURATIONS;
 
   /**
    * Serialises the writers of one item's configurations until the transaction ends. A put writes the
@@ -42,7 +43,7 @@ final class ItemConfigurationTable {
   static void lockItem(Handle handle, String itemId) {
     handle
         .createQuery("SELECT 1 FROM pg_advisory_xact_lock(:space, hashtext(:item))")
-        .bind("space", ITEM_LOCK_SPACE)
+        .bind("space", ITEM_LOCK_SPACE.number())
         .bind("item", itemId)
         .mapTo(Integer.class)
         .one();

@@ -3,6 +3,7 @@ package dev.tidings.optimize;
 import dev.tidings.InvalidInputException;
 import dev.tidings.PageLimit;
 import dev.tidings.optimize.stats.MultipleComparisons;
+import dev.tidings.storage.AdvisoryLock;
 import java.sql.SQLException;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -27,8 +28,8 @@ public final class ItemConfigurations {
   /** Winners written per statement when applying the optimisation. */
   private static final int APPLY_CHUNK = 10_000;
 
-  /** Serialises applying the optimisation across nodes; its own number in Tidings' advisory lock space. */
-  private static final long APPLY_LOCK = 7_305;
+  /** Serialises applying the optimisation across nodes. */
+  private static final AdvisoryLock APPLY_LOCK = AdvisoryLock.OPTIMIZE_APPLY;
 
   private final Jdbi jdbi;
   private final InstantSource clock;
@@ -185,7 +186,7 @@ public final class ItemConfigurations {
     return jdbi.inTransaction(handle -> {
       handle
           .createQuery("SELECT count(pg_advisory_xact_lock(:lock))")
-          .bind("lock", APPLY_LOCK)
+          .bind("lock", APPLY_LOCK.key())
           .mapTo(Long.class)
           .one();
       var changes = decide(handle, criteria, "", onlyItems, Integer.MAX_VALUE);

@@ -21,15 +21,17 @@ public final class DayPartitions {
 
   private final Jdbi jdbi;
   private final String table;
-  private final long lock;
+  private final AdvisoryLock lock;
   private final String storage;
   private final Set<LocalDate> made = ConcurrentHashMap.newKeySet();
 
   /**
-   * @param lock the table's number in Tidings' advisory lock space
+   * @param lock the table's lock, serialising creation and dropping across nodes
    * @param storage storage parameters of each partition ({@code fillfactor = 80}), or empty
    */
-  public DayPartitions(Jdbi jdbi, String table, long lock, String storage) {
+  public DayPartitions(Jdbi jdbi, String table, AdvisoryLock lock, String storage) {
+    if (lock.form() != AdvisoryLock.Form.SINGLE)
+      throw new IllegalArgumentException(lock + " is a key space, not one lock");
     this.jdbi = jdbi;
     this.table = table;
     this.lock = lock;
@@ -120,7 +122,7 @@ public final class DayPartitions {
   private void lock(Handle handle) {
     handle
         .createQuery("SELECT count(pg_advisory_xact_lock(:lock))")
-        .bind("lock", lock)
+        .bind("lock", lock.key())
         .mapTo(Long.class)
         .one();
   }

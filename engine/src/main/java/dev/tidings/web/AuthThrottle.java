@@ -12,12 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * key too let one anonymous client close the API, the dashboard and {@code /metrics} for everyone. What
  * keeps guessing hopeless is the credentials' own length (at least 16 characters, checked at start); the
  * throttle bounds the cost and noise of wrong ones, from one address or of one credential retried from
- * many. Each node remembers a wait itself (at most {@link #MAX_WAITING} buckets) so that a client
- * hammering while it waits costs no round trip to the limiter. The offered credential is never logged
+ * many. Each node remembers a wait itself (the newest {@link #MAX_WAITING} buckets, {@link
+ * RememberedWaits}) so that a client hammering while it waits costs no round trip to the limiter. The offered credential is never logged
  * nor stored: its bucket is named by a digest of it.
  */
 public final class AuthThrottle {
@@ -55,11 +53,12 @@ public final class AuthThrottle {
   private final RateLimiter limiter;
   private final InstantSource clock;
   private final Counter[] failures = new Counter[Kind.values().length];
-  private final ConcurrentHashMap<String, Instant> waitingUntil = new ConcurrentHashMap<>();
+  private final RememberedWaits waits;
 
   public AuthThrottle(RateLimiter limiter, MeterRegistry registry, InstantSource clock) {
     this.limiter = limiter;
     this.clock = clock;
+    this.waits = new RememberedWaits(MAX_WAITING, clock, registry);
     for (Kind kind : Kind.values()) {
       failures[kind.ordinal()] = Counter.builder("tidings_auth_failures")
           .description("Credentials refused, by what was offered")
@@ -93,19 +92,12 @@ public final class AuthThrottle {
     RateLimiter.Decision decision = limiter.tryAcquire(bucket, LIMIT, 1);
     if (decision.granted()) return Optional.empty();
     Duration wait = decision.retryAfter().isZero() ? Duration.ofSeconds(1) : decision.retryAfter();
-    remember(bucket, clock.instant().plus(wait));
+    waits.remember(bucket, clock.instant().plus(wait));
     return Optional.of(wait);
   }
 
   private Optional<Duration> waiting(String bucket) {
-    Instant until = waitingUntil.get(bucket);
-    if (until == null) return Optional.empty();
-    Instant now = clock.instant();
-    if (!until.isAfter(now)) {
-      waitingUntil.remove(bucket, until);
-      return Optional.empty();
-    }
-    return Optional.of(Duration.between(now, until));
+    return waits.waiting(bucket);
   }
 
   private static Optional<Duration> longest(Optional<Duration> a, Optional<Duration> b) {
@@ -128,16 +120,6 @@ public final class AuthThrottle {
   /** Whole seconds for {@code Retry-After}, rounded up. */
   public static long seconds(Duration wait) {
     return Math.max(1, (wait.toMillis() + 999) / 1000);
-  }
-
-  private void remember(String bucket, Instant until) {
-    if (waitingUntil.size() >= MAX_WAITING) {
-      Instant now = clock.instant();
-      waitingUntil.entrySet().removeIf(entry -> !entry.getValue().isAfter(now));
-      // still full: the shared count refuses this bucket again on its next failure
-      if (waitingUntil.size() >= MAX_WAITING) return;
-    }
-    waitingUntil.put(bucket, until);
   }
 
   /** The JSON 429 the API edge answers. */

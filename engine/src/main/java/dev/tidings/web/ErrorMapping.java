@@ -1,6 +1,8 @@
 package dev.tidings.web;
 
 import dev.tidings.ErrorKind;
+import dev.tidings.Json;
+import dev.tidings.Problem;
 import dev.tidings.TidingsException;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -9,10 +11,13 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one place where failures become HTTP answers. A feature's exception says what happened by its
@@ -90,26 +95,23 @@ final class ErrorMapping {
   static ApiProblem problem(Throwable failure, String reference) {
     if (failure instanceof ApiProblem chosen) return chosen;
     if (failure instanceof TidingsException known && known.kind() != ErrorKind.INTERNAL)
-      return of(known.kind(), known.detail(), reference);
+      return of(known.kind(), known.detail(), known.asProblems(), reference);
     return Outages.unavailable(failure)
-        .map(dependency -> of(ErrorKind.UNAVAILABLE, dependency, reference))
-        .orElseGet(() -> of(ErrorKind.INTERNAL, "", reference));
+        .map(dependency -> of(ErrorKind.UNAVAILABLE, dependency, List.of(), reference))
+        .orElseGet(() -> of(ErrorKind.INTERNAL, "", List.of(), reference));
   }
 
-  private static ApiProblem of(ErrorKind kind, String detail, String reference) {
+  private static ApiProblem of(
+      ErrorKind kind, String detail, List<Problem> problems, String reference) {
     return switch (kind) {
-      case NOT_FOUND -> ApiProblem.notFound(detail);
-      case CONFLICT -> ApiProblem.conflict(detail);
-      case INVALID -> ApiProblem.unprocessable(detail);
-      case UNAUTHENTICATED -> ApiProblem.unauthorized(detail);
-      case FORBIDDEN -> ApiProblem.forbidden(detail);
       case UNAVAILABLE ->
-        ApiProblem.unavailable(detail + "; retry later (reference " + reference + ")");
+        ApiProblem.of(kind, detail + "; retry later (reference " + reference + ")", List.of());
       case INTERNAL ->
-        new ApiProblem(
-            500,
-            "internal",
-            "the server failed; the log has the details under reference " + reference);
+        ApiProblem.of(
+            kind,
+            "the server failed; the log has the details under reference " + reference,
+            List.of());
+      default -> ApiProblem.of(kind, detail, problems);
     };
   }
 
@@ -128,6 +130,27 @@ final class ErrorMapping {
   static void send(ServerResponse response, ApiProblem problem) {
     if (response.isSent()) return;
     headers(problem).forEach(response::header);
-    JsonBodies.write(response, problem.status(), new ErrorBody(problem.error(), problem.detail()));
+    JsonBodies.write(response, problem.status(), body(problem));
+  }
+
+  /**
+   * {@code {"error", "detail"}}, with {@code field} when a problem names one, and {@code problems}
+   * (each with its own field) when there are several: a form finds its field without reading the
+   * sentence.
+   */
+  static ObjectNode body(ApiProblem problem) {
+    ObjectNode body = Json.MAPPER
+        .createObjectNode()
+        .put("error", problem.error())
+        .put("detail", problem.detail());
+    if (!problem.field().isEmpty()) body.put("field", problem.field());
+    if (problem.problems().size() > 1) {
+      ArrayNode each = body.putArray("problems");
+      for (Problem one : problem.problems()) {
+        ObjectNode entry = each.addObject().put("detail", one.message());
+        if (one.located()) entry.put("field", one.field());
+      }
+    }
+    return body;
   }
 }

@@ -2,9 +2,11 @@ package dev.tidings.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.web.DependencyCheck;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -27,7 +29,8 @@ class NodeGaugesTest {
           }
           return Optional.empty();
         }));
-    try (var gauges = NodeGauges.register(registry, Role.WORKER, checks)) {
+    try (var jobs = new BackgroundJobs(registry, InstantSource.system());
+        var gauges = NodeGauges.register(registry, Role.WORKER, checks, jobs)) {
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       while (up(registry, "rabbitmq") != 0 && System.nanoTime() < deadline) Thread.sleep(50);
 

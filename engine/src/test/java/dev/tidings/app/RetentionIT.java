@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.Json;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.config.SettingsLoader;
+import dev.tidings.retention.Retention;
 import dev.tidings.testing.RealServers;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -146,7 +147,6 @@ class RetentionIT {
 
     Retention.Run run = node.retention().runOnce();
 
-    assertThat(run.ran()).isTrue();
     assertThat(run.failed()).isEmpty();
     assertThat(run.removed())
         .containsEntry("message_status", 450L)
@@ -234,7 +234,7 @@ class RetentionIT {
           if (!run.failed().isEmpty())
             throw new AssertionError("retention failed on " + run.failed());
           removed.addAndGet(run.total());
-        } while (!run.ran() || run.total() > 0);
+        } while (run.total() > 0);
       } catch (Throwable e) {
         failure.set(e);
       }

@@ -26,6 +26,8 @@ class ArchitecturePageTest {
       "config",
       "storage",
       "coordination",
+      "jobs",
+      "retention",
       "queue",
       "mail",
       "imports",

@@ -57,7 +57,7 @@ class TableOwnershipTest {
               "parked_receipts",
               "unknown_receipts",
               "webhook_replays")),
-      Map.entry("opentime", List.of("message_slots")),
+      Map.entry("opentime", List.of("message_slots", "campaign_template_products")),
       Map.entry("notify", List.of("content", "notification_buckets", "digests_sent")),
       Map.entry(
           "optimize",
@@ -144,6 +144,29 @@ class TableOwnershipTest {
     assertThat(KNOWN_CROSSINGS.keySet())
         .as("crossings that are gone: take them off the known list")
         .isSubsetOf(crossings);
+  }
+
+  /**
+   * The check over executed SQL counts a marked fragment as its owner's: so only the owner's own
+   * class marks one, never a class of another package.
+   */
+  @Test
+  void a_published_fragment_is_marked_by_a_class_of_its_own_file() throws IOException {
+    Pattern marks = Pattern.compile("PublishedSql\\.by\\(\\s*([A-Za-z0-9_.]+)\\.class");
+    Set<String> foreign = new TreeSet<>();
+    int marked = 0;
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        String own = file.getFileName().toString().replace(".java", "");
+        Matcher matcher = marks.matcher(Files.readString(file));
+        while (matcher.find()) {
+          marked++;
+          if (!matcher.group(1).equals(own)) foreign.add(file + ": " + matcher.group(1));
+        }
+      }
+    }
+    assertThat(marked).as("fragments marked in the sources").isGreaterThan(5);
+    assertThat(foreign).as("fragments marked as another class's").isEmpty();
   }
 
   @Test

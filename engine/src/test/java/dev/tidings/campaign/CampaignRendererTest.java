@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.audience.Consent;
 import dev.tidings.audience.Location;
 import dev.tidings.audience.Subscriber;
+import dev.tidings.catalog.Money;
+import dev.tidings.catalog.Price;
 import dev.tidings.config.Secret;
 import dev.tidings.mail.Address;
 import dev.tidings.mail.MimeEmails;
@@ -208,10 +210,7 @@ class CampaignRendererTest {
         Optional.empty(),
         Optional.empty(),
         java.time.LocalDate.of(2026, 11, 22),
-        Optional.of(new DigestSource.NoticePrice(
-            new java.math.BigDecimal("89.00"),
-            Optional.of(new java.math.BigDecimal("69.00")),
-            java.util.Currency.getInstance("EUR"))));
+        Optional.of(new Price(money("89.00", "EUR"), Optional.of(money("69.00", "EUR")))));
     var regular = new DigestSource.Notice(
         "socks",
         "product",
@@ -220,10 +219,7 @@ class CampaignRendererTest {
         Optional.empty(),
         Optional.empty(),
         java.time.LocalDate.of(2026, 11, 22),
-        Optional.of(new DigestSource.NoticePrice(
-            new java.math.BigDecimal("9.5"),
-            Optional.empty(),
-            java.util.Currency.getInstance("EUR"))));
+        Optional.of(new Price(money("9.5", "EUR"), Optional.empty())));
     var subscriber = Fixtures.subscriber("1001", "ada@example.com", "Ada Lovelace", "Wien");
 
     var result = RENDERER.render(
@@ -236,18 +232,9 @@ class CampaignRendererTest {
         0);
 
     String html = ((CampaignRenderer.Result.Written) result).email().html().orElseThrow();
-    String was = CampaignRenderer.money(
-        new java.math.BigDecimal("89.00"),
-        java.util.Currency.getInstance("EUR"),
-        subscriber.locale());
-    String sale = CampaignRenderer.money(
-        new java.math.BigDecimal("69.00"),
-        java.util.Currency.getInstance("EUR"),
-        subscriber.locale());
-    String socks = CampaignRenderer.money(
-        new java.math.BigDecimal("9.50"),
-        java.util.Currency.getInstance("EUR"),
-        subscriber.locale());
+    String was = money("89.00", "EUR").format(subscriber.locale());
+    String sale = money("69.00", "EUR").format(subscriber.locale());
+    String socks = money("9.50", "EUR").format(subscriber.locale());
     assertThat(was).contains("89").isNotEqualTo(sale);
     assertThat(html)
         .contains("Boots: <s>" + was + "</s> " + sale + " (EUR);")
@@ -270,10 +257,7 @@ class CampaignRendererTest {
         Optional.empty(),
         Optional.empty(),
         java.time.LocalDate.of(2026, 11, 22),
-        Optional.of(new DigestSource.NoticePrice(
-            new java.math.BigDecimal("9.50"),
-            Optional.empty(),
-            java.util.Currency.getInstance("GBP"))));
+        Optional.of(new Price(money("9.50", "GBP"), Optional.empty())));
     // a product the subscriber's market does not sell is told without a price
     var unpriced = new DigestSource.Notice(
         "boots",
@@ -296,10 +280,7 @@ class CampaignRendererTest {
         0);
 
     String html = ((CampaignRenderer.Result.Written) result).email().html().orElseThrow();
-    String socks = CampaignRenderer.money(
-        new java.math.BigDecimal("9.50"),
-        java.util.Currency.getInstance("GBP"),
-        subscriber.locale());
+    String socks = money("9.50", "GBP").format(subscriber.locale());
     assertThat(html).contains("Socks: " + socks + ";").contains("Boots;");
   }
 
@@ -342,5 +323,9 @@ class CampaignRendererTest {
 
   private static String unescape(String html) {
     return html.replace("&#61;", "=").replace("&#x2F;", "/").replace("&amp;", "&");
+  }
+
+  private static Money money(String amount, String currency) {
+    return new Money(new java.math.BigDecimal(amount), java.util.Currency.getInstance(currency));
   }
 }

@@ -13,6 +13,7 @@ import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.send.SendJob;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -192,7 +193,13 @@ class CampaignServiceIT {
     campaigns.cancel(created.id());
     assertThat(campaigns.get(created.id()).orElseThrow().state())
         .isEqualTo(CampaignState.CANCELLED);
-    assertThat(CampaignScheduler.manual(database.jdbi(), campaigns, clock).poll())
+    assertThat(new CampaignScheduler(
+                database.jdbi(),
+                campaigns,
+                clock,
+                CampaignScheduler.DEFAULT_POLL,
+                new SimpleMeterRegistry())
+            .poll())
         .isEmpty();
     assertThat(sends.started).isEmpty();
   }
@@ -229,7 +236,12 @@ class CampaignServiceIT {
     List<Future<List<Campaign>>> polls = new ArrayList<>();
     try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int p = 0; p < pollers; p++) {
-        var scheduler = CampaignScheduler.manual(database.jdbi(), campaigns, clock);
+        var scheduler = new CampaignScheduler(
+            database.jdbi(),
+            campaigns,
+            clock,
+            CampaignScheduler.DEFAULT_POLL,
+            new SimpleMeterRegistry());
         Callable<List<Campaign>> poll = () -> {
           barrier.await();
           List<Campaign> claimed = new ArrayList<>();
@@ -265,7 +277,14 @@ class CampaignServiceIT {
     Campaign due = campaigns.create(CampaignJson.fromJson(json));
     var unwired = new CampaignService(
         database.jdbi(), new UnwiredSends(), new AudienceQuery(database.jdbi(), clock), clock);
-    assertThat(CampaignScheduler.manual(database.jdbi(), unwired, clock).poll()).isEmpty();
+    assertThat(new CampaignScheduler(
+                database.jdbi(),
+                unwired,
+                clock,
+                CampaignScheduler.DEFAULT_POLL,
+                new SimpleMeterRegistry())
+            .poll())
+        .isEmpty();
     assertThatThrownBy(() -> unwired.send(due.id()))
         .isInstanceOfSatisfying(
             CampaignProblem.class, p -> assertThat(p.kind()).isEqualTo(ErrorKind.UNAVAILABLE));

@@ -2,8 +2,10 @@ package dev.tidings.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidings.coordination.MutableClock;
+import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
@@ -75,10 +77,9 @@ class ParkedReceiptExpiryIT {
 
     clock.advance(Duration.ofDays(2));
     var metrics = new SimpleMeterRegistry();
-    try (var expiry = ParkedReceiptExpiry.start(store, WEEK, clock, metrics, Duration.ofDays(1))) {
-      assertThat(expiry.expireNow()).isEqualTo(2);
-      assertThat(expiry.expireNow()).isZero();
-    }
+    var expiry = new ParkedReceiptExpiry(store, WEEK, clock, metrics);
+    assertThat(expiry.expireNow()).isEqualTo(2);
+    assertThat(expiry.expireNow()).isZero();
     assertThat(metrics.get(ParkedReceiptExpiry.METRIC).counter().count()).isEqualTo(2.0);
     assertThat(parked()).isEqualTo(1);
 
@@ -114,9 +115,12 @@ class ParkedReceiptExpiryIT {
     long before = parked();
     clock.advance(WEEK.plusSeconds(1));
     var metrics = new SimpleMeterRegistry();
-    try (var ignored =
-        ParkedReceiptExpiry.start(store, WEEK, clock, metrics, Duration.ofMillis(20))) {
-      while (metrics.get(ParkedReceiptExpiry.METRIC).counter().count() < 1) Thread.sleep(10);
+    try (var jobs = new BackgroundJobs(metrics, clock)) {
+      jobs.start(new ParkedReceiptExpiry(store, WEEK, clock, metrics).job(Duration.ofMillis(20)));
+      await("the expiry's first removal counted")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(10))
+          .until(() -> metrics.get(ParkedReceiptExpiry.METRIC).counter().count() >= 1);
     }
     assertThat(parked()).isEqualTo(before - 1);
   }
@@ -124,7 +128,7 @@ class ParkedReceiptExpiryIT {
   @Test
   void the_retention_must_be_longer_than_zero() {
     var store = new ReceiptStore(database.jdbi(), new MutableClock());
-    assertThatThrownBy(() -> ParkedReceiptExpiry.start(
+    assertThatThrownBy(() -> new ParkedReceiptExpiry(
             store, Duration.ZERO, new MutableClock(), new SimpleMeterRegistry()))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(ParkedReceiptExpiry.pauseFor(WEEK)).isEqualTo(Duration.ofHours(1));

@@ -332,4 +332,37 @@ public abstract class ReceiptStoreContract {
             .one());
     assertThat(count).isGreaterThanOrEqualTo(2);
   }
+
+  @Test
+  void the_most_clicked_products_are_those_in_the_slots_people_clicked() {
+    long campaign = CAMPAIGNS.incrementAndGet();
+    String first = "top-" + campaign + "-0";
+    String second = "top-" + campaign + "-1";
+    database.jdbi().useHandle(handle -> {
+      for (String message : List.of(first, second))
+        handle.execute(
+            "INSERT INTO message_slots (message_id, subscriber_id, campaign_id, product_ids,"
+                + " chosen_at) VALUES (?, ?, ?, ARRAY['shoe', 'hat'], now())",
+            message,
+            "reader-" + message,
+            campaign);
+      // slot 5 was never in the list: a click on it names no product
+      handle.execute(
+          "INSERT INTO slot_clicks (message_id, slot, campaign_id, first_at)"
+              + " VALUES (?, 1, ?, now()), (?, 1, ?, now()), (?, 0, ?, now()), (?, 5, ?, now())",
+          first,
+          campaign,
+          second,
+          campaign,
+          first,
+          campaign,
+          second,
+          campaign);
+    });
+
+    assertThat(stats.topClickedProducts(campaign, 5))
+        .containsExactly(
+            new DeliveryStats.ProductClicks("hat", 2), new DeliveryStats.ProductClicks("shoe", 1));
+    assertThat(stats.topClickedProducts(campaign, 1)).hasSize(1);
+  }
 }

@@ -127,7 +127,9 @@ class PostgresPromotionReceiptsFaultIT {
               new DeliveryWebhooks(
                   Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
               () -> sink,
-              1024 * 1024)))) {
+              1024 * 1024,
+              java.time.InstantSource.system(),
+              new io.micrometer.core.instrument.simple.SimpleMeterRegistry())))) {
         HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         URI endpoint = URI.create("http://127.0.0.1:" + server.port() + "/api/v1/delivery-events");

@@ -60,7 +60,11 @@ public abstract class NotificationsContract {
     database = openDatabase();
     InstantSource clock = now::get;
     catalog = new CatalogService(database.jdbi(), clock);
-    notifications = new Notifications(database.jdbi(), clock, catalog::unavailableAmong);
+    notifications = new Notifications(
+        database.jdbi(),
+        clock,
+        catalog::unavailableAmong,
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
   }
 
   @AfterEach

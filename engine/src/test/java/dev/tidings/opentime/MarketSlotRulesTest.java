@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.WebUrl;
 import dev.tidings.audience.SubscriberService;
-import dev.tidings.audience.SubscriberService.Placement;
 import dev.tidings.campaign.TemplateLinks;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Market;
 import dev.tidings.catalog.Markets;
 import dev.tidings.catalog.Product;
+import dev.tidings.catalog.SubscriberMarkets;
+import dev.tidings.catalog.SubscriberMarkets.Placement;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.message.MessageId;
@@ -55,6 +56,9 @@ class MarketSlotRulesTest {
   private CatalogService catalog;
   private Markets markets;
   private SlotChooser chooser;
+  private MarketSlotRules rules;
+  private final java.util.concurrent.atomic.AtomicInteger placementReads =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /** The catalogue in id order, leaving out what the request excludes, as many as asked. */
   private final Recommender inIdOrder = request -> new Recommendations(IDS.stream()
@@ -70,12 +74,18 @@ class MarketSlotRulesTest {
     markets = new Markets(database.jdbi(), clock);
     // the first half priced in pounds, the second in euros
     for (int i = 0; i < IDS.size(); i++) catalog.put(product(IDS.get(i), i < 20 ? "GBP" : "EUR"));
-    var rules = new MarketSlotRules(
+    rules = new MarketSlotRules(
         message -> digests.getOrDefault(message, List.of()),
         campaign -> catalog.namedBy(TemplateLinks.inHtml(templates.getOrDefault(campaign, ""))),
         catalog::getAll,
         markets,
-        ids -> placements,
+        new SubscriberMarkets(
+            markets::list,
+            ids -> {
+              placementReads.incrementAndGet();
+              return placements;
+            },
+            metrics),
         metrics);
     chooser = new SlotChooser(
         InProcessCoordination.computeOnce(clock),
@@ -246,5 +256,65 @@ class MarketSlotRulesTest {
             .counter()
             .count())
         .isPositive();
+  }
+
+  @Test
+  void a_first_open_with_markets_reads_the_subscribers_placement_once_for_the_list_and_every_card()
+      throws java.io.IOException {
+    markets.put(new Market("GB", Currency.getInstance("GBP"), Locale.UK, List.of("GB"), true));
+    markets.put(
+        new Market("DE", Currency.getInstance("EUR"), Locale.GERMANY, List.of("DE", "AT"), false));
+    placements.put("hans", new Placement(Optional.empty(), Optional.of("AT")));
+    var images = new SlotImages(
+        chooser,
+        new ProductCards(
+            java.nio.file.Files.createTempDirectory("tidings-cards-test"),
+            ProductCards.Options.defaults(),
+            FetchAllowance.none(),
+            metrics),
+        catalog,
+        new SubscriberService(database.jdbi(), clock),
+        Optional.of(rules),
+        Optional.of(markets));
+    MessageToken token = email(6, "hans", 4);
+
+    for (int slot = 0; slot < 4; slot++) {
+      var priced = images.priced(token, slot).orElseThrow();
+      assertThat(priced.product().currency().getCurrencyCode()).isEqualTo("EUR");
+      assertThat(priced.locale()).isEqualTo(Locale.GERMANY);
+    }
+
+    assertThat(placementReads)
+        .as("one read for the chooser's rules and the four cards")
+        .hasValue(1);
+  }
+
+  @Test
+  void the_products_a_campaigns_emails_told_its_template_names_are_left_out_of_its_slots() {
+    var told = new TemplateProductTable(database.jdbi(), clock);
+    told.put(9, java.util.Set.of("p00", "p02"));
+    told.put(9, java.util.Set.of("p00", "p01"));
+    var telling = new SlotChooser(
+        InProcessCoordination.computeOnce(clock),
+        inIdOrder,
+        new MarketSlotRules(
+            message -> List.of(),
+            told::of,
+            catalog::getAll,
+            markets,
+            new SubscriberMarkets(markets::list, ids -> placements, metrics),
+            metrics),
+        database.jdbi(),
+        clock,
+        metrics,
+        SlotChooser.Options.defaults());
+    try {
+      assertThat(telling.choose(email(9, "eve", 3)).productIds())
+          .as("the latest told wins")
+          .containsExactly("p02", "p03", "p04");
+      assertThat(told.of(10)).as("a campaign told nothing names nothing").isEmpty();
+    } finally {
+      telling.close();
+    }
   }
 }

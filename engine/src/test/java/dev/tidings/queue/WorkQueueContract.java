@@ -254,7 +254,7 @@ public abstract class WorkQueueContract {
     DeadLetter dead = queue.deadLetters(name, 10).getFirst();
     assertThat(dead.reason()).contains("unparseable body");
     assertThat(dead.deliveries()).isEqualTo(1);
-    Thread.sleep(300);
+    Thread.sleep(300); // a window for a wrong second delivery to show: nothing to wait for
     assertThat(handled).hasValue(1);
     assertThat(queue.depth(name)).isZero();
     assertThat(deadLettersCounted("rejected")).isEqualTo(1.0);
@@ -305,7 +305,7 @@ public abstract class WorkQueueContract {
     // no letter has an id with a NUL (PostgreSQL cannot hold one): not there, never an outage
     assertThat(queue.dropDeadLetter(name, "no\u0000such")).isFalse();
     assertThat(queue.requeueDeadLetter(name, "no\u0000such")).isFalse();
-    Thread.sleep(300);
+    Thread.sleep(300); // a window for the dropped letter to come back: nothing to wait for
     assertThat(handled).as("the dropped letter is never delivered").isEmpty();
   }
 
@@ -480,7 +480,7 @@ public abstract class WorkQueueContract {
     }));
 
     awaitUntil("both consumers full", () -> inFlight.get() == 6);
-    Thread.sleep(500);
+    Thread.sleep(500); // a window for a consumer to take more than its prefetch
     assertThat(inFlight).as("in flight with 2 consumers x prefetch 3").hasValue(6);
     awaitUntil("depth counts only waiting messages", () -> queue.depth(name) == 14);
 
@@ -912,7 +912,7 @@ public abstract class WorkQueueContract {
     queue.publish(name, text("held", 5));
     assertThat(holding.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
     queue.publish(name, text("waiting", 5));
-    Thread.sleep(1_500);
+    Thread.sleep(1_500); // the waiting message ages past a second: the time is what is measured
     assertThat(queue.oldestAge(name))
         .hasValueSatisfying(age -> assertThat(age).isBetween(Duration.ofSeconds(1), WAIT));
 

@@ -1,6 +1,7 @@
 package dev.tidings.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidings.Json;
 import java.io.IOException;
@@ -69,27 +70,26 @@ public record CampaignClient(HttpClient http, String apiKey) {
 
   /** How many were sent, once at least {@code atLeast}; fails after {@code wait}. */
   public long awaitSent(NodeProcess node, long id, long atLeast, Duration wait) throws Exception {
-    long deadline = System.nanoTime() + wait.toNanos();
-    while (true) {
-      long sent = campaign(node, id)
-          .map(json -> json.path("progress").path("sent").asLong())
-          .orElse(0L);
-      if (sent >= atLeast) return sent;
-      assertThat(System.nanoTime()).as("%d emails sent", atLeast).isLessThan(deadline);
-      Thread.sleep(50);
-    }
+    return await("%d emails of campaign %d sent".formatted(atLeast, id))
+        .atMost(wait)
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> campaign(node, id)
+                .map(json -> json.path("progress").path("sent").asLong())
+                .orElse(0L),
+            sent -> sent >= atLeast);
   }
 
   /** The campaign's progress once it completed; fails after {@code wait}. */
   public JsonNode awaitCompleted(NodeProcess node, long id, Duration wait) throws Exception {
-    long deadline = System.nanoTime() + wait.toNanos();
-    while (true) {
-      var json = campaign(node, id);
-      if (json.isPresent() && json.get().path("state").asString().startsWith("COMPLETED"))
-        return json.get().path("progress");
-      assertThat(System.nanoTime()).as("campaign completed; last: %s", json).isLessThan(deadline);
-      Thread.sleep(250);
-    }
+    return await("campaign %d completed".formatted(id))
+        .atMost(wait)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> campaign(node, id),
+            json -> json.isPresent() && json.get().path("state").asString().startsWith("COMPLETED"))
+        .orElseThrow()
+        .path("progress");
   }
 
   /** The recipient of every email in the node's outbox (the outbox transport's files). */

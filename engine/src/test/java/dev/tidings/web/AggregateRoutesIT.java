@@ -117,13 +117,15 @@ class AggregateRoutesIT {
   }
 
   @Test
-  void a_key_off_the_grammar_or_a_missing_one_is_a_400_that_says_why() {
+  void a_key_off_the_grammar_is_a_422_naming_its_field_and_a_missing_one_a_400() {
     var bad = api.get(query("user:u-1"));
-    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.status()).isEqualTo(422);
     assertThat(bad.detail()).contains("segment 1 does not start with a type tag");
+    assertThat(bad.json().path("field").asString()).isEqualTo("key");
     var badPeriod = api.get(query("s@user") + "&from=yesterday");
-    assertThat(badPeriod.status()).isEqualTo(400);
+    assertThat(badPeriod.status()).isEqualTo(422);
     assertThat(badPeriod.detail()).startsWith("from:");
+    assertThat(badPeriod.json().path("field").asString()).isEqualTo("from");
     assertThat(api.get("/api/v1/aggregates").status()).isEqualTo(400);
   }
 }

@@ -118,14 +118,19 @@ class ApiResourcesTest {
                 MAX_IMPORT),
             new dev.tidings.web.audience.SubscriberHistoryRoutes(
                 new SubscriberService(database.jdbi(), clock),
-                new dev.tidings.web.SubscriberHistory(
+                new dev.tidings.history.SubscriberHistory(
                     new DeliveryStats(database.jdbi()),
                     new dev.tidings.opentime.ShownProducts(database.jdbi()),
                     campaignId -> Optional.empty(),
                     new dev.tidings.activity.ActivityHistory(database.jdbi()))),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
             new dev.tidings.web.notify.NotifyRoutes(
-                new dev.tidings.notify.Notifications(database.jdbi(), clock), 8 * 1024),
+                new dev.tidings.notify.Notifications(
+                    database.jdbi(),
+                    clock,
+                    dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                8 * 1024),
             new dev.tidings.web.optimize.OptimizeRoutes(
                 new dev.tidings.optimize.ItemConfigurations(database.jdbi(), clock), 8 * 1024),
             new dev.tidings.web.optimize.ExperimentRoutes(
@@ -190,7 +195,9 @@ class ApiResourcesTest {
                 new DeliveryWebhooks(
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
                 RecordingReceiptSink::new,
-                8 * 1024),
+                8 * 1024,
+                clock,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
             new DeliveryRoutes(new DeliveryStats(database.jdbi()), clock),
             new RecommendRoutes(recommender, clock, Duration.ofMillis(250), 8 * 1024),
             new OpenTimeRoutes(

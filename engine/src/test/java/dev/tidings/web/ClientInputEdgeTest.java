@@ -81,7 +81,13 @@ class ClientInputEdgeTest {
                 clock,
                 8 * 1024,
                 64 * 1024),
-            new NotifyRoutes(new Notifications(jdbi, clock), 8 * 1024),
+            new NotifyRoutes(
+                new Notifications(
+                    jdbi,
+                    clock,
+                    dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                8 * 1024),
             new OptimizeRoutes(new ItemConfigurations(jdbi, clock), 8 * 1024),
             new RecommendRoutes(recommender, clock, Duration.ofMillis(250), 8 * 1024),
             new CampaignRoutes(

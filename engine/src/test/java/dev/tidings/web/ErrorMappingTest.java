@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.ErrorKind;
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.TidingsException;
+import dev.tidings.activity.aggregate.KeyProblem;
 import dev.tidings.coordination.CoordinationException;
 import dev.tidings.delivery.webhook.WebhookRefused;
 import dev.tidings.queue.QueueUnavailableException;
@@ -51,6 +53,35 @@ class ErrorMappingTest {
 
     assertThat(problem.status()).isEqualTo(status);
     assertThat(problem.error()).isEqualTo(error);
+    assertThat(KindStatus.of(kind)).as("the dashboard's status for the kind").isEqualTo(status);
+  }
+
+  @Test
+  void an_invalid_input_names_its_field_beside_error_and_detail() {
+    var one = ErrorMapping.body(
+        ErrorMapping.problem(new InvalidInputException(Problem.missing("from")), REFERENCE));
+    assertThat(one.path("error").asString()).isEqualTo("invalid");
+    assertThat(one.path("detail").asString()).isEqualTo("missing required field 'from'");
+    assertThat(one.path("field").asString()).isEqualTo("from");
+    assertThat(one.has("problems")).as("one problem is the detail alone").isFalse();
+
+    var several = ErrorMapping.body(ErrorMapping.problem(
+        InvalidInputException.of(List.of(
+            Problem.of("a campaign has no field 'colour'"),
+            Problem.range("audience.conditions[2].days", "days must be within 1..3650"))),
+        REFERENCE));
+    assertThat(several.path("field").asString())
+        .as("the first problem that names a field")
+        .isEqualTo("audience.conditions[2].days");
+    assertThat(several.path("problems").get(0).has("field")).isFalse();
+    assertThat(several.path("problems").get(1).path("field").asString())
+        .isEqualTo("audience.conditions[2].days");
+    assertThat(several.path("problems").get(1).path("detail").asString())
+        .isEqualTo("days must be within 1..3650");
+
+    var whole =
+        ErrorMapping.body(ErrorMapping.problem(ofKind(ErrorKind.CONFLICT, "runs"), REFERENCE));
+    assertThat(whole.has("field")).isFalse();
   }
 
   @Test
@@ -83,6 +114,15 @@ class ErrorMappingTest {
         new InvalidInputException(List.of("name is required", "slots must be 1-12")), REFERENCE);
     assertThat(invalid.status()).isEqualTo(422);
     assertThat(invalid.detail()).isEqualTo("name is required; slots must be 1-12");
+
+    assertThat(ErrorMapping.problem(new KeyProblem("segment 1 has no type tag"), REFERENCE)
+            .status())
+        .as("a key off the grammar is input that breaks a rule")
+        .isEqualTo(422);
+    assertThat(ErrorMapping.problem(WebhookRefused.malformed("not JSON"), REFERENCE)
+            .status())
+        .as("a webhook body a provider sent wrong is answered as any other input")
+        .isEqualTo(422);
 
     assertThat(ErrorMapping.problem(WebhookRefused.unauthenticated("no signature"), REFERENCE)
             .status())

@@ -35,7 +35,12 @@ class NotifyRoutesIT {
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
         List.of(),
         List.of(new NotifyRoutes(
-            new Notifications(database.jdbi(), InstantSource.system()), 16 * 1024)));
+            new Notifications(
+                database.jdbi(),
+                InstantSource.system(),
+                dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+            16 * 1024)));
     api = new ApiClient(server.port(), KEY);
     database.jdbi().useHandle(handle -> {
       handle.execute(

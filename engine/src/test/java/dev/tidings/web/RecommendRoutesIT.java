@@ -1,6 +1,7 @@
 package dev.tidings.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidings.activity.aggregate.AggregateKey;
 import dev.tidings.activity.aggregate.AggregateStore;
@@ -191,20 +192,23 @@ class RecommendRoutesIT {
       var changed = nodeA.putJson("/api/v1/recommenders/buy_again", "{\"enabled\": false}");
       assertThat(changed.status()).as(changed.body()).isEqualTo(200);
       long started = System.nanoTime();
-      Map<String, List<String>> after = reasons(nodeB.get(path(user, 5)));
-      while (after.values().stream().anyMatch(why -> why.contains("buy_again"))
-          && System.nanoTime() - started < Duration.ofSeconds(10).toNanos()) {
-        Thread.sleep(50);
-        after = reasons(nodeB.get(path(user, 5)));
-      }
+      Map<String, List<String>> after = await("the other node to drop buy_again")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> reasons(nodeB.get(path(user, 5))),
+              shown -> shown.values().stream().noneMatch(why -> why.contains("buy_again")));
       Duration took = Duration.ofNanos(System.nanoTime() - started);
       assertThat(after.values()).noneSatisfy(why -> assertThat(why).contains("buy_again"));
       assertThat(took).isLessThan(Duration.ofSeconds(4));
 
       nodeA.putJson("/api/v1/recommenders/recently_viewed", "{\"weight\": 20}");
       started = System.nanoTime();
-      while (!reasons(nodeB.get(path(user, 5))).keySet().iterator().next().equals("p-18")
-          && System.nanoTime() - started < Duration.ofSeconds(10).toNanos()) Thread.sleep(50);
+      await("the other node to rank p-18 first")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> reasons(nodeB.get(path(user, 5))).keySet().iterator().next().equals("p-18"));
       assertThat(reasons(nodeB.get(path(user, 5))).keySet()).first().isEqualTo("p-18");
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(4));
     } finally {

@@ -12,6 +12,7 @@ import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.history.SubscriberHistory;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;

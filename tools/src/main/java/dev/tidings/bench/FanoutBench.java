@@ -74,7 +74,11 @@ public final class FanoutBench {
         options.readers());
     audience(jdbi, options, progress);
     Instant now = Instant.now();
-    var notifications = new Notifications(jdbi, InstantSource.system());
+    var notifications = new Notifications(
+        jdbi,
+        InstantSource.system(),
+        Notifications.ProductShelf.ALL_AVAILABLE,
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     var designs = new ArrayList<Design>();
     designs.add(buckets(jdbi, notifications, options, now, out));
     designs.add(oneBigTable(jdbi, options, out));

@@ -1,13 +1,13 @@
 package dev.tidings.bench;
 
-import dev.tidings.app.Expiring;
-import dev.tidings.app.Retention;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.MessageExpiry;
 import dev.tidings.delivery.Receipt;
 import dev.tidings.delivery.ReceiptSource;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.message.MessageId;
+import dev.tidings.retention.Expiring;
+import dev.tidings.retention.Retention;
 import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
@@ -94,7 +94,6 @@ public final class RetentionBench {
     var metrics = new SimpleMeterRegistry();
     var retention = new Retention(
         List.of(new Expiring(new MessageExpiry(jdbi), Duration.ofDays(180))),
-        Retention.RunLock.NONE,
         InstantSource.system(),
         metrics,
         options.batch());

@@ -94,11 +94,13 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
           });
       HttpServer server;
       try {
+        var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         server = HttpServer.start(
             new HttpServer.Options(0, apiKey, Duration.ofSeconds(1)),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            registry,
             List.of(),
-            List.of(new DeliveryWebhookRoutes(webhooks, () -> sink, maxBodyBytes)));
+            List.of(new DeliveryWebhookRoutes(
+                webhooks, () -> sink, maxBodyBytes, java.time.InstantSource.system(), registry)));
       } catch (RuntimeException e) {
         consumers.close();
         throw e;

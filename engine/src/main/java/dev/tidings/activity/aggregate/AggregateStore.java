@@ -1,5 +1,6 @@
 package dev.tidings.activity.aggregate;
 
+import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.DayPartitions;
 import dev.tidings.storage.Expiry;
 import java.sql.ResultSet;
@@ -25,8 +26,6 @@ import org.jdbi.v3.core.Jdbi;
  * Thread-safe.
  */
 public final class AggregateStore {
-  /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
-  private static final long PARTITION_LOCK = 7_301;
 
   private final Jdbi jdbi;
   private final DayPartitions days;
@@ -34,7 +33,8 @@ public final class AggregateStore {
 
   public AggregateStore(Jdbi jdbi) {
     this.jdbi = jdbi;
-    this.days = new DayPartitions(jdbi, "aggregate_days", PARTITION_LOCK, "fillfactor = 80");
+    this.days = new DayPartitions(
+        jdbi, "aggregate_days", AdvisoryLock.AGGREGATE_DAY_PARTITIONS, "fillfactor = 80");
     this.people = new DistinctPeople(jdbi);
   }
 

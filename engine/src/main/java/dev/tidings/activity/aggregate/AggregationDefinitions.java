@@ -1,5 +1,7 @@
 package dev.tidings.activity.aggregate;
 
+import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.activity.EventType;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,7 +89,12 @@ public final class AggregationDefinitions {
    * @throws dev.tidings.InvalidInputException when the declaration is not a valid one
    */
   public boolean put(String name, JsonNode definition, boolean enabled) {
-    parse(name, definition);
+    try {
+      parse(name, definition);
+    } catch (IllegalArgumentException wrong) {
+      // the declaration's own checks speak of the field they refuse
+      throw new InvalidInputException(String.valueOf(wrong.getMessage()));
+    }
     return jdbi.withHandle(handle -> handle
         .createQuery("""
             INSERT INTO aggregation_definitions (name, definition, enabled) VALUES (:name, :definition::jsonb, :enabled)
@@ -119,7 +126,8 @@ public final class AggregationDefinitions {
       JsonNode definition, String field, Class<E> type) {
     JsonNode list = definition.path(field);
     if (!list.isArray())
-      throw new IllegalArgumentException(field + " must be a list of names of " + choices(type));
+      throw new InvalidInputException(
+          Problem.format(field, field + " must be a list of names of " + choices(type)));
     var values = EnumSet.noneOf(type);
     for (JsonNode item : list) values.add(value(item.asString(""), field, type));
     return values;
@@ -133,8 +141,8 @@ public final class AggregationDefinitions {
     try {
       return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          field + ": '" + text + "' is not one of " + choices(type), e);
+      throw new InvalidInputException(
+          Problem.unknown(field, field + ": '" + text + "' is not one of " + choices(type)));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.tidings.activity.aggregate;
 import dev.tidings.activity.ActivityBacklog;
 import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.StoredEvent;
+import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -22,8 +23,8 @@ import org.jdbi.v3.core.Jdbi;
  * for the next, and the bigger the backlog the more events share a key's write.
  */
 public final class BacklogAggregation {
-  /** Shared by every counting round, taken whole by a rebuild; Tidings' advisory lock space. */
-  private static final long REBUILD_LOCK = 7_302;
+  /** Shared by every counting round, taken whole by a rebuild. */
+  private static final AdvisoryLock REBUILD_LOCK = AdvisoryLock.AGGREGATION_REBUILD;
 
   private final Jdbi jdbi;
   private final AggregationDefinitions definitions;
@@ -96,7 +97,7 @@ public final class BacklogAggregation {
     try (Handle locked = jdbi.open()) {
       locked
           .createQuery("SELECT count(pg_advisory_lock(:lock))")
-          .bind("lock", REBUILD_LOCK)
+          .bind("lock", REBUILD_LOCK.key())
           .mapTo(Long.class)
           .one();
       try {
@@ -116,7 +117,7 @@ public final class BacklogAggregation {
       } finally {
         locked
             .createQuery("SELECT pg_advisory_unlock(:lock)")
-            .bind("lock", REBUILD_LOCK)
+            .bind("lock", REBUILD_LOCK.key())
             .mapTo(Boolean.class)
             .one();
       }
@@ -162,7 +163,7 @@ public final class BacklogAggregation {
   private static boolean sharedRound(Handle handle) {
     return handle
         .createQuery("SELECT pg_try_advisory_xact_lock_shared(:lock)")
-        .bind("lock", REBUILD_LOCK)
+        .bind("lock", REBUILD_LOCK.key())
         .mapTo(Boolean.class)
         .one();
   }

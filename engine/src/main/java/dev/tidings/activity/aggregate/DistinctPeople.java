@@ -1,5 +1,6 @@
 package dev.tidings.activity.aggregate;
 
+import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.DayPartitions;
 import java.time.LocalDate;
 import java.util.Collection;
@@ -20,13 +21,11 @@ import org.jdbi.v3.core.Jdbi;
  * retention) counts again into the month and all-time periods.
  */
 final class DistinctPeople {
-  /** Serialises partition creation across nodes; its own number in Tidings' advisory lock space. */
-  private static final long PARTITION_LOCK = 7_303;
-
   private final DayPartitions days;
 
   DistinctPeople(Jdbi jdbi) {
-    this.days = new DayPartitions(jdbi, "aggregate_people", PARTITION_LOCK, "");
+    this.days =
+        new DayPartitions(jdbi, "aggregate_people", AdvisoryLock.DISTINCT_PEOPLE_PARTITIONS, "");
   }
 
   /** A person's event on an aggregate (its hash key) on a day. */

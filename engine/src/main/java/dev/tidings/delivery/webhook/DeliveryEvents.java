@@ -7,6 +7,7 @@ import dev.tidings.delivery.ReceiptLimits;
 import dev.tidings.delivery.ReceiptSource;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -36,12 +37,9 @@ public final class DeliveryEvents {
 
   private DeliveryEvents() {}
 
-  public static List<Receipt> parse(JsonNode body) {
-    return parse(body, Instant.now());
-  }
-
-  /** As {@link #parse(JsonNode)}, with {@code now} the time a receipt may be at most a day ahead of. */
-  public static List<Receipt> parse(JsonNode body, Instant now) {
+  /** The receipts of {@code body}; one may be at most a day ahead of {@code clock}'s now. */
+  public static List<Receipt> parse(JsonNode body, InstantSource clock) {
+    Instant now = clock.instant();
     if (!body.isArray())
       throw new InvalidInputException(List.of("expected a JSON array of delivery events"));
     if (body.isEmpty()) throw new InvalidInputException(List.of("the array holds no events"));

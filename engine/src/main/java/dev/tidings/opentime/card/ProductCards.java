@@ -2,6 +2,7 @@ package dev.tidings.opentime.card;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tidings.catalog.Price;
 import dev.tidings.catalog.Product;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.fetch.GuardedFetcher;
@@ -150,13 +151,12 @@ public final class ProductCards {
       memory.put(key, fromDisk.get());
       return fromDisk.get();
     }
+    var price = Price.of(product);
     var content = new CardContent(
         product.brand().filter(brand -> !brand.isBlank()),
         product.title(),
-        PriceFormat.format(product.currentPrice(), product.currency(), locale),
-        product
-            .salePrice()
-            .map(sale -> PriceFormat.format(product.price(), product.currency(), locale)));
+        price.formatNow(locale),
+        price.formatWas(locale));
     // a stored product read without its image URL (today's rules refuse the one it has) is drawn
     // without a picture, as when the picture cannot be fetched
     var picture = product.imageUrl().flatMap(images::picture);

@@ -62,12 +62,7 @@ public final class AggregateRoutes implements RouteGroup {
         throw ApiProblem.badRequest("enabled must be true or false");
       ObjectNode definition = ((ObjectNode) body).deepCopy();
       definition.remove("enabled");
-      boolean created;
-      try {
-        created = definitions.put(name, definition, enabled.asBoolean(true));
-      } catch (IllegalArgumentException e) {
-        throw ApiProblem.unprocessable(String.valueOf(e.getMessage()));
-      }
+      boolean created = definitions.put(name, definition, enabled.asBoolean(true));
       var stored = definitions.all().stream()
           .filter(d -> d.name().equals(name))
           .findFirst()
@@ -81,21 +76,16 @@ public final class AggregateRoutes implements RouteGroup {
                   + " s@item:s@p-1:s@item_popularity:s@popularity:b@2026-11, or a prefix of one"));
       int limit = Requests.limit(request);
       List<AggregateStore.Entry> entries;
-      try {
-        String prefix = key.endsWith(":") ? key.substring(0, key.length() - 1) : key;
-        AggregateKey parsed = AggregateKey.parse(prefix);
-        if (parsed.bucket().isPresent()) {
-          entries =
-              store.read(parsed.hashKey(), parsed.rangeKey(), parsed.rangeKey(), limit).stream()
-                  .filter(entry -> entry.key().equals(parsed))
-                  .toList();
-        } else {
-          String from = period(Requests.query(request, "from").orElse(""), "from");
-          String to = period(Requests.query(request, "to").orElse(""), "to");
-          entries = store.under(parsed, from, to, limit);
-        }
-      } catch (KeyProblem e) {
-        throw ApiProblem.badRequest("key: " + e.getMessage());
+      String prefix = key.endsWith(":") ? key.substring(0, key.length() - 1) : key;
+      AggregateKey parsed = KeyProblem.reading("key", () -> AggregateKey.parse(prefix));
+      if (parsed.bucket().isPresent()) {
+        entries = store.read(parsed.hashKey(), parsed.rangeKey(), parsed.rangeKey(), limit).stream()
+            .filter(entry -> entry.key().equals(parsed))
+            .toList();
+      } else {
+        String from = period(Requests.query(request, "from").orElse(""), "from");
+        String to = period(Requests.query(request, "to").orElse(""), "to");
+        entries = store.under(parsed, from, to, limit);
       }
       JsonBodies.write(
           response,
@@ -113,11 +103,7 @@ public final class AggregateRoutes implements RouteGroup {
   /** A period bound, checked by the keys' own grammar; empty for none. */
   private static String period(String text, String name) {
     if (text.isEmpty()) return text;
-    try {
-      return KeyPart.Bucket.parse(text).text();
-    } catch (KeyProblem e) {
-      throw ApiProblem.badRequest(name + ": " + e.getMessage());
-    }
+    return KeyProblem.reading(name, () -> KeyPart.Bucket.parse(text).text());
   }
 
   private static ObjectNode toJson(AggregationDefinitions.Stored stored) {

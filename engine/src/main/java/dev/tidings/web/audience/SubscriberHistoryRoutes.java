@@ -2,12 +2,12 @@ package dev.tidings.web.audience;
 
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.delivery.FunnelStep;
+import dev.tidings.history.SubscriberHistory;
 import dev.tidings.web.ApiProblem;
 import dev.tidings.web.JsonBodies;
 import dev.tidings.web.Page;
 import dev.tidings.web.Requests;
 import dev.tidings.web.RouteGroup;
-import dev.tidings.web.SubscriberHistory;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.LinkedHashMap;

@@ -1,19 +1,19 @@
 package dev.tidings.web.dashboard;
 
-import dev.tidings.ErrorKind;
+import dev.tidings.Attempt;
 import dev.tidings.Json;
-import dev.tidings.TidingsException;
-import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignState;
 import dev.tidings.campaign.CampaignView;
+import dev.tidings.web.KindStatus;
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -54,7 +54,7 @@ final class CampaignControls {
       return Optional.empty();
     }
 
-    /** What a campaign in this state offers (scheduling is offered beside the editor's form). */
+    /** What a campaign in this state offers by confirmation (scheduling has its own form). */
     static List<Action> offered(CampaignState state) {
       return switch (state) {
         case DRAFT -> List.of(SEND, DELETE);
@@ -69,11 +69,18 @@ final class CampaignControls {
   private final CampaignEditorSources sources;
   private final FormGuard guard;
   private final CampaignActions actions;
+  private final boolean secureCookies;
 
-  CampaignControls(CampaignEditorSources sources, FormGuard guard, CampaignActions actions) {
+  /** @param secureCookies whether the zone cookie a schedule sets is {@code Secure} (https) */
+  CampaignControls(
+      CampaignEditorSources sources,
+      FormGuard guard,
+      CampaignActions actions,
+      boolean secureCookies) {
     this.sources = sources;
     this.guard = guard;
     this.actions = actions;
+    this.secureCookies = secureCookies;
   }
 
   void register(HttpRouting.Builder routing, Pages pages) {
@@ -86,26 +93,75 @@ final class CampaignControls {
 
   record ActionLink(String action, String label, boolean danger) {}
 
-  record Controls(long id, List<String> notice, boolean editable, List<ActionLink> actions) {}
+  /** The schedule form: its time in the person's zone, and the zone named beside it. */
+  record ScheduleForm(long id, String label, String button, String suggestedAt, String zone) {}
 
-  /** The bar of actions on a campaign's page, with what the last one did. */
-  String controls(CampaignView view, Optional<String> done) {
+  record Controls(
+      long id,
+      String csrf,
+      List<String> notice,
+      List<String> startsAt,
+      boolean editable,
+      List<ActionLink> actions,
+      List<ActionLink> last,
+      List<ScheduleForm> schedule) {}
+
+  /**
+   * The bar of actions on a campaign's page, with what the last one did: what its state allows, each
+   * through the route that does it (the editor, the preview, the test send, a confirmation). A draft
+   * or a scheduled campaign is checked and sent from here as from the editor's foot.
+   */
+  String controls(CampaignView view, Optional<String> done, Visitor visitor) {
     var state = view.state();
-    List<ActionLink> links = new ArrayList<>();
-    for (Action action : Action.offered(state))
-      links.add(new ActionLink(action.path, action.label, action.danger));
+    long id = view.campaign().id();
+    Instant now = sources.clock().instant();
+    List<ActionLink> first = new ArrayList<>();
+    List<ActionLink> last = new ArrayList<>();
+    for (Action action : Action.offered(state)) {
+      var link = new ActionLink(action.path, action.label, action.danger);
+      // what ends or removes the campaign comes after what checks and sends it
+      if (action.danger) last.add(link);
+      else first.add(link);
+    }
+    var scheduledAt = view.campaign().definition().scheduledAt();
+    List<ScheduleForm> schedule =
+        state.editable() ? List.of(scheduleForm(id, scheduledAt, visitor.zone(), now)) : List.of();
     return Templates.render(
         "campaign-controls",
         new Controls(
-            view.campaign().id(),
+            id,
+            visitor.token(),
             done.flatMap(CampaignControls::notice).stream().toList(),
+            state == CampaignState.SCHEDULED
+                ? scheduledAt.map(at -> ScheduleTime.show(at, visitor.zone(), now)).stream()
+                    .toList()
+                : List.of(),
             state.editable(),
-            links));
+            first,
+            last,
+            schedule));
+  }
+
+  /** The schedule form, set to the campaign's time or the next full hour, in {@code zone}. */
+  static ScheduleForm scheduleForm(
+      long id, Optional<Instant> scheduledAt, ZoneId zone, Instant now) {
+    Instant suggested =
+        scheduledAt.orElse(now.plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS));
+    return new ScheduleForm(
+        id,
+        scheduledAt.isPresent() ? "Move to" : "Schedule for",
+        scheduledAt.isPresent() ? "Reschedule…" : "Schedule…",
+        ScheduleTime.field(suggested, zone),
+        ScheduleTime.name(zone));
   }
 
   private static Optional<String> notice(String done) {
     return Optional.ofNullable(
         switch (done) {
+          case "created" ->
+            "Saved as a draft. Preview it, send yourself a test, then schedule it or send it now:"
+                + " everything is below.";
+          case "tested" -> "Test sent. It is marked [Test] and counts in no funnel.";
           case "send" -> "Sending has started.";
           case "schedule" -> "Scheduled: it starts by itself at the time shown.";
           case "unschedule" -> "Taken off the schedule: it is a draft again.";
@@ -125,6 +181,7 @@ final class CampaignControls {
       String headline,
       List<String> details,
       @Nullable String at,
+      @Nullable String zone,
       String button,
       boolean danger,
       String back) {}
@@ -157,14 +214,20 @@ final class CampaignControls {
               + action.get().label.toLowerCase(Locale.ROOT) + ".");
       return;
     }
-    Optional<Instant> at = Optional.empty();
+    Instant now = sources.clock().instant();
+    Optional<ScheduleTime.When.At> at = Optional.empty();
     if (action.get() == Action.SCHEDULE) {
-      var when = scheduledAt(request.query().first("at").asOptional().orElse(""));
-      if (when instanceof When.Wrong wrong) {
-        refuse(response, visitor, campaign, 422, "Not scheduled", wrong.problem());
-        return;
+      var when = ScheduleTime.read(
+          request.query().first("at").asOptional().orElse(""),
+          request.query().first("zone").asOptional().orElse(""),
+          now);
+      switch (when) {
+        case ScheduleTime.When.Wrong wrong -> {
+          refuse(response, visitor, campaign, 422, "Not scheduled", wrong.problem());
+          return;
+        }
+        case ScheduleTime.When.At scheduled -> at = Optional.of(scheduled);
       }
-      at = Optional.of(((When.At) when).instant());
     }
     var definition = campaign.campaign().definition();
     long audience = sources.campaigns().countAudience(definition.audience());
@@ -188,8 +251,10 @@ final class CampaignControls {
       }
       case SCHEDULE -> {
         question = "Schedule “" + definition.name() + "”?";
-        headline = "It starts at " + Html.time(at.orElseThrow()) + " and goes to " + people
-            + " as counted now.";
+        var when = at.orElseThrow();
+        headline = "It starts " + ScheduleTime.show(when.instant(), when.zone(), now)
+            + " and goes to " + people + " as counted now.";
+        when.note().ifPresent(details::add);
         details.add("Who gets it is read again when it starts: people who join or leave before then"
             + " are counted then.");
         details.add(speed(audience, definition.ratePerSecond()));
@@ -197,7 +262,10 @@ final class CampaignControls {
       case UNSCHEDULE -> {
         question = "Take “" + definition.name() + "” off the schedule?";
         headline = "It will not start at "
-            + definition.scheduledAt().map(Html::time).orElse("its time")
+            + definition
+                .scheduledAt()
+                .map(time -> ScheduleTime.show(time, visitor.zone(), now))
+                .orElse("its time")
             + "; it becomes a draft you can edit and schedule again.";
       }
       case PAUSE -> {
@@ -249,12 +317,11 @@ final class CampaignControls {
                     question,
                     headline,
                     details,
-                    at.map(Instant::toString).orElse(null),
+                    at.map(when -> when.instant().toString()).orElse(null),
+                    at.map(when -> when.zone().getId()).orElse(null),
                     action.get().button,
                     action.get().danger,
-                    action.get() == Action.SCHEDULE
-                        ? "/campaigns/" + id + "/edit"
-                        : "/campaigns/" + id))));
+                    "/campaigns/" + id))));
   }
 
   private static String speed(long audience, double perSecond) {
@@ -274,76 +341,57 @@ final class CampaignControls {
     CampaignView campaign = view.get();
     long id = campaign.campaign().id();
     var service = sources.campaigns();
-    try {
-      switch (action) {
-        case SEND -> service.send(id);
-        case SCHEDULE -> {
-          // the confirmation page wrote the instant; a form made elsewhere is read as strictly
-          Instant at;
-          try {
-            at = Instant.parse(form.get().get("at"));
-          } catch (DateTimeParseException e) {
-            refuse(response, visitor, campaign, 422, "Not scheduled", "at: not a time.");
-            return;
-          }
-          if (!at.isAfter(sources.clock().instant())) {
-            refuse(response, visitor, campaign, 422, "Not scheduled", "at: that time has passed.");
-            return;
-          }
-          var patch = Json.MAPPER.createObjectNode().put("scheduledAt", at.toString());
-          service.patch(id, patch);
-        }
-        case UNSCHEDULE -> service.patch(id, Json.MAPPER.createObjectNode().putNull("scheduledAt"));
-        case PAUSE -> service.pause(id);
-        case RESUME -> service.resume(id);
-        case CANCEL -> service.cancel(id);
-        case DELETE -> {
-          service.delete(id);
-          actions.done(CampaignActions.Action.DELETE);
-          Html.redirect(response, "/?done=deleted");
+    Runnable work;
+    switch (action) {
+      case SEND -> work = () -> service.send(id);
+      case SCHEDULE -> {
+        // the confirmation page wrote the instant; a form made elsewhere is read as strictly
+        Instant at;
+        try {
+          at = Instant.parse(form.get().get("at"));
+        } catch (DateTimeParseException e) {
+          refuse(response, visitor, campaign, 422, "Not scheduled", "at: not a time.");
           return;
         }
+        if (!at.isAfter(sources.clock().instant())) {
+          refuse(response, visitor, campaign, 422, "Not scheduled", "at: that time has passed.");
+          return;
+        }
+        var patch = Json.MAPPER.createObjectNode().put("scheduledAt", at.toString());
+        work = () -> service.patch(id, patch);
       }
-    } catch (TidingsException refused) {
-      if (refused.kind() == ErrorKind.INTERNAL) throw refused;
-      int status = switch (refused.kind()) {
-        case NOT_FOUND -> 404;
-        case CONFLICT -> 409;
-        case INVALID -> 422;
-        case UNAVAILABLE -> 503;
-        default -> 400;
-      };
-      refuse(response, visitor, campaign, status, "Not done", refused.detail());
+      case UNSCHEDULE ->
+        work = () -> service.patch(id, Json.MAPPER.createObjectNode().putNull("scheduledAt"));
+      case PAUSE -> work = () -> service.pause(id);
+      case RESUME -> work = () -> service.resume(id);
+      case CANCEL -> work = () -> service.cancel(id);
+      case DELETE -> work = () -> service.delete(id);
+      default -> throw new IllegalStateException("no work for " + action);
+    }
+    // a refusal is answered with its kind's one status, as the API answers it
+    if (Attempt.run(work) instanceof Attempt.Refused<Boolean> refused) {
+      refuse(
+          response,
+          visitor,
+          campaign,
+          KindStatus.of(refused.reason().kind()),
+          "Not done",
+          refused.reason().detail());
+      return;
+    }
+    if (action == Action.SCHEDULE) {
+      // the zone it was typed in becomes the one this person's times are shown in
+      ScheduleTime.zone(form.get().get("zone"))
+          .ifPresent(zone ->
+              response.header(HeaderNames.SET_COOKIE, ViewerZone.cookie(zone, secureCookies)));
+    }
+    if (action == Action.DELETE) {
+      actions.done(CampaignActions.Action.DELETE);
+      Html.redirect(response, "/?done=deleted");
       return;
     }
     actions.done(CampaignActions.Action.valueOf(action.name()));
     Html.redirect(response, "/campaigns/" + id + "?done=" + action.path);
-  }
-
-  /** A time the schedule form gave: its {@code datetime-local} in UTC, in the future. */
-  sealed interface When {
-    record At(Instant instant) implements When {}
-
-    record Wrong(String problem) implements When {}
-  }
-
-  When scheduledAt(String typed) {
-    Instant at;
-    try {
-      at = LocalDateTime.parse(typed.trim()).toInstant(ZoneOffset.UTC);
-    } catch (DateTimeParseException e) {
-      try {
-        at = Instant.parse(typed.trim());
-      } catch (DateTimeParseException notInstant) {
-        return new When.Wrong(
-            "at: '" + typed + "' is not a date and time such as 2026-12-01T09:00.");
-      }
-    }
-    if (!at.isAfter(sources.clock().instant()))
-      return new When.Wrong("at: " + Html.time(at) + " has passed; choose a time ahead.");
-    if (at.isAfter(CampaignJson.LATEST_SCHEDULE))
-      return new When.Wrong("at: '" + typed + "' is later than a campaign can be scheduled.");
-    return new When.At(at);
   }
 
   private static String state(CampaignView view) {

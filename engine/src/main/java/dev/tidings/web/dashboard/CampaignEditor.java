@@ -1,17 +1,18 @@
 package dev.tidings.web.dashboard;
 
-import dev.tidings.InvalidInputException;
-import dev.tidings.TidingsException;
+import dev.tidings.Attempt;
+import dev.tidings.ErrorKind;
+import dev.tidings.Problem;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignDefinition;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignState;
 import dev.tidings.message.MessageToken;
+import dev.tidings.web.KindStatus;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,7 +105,6 @@ final class CampaignEditor {
   private static String notice(String done) {
     return switch (done) {
       case "saved" -> "Saved.";
-      case "created" -> "Saved as a draft: preview it, send yourself a test, then schedule it.";
       case "tested" -> "Test sent. It is marked [Test] and counts in no funnel.";
       default -> "";
     };
@@ -141,7 +141,7 @@ final class CampaignEditor {
         var counted = count(form);
         Html.send(
             response,
-            counted.problems().isEmpty() ? 200 : 422,
+            counted.status(),
             page(
                 visitor,
                 new Draft(campaign, form, template, counted.problems(), counted.count()),
@@ -152,7 +152,7 @@ final class CampaignEditor {
         var added = addBlock(form, fields);
         Html.send(
             response,
-            added.problems().isEmpty() ? 200 : 422,
+            added.status(),
             page(
                 visitor,
                 new Draft(campaign, added.form(), template, added.problems(), Optional.empty()),
@@ -160,88 +160,109 @@ final class CampaignEditor {
       }
       default -> {
         var scheduledAt = campaign.flatMap(c -> c.definition().scheduledAt());
-        try {
+        var saving = Attempt.of(() -> {
           CampaignDefinition definition = CampaignJson.fromJson(form.toJson(scheduledAt));
-          long id = campaign.isPresent()
+          return campaign.isPresent()
               ? sources.campaigns().replace(campaign.get().id(), definition).id()
               : sources.campaigns().create(definition).id();
-          actions.done(
-              campaign.isPresent() ? CampaignActions.Action.SAVE : CampaignActions.Action.CREATE);
-          Html.redirect(
-              response,
-              "/campaigns/" + id + "/edit?done=" + (campaign.isPresent() ? "saved" : "created"));
-        } catch (InvalidInputException refused) {
-          actions.done(CampaignActions.Action.REFUSED);
-          Html.send(
-              response,
-              422,
-              page(
-                  visitor,
-                  new Draft(campaign, form, template, refused.problems(), Optional.empty()),
-                  ""));
-        } catch (TidingsException conflict) {
-          if (conflict.kind() != dev.tidings.ErrorKind.CONFLICT) throw conflict;
-          Html.send(
-              response,
-              409,
-              page(
-                  visitor,
-                  new Draft(campaign, form, template, List.of(conflict.detail()), Optional.empty()),
-                  ""));
+        });
+        switch (saving) {
+          case Attempt.Done<Long> saved -> {
+            actions.done(
+                campaign.isPresent() ? CampaignActions.Action.SAVE : CampaignActions.Action.CREATE);
+            // a new draft goes to its page, which offers what comes next (preview, test, schedule);
+            // a saved one stays in the editor, where the person was working
+            Html.redirect(
+                response,
+                campaign.isPresent()
+                    ? "/campaigns/" + saved.value() + "/edit?done=saved"
+                    : "/campaigns/" + saved.value() + "?done=created");
+          }
+          case Attempt.Refused<Long> refused -> {
+            if (refused.reason().kind() == ErrorKind.INVALID)
+              actions.done(CampaignActions.Action.REFUSED);
+            // the form comes back as typed, with the status the API gives the same refusal
+            Html.send(
+                response,
+                KindStatus.of(refused.reason().kind()),
+                page(
+                    visitor,
+                    new Draft(
+                        campaign, form, template, refused.reason().asProblems(), Optional.empty()),
+                    ""));
+          }
         }
       }
     }
   }
 
   /** The audience's size now, or what is wrong with its conditions. */
-  record Counted(Optional<String> count, List<String> problems) {}
+  /** The audience's size, or what refused to count it and the status of that refusal. */
+  record Counted(Optional<String> count, List<Problem> problems, int status) {}
 
   private Counted count(CampaignForm form) {
-    try {
-      long n =
-          sources.campaigns().countAudience(CampaignJson.audienceFromJson(form.audienceJson()));
-      return new Counted(
-          Optional.of(
-              Html.count(n) + (n == 1 ? " subscriber" : " subscribers") + " would get it now"),
-          List.of());
-    } catch (InvalidInputException refused) {
-      return new Counted(Optional.empty(), refused.problems());
-    }
+    var counting = Attempt.of(() ->
+        sources.campaigns().countAudience(CampaignJson.audienceFromJson(form.audienceJson())));
+    return switch (counting) {
+      case Attempt.Done<Long> counted -> {
+        long n = counted.value();
+        yield new Counted(
+            Optional.of(
+                Html.count(n) + (n == 1 ? " subscriber" : " subscribers") + " would get it now"),
+            List.of(),
+            200);
+      }
+      case Attempt.Refused<Long> refused ->
+        new Counted(
+            Optional.empty(),
+            refused.reason().asProblems(),
+            KindStatus.of(refused.reason().kind()));
+    };
   }
 
   /** The live count a script asks for while the conditions are edited: JSON, never a page. */
   private void liveCount(ServerRequest request, ServerResponse response, Visitor visitor) {
     var fields = guard.accept(request, response, visitor, MAX_FORM_BYTES);
     if (fields.isEmpty()) return;
-    var counted = count(CampaignForm.of(fields.get()));
+    var form = CampaignForm.of(fields.get());
+    var counted = count(form);
     Map<String, Object> out = new LinkedHashMap<>();
     counted.count().ifPresent(text -> out.put("text", text));
-    out.put("problems", counted.problems());
-    response.status(counted.problems().isEmpty() ? 200 : 422);
+    // in the form's words, as the page would show them beside the rows
+    out.put(
+        "problems",
+        counted.problems().stream()
+            .map(problem -> EditorFields.sentence(problem, EditorFields.of(problem.field(), form)))
+            .toList());
+    response.status(counted.status());
     response.header(HeaderNames.CONTENT_TYPE, "application/json");
     response.header(HeaderNames.CACHE_CONTROL, "no-store");
     response.send(dev.tidings.Json.MAPPER.writeValueAsBytes(out));
   }
 
-  record Added(CampaignForm form, List<String> problems) {}
+  record Added(CampaignForm form, List<Problem> problems, int status) {}
 
   private Added addBlock(CampaignForm form, FormFields.Fields fields) {
-    try {
-      BlockForm.Added block = BlockForm.make(fields);
-      String slots = block
-          .slots()
-          .map(n -> Integer.toString(Math.max(n, parse(form.slots()))))
-          .orElse(form.slots());
-      return new Added(
-          form.withContent(
-              insertBeforeBodyEnd(form.html(), block.html()),
-              form.text().isEmpty() ? block.text() : form.text() + "\n\n" + block.text(),
-              slots,
-              form.digest() || block.digest()),
-          List.of());
-    } catch (InvalidInputException refused) {
-      return new Added(form, refused.problems());
-    }
+    return switch (Attempt.of(() -> BlockForm.make(fields))) {
+      case Attempt.Done<BlockForm.Added> made -> {
+        BlockForm.Added block = made.value();
+        String slots = block
+            .slots()
+            .map(n -> Integer.toString(Math.max(n, parse(form.slots()))))
+            .orElse(form.slots());
+        yield new Added(
+            form.withContent(
+                insertBeforeBodyEnd(form.html(), block.html()),
+                form.text().isEmpty() ? block.text() : form.text() + "\n\n" + block.text(),
+                slots,
+                form.digest() || block.digest()),
+            List.of(),
+            200);
+      }
+      case Attempt.Refused<BlockForm.Added> refused ->
+        new Added(
+            form, refused.reason().asProblems(), KindStatus.of(refused.reason().kind()));
+    };
   }
 
   private static int parse(String slots) {
@@ -254,9 +275,21 @@ final class CampaignEditor {
 
   /** A block goes before the end of the body (or at the end, in a fragment without one). */
   static String insertBeforeBodyEnd(String html, String block) {
-    int end = html.toLowerCase(java.util.Locale.ROOT).lastIndexOf("</body>");
+    int end = lastBodyEnd(html);
     if (end < 0) return html.isEmpty() ? block : html + "\n" + block;
     return html.substring(0, end) + block + "\n" + html.substring(end);
+  }
+
+  /**
+   * Where the last {@code </body>} starts, in any case, found in the text itself: a lower-cased copy
+   * is not as long as the text when it holds a letter such as İ, whose lower case is two chars, so
+   * its indices do not point into the original.
+   */
+  private static int lastBodyEnd(String html) {
+    String tag = "</body>";
+    for (int at = html.length() - tag.length(); at >= 0; at--)
+      if (html.regionMatches(true, at, tag, 0, tag.length())) return at;
+    return -1;
   }
 
   private boolean editable(Campaign campaign, ServerResponse response, Visitor visitor) {
@@ -281,10 +314,11 @@ final class CampaignEditor {
       Optional<Campaign> campaign,
       CampaignForm form,
       Optional<String> template,
-      List<String> problems,
+      List<Problem> problems,
       Optional<String> count) {}
 
-  record Problem(String anchor, String text, @Nullable Integer line) {}
+  /** A problem as the list at the top shows it: the field it leads to, in the form's words. */
+  record Shown(String anchor, String text, @Nullable Integer line) {}
 
   record TemplateChoice(String name, String title, String description, boolean current) {}
 
@@ -309,7 +343,7 @@ final class CampaignEditor {
       List<String> notice,
       boolean hasProblems,
       String problemCount,
-      List<Problem> problems,
+      List<Shown> problems,
       boolean hasTemplates,
       List<TemplateChoice> templates,
       String template,
@@ -324,25 +358,28 @@ final class CampaignEditor {
       List<Option> allocations,
       List<Option> metrics,
       List<VariantView> variantRows,
-      String suggestedAt,
+      List<CampaignControls.ScheduleForm> schedule,
       List<Option> sendTimeModes) {}
 
-  private String page(Visitor visitor, Draft draft, String notice) {
+  String page(Visitor visitor, Draft draft, String notice) {
     Map<String, List<String>> errors = new LinkedHashMap<>();
-    List<Problem> problems = new ArrayList<>();
-    for (String problem : draft.problems()) {
-      String field = CampaignForm.fieldOf(problem);
-      errors.computeIfAbsent(field, f -> new ArrayList<>()).add(problem);
-      Matcher line = LINE.matcher(problem);
+    List<Shown> problems = new ArrayList<>();
+    for (Problem problem : draft.problems()) {
+      var place = EditorFields.of(problem.field(), draft.form());
+      String text = EditorFields.sentence(problem, place);
+      String field = place.slot();
+      errors.computeIfAbsent(field, f -> new ArrayList<>()).add(text);
+      // the line a template problem is on, for the script that moves the cursor there
+      Matcher line = LINE.matcher(problem.message());
       String anchor = switch (field) {
-        case "form" -> "name";
+        case EditorFields.FORM -> "name";
         case "digest" -> "digestDays";
-        case "experiment" -> "experiment";
-        case "sendTime" -> "sendTime";
         default -> field;
       };
-      problems.add(
-          new Problem(anchor, problem, line.find() ? Integer.valueOf(line.group(1)) : null));
+      problems.add(new Shown(
+          anchor,
+          text,
+          field.equals("html") && line.find() ? Integer.valueOf(line.group(1)) : null));
     }
     Map<String, Boolean> invalid = new LinkedHashMap<>();
     errors.keySet().forEach(field -> invalid.put(field, true));
@@ -420,10 +457,13 @@ final class CampaignEditor {
             new Option("human_click", "People clicking", form.metric().equals("human_click")),
             new Option("human_open", "People opening", form.metric().equals("human_open"))),
         variants,
-        java.time.LocalDateTime.ofInstant(
-                sources.clock().instant().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS),
-                java.time.ZoneOffset.UTC)
-            .toString(),
+        campaign.stream()
+            .map(c -> CampaignControls.scheduleForm(
+                c.id(),
+                c.definition().scheduledAt(),
+                visitor.zone(),
+                sources.clock().instant()))
+            .toList(),
         List.of(
             new Option("at-once", "All at once", !form.sendTimeMode().equals("per-subscriber")),
             new Option(

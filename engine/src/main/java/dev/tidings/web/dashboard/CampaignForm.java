@@ -8,12 +8,8 @@ import dev.tidings.campaign.editor.StarterTemplate;
 import dev.tidings.recommend.blend.Algorithm;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -21,7 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The campaign editor's form, as a person typed it. It becomes the API's JSON ({@link #toJson}) and is
  * checked by the same {@link CampaignJson#fromJson}, so the editor can accept nothing the API would
- * refuse; each problem that comes back is shown beside the field it names ({@link #fieldOf}). Values
+ * refuse; each problem that comes back is shown beside the field its path names ({@link
+ * EditorFields}). Values
  * are kept as typed, so a refused form comes back with everything still in it.
  */
 record CampaignForm(
@@ -397,9 +394,10 @@ record CampaignForm(
         for (int i = 0; i < names.length && i < parts.size(); i++)
           out.set(names[i], numberNode(parts.get(i)));
       }
-      case "clicked" -> out.put("type", "clicked").set("withinDays", numberNode(value));
-      case "openedWithin" -> out.put("type", "openedWithin").set("days", numberNode(value));
-      default -> out.put("type", row.type()).set("campaignId", numberNode(value));
+      // a blank value is left out, so that the API reports it as missing, not as a wrong number
+      case "clicked" -> putNumber(out.put("type", "clicked"), "withinDays", value);
+      case "openedWithin" -> putNumber(out.put("type", "openedWithin"), "days", value);
+      default -> putNumber(out.put("type", row.type()), "campaignId", value);
     }
     return out;
   }
@@ -442,50 +440,6 @@ record CampaignForm(
     return value == Math.rint(value) && Math.abs(value) < 1e15
         ? Long.toString((long) value)
         : Double.toString(value);
-  }
-
-  private static final Pattern CONDITION = Pattern.compile("^audience\\.conditions\\[(\\d+)]");
-  private static final Pattern MISSING = Pattern.compile("^missing required field '([a-zA-Z]+)'");
-  private static final Pattern LEADING = Pattern.compile("^([a-zA-Z]+)");
-  private static final Map<String, String> FIELDS = fields();
-
-  private static Map<String, String> fields() {
-    Map<String, String> out = new LinkedHashMap<>();
-    out.put("name", "name");
-    out.put("from", "fromEmail");
-    out.put("replyTo", "replyToEmail");
-    out.put("subject", "subject");
-    out.put("html", "html");
-    out.put("text", "text");
-    out.put("slots", "slots");
-    out.put("priority", "priority");
-    out.put("ratePerSecond", "rate");
-    out.put("digest", "digest");
-    out.put("experiment", "experiment");
-    out.put("sendTime", "sendTime");
-    out.put("variant", "experiment");
-    out.put("audience", "audience");
-    out.put("a", "audience");
-    return out;
-  }
-
-  /**
-   * The form field a problem of the API names: {@code html: line 3: ...} is the HTML's, {@code
-   * audience.conditions[1].values ...} is the second condition row's ({@code c1}); {@code form} when it
-   * names none of them.
-   */
-  static String fieldOf(String problem) {
-    Matcher condition = CONDITION.matcher(problem);
-    if (condition.find()) return "c" + condition.group(1);
-    Matcher missing = MISSING.matcher(problem);
-    if (missing.find()) return FIELDS.getOrDefault(missing.group(1), "form");
-    Matcher leading = LEADING.matcher(problem);
-    if (leading.find()) {
-      String word = leading.group(1);
-      if (word.equals("a") && problem.startsWith("a segment")) return "audience";
-      if (!word.equals("a")) return FIELDS.getOrDefault(word, "form");
-    }
-    return "form";
   }
 
   static String kindLabel(String wire) {

@@ -25,7 +25,12 @@ final class CampaignPage {
   private CampaignPage() {}
 
   /** The email previewed: who it went to and the products its slots showed. */
-  record Preview(ShownProducts.Shown email, String subject, List<Optional<Product>> products) {}
+  /**
+   * @param products each slot's product as the subscriber's market sells it, empty where it is not
+   * @param locale how the subscriber's cards write amounts
+   */
+  record Preview(
+      ShownProducts.Shown email, String subject, List<Optional<Product>> products, Locale locale) {}
 
   /** The page as the {@code campaign} template shows it. */
   record View(
@@ -156,30 +161,32 @@ final class CampaignPage {
                 "")),
         top,
         digests.stream()
-            .map(summary -> digests(summary, definition.digest().orElseThrow()))
+            .map(summary -> digests(summary, definition.digest().orElseThrow(), visitor.zone()))
             .toList(),
         experiment.stream()
-            .map(report -> ExperimentSection.of(report, definition.experiment().orElseThrow()))
+            .map(report ->
+                ExperimentSection.of(report, definition.experiment().orElseThrow(), visitor.zone()))
             .toList(),
         sendTime.stream().toList(),
-        preview.stream().map(CampaignPage::preview).toList());
+        preview.stream().map(shown -> preview(shown, visitor.zone())).toList());
     return Html.page(
         definition.name(), Html.Section.CAMPAIGNS, visitor, Templates.render("campaign", page));
   }
 
-  private static PreviewView preview(Preview preview) {
+  private static PreviewView preview(Preview preview, java.time.ZoneId zone) {
     var email = preview.email();
     String subscriber =
         MessageId.parse(email.messageId()).map(MessageId::subscriberId).orElse("");
     return new PreviewView(
         email.messageId(),
-        Html.time(email.chosenAt()),
+        Html.time(email.chosenAt(), zone),
         URLEncoder.encode(subscriber, StandardCharsets.UTF_8),
         preview.subject(),
-        ProductCards.of(email.productIds(), preview.products()));
+        ProductCards.of(email.productIds(), preview.products(), preview.locale()));
   }
 
-  private static Digests digests(DigestsSent.Summary summary, DigestOptions options) {
+  private static Digests digests(
+      DigestsSent.Summary summary, DigestOptions options, java.time.ZoneId zone) {
     return new Digests(
         Html.count(summary.digests()),
         Html.count(summary.pieces()),
@@ -194,7 +201,9 @@ final class CampaignPage {
             .toList(),
         summary.latest().stream()
             .map(sent -> new Latest(
-                sent.subscriberId(), Html.time(sent.sentAt()), String.join(", ", sent.titles())))
+                sent.subscriberId(),
+                Html.time(sent.sentAt(), zone),
+                String.join(", ", sent.titles())))
             .toList());
   }
 

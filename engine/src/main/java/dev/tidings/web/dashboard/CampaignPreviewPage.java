@@ -1,12 +1,13 @@
 package dev.tidings.web.dashboard;
 
-import dev.tidings.InvalidInputException;
-import dev.tidings.TidingsException;
+import dev.tidings.Attempt;
+import dev.tidings.Problem;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.editor.TestSendResult;
 import dev.tidings.mail.MimeEmails;
 import dev.tidings.mail.OutgoingEmail;
+import dev.tidings.web.KindStatus;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
@@ -192,6 +193,8 @@ final class CampaignPreviewPage {
     var form = guard.accept(request, response, visitor, 4096);
     if (form.isEmpty()) return;
     Campaign c = campaign.get();
+    String back =
+        fromCampaignPage(form.get()) ? "/campaigns/" + c.id() : "/campaigns/" + c.id() + "/edit";
     String to = form.get().get("to").trim();
     String as = form.get().get("subscriber").trim();
     Optional<String> subscriberId = Optional.empty();
@@ -202,57 +205,82 @@ final class CampaignPreviewPage {
             response,
             visitor,
             c,
+            back,
             404,
             "subscriber: no subscriber has the id or email “" + as + "”.");
         return;
       }
       subscriberId = Optional.of(found.get().id());
     }
-    try {
-      switch (sources.tests().send(c.id(), to, subscriberId)) {
-        case TestSendResult.Sent sent -> actions.done(CampaignActions.Action.TEST);
-        case TestSendResult.Refused no -> {
-          refused(response, visitor, c, 422, no.reason());
-          return;
-        }
-        case TestSendResult.Failed failed -> {
-          refused(response, visitor, c, 502, "The mail server did not take it: " + failed.reason());
-          return;
-        }
-        case TestSendResult.Limited limited -> {
-          long seconds = Math.max(1, limited.retryAfter().toSeconds());
-          response.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
-          refused(
-              response,
-              visitor,
-              c,
-              429,
-              "Too many tests this minute: try again in " + seconds + " s.");
-          return;
+    Optional<String> chosen = subscriberId;
+    var sending = Attempt.of(() -> sources.tests().send(c.id(), to, chosen));
+    switch (sending) {
+      // a refusal is answered with its kind's one status, as the API answers it
+      case Attempt.Refused<TestSendResult> no -> {
+        refused(
+            response,
+            visitor,
+            c,
+            back,
+            KindStatus.of(no.reason().kind()),
+            String.join(
+                " ", no.reason().asProblems().stream().map(Problem::message).toList()));
+        return;
+      }
+      case Attempt.Done<TestSendResult> done -> {
+        switch (done.value()) {
+          case TestSendResult.Sent sent -> actions.done(CampaignActions.Action.TEST);
+          case TestSendResult.Refused no -> {
+            refused(response, visitor, c, back, 422, no.reason());
+            return;
+          }
+          case TestSendResult.Failed failed -> {
+            refused(
+                response,
+                visitor,
+                c,
+                back,
+                502,
+                "The mail server did not take it: " + failed.reason());
+            return;
+          }
+          case TestSendResult.Limited limited -> {
+            long seconds = Math.max(1, limited.retryAfter().toSeconds());
+            response.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
+            refused(
+                response,
+                visitor,
+                c,
+                back,
+                429,
+                "Too many tests this minute: try again in " + seconds + " s.");
+            return;
+          }
         }
       }
-    } catch (InvalidInputException wrong) {
-      refused(response, visitor, c, 422, String.join(" ", wrong.problems()));
-      return;
-    } catch (TidingsException refused) {
-      if (refused.kind() == dev.tidings.ErrorKind.INTERNAL) throw refused;
-      refused(
-          response,
-          visitor,
-          c,
-          refused.kind() == dev.tidings.ErrorKind.NOT_FOUND ? 404 : 409,
-          refused.detail());
-      return;
     }
     boolean editable = sources.campaigns().view(c).state().editable();
+    // back where the test was asked for: the campaign's page, or the editor's foot
     Html.redirect(
-        response, editable ? "/campaigns/" + c.id() + "/edit?done=tested" : "/campaigns/" + c.id());
+        response,
+        fromCampaignPage(form.get()) || !editable
+            ? "/campaigns/" + c.id() + (editable ? "?done=tested" : "")
+            : "/campaigns/" + c.id() + "/edit?done=tested");
   }
 
   private static void refused(
-      ServerResponse response, Visitor visitor, Campaign c, int status, String problem) {
-    CampaignPath.refuse(
-        response, visitor, c, status, "Test not sent", problem, "/campaigns/" + c.id() + "/edit");
+      ServerResponse response,
+      Visitor visitor,
+      Campaign c,
+      String back,
+      int status,
+      String problem) {
+    CampaignPath.refuse(response, visitor, c, status, "Test not sent", problem, back);
+  }
+
+  /** Whether the test form was the campaign page's rather than the editor's. */
+  private static boolean fromCampaignPage(FormFields.Fields form) {
+    return "campaign".equals(form.get("back"));
   }
 
   /** A subscriber by email (when it has an {@code @}) or id. */

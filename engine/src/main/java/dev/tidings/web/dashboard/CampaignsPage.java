@@ -1,10 +1,13 @@
 package dev.tidings.web.dashboard;
 
 import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.CampaignState;
 import dev.tidings.campaign.CampaignView;
 import dev.tidings.delivery.CampaignHeadline;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.FunnelStep;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,15 +23,30 @@ final class CampaignsPage {
   private final CampaignService campaigns;
   private final DeliveryStats delivery;
   private final boolean canCreate;
+  private final InstantSource clock;
 
-  CampaignsPage(CampaignService campaigns, DeliveryStats delivery, boolean canCreate) {
+  CampaignsPage(
+      CampaignService campaigns, DeliveryStats delivery, boolean canCreate, InstantSource clock) {
     this.campaigns = campaigns;
     this.delivery = delivery;
     this.canCreate = canCreate;
+    this.clock = clock;
   }
 
-  /** One row's values by {@code data-k}, and the list of campaign ids in the order shown. */
-  record Rows(List<Long> ids, Map<String, String> texts, Map<String, Double> widths) {}
+  /**
+   * One row's values by {@code data-k}, and the list of campaign ids in the order shown; and when the
+   * scheduled ones start, which each viewer reads in their own zone (so it is not a live value: the
+   * live values are one snapshot for every viewer).
+   */
+  record Rows(
+      List<Long> ids,
+      Map<String, String> texts,
+      Map<String, Double> widths,
+      Map<Long, Instant> startsAt) {
+    Rows(List<Long> ids, Map<String, String> texts, Map<String, Double> widths) {
+      this(ids, texts, widths, Map.of());
+    }
+  }
 
   Rows rows() {
     List<CampaignView> views =
@@ -37,8 +55,11 @@ final class CampaignsPage {
     Map<Long, CampaignHeadline> headlines = delivery.headlines(ids);
     Map<String, String> texts = new LinkedHashMap<>();
     Map<String, Double> widths = new LinkedHashMap<>();
+    Map<Long, Instant> startsAt = new LinkedHashMap<>();
     for (CampaignView view : views) {
       long id = view.campaign().id();
+      if (view.state() == CampaignState.SCHEDULED)
+        view.campaign().definition().scheduledAt().ifPresent(at -> startsAt.put(id, at));
       String p = "c" + id + ".";
       var progress = view.progress();
       texts.put(p + "name", view.campaign().definition().name());
@@ -70,7 +91,7 @@ final class CampaignsPage {
           Html.count(headline.count(FunnelStep.BOUNCED)) + " / "
               + Html.count(headline.count(FunnelStep.COMPLAINED)));
     }
-    return new Rows(ids, texts, widths);
+    return new Rows(ids, texts, widths, startsAt);
   }
 
   private static String eta(CampaignView view) {
@@ -92,6 +113,7 @@ final class CampaignsPage {
       long id,
       String key,
       String name,
+      List<String> startsAt,
       String state,
       String progress,
       String width,
@@ -108,6 +130,7 @@ final class CampaignsPage {
 
   /** @param notice what the last action did (a draft deleted), shown once */
   String render(Visitor visitor, Rows rows, Optional<String> notice) {
+    Instant now = clock.instant();
     List<Row> shown = rows.ids().stream()
         .map(id -> {
           String p = "c" + id + ".";
@@ -117,6 +140,10 @@ final class CampaignsPage {
               id,
               p,
               text.apply("name"),
+              Optional.ofNullable(rows.startsAt().get(id))
+                  .map(at -> ScheduleTime.show(at, visitor.zone(), now))
+                  .stream()
+                  .toList(),
               text.apply("state"),
               text.apply("progress"),
               String.format(

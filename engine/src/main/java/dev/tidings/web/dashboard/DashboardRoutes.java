@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -41,7 +42,7 @@ public final class DashboardRoutes implements RouteGroup {
   private final Optional<CampaignEditor> editor;
   private final Optional<CampaignControls> controls;
   private final Optional<CampaignPreviewPage> previews;
-  private final LiveStream live = new LiveStream();
+  private final LiveStream live;
   private final CampaignsPage campaignsPage;
   private final Recommendations recommendations;
   private final Optional<SubscriberPages> subscriberPages;
@@ -74,9 +75,11 @@ public final class DashboardRoutes implements RouteGroup {
     this.subscriberPages = subscribers.map(SubscriberPages::new);
     this.sources = sources;
     this.guard = new FormGuard(metrics);
+    this.live = new LiveStream(metrics);
     var actions = new CampaignActions(metrics);
     this.editor = editor.map(e -> new CampaignEditor(e, guard, actions));
-    this.controls = editor.map(e -> new CampaignControls(e, guard, actions));
+    this.controls =
+        editor.map(e -> new CampaignControls(e, guard, actions, sources.secureCookies()));
     this.previews = editor.map(e -> new CampaignPreviewPage(e, guard, actions));
     this.signIn = new SignIn(
         sources.apiKey(),
@@ -84,8 +87,8 @@ public final class DashboardRoutes implements RouteGroup {
         signOuts,
         throttle,
         sources.clock());
-    this.campaignsPage =
-        new CampaignsPage(sources.campaigns(), sources.delivery(), editor.isPresent());
+    this.campaignsPage = new CampaignsPage(
+        sources.campaigns(), sources.delivery(), editor.isPresent(), sources.clock());
     this.recommendations = new Recommendations(sources.recommender(), sources.clock());
     this.script = resource("/web/dashboard.js");
     this.style = resource("/web/dashboard.css");
@@ -154,13 +157,19 @@ public final class DashboardRoutes implements RouteGroup {
       return;
     }
     var campaign = view.get().campaign();
-    var preview = sources
-        .shown()
-        .firstOfCampaign(id)
-        .map(email -> new CampaignPage.Preview(
-            email,
-            subject(campaign, email.messageId()),
-            email.productIds().stream().map(sources.catalog()::get).toList()));
+    var preview = sources.shown().firstOfCampaign(id).map(email -> {
+      String subscriber = dev.tidings.message.MessageId.parse(email.messageId())
+          .map(dev.tidings.message.MessageId::subscriberId)
+          .orElse("");
+      var sold = sources.prices().of(subscriber, email.productIds());
+      return new CampaignPage.Preview(
+          email,
+          subject(campaign, email.messageId()),
+          email.productIds().stream()
+              .map(productId -> Optional.ofNullable(sold.products().get(productId)))
+              .toList(),
+          cardLocale(sold, sources.subscribers().get(subscriber)));
+    });
     var digests =
         campaign.definition().digest().map(digest -> sources.notifications().digestsSent(id, 8));
     var experiment =
@@ -171,7 +180,8 @@ public final class DashboardRoutes implements RouteGroup {
         CampaignPage.render(
             visitor,
             controls
-                .map(c -> c.controls(view.get(), request.query().first("done").asOptional()))
+                .map(c ->
+                    c.controls(view.get(), request.query().first("done").asOptional(), visitor))
                 .orElse(""),
             view.get(),
             figures.get(),
@@ -183,6 +193,16 @@ public final class DashboardRoutes implements RouteGroup {
                     sources.campaigns().plannedByTime(campaign),
                     sources.delivery().sendTimeCohorts(id)))
                 : Optional.empty()));
+  }
+
+  /** How a subscriber's cards write amounts: as their market does, else as they do. */
+  private static Locale cardLocale(
+      dev.tidings.catalog.SubscriberPrices.AsSold sold,
+      Optional<dev.tidings.audience.Subscriber> subscriber) {
+    return sold.market()
+        .map(dev.tidings.catalog.Market::locale)
+        .or(() -> subscriber.map(dev.tidings.audience.Subscriber::locale))
+        .orElse(Locale.ENGLISH);
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */
@@ -225,7 +245,22 @@ public final class DashboardRoutes implements RouteGroup {
           Map<String, Product> products = new HashMap<>();
           for (String productId : ids)
             sources.catalog().get(productId).ifPresent(p -> products.put(productId, p));
-          return new ExplorerPage.Picked(id, subscriber, answer, products, emails);
+          var sold = sources
+              .prices()
+              .of(
+                  id,
+                  emails.stream()
+                      .flatMap(email -> email.productIds().stream())
+                      .distinct()
+                      .toList());
+          return new ExplorerPage.Picked(
+              id,
+              subscriber,
+              answer,
+              products,
+              emails,
+              sold.products(),
+              cardLocale(sold, subscriber));
         });
     Html.send(response, 200, ExplorerPage.render(visitor, choices, picked));
   }
@@ -368,7 +403,7 @@ public final class DashboardRoutes implements RouteGroup {
         signIn.toForm(request, response);
         return;
       }
-      handler.handle(request, response, visitor.get());
+      handler.handle(request, response, visitor.get().inZone(ViewerZone.of(request)));
     };
   }
 

@@ -5,6 +5,7 @@ import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.Experiment;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.cluster.NodeRegistry;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.DeliveryStats;
@@ -16,7 +17,9 @@ import dev.tidings.recommend.Recommender;
 import dev.tidings.web.DependencyCheck;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -26,6 +29,8 @@ import java.util.function.Supplier;
  * sessions.
  *
  * @param secureCookies whether the session cookie is {@code Secure} (the public URL is https)
+ * @param prices the products of an email as its subscriber's market sells them, as the email showed
+ *     them
  */
 public record DashboardSources(
     CampaignService campaigns,
@@ -44,7 +49,60 @@ public record DashboardSources(
     Supplier<List<NodeRegistry.Node>> nodes,
     Secret apiKey,
     InstantSource clock,
-    boolean secureCookies) {
+    boolean secureCookies,
+    Pricing prices) {
+
+  /** Products as one subscriber can buy them ({@link SubscriberPrices#of}). */
+  @FunctionalInterface
+  public interface Pricing {
+    SubscriberPrices.AsSold of(String subscriberId, Collection<String> productIds);
+
+    /** Every product at its own price: an installation whose markets the dashboard is not told. */
+    static Pricing catalogue(CatalogService catalog) {
+      return (subscriberId, ids) ->
+          new SubscriberPrices.AsSold(catalog.getAll(ids), Optional.empty());
+    }
+  }
+
+  /** A dashboard that prices every product at its own price. */
+  public DashboardSources(
+      CampaignService campaigns,
+      CampaignEmails emails,
+      DeliveryStats delivery,
+      ShownProducts shown,
+      CatalogService catalog,
+      Notifications notifications,
+      ExperimentReports experiments,
+      SubscriberService subscribers,
+      Recommender recommender,
+      List<DependencyCheck> dependencies,
+      WorkQueue workQueue,
+      List<String> queues,
+      Supplier<Counting> counting,
+      Supplier<List<NodeRegistry.Node>> nodes,
+      Secret apiKey,
+      InstantSource clock,
+      boolean secureCookies) {
+    this(
+        campaigns,
+        emails,
+        delivery,
+        shown,
+        catalog,
+        notifications,
+        experiments,
+        subscribers,
+        recommender,
+        dependencies,
+        workQueue,
+        queues,
+        counting,
+        nodes,
+        apiKey,
+        clock,
+        secureCookies,
+        Pricing.catalogue(catalog));
+  }
 
   /** A campaign's experiment as it stands (and the decision it keeps). */
   @FunctionalInterface

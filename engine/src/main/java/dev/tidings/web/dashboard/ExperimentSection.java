@@ -32,7 +32,7 @@ final class ExperimentSection {
 
   record Decided(String winner, String at, String difference, String interval, String p) {}
 
-  static View of(ExperimentReport report, Experiment experiment) {
+  static View of(ExperimentReport report, Experiment experiment, java.time.ZoneId zone) {
     String allocation = experiment.allocation() == Experiment.Allocation.BANDIT
         ? "Bandit: each email's variant drawn by Thompson sampling from the results so far"
         : experiment.testShare() >= 1
@@ -58,7 +58,7 @@ final class ExperimentSection {
     var decided = report.decision().stream()
         .map(decision -> new Decided(
             report.variants().get(decision.winner()).name(),
-            Html.time(decision.decidedAt()),
+            Html.time(decision.decidedAt(), zone),
             signed(decision.difference()),
             points(decision.interval()),
             pValue(decision.pValue())))

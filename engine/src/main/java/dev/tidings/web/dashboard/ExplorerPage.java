@@ -20,12 +20,37 @@ final class ExplorerPage {
   private ExplorerPage() {}
 
   /** What is known of the picked subscriber. */
+  /**
+   * @param products the catalogue's products the page names, by id
+   * @param sold the products of the subscriber's emails as their market sells them (their cards'
+   *     prices), by id; one not sold there is absent
+   * @param locale how the subscriber's cards write amounts
+   */
   record Picked(
       String id,
       Optional<Subscriber> subscriber,
       Recommendations.Answer recommendations,
       Map<String, Product> products,
-      List<ShownProducts.Shown> emails) {}
+      List<ShownProducts.Shown> emails,
+      Map<String, Product> sold,
+      Locale locale) {
+    /** With no markets: every product sold at its own price, in the subscriber's locale. */
+    Picked(
+        String id,
+        Optional<Subscriber> subscriber,
+        Recommendations.Answer recommendations,
+        Map<String, Product> products,
+        List<ShownProducts.Shown> emails) {
+      this(
+          id,
+          subscriber,
+          recommendations,
+          products,
+          emails,
+          products,
+          subscriber.map(Subscriber::locale).orElse(Locale.ENGLISH));
+    }
+  }
 
   /** The page as the {@code explorer} template shows it. */
   record View(
@@ -118,8 +143,9 @@ final class ExplorerPage {
                 ProductCards.of(
                     email.productIds(),
                     email.productIds().stream()
-                        .map(id -> Optional.ofNullable(p.products().get(id)))
-                        .toList())))
+                        .map(id -> Optional.ofNullable(p.sold().get(id)))
+                        .toList(),
+                    p.locale())))
             .toList());
   }
 }

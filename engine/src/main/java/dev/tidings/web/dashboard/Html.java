@@ -21,6 +21,14 @@ final class Html {
         .format(instant);
   }
 
+  /** An instant on a page a person reads: in their zone, to the second, the zone named. */
+  static String time(java.time.Instant instant, java.time.ZoneId zone) {
+    return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(zone)
+            .format(instant)
+        + " " + ScheduleTime.name(zone);
+  }
+
   /** A duration as people read it: "42 s", "7 min", "3 h 5 min", "2 d 4 h". */
   static String duration(java.time.Duration duration) {
     long seconds = Math.max(0, duration.toSeconds());

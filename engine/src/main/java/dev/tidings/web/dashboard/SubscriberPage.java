@@ -9,7 +9,7 @@ import dev.tidings.audience.Suppression;
 import dev.tidings.audience.SuppressionReason;
 import dev.tidings.catalog.Product;
 import dev.tidings.delivery.FunnelStep;
-import dev.tidings.web.SubscriberHistory;
+import dev.tidings.history.SubscriberHistory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

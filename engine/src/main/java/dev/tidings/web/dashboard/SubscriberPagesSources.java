@@ -5,8 +5,8 @@ import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.history.SubscriberHistory;
 import dev.tidings.recommend.Recommender;
-import dev.tidings.web.SubscriberHistory;
 import java.time.InstantSource;
 
 /**

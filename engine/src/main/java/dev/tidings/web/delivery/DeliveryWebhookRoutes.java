@@ -1,7 +1,5 @@
 package dev.tidings.web.delivery;
 
-import dev.tidings.ErrorKind;
-import dev.tidings.InvalidInputException;
 import dev.tidings.LogText;
 import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.webhook.DeliveryEvents;
@@ -18,8 +16,8 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;
+import java.time.InstantSource;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,27 +34,25 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
   private final DeliveryWebhooks webhooks;
   private final Supplier<ReceiptSink> sink;
   private final long maxBodyBytes;
+  private final InstantSource clock;
   private final MeterRegistry metrics;
 
-  /** {@code sink} is asked for on each request, so the pipeline behind it is built on first use. */
-  public DeliveryWebhookRoutes(
-      DeliveryWebhooks webhooks, Supplier<ReceiptSink> sink, long maxBodyBytes) {
-    this(webhooks, sink, maxBodyBytes, new SimpleMeterRegistry());
-  }
-
   /**
-   * As {@link #DeliveryWebhookRoutes(DeliveryWebhooks, Supplier, long)}, counting every provider's
-   * requests in {@code metrics} as {@value #REQUESTS}{@code _total{provider,result}}: accepted,
+   * {@code sink} is asked for on each request, so the pipeline behind it is built on first use;
+   * {@code clock} says how far ahead a delivery event may be dated. Every provider's requests are
+   * counted in {@code metrics} as {@value #REQUESTS}{@code _total{provider,result}}: accepted,
    * unauthenticated, forbidden, invalid, not_configured or failed (the receipts could not be queued).
    */
   public DeliveryWebhookRoutes(
       DeliveryWebhooks webhooks,
       Supplier<ReceiptSink> sink,
       long maxBodyBytes,
+      InstantSource clock,
       MeterRegistry metrics) {
     this.webhooks = webhooks;
     this.sink = sink;
     this.maxBodyBytes = maxBodyBytes;
+    this.clock = clock;
     this.metrics = metrics;
   }
 
@@ -94,19 +90,10 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     });
     routing.post("/api/v1/delivery-events", (request, response) -> {
       var json = JsonBodies.read(request, maxBodyBytes);
-      var receipts = parse(json);
+      var receipts = DeliveryEvents.parse(json, clock);
       sink.get().accept(receipts);
       JsonBodies.write(response, 202, new Taken(receipts.size(), 0));
     });
-  }
-
-  private static java.util.List<dev.tidings.delivery.Receipt> parse(
-      tools.jackson.databind.JsonNode json) {
-    try {
-      return DeliveryEvents.parse(json);
-    } catch (InvalidInputException e) {
-      throw ApiProblem.badRequest(String.join("; ", e.problems()));
-    }
   }
 
   private byte[] body(ServerRequest request) {
@@ -117,15 +104,16 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     Mapped mapped;
     try {
       mapped = receive.get();
-    } catch (WebhookRefused refused) {
-      count(provider, refused.kind().name().toLowerCase(java.util.Locale.ROOT));
-      // the detail may quote the provider's body: one line, whatever it holds
-      log.warn("refused a {} webhook request: {}", provider, LogText.of(refused.detail()));
-      // a provider reads an unreadable body as its own bug (400), not as a rule it broke (422)
-      if (refused.kind() == ErrorKind.INVALID) throw ApiProblem.badRequest(refused.detail());
-      throw refused;
     } catch (RuntimeException failed) {
-      count(provider, "failed");
+      // counted and logged here, answered where every failure is (a refusal keeps its kind's
+      // status)
+      if (failed instanceof WebhookRefused refused) {
+        count(provider, refused.kind().name().toLowerCase(java.util.Locale.ROOT));
+        // the detail may quote the provider's body: one line, whatever it holds
+        log.warn("refused a {} webhook request: {}", provider, LogText.of(refused.detail()));
+      } else {
+        count(provider, "failed");
+      }
       throw failed;
     }
     count(provider, "accepted");

@@ -68,11 +68,8 @@ public final class NotifyRoutes implements RouteGroup {
         // optional fields of a piece read absent and null alike
         var found = new Problems();
         Boolean published = JsonFields.bool(found, element.get("published"), "published");
-        try {
-          pieces.add(ContentJson.fromJson(id, element));
-        } catch (InvalidInputException e) {
-          e.problems().forEach(found::add);
-        }
+        Content piece = found.element("", "", () -> ContentJson.fromJson(id, element));
+        if (piece != null) pieces.add(piece);
         if (!found.isEmpty())
           problems.add("content " + position + ": " + String.join("; ", found.list()));
         else if (Boolean.TRUE.equals(published)) publish.add(id);

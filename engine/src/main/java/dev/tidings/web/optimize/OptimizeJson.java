@@ -100,15 +100,17 @@ final class OptimizeJson {
             + ": impressions and conversions must be whole numbers (0 when absent)");
         continue;
       }
-      try {
-        counts.add(new CountDelta(
-            element.path("itemId").asString(""),
-            element.path("configurationId").asString(""),
-            impressions.asLong(0),
-            conversions.asLong(0)));
-      } catch (InvalidInputException e) {
-        problems.add("count " + position + ": " + String.join("; ", e.problems()));
-      }
+      var found = new Problems();
+      CountDelta count = found.element(
+          "",
+          "",
+          () -> new CountDelta(
+              element.path("itemId").asString(""),
+              element.path("configurationId").asString(""),
+              impressions.asLong(0),
+              conversions.asLong(0)));
+      if (count != null) counts.add(count);
+      else problems.add("count " + position + ": " + String.join("; ", found.list()));
     }
     if (!problems.isEmpty()) throw new InvalidInputException(problems);
     return counts;

@@ -2,6 +2,7 @@ package dev.tidings.web.optimize;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.optimize.ItemChange;
 import dev.tidings.optimize.ItemConfigurations;
@@ -136,14 +137,10 @@ public final class OptimizeRoutes implements RouteGroup {
     long minImpressions = Requests.query(request, "minImpressions")
         .map(raw -> parse(raw, "minImpressions", Long::parseLong))
         .orElse(OptimizationCriteria.DEFAULT_MIN_IMPRESSIONS);
-    try {
-      var correction = Requests.query(request, "correction")
-          .map(OptimizationCriteria.Correction::parse)
-          .orElse(OptimizationCriteria.defaults().correction());
-      return new OptimizationCriteria(alpha, minImpressions, correction);
-    } catch (InvalidInputException e) {
-      throw ApiProblem.badRequest(String.join("; ", e.problems()));
-    }
+    var correction = Requests.query(request, "correction")
+        .map(OptimizationCriteria.Correction::parse)
+        .orElse(OptimizationCriteria.defaults().correction());
+    return new OptimizationCriteria(alpha, minImpressions, correction);
   }
 
   private static <T> T parse(
@@ -151,7 +148,7 @@ public final class OptimizeRoutes implements RouteGroup {
     try {
       return parser.apply(raw);
     } catch (NumberFormatException e) {
-      throw ApiProblem.badRequest(name + " must be a number but was " + Problems.quote(raw));
+      throw new InvalidInputException(Problem.notANumber(name, Problems.quote(raw)));
     }
   }
 

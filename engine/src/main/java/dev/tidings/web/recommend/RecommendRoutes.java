@@ -166,8 +166,9 @@ public final class RecommendRoutes implements RouteGroup {
         ? JsonFields.number(found, value, field, -Double.MAX_VALUE, Double.MAX_VALUE)
         : null;
     if (given == null)
-      problems.add(field + " must be a number, got "
-          + (value.isNumber() ? JsonFields.shown(value) : JsonFields.kind(value)));
+      problems.add(dev.tidings.Problem.notANumber(
+              field, value.isNumber() ? JsonFields.shown(value) : JsonFields.kind(value))
+          .message());
     return given;
   }
 

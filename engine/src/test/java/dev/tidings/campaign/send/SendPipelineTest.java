@@ -195,7 +195,7 @@ class SendPipelineTest {
       var progress = harness.progress(job);
       return progress.done() == progress.planned();
     });
-    Thread.sleep(300);
+    Thread.sleep(300); // a window for a send after the cancel to show: nothing to wait for
     SendProgress progress = harness.progress(job);
     assertThat(progress.state()).isEqualTo(SendState.CANCELLED);
     assertThat(progress.sent()).isEqualTo(mail.accepted());
@@ -224,7 +224,7 @@ class SendPipelineTest {
     harness.sends().trigger(job, "welcome-1");
     harness.sends().trigger(job, "welcome-2");
     SendHarness.await(Duration.ofSeconds(20), () -> harness.progress(job).sent() == 2);
-    Thread.sleep(300);
+    Thread.sleep(300); // a window for a second send of welcome-1 to show: nothing to wait for
     assertThat(mail.attempts("welcome-1@subscribers.example.test")).isEqualTo(1);
     assertThat(harness.progress(job).planned()).isEqualTo(2);
     assertThat(harness.progress(job).state()).isEqualTo(SendState.RUNNING);

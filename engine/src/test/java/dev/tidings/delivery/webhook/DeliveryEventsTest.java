@@ -8,11 +8,15 @@ import dev.tidings.Json;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.ReceiptSource;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DeliveryEventsTest {
+  private static final InstantSource CLOCK =
+      InstantSource.fixed(Instant.parse("2026-05-01T12:00:00Z"));
+
   @Test
   void utc_times_read_without_a_formatter_mean_what_the_formatter_reads() {
     for (String text : List.of(
@@ -45,7 +49,7 @@ class DeliveryEventsTest {
         [{"messageId":"m-1","status":"Delivered","timestamp":"2026-05-01T10:00:00Z"},
          {"messageId":"m-2","status":"opened","timestamp":1777629600,"userAgent":"Mail/1.0"},
          {"messageId":"m-3","status":"BOUNCED","timestamp":"2026-05-01T12:00:00+02:00",
-          "reason":"550 no such user"}]"""));
+          "reason":"550 no such user"}]"""), CLOCK);
     assertThat(receipts).hasSize(3);
     assertThat(receipts.get(0).status()).isEqualTo(DeliveryStatus.DELIVERED);
     assertThat(receipts.get(0).source()).isEqualTo(ReceiptSource.API);
@@ -61,7 +65,7 @@ class DeliveryEventsTest {
             [{"messageId":"m-1","status":"delivered","timestamp":"2026-05-01T10:00:00Z"},
              {"status":"read","timestamp":"yesterday"},
              7,
-             {"messageId":"","status":"sent"}]""")))
+             {"messageId":"","status":"sent"}]"""), CLOCK))
         .isInstanceOfSatisfying(
             InvalidInputException.class,
             invalid -> assertThat(invalid.problems())
@@ -78,20 +82,36 @@ class DeliveryEventsTest {
 
   @Test
   void a_body_that_is_no_array_or_an_empty_one_is_refused() {
-    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree("{}")))
+    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree("{}"), CLOCK))
         .isInstanceOf(InvalidInputException.class);
-    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree("[]")))
+    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree("[]"), CLOCK))
         .hasMessageContaining("no events");
   }
 
   @Test
   void a_timestamp_beyond_any_calendar_is_a_problem_not_a_crash() {
-    assertThatThrownBy(() -> DeliveryEvents.parse(Json.MAPPER.readTree(
-            "[{\"messageId\":\"m\",\"status\":\"sent\",\"timestamp\":9223372036854775807}]")))
+    assertThatThrownBy(() -> DeliveryEvents.parse(
+            Json.MAPPER.readTree(
+                "[{\"messageId\":\"m\",\"status\":\"sent\",\"timestamp\":9223372036854775807}]"),
+            CLOCK))
         .isInstanceOfSatisfying(
             InvalidInputException.class,
             invalid -> assertThat(invalid.problems())
                 .singleElement()
                 .satisfies(problem -> assertThat(problem).startsWith("[0].timestamp")));
+  }
+
+  @Test
+  void how_far_ahead_an_event_may_be_is_measured_from_the_clock_it_is_given() throws Exception {
+    var body = Json.MAPPER.readTree(
+        "[{\"messageId\":\"m\",\"status\":\"sent\",\"timestamp\":\"2026-05-03T00:00:00Z\"}]");
+    assertThatThrownBy(() -> DeliveryEvents.parse(body, CLOCK))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("[0].timestamp");
+    assertThat(
+            DeliveryEvents.parse(body, InstantSource.fixed(Instant.parse("2026-05-02T12:00:00Z"))))
+        .singleElement()
+        .satisfies(
+            receipt -> assertThat(receipt.at()).isEqualTo(Instant.parse("2026-05-03T00:00:00Z")));
   }
 }

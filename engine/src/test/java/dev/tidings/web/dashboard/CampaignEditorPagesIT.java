@@ -126,7 +126,7 @@ class CampaignEditorPagesIT {
 
     assertThat(saved.statusCode()).as(saved.body()).isEqualTo(303);
     String location = saved.headers().firstValue("Location").orElseThrow();
-    Matcher created = Pattern.compile("^/campaigns/(\\d+)/edit\\?done=created$").matcher(location);
+    Matcher created = Pattern.compile("^/campaigns/(\\d+)\\?done=created$").matcher(location);
     assertThat(created.matches()).as(location).isTrue();
     var template =
         node.capability(CampaignWiring.class).templates().get("open-time-picks").orElseThrow();
@@ -167,7 +167,7 @@ class CampaignEditorPagesIT {
         .headers()
         .firstValue("Location")
         .orElseThrow()
-        .replaceAll("^/campaigns/(\\d+)/edit.*$", "$1"));
+        .replaceAll("^/campaigns/(\\d+)\\?done=created$", "$1"));
     assertThat(stored(id).definition().html()).isEqualTo(HTML);
   }
 
@@ -254,7 +254,9 @@ class CampaignEditorPagesIT {
     var answer = Json.MAPPER.readTree(bad.body());
     assertThat(answer.has("text")).isFalse();
     assertThat(answer.path("problems").isArray()).isTrue();
-    assertThat(answer.path("problems").get(0).asString()).contains("audience.conditions[0]");
+    assertThat(answer.path("problems").get(0).asString())
+        .as("in the form's words, not the API's")
+        .isEqualTo("Write the value of condition 1 as days, e.g. 30.");
     assertThat(campaignCount()).isEqualTo(before);
   }
 
@@ -277,7 +279,8 @@ class CampaignEditorPagesIT {
 
     assertThat(refused.statusCode()).isEqualTo(422);
     var page = Jsoup.parse(refused.body());
-    assertThat(page.select("#c1-error").text()).contains("999999999");
+    assertThat(page.select("#c1-error").text())
+        .isEqualTo("The value of condition 2 names nothing Tidings knows (campaign id).");
     assertThat(page.select("#c0-error")).isEmpty();
     assertThat(page.select("[id=c1.value]").attr("aria-invalid")).isEqualTo("true");
     assertThat(campaignCount()).isEqualTo(before);
@@ -286,7 +289,8 @@ class CampaignEditorPagesIT {
     var counted = post("/campaigns/new", form);
     assertThat(counted.statusCode()).isEqualTo(422);
     assertThat(Jsoup.parse(counted.body()).select("output#count").text()).isEmpty();
-    assertThat(Jsoup.parse(counted.body()).select("#c1-error").text()).contains("999999999");
+    assertThat(Jsoup.parse(counted.body()).select("#c1-error").text())
+        .isEqualTo("The value of condition 2 names nothing Tidings knows (campaign id).");
 
     String csrf = token(get("/campaigns/new").body());
     var live = post(
@@ -294,8 +298,7 @@ class CampaignEditorPagesIT {
         Map.of("_csrf", csrf, "c0.type", "notOpened", "c0.value", "999999999"));
     assertThat(live.statusCode()).isEqualTo(422);
     assertThat(Json.MAPPER.readTree(live.body()).path("problems").get(0).asString())
-        .startsWith("audience.conditions[0]")
-        .contains("999999999");
+        .isEqualTo("The value of condition 1 names nothing Tidings knows (campaign id).");
   }
 
   @Test
@@ -373,6 +376,66 @@ class CampaignEditorPagesIT {
     assertThat(get("/campaigns/" + id + "/edit").statusCode())
         .as("a cancelled campaign is not edited")
         .isEqualTo(409);
+  }
+
+  @Test
+  void a_draft_is_checked_and_scheduled_from_its_page_in_the_persons_zone() throws Exception {
+    long id = createDraft("Zoned", Map.of("c0.type", "country", "c0.value", "GB"));
+    String paris = cookie + "; " + ViewerZone.COOKIE + "=Europe%2FParis";
+    var page = get("/campaigns/" + id, paris);
+    assertThat(page.statusCode()).isEqualTo(200);
+    var links = Jsoup.parse(page.body()).select("nav.controls a").eachAttr("href");
+    assertThat(links)
+        .containsExactly(
+            "/campaigns/" + id + "/edit",
+            "/campaigns/" + id + "/preview",
+            "/campaigns/" + id + "/confirm?action=send",
+            "/campaigns/" + id + "/confirm?action=delete");
+    for (String link : links)
+      assertThat(get(link, paris).statusCode())
+          .as("each action's page opens: " + link)
+          .isEqualTo(200);
+    var scheduleForm = form(page.body(), "form.schedule");
+    assertThat(scheduleForm.get("zone")).isEqualTo("Europe/Paris");
+
+    var tested = post(
+        "/campaigns/" + id + "/test",
+        Map.of("_csrf", token(page.body()), "to", "me@example.com", "back", "campaign"));
+    assertThat(tested.headers().firstValue("Location"))
+        .as("a test asked for on the campaign's page comes back to it")
+        .hasValue("/campaigns/" + id + "?done=tested");
+
+    ZoneId zone = ZoneId.of("Europe/Paris");
+    LocalDateTime local = LocalDateTime.ofInstant(
+        Instant.now().plus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MINUTES), zone);
+    var unknown = get(
+        "/campaigns/" + id + "/confirm?action=schedule&zone=Mars%2FOlympus&at="
+            + encode(local.toString()),
+        paris);
+    assertThat(unknown.statusCode()).isEqualTo(422);
+    assertThat(unknown.body()).contains("is not a time zone we know");
+
+    var confirm = get(
+        "/campaigns/" + id + "/confirm?action=schedule&zone=Europe%2FParis&at="
+            + encode(local.toString()),
+        paris);
+    assertThat(confirm.statusCode()).as(confirm.body()).isEqualTo(200);
+    assertThat(confirm.body())
+        .contains(String.format(
+            Locale.ROOT, "%02d:%02d Europe/Paris", local.getHour(), local.getMinute()));
+    var confirmForm = form(confirm.body(), "form[action=/campaigns/" + id + "/schedule]");
+    var scheduled = post("/campaigns/" + id + "/schedule", confirmForm);
+    assertThat(scheduled.statusCode()).as(scheduled.body()).isEqualTo(303);
+    assertThat(scheduled.headers().firstValue("Set-Cookie").orElseThrow())
+        .startsWith(ViewerZone.COOKIE + "=Europe%2FParis;");
+    assertThat(stored(id).definition().scheduledAt())
+        .as("stored as the instant the Paris time is")
+        .hasValue(local.atZone(zone).toInstant());
+    var shown = Jsoup.parse(get("/campaigns/" + id, paris).body());
+    assertThat(shown.select(".starts").text()).contains("Europe/Paris");
+    assertThat(shown.select("nav.controls a").eachText()).contains("Unschedule…");
+    assertThat(Jsoup.parse(get("/", paris).body()).select(".when").eachText())
+        .anyMatch(text -> text.endsWith("Europe/Paris"));
   }
 
   @Test
@@ -604,7 +667,7 @@ class CampaignEditorPagesIT {
   private long createDraft(String name, Map<String, String> changes) throws Exception {
     var saved = post("/campaigns/new", draftForm(name, changes));
     assertThat(saved.statusCode()).as(saved.body()).isEqualTo(303);
-    Matcher id = Pattern.compile("/campaigns/(\\d+)/edit")
+    Matcher id = Pattern.compile("^/campaigns/(\\d+)\\?done=created$")
         .matcher(saved.headers().firstValue("Location").orElseThrow());
     assertThat(id.find()).isTrue();
     return Long.parseLong(id.group(1));

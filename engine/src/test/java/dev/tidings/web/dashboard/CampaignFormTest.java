@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.campaign.Audience;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.Condition;
@@ -50,15 +51,17 @@ class CampaignFormTest {
   @Test
   void what_is_not_a_number_reaches_the_api_as_typed_and_is_named() {
     String body = FILLED.replace("slots=0", "slots=three").replace("c1.value=30", "c1.value=soon");
-    assertThatThrownBy(
-            () -> CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty())))
+    var form = CampaignForm.of(form(body));
+    assertThatThrownBy(() -> CampaignJson.fromJson(form.toJson(Optional.empty())))
         .isInstanceOf(InvalidInputException.class)
         .satisfies(e -> {
-          var problems = ((InvalidInputException) e).problems();
+          var problems = ((InvalidInputException) e).asProblems();
           assertThat(problems)
-              .anySatisfy(p -> assertThat(CampaignForm.fieldOf(p)).isEqualTo("slots"));
+              .anySatisfy(
+                  p -> assertThat(EditorFields.of(p.field(), form).slot()).isEqualTo("slots"));
           assertThat(problems)
-              .anySatisfy(p -> assertThat(CampaignForm.fieldOf(p)).isEqualTo("c1"));
+              .anySatisfy(
+                  p -> assertThat(EditorFields.of(p.field(), form).slot()).isEqualTo("c1"));
         });
   }
 
@@ -84,30 +87,40 @@ class CampaignFormTest {
   @Test
   void a_bad_send_time_window_is_named_at_its_field() {
     String body = FILLED + "&sendTime=per-subscriber&within=PT30M&holdout=60";
-    assertThatThrownBy(
-            () -> CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty())))
+    var form = CampaignForm.of(form(body));
+    assertThatThrownBy(() -> CampaignJson.fromJson(form.toJson(Optional.empty())))
         .isInstanceOf(InvalidInputException.class)
         .satisfies(e -> {
-          var problems = ((InvalidInputException) e).problems();
-          assertThat(problems).hasSize(2);
+          var problems = ((InvalidInputException) e).asProblems();
           assertThat(problems)
-              .allSatisfy(p -> assertThat(CampaignForm.fieldOf(p)).isEqualTo("sendTime"));
-          assertThat(problems).anySatisfy(p -> assertThat(p).startsWith("sendTime.within"));
-          assertThat(problems).anySatisfy(p -> assertThat(p).startsWith("sendTime.holdout"));
+              .extracting(Problem::field)
+              .containsExactlyInAnyOrder("sendTime.within", "sendTime.holdout");
+          assertThat(problems)
+              .allSatisfy(
+                  p -> assertThat(EditorFields.of(p.field(), form).slot()).isEqualTo("sendTime"));
+          assertThat(((InvalidInputException) e).problems())
+              .anySatisfy(p -> assertThat(p).startsWith("sendTime.within"))
+              .anySatisfy(p -> assertThat(p).startsWith("sendTime.holdout"));
         });
   }
 
   @Test
-  void each_problem_of_the_api_is_placed_at_its_field() {
-    assertThat(CampaignForm.fieldOf("html: line 3: <script> is not allowed")).isEqualTo("html");
-    assertThat(CampaignForm.fieldOf("missing required field 'from'")).isEqualTo("fromEmail");
-    assertThat(CampaignForm.fieldOf("from.email: not an address")).isEqualTo("fromEmail");
-    assertThat(CampaignForm.fieldOf("audience.conditions[4].values must be ..."))
-        .isEqualTo("c4");
-    assertThat(CampaignForm.fieldOf("a segment has at most 20 conditions")).isEqualTo("audience");
-    assertThat(CampaignForm.fieldOf("experiment.variants must be ...")).isEqualTo("experiment");
-    assertThat(CampaignForm.fieldOf("ratePerSecond must be a number")).isEqualTo("rate");
-    assertThat(CampaignForm.fieldOf("something else entirely")).isEqualTo("form");
+  void each_field_path_of_the_api_is_placed_at_its_form_field() {
+    var form = CampaignForm.of(form(FILLED));
+    assertThat(EditorFields.of("html", form).slot()).isEqualTo("html");
+    assertThat(EditorFields.of("from", form).slot()).isEqualTo("fromEmail");
+    assertThat(EditorFields.of("from.email", form).slot()).isEqualTo("fromEmail");
+    assertThat(EditorFields.of("audience.conditions[4].values", form).slot()).isEqualTo("c4");
+    assertThat(EditorFields.of("audience.conditions", form).slot()).isEqualTo("audience");
+    assertThat(EditorFields.of("experiment.variants", form).slot()).isEqualTo("experiment");
+    assertThat(EditorFields.of("experiment.variants[1].name", form).label())
+        .isEqualTo("variant 2 name");
+    assertThat(EditorFields.of("ratePerSecond", form).slot()).isEqualTo("rate");
+    assertThat(EditorFields.of("", form).slot()).isEqualTo("form");
+    assertThat(EditorFields.of("somethingElse", form).slot()).isEqualTo("form");
+    assertThat(EditorFields.of("audience.conditions[0].values", form).hint())
+        .as("a condition's hint is its row's kind's")
+        .isEqualTo("two-letter codes, comma-separated: GB, IE");
   }
 
   @Test

@@ -71,7 +71,8 @@ class CampaignPageTest {
         new ShownProducts.Shown(
             new dev.tidings.message.MessageId(7, 3, "s:1.2").text(), 7, List.of("p1", "gone"), t),
         "Hi Ann <3",
-        List.of(Optional.of(product), Optional.empty()));
+        List.of(Optional.of(product), Optional.empty()),
+        java.util.Locale.UK);
     var digests = new DigestsSent.Summary(
         3,
         7,
@@ -131,7 +132,8 @@ class CampaignPageTest {
     assertThat(page.select(".email .subject").text()).isEqualTo("Hi Ann <3");
     assertThat(page.select("ol.cards li").eachText())
         .containsExactly(
-            "slot 1 Velin Shirt \"x\" 9.50 EUR", "slot 2 gone (no longer in the catalogue)");
+            "slot 1 Velin Shirt \"x\" €9.50",
+            "slot 2 gone (no longer in the catalogue, or not sold in the market of this subscriber)");
     assertThat(page.select("ol.cards img").attr("src"))
         .isEqualTo("https://img.example/p1.png?a=1&b=2");
     assertThat(page.select("main a[href*=subscriber]").attr("href"))

@@ -42,7 +42,7 @@ class DashboardPagesTest {
             "c1.name",
             "Old"),
         Map.of("c3.progress", 50.0));
-    var page = new CampaignsPage(null, null, true);
+    var page = new CampaignsPage(null, null, true, java.time.InstantSource.system());
     pages.put("campaigns", page.render(Visitor.signedIn("test-token"), rows));
     pages.put(
         "campaigns-none",
@@ -202,7 +202,13 @@ class DashboardPagesTest {
             "1 Shirt <x> Velin 0.500 co_occurrence popularity", "2 gone 0.250 popularity");
     assertThat(found.select("ol.cards li").eachText())
         .containsExactly(
-            "slot 1 Velin Shirt <x> 9.50 EUR", "slot 2 gone (no longer in the catalogue)");
+            // as Ann's card wrote it: her locale (de-AT), the price's currency
+            "slot 1 Velin Shirt <x> "
+                + new dev.tidings.catalog.Money(
+                        new java.math.BigDecimal("9.50"), java.util.Currency.getInstance("EUR"))
+                    .format(ann.locale())
+                    .replace('\u00a0', ' '),
+            "slot 2 gone (no longer in the catalogue, or not sold in the market of this subscriber)");
     assertThat(Jsoup.parse(pages.get("explorer-failed")).select("[role=alert]").text())
         .isEqualTo("Recommendations are not available: down <db>");
     assertThat(Jsoup.parse(pages.get("explorer-noneyet")).select("p.empty").eachText())

@@ -71,7 +71,11 @@ class DeadLetterFormsTest {
         new DeliveryStats(jdbi),
         new ShownProducts(jdbi),
         new CatalogService(jdbi, clock),
-        new Notifications(jdbi, clock),
+        new Notifications(
+            jdbi,
+            clock,
+            dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
         null,
         new SubscriberService(jdbi, clock),
         request -> new dev.tidings.recommend.Recommendations(List.of()),

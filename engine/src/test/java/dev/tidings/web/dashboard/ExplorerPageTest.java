@@ -53,7 +53,7 @@ class ExplorerPageTest {
         .contains("No recommendations yet for this subscriber.")
         .contains("href=\"/campaigns/3\"")
         .contains("2026-11-24 08:00:00 UTC")
-        .contains("p-1 (no longer in the catalogue)");
+        .contains("p-1 (no longer in the catalogue, or not sold in the market of this subscriber)");
   }
 
   @Test

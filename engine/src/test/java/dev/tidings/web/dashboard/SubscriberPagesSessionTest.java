@@ -13,6 +13,7 @@ import dev.tidings.audience.SuppressionService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.history.SubscriberHistory;
 import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.queue.postgres.PostgresQueueOptions;
@@ -22,7 +23,6 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
-import dev.tidings.web.SubscriberHistory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -93,7 +93,11 @@ class SubscriberPagesSessionTest {
         new DeliveryStats(jdbi),
         new ShownProducts(jdbi),
         new CatalogService(jdbi, CLOCK),
-        new Notifications(jdbi, CLOCK),
+        new Notifications(
+            jdbi,
+            CLOCK,
+            dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
         null,
         subscribers,
         request -> new Recommendations(List.of()),

@@ -19,7 +19,7 @@ import dev.tidings.catalog.ProductJson;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.FunnelStep;
-import dev.tidings.web.SubscriberHistory;
+import dev.tidings.history.SubscriberHistory;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;

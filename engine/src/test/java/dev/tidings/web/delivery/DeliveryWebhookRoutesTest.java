@@ -81,7 +81,8 @@ class DeliveryWebhookRoutesTest {
         new HttpServer.Options(0, new Secret(API_KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
         List.of(),
-        List.of(new DeliveryWebhookRoutes(webhooks, () -> sink, MAX_BODY, METRICS)));
+        List.of(new DeliveryWebhookRoutes(
+            webhooks, () -> sink, MAX_BODY, Fixtures.clockAt(NOW), METRICS)));
   }
 
   @AfterAll
@@ -149,11 +150,12 @@ class DeliveryWebhookRoutesTest {
   }
 
   @Test
-  void a_signed_but_malformed_body_is_400_saying_what_is_wrong() throws Exception {
+  void a_signed_but_malformed_body_is_422_saying_what_is_wrong() throws Exception {
     byte[] body = "[{\"event\":\"open\"}]".getBytes(StandardCharsets.UTF_8);
     String timestamp = Long.toString(NOW.getEpochSecond());
     var response = sendgrid(body, SendGridKeys.sign(timestamp, body), timestamp);
-    assertThat(response.statusCode()).isEqualTo(400);
+    // the same answer as any other input that breaks a rule: only the signature has its own
+    assertThat(response.statusCode()).isEqualTo(422);
     assertThat(json(response).path("detail").asString()).contains("event 0").contains("timestamp");
     assertThat(sink.isEmpty()).isTrue();
   }
@@ -321,7 +323,7 @@ class DeliveryWebhookRoutesTest {
   }
 
   @Test
-  void one_bad_delivery_event_refuses_the_whole_batch_with_400() throws Exception {
+  void one_bad_delivery_event_refuses_the_whole_batch_with_422() throws Exception {
     byte[] body = """
         [{"messageId":"m-1","status":"delivered","timestamp":"2026-05-01T10:00:00Z"},
          {"messageId":"m-2","status":"read","timestamp":1777629600}]""".getBytes(StandardCharsets.UTF_8);
@@ -331,13 +333,13 @@ class DeliveryWebhookRoutesTest {
         body,
         "application/json",
         List.of("Authorization", "Bearer " + API_KEY));
-    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.statusCode()).isEqualTo(422);
     assertThat(json(response).path("detail").asString()).contains("[1].status: 'read'");
     assertThat(sink.isEmpty()).isTrue();
   }
 
   @Test
-  void delivery_events_the_store_cannot_hold_are_refused_with_400_naming_the_field()
+  void delivery_events_the_store_cannot_hold_are_refused_with_422_naming_the_field()
       throws Exception {
     byte[] body = """
         [{"messageId":"m-1","status":"delivered","timestamp":"+300000-01-01T00:00:00Z"},
@@ -351,7 +353,7 @@ class DeliveryWebhookRoutesTest {
         body,
         "application/json",
         List.of("Authorization", "Bearer " + API_KEY));
-    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.statusCode()).isEqualTo(422);
     assertThat(json(response).path("detail").asString())
         .contains("[0].timestamp")
         .contains("[1].timestamp")
@@ -379,9 +381,9 @@ class DeliveryWebhookRoutesTest {
   }
 
   @Test
-  void a_delivery_event_dated_more_than_a_day_ahead_is_refused_naming_the_timestamp()
+  void a_delivery_event_dated_more_than_a_day_ahead_of_the_nodes_clock_is_refused_naming_it()
       throws Exception {
-    String ahead = Instant.now().plus(Duration.ofDays(2)).toString();
+    String ahead = NOW.plus(Duration.ofDays(2)).toString();
     byte[] body = ("[{\"messageId\":\"m-1\",\"status\":\"delivered\",\"timestamp\":\"" + ahead
             + "\"}]")
         .getBytes(StandardCharsets.UTF_8);
@@ -391,7 +393,7 @@ class DeliveryWebhookRoutesTest {
         body,
         "application/json",
         List.of("Authorization", "Bearer " + API_KEY));
-    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.statusCode()).isEqualTo(422);
     assertThat(json(response).path("detail").asString()).contains("[0].timestamp");
     assertThat(sink.isEmpty()).isTrue();
   }

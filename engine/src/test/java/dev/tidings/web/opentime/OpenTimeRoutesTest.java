@@ -1,6 +1,7 @@
 package dev.tidings.web.opentime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidings.Json;
 import dev.tidings.audience.SubscriberService;
@@ -315,7 +316,7 @@ class OpenTimeRoutesTest {
     assertThat(send("GET", "/api/v1/messages/" + valid + "/slots", true).statusCode())
         .isEqualTo(404);
 
-    Thread.sleep(300);
+    Thread.sleep(300); // a window for a wrongly recorded engagement to arrive
     assertThat(engagementsQueued()).as("engagements recorded").isEqualTo(depthBefore);
   }
 
@@ -325,15 +326,17 @@ class OpenTimeRoutesTest {
     long before = engagementsQueued();
     assertThat(send("HEAD", "/o/" + token + "/0", false).statusCode()).isEqualTo(200);
     assertThat(send("HEAD", "/p/" + token, false).statusCode()).isEqualTo(200);
-    Thread.sleep(300);
+    Thread.sleep(300); // a window for a wrongly recorded engagement to arrive
     assertThat(engagementsQueued()).isEqualTo(before);
 
     get("/p/" + token);
     get("/o/" + token + "/0");
     get("/c/" + token + "/1");
 
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (engagementsQueued() < before + 3 && System.nanoTime() < deadline) Thread.sleep(20);
+    await("three engagements queued")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> engagementsQueued() >= before + 3);
     assertThat(engagementsQueued()).isEqualTo(before + 3);
   }
 
@@ -369,9 +372,11 @@ class OpenTimeRoutesTest {
     get("/o/" + token + "/1");
     engagements.flush();
 
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (forDelivery.stream().filter(e -> e.subscriberId().equals("gil")).count() < 2
-        && System.nanoTime() < deadline) Thread.sleep(20);
+    await("gil's two engagements on the receipts topic")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() ->
+            forDelivery.stream().filter(e -> e.subscriberId().equals("gil")).count() >= 2);
     assertThat(forDelivery)
         .as("opens on the receipts topic, which the delivery capability consumes")
         .filteredOn(e -> e.subscriberId().equals("gil"))

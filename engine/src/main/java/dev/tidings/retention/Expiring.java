@@ -1,4 +1,4 @@
-package dev.tidings.app;
+package dev.tidings.retention;
 
 import dev.tidings.storage.Expiry;
 import java.time.Duration;

@@ -1,16 +1,17 @@
-package dev.tidings.app;
+package dev.tidings.retention;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.coordination.MutableClock;
+import dev.tidings.jobs.BackgroundJobs;
+import dev.tidings.jobs.Election;
 import dev.tidings.storage.Expiry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,14 +66,12 @@ class RetentionTest {
         List.of(
             new Expiring(messages, Duration.ofDays(180)),
             new Expiring(events, Duration.ofDays(400))),
-        Retention.RunLock.NONE,
         clock,
         metrics,
         3);
 
     Retention.Run run = retention.runOnce();
 
-    assertThat(run.ran()).isTrue();
     // days 190..240 are past 180 days; 500..900 past 400
     assertThat(run.removed())
         .containsEntry("message_status", 6L)
@@ -93,24 +92,7 @@ class RetentionTest {
   }
 
   @Test
-  void a_node_that_finds_another_running_removes_nothing() {
-    var messages = new Rows("message_status");
-    messages.rows.add(clock.instant().minus(Duration.ofDays(365)));
-    var retention = new Retention(
-        List.of(new Expiring(messages, Duration.ofDays(180))),
-        Optional::empty,
-        clock,
-        metrics,
-        100);
-
-    assertThat(retention.runOnce().ran()).isFalse();
-    assertThat(messages.rows).hasSize(1);
-    assertThat(messages.steps.get()).isZero();
-    assertThat(metrics.get(Retention.LAST_RUN).gauge().value()).isNaN();
-  }
-
-  @Test
-  void closing_stops_a_long_removal_between_two_steps_and_quietly() throws Exception {
+  void stopping_its_job_stops_a_long_removal_between_two_steps_and_quietly() throws Exception {
     var started = new CountDownLatch(1);
     var steps = new AtomicInteger();
     Expiry endless = new Expiry() {
@@ -126,17 +108,14 @@ class RetentionTest {
         return new Removed(batch, false);
       }
     };
-    var retention = new Retention(
-            List.of(new Expiring(endless, Duration.ofDays(1))),
-            Retention.RunLock.NONE,
-            clock,
-            metrics,
-            10)
-        .start(Duration.ofMillis(1));
+    var retention =
+        new Retention(List.of(new Expiring(endless, Duration.ofDays(1))), clock, metrics, 10);
+    var jobs = new BackgroundJobs(metrics, clock);
+    jobs.start(retention.job(Duration.ofMillis(1), Election.everyNode()));
     assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
     long before = System.nanoTime();
-    retention.close();
+    jobs.close();
     assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(2));
     int stoppedAt = steps.get();
     Thread.sleep(50);
@@ -162,7 +141,6 @@ class RetentionTest {
     var retention = new Retention(
         List.of(
             new Expiring(broken, Duration.ofDays(180)), new Expiring(events, Duration.ofDays(400))),
-        Retention.RunLock.NONE,
         clock,
         metrics,
         100);

@@ -1,7 +1,5 @@
-package dev.tidings.app;
+package dev.tidings.delivery;
 
-import dev.tidings.delivery.FunnelStep;
-import dev.tidings.delivery.StepListener;
 import dev.tidings.message.MessageId;
 import dev.tidings.sendtime.OpenHours;
 import java.util.ArrayList;
@@ -12,9 +10,10 @@ import org.jdbi.v3.core.Handle;
  * Feeds the funnel's first human open of each counted email into the send-time open hours, in the
  * receipts' transaction: each email a person opened adds one open at the hour they first opened it, once,
  * whatever proxies fetched before and however often the receipt comes again. Previews' opens
- * (uncounted runs) add nothing.
+ * (uncounted runs) add nothing. It lives with the funnel, not with the open hours: the send-time
+ * package sits below the campaigns, which the funnel's package uses, so it cannot know this listener.
  */
-final class OpenHoursListener implements StepListener {
+public final class OpenHoursListener implements StepListener {
   @Override
   public void added(Handle handle, List<AddedStep> steps) {
     List<OpenHours.Open> opens = new ArrayList<>();

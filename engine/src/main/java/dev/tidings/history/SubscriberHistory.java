@@ -1,4 +1,4 @@
-package dev.tidings.web;
+package dev.tidings.history;
 
 import dev.tidings.activity.ActivityHistory;
 import dev.tidings.delivery.DeliveryStats;

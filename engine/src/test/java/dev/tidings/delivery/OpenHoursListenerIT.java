@@ -1,9 +1,7 @@
-package dev.tidings.app;
+package dev.tidings.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tidings.delivery.FunnelStep;
-import dev.tidings.delivery.StepListener;
 import dev.tidings.message.MessageId;
 import dev.tidings.sendtime.HourOfWeek;
 import dev.tidings.sendtime.OpenHours;
