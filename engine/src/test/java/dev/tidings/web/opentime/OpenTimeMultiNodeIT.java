@@ -1,6 +1,7 @@
 package dev.tidings.web.opentime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tidings.Json;
 import dev.tidings.config.Secret;
@@ -94,6 +95,14 @@ class OpenTimeMultiNodeIT {
           {"id":"sub-%d","email":"sub-%1$d@example.com","name":"Reader","locale":"en-GB",
            "timeZone":"Europe/London","consent":"subscribed"}""".formatted(s));
     }
+    // a node's recommender rebuilds its item model every few seconds; one built while the products
+    // above were still arriving holds only some of them, and an email's slots then hold fewer than
+    // k
+    for (NodeProcess node : nodes)
+      await("%s's recommender to offer k products".formatted(node.uri("/")))
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(250))
+          .until(() -> recommended(node, "sub-0") >= K);
     // one email first, so both JVMs have the path warm before the burst is measured
     for (NodeProcess node : nodes) assertImage(get(node, "/o/" + token("warm", 0) + "/0"));
     double computedBefore = sum("tidings_opentime_computed_total");
@@ -176,6 +185,16 @@ class OpenTimeMultiNodeIT {
     List<String> ids = new ArrayList<>();
     Json.MAPPER.readTree(answer.body()).path("productIds").forEach(id -> ids.add(id.asString()));
     return ids;
+  }
+
+  /** How many products the node recommends to a subscriber, asked for all of the catalogue. */
+  private static int recommended(NodeProcess node, String subscriber) throws Exception {
+    var answer = send(HttpRequest.newBuilder(
+            node.uri("/api/v1/users/" + subscriber + "/recommendations?n=" + PRODUCTS))
+        .header("Authorization", "Bearer " + API_KEY)
+        .GET());
+    assertThat(answer.statusCode()).as(new String(answer.body())).isEqualTo(200);
+    return Json.MAPPER.readTree(answer.body()).path("items").size();
   }
 
   /** A counter summed over both nodes' /metrics (Prometheus text). */
