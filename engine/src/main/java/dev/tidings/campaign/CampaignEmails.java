@@ -11,7 +11,6 @@ import dev.tidings.message.MessageId;
 import dev.tidings.recommend.blend.Algorithm;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -49,7 +48,8 @@ public final class CampaignEmails implements BatchComposer {
       SubscriberService subscribers,
       SuppressionService suppressions,
       CampaignRenderer renderer,
-      InstantSource clock) {
+      InstantSource clock,
+      MeterRegistry metrics) {
     this(
         jdbi,
         subscribers,
@@ -58,7 +58,7 @@ public final class CampaignEmails implements BatchComposer {
         DigestSource.NONE,
         ExperimentLedger.NONE,
         clock,
-        new SimpleMeterRegistry());
+        metrics);
   }
 
   /**

@@ -8,7 +8,7 @@ import dev.tidings.campaign.send.Sends;
 import dev.tidings.sendtime.OpenHours;
 import dev.tidings.sendtime.SendTimeMetrics;
 import dev.tidings.sendtime.SendTimePlans;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.InstantSource;
 import java.util.Iterator;
 import java.util.List;
@@ -34,13 +34,15 @@ public final class CampaignService {
   private final InstantSource clock;
   private final SendTimePlans sendTimes;
 
-  public CampaignService(Jdbi jdbi, Sends sends, AudienceQuery audience, InstantSource clock) {
+  /** Planning per-subscriber send times from the stored open hours, counting in {@code metrics}. */
+  public CampaignService(
+      Jdbi jdbi, Sends sends, AudienceQuery audience, InstantSource clock, MeterRegistry metrics) {
     this(
         jdbi,
         sends,
         audience,
         clock,
-        new SendTimePlans(new OpenHours(jdbi), new SendTimeMetrics(new SimpleMeterRegistry())));
+        new SendTimePlans(new OpenHours(jdbi), new SendTimeMetrics(metrics)));
   }
 
   /** As the other, planning per-subscriber send times with {@code sendTimes}. */

@@ -6,7 +6,6 @@ import dev.tidings.audience.SuppressionService;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -55,16 +54,15 @@ public final class ReceiptStore {
   private final StepListener listener;
   private final ReceiptMetrics metrics;
 
-  public ReceiptStore(Jdbi jdbi, InstantSource clock) {
-    this(jdbi, clock, StepListener.NONE);
+  /** Telling no listener of the new steps, counting in {@code metrics}. */
+  public ReceiptStore(Jdbi jdbi, InstantSource clock, MeterRegistry metrics) {
+    this(jdbi, clock, StepListener.NONE, metrics);
   }
 
-  /** @param listener told of each batch's new steps inside its transaction */
-  public ReceiptStore(Jdbi jdbi, InstantSource clock, StepListener listener) {
-    this(jdbi, clock, listener, new SimpleMeterRegistry());
-  }
-
-  /** As {@link #ReceiptStore(Jdbi, InstantSource, StepListener)}, counting in {@code metrics}. */
+  /**
+   * @param listener told of each batch's new steps inside its transaction
+   * @param metrics where the receipts are counted ({@link ReceiptMetrics})
+   */
   public ReceiptStore(
       Jdbi jdbi, InstantSource clock, StepListener listener, MeterRegistry metrics) {
     this.jdbi = jdbi;

@@ -4,7 +4,6 @@ import dev.tidings.optimize.stats.Interval;
 import dev.tidings.optimize.stats.Proportion;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Timestamp;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -37,12 +36,8 @@ public final class CampaignExperiments {
   private final Counter decided;
   private final Counter rolledOut;
 
-  public CampaignExperiments(Jdbi jdbi, InstantSource clock) {
-    this(jdbi, clock, new SimpleMeterRegistry());
-  }
-
   /**
-   * As above, counting in {@code tidings_experiment_decisions_total{action}}: experiments that found
+   * Counting in {@code tidings_experiment_decisions_total{action}}: experiments that found
    * their winner ({@code decided}), and winners sent to the rest ({@code rolled_out}).
    */
   public CampaignExperiments(Jdbi jdbi, InstantSource clock, MeterRegistry metrics) {

@@ -42,7 +42,11 @@ class CampaignServiceIT {
     database = TestDatabases.real();
     sends = new RecordingSends();
     campaigns = new CampaignService(
-        database.jdbi(), sends, new AudienceQuery(database.jdbi(), clock), clock);
+        database.jdbi(),
+        sends,
+        new AudienceQuery(database.jdbi(), clock),
+        clock,
+        new SimpleMeterRegistry());
     subscribers = new SubscriberService(database.jdbi(), clock);
   }
 
@@ -175,7 +179,11 @@ class CampaignServiceIT {
     var failing = new RecordingSends();
     failing.failNextStart = new IllegalStateException("the pipeline is down");
     var service = new CampaignService(
-        database.jdbi(), failing, new AudienceQuery(database.jdbi(), clock), clock);
+        database.jdbi(),
+        failing,
+        new AudienceQuery(database.jdbi(), clock),
+        clock,
+        new SimpleMeterRegistry());
     Campaign created = service.create(Fixtures.definition());
     assertThatThrownBy(() -> service.send(created.id())).hasMessage("the pipeline is down");
     long run = service.get(created.id()).orElseThrow().runId().orElseThrow();
@@ -276,7 +284,11 @@ class CampaignServiceIT {
     json.put("scheduledAt", clock.instant().minusSeconds(60).toString());
     Campaign due = campaigns.create(CampaignJson.fromJson(json));
     var unwired = new CampaignService(
-        database.jdbi(), new UnwiredSends(), new AudienceQuery(database.jdbi(), clock), clock);
+        database.jdbi(),
+        new UnwiredSends(),
+        new AudienceQuery(database.jdbi(), clock),
+        clock,
+        new SimpleMeterRegistry());
     assertThat(new CampaignScheduler(
                 database.jdbi(),
                 unwired,

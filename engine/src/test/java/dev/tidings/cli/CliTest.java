@@ -6,6 +6,7 @@ import dev.tidings.testing.CommandRuns;
 import dev.tidings.testing.CommandRuns.Run;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -145,7 +146,7 @@ class CliTest {
     var environment = databaseWithUnreachableRedisAndRabbit();
     assertThat(run(environment, "migrate").status()).isZero();
     try (var database = dev.tidings.storage.Database.connect(
-        TestDatabases.embeddedServer().connectionSpec(2), () -> {})) {
+        TestDatabases.embeddedServer().connectionSpec(2), () -> {}, new SimpleMeterRegistry())) {
       // as an earlier version stored it: straight into the table, past today's rules
       database.jdbi().useHandle(handle -> handle.execute("""
           INSERT INTO products (id, title, price, currency, image_url, landing_url, available,

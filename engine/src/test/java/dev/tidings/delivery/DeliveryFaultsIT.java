@@ -19,6 +19,7 @@ import dev.tidings.testing.TcpProxy;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -100,7 +101,8 @@ class DeliveryFaultsIT {
   @AfterEach
   void cleanUp() {
     threads.shutdownNow();
-    try (RabbitWorkQueue cleaner = RabbitWorkQueue.connect(RealServers.amqpUrl())) {
+    try (RabbitWorkQueue cleaner =
+        RabbitWorkQueue.connect(RealServers.amqpUrl(), new SimpleMeterRegistry())) {
       cleaner.declare(topic.spec());
       cleaner.delete(topic.name());
     } finally {
@@ -114,7 +116,8 @@ class DeliveryFaultsIT {
       throws Exception {
     RabbitWorkQueue dying = node();
     RabbitWorkQueue survivor = node();
-    var store = new ReceiptStore(database.jdbi(), InstantSource.system());
+    var store =
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry());
     var consumer = new ReceiptConsumer(store);
     Set<String> killedHolding = ConcurrentHashMap.newKeySet();
     var killed = new AtomicBoolean();
@@ -153,7 +156,8 @@ class DeliveryFaultsIT {
   void a_consumer_dying_with_an_error_after_its_commit_gets_its_batch_again_and_goes_on()
       throws Exception {
     RabbitWorkQueue queue = node();
-    var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
+    var consumer = new ReceiptConsumer(
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry()));
     Set<String> diedHolding = ConcurrentHashMap.newKeySet();
     var deaths = new AtomicInteger();
     Topic.BatchOf<ReceiptBatch> commitThenError = batch -> {
@@ -187,8 +191,8 @@ class DeliveryFaultsIT {
   @Test
   void the_broker_closing_the_connections_mid_run_loses_nothing() throws Exception {
     RabbitWorkQueue queue = node();
-    var watched =
-        new Watched(new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system())));
+    var watched = new Watched(new ReceiptConsumer(
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry())));
     Subscription consumers = queue.subscribeBatches(
         topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(watched));
     var cut = new CountDownLatch(1);
@@ -229,8 +233,10 @@ class DeliveryFaultsIT {
                 Optional.empty(),
                 database.schema(),
                 8),
-            () -> {})) {
-      var consumer = new ReceiptConsumer(new ReceiptStore(proxied.jdbi(), InstantSource.system()));
+            () -> {},
+            new SimpleMeterRegistry())) {
+      var consumer = new ReceiptConsumer(
+          new ReceiptStore(proxied.jdbi(), InstantSource.system(), new SimpleMeterRegistry()));
       var watched = new Watched(consumer);
       Subscription consumers = queue.subscribeBatches(
           topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(watched));
@@ -269,8 +275,8 @@ class DeliveryFaultsIT {
   @Test
   void every_receipt_answered_2xx_over_http_is_in_postgresql() throws Exception {
     RabbitWorkQueue queue = node();
-    var watched =
-        new Watched(new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system())));
+    var watched = new Watched(new ReceiptConsumer(
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry())));
     Subscription consumers = queue.subscribeBatches(
         topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(watched));
     var sink = new ReceiptQueue(queue, topic);
@@ -423,7 +429,10 @@ class DeliveryFaultsIT {
 
   private RabbitWorkQueue node() {
     RabbitWorkQueue node = RabbitWorkQueue.connect(
-        RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system());
+        RealServers.amqpUrl(),
+        RabbitQueueOptions.defaults(),
+        InstantSource.system(),
+        new SimpleMeterRegistry());
     nodes.add(node);
     node.declare(topic.spec());
     return node;

@@ -8,6 +8,7 @@ import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -50,7 +51,11 @@ public abstract class ReceiptStoreContract {
         CREATE TABLE IF NOT EXISTS told_steps (
           message_id text NOT NULL, step smallint NOT NULL, campaign_id bigint NOT NULL,
           PRIMARY KEY (message_id, step))"""));
-    store = new ReceiptStore(database.jdbi(), InstantSource.fixed(T0), ReceiptStoreContract::tell);
+    store = new ReceiptStore(
+        database.jdbi(),
+        InstantSource.fixed(T0),
+        ReceiptStoreContract::tell,
+        new SimpleMeterRegistry());
     stats = new DeliveryStats(database.jdbi());
   }
 

@@ -9,6 +9,7 @@ import dev.tidings.delivery.webhook.ses.SesEvents;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,7 @@ class UnknownEventReplayTest {
       handle.execute("DELETE FROM unknown_receipts");
       handle.execute("DELETE FROM webhook_replays");
     });
-    store = new ReceiptStore(database.jdbi(), InstantSource.system());
+    store = new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry());
   }
 
   /** What the queue does to a request's unknown events: encoded, decoded, applied. */

@@ -28,6 +28,7 @@ import dev.tidings.testing.PostgresStandbyPair;
 import dev.tidings.testing.RealServers;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -80,9 +81,13 @@ class PostgresPromotionReceiptsFaultIT {
         var database = Database.connect(
             new ConnectionSpec(
                 pair.multiHostUrl(), Optional.empty(), Optional.empty(), "public", 8),
-            () -> {});
+            () -> {},
+            new SimpleMeterRegistry());
         var queue = RabbitWorkQueue.connect(
-            RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system());
+            RealServers.amqpUrl(),
+            RabbitQueueOptions.defaults(),
+            InstantSource.system(),
+            new SimpleMeterRegistry());
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
       database.migrate();
       queue.declare(topic.spec());
@@ -92,7 +97,8 @@ class PostgresPromotionReceiptsFaultIT {
       var deadAt = new AtomicLong();
       var firstAppliedAfter = new AtomicLong();
       var inFlight = new AtomicInteger();
-      var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
+      var consumer = new ReceiptConsumer(
+          new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry()));
       Topic.BatchOf<ReceiptBatch> watched = batch -> {
         inFlight.incrementAndGet();
         long begun = System.nanoTime();

@@ -103,7 +103,8 @@ class RabbitNodeKilledFaultIT {
     var metrics = new SimpleMeterRegistry();
     RabbitWorkQueue publishing = node(metrics);
     RabbitWorkQueue consuming = node(metrics);
-    var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
+    var consumer = new ReceiptConsumer(
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry()));
     Subscription consumers = consuming.subscribeBatches(
         topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(consumer));
 

@@ -102,7 +102,9 @@ class OpenTimeRedisFaultIT {
 
     Node(Timings timings, Duration commandTimeout) {
       coordination = RedisCoordination.connect(
-          redis.uri(), new RedisCoordination.Options(prefix, commandTimeout));
+          redis.uri(),
+          new RedisCoordination.Options(prefix, commandTimeout),
+          new SimpleMeterRegistry());
       opened.add(coordination);
       chooser = new SlotChooser(
           coordination.computeOnce(),

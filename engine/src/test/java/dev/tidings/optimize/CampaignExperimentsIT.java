@@ -7,6 +7,7 @@ import dev.tidings.delivery.StepListener;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.FunnelSteps;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -32,7 +33,7 @@ class CampaignExperimentsIT {
   void open() {
     database = TestDatabases.real();
     InstantSource clock = now::get;
-    experiments = new CampaignExperiments(database.jdbi(), clock);
+    experiments = new CampaignExperiments(database.jdbi(), clock, new SimpleMeterRegistry());
   }
 
   private final StepListener counting = StepListener.ofPeople(ExperimentSteps::count);

@@ -12,6 +12,7 @@ import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -44,10 +45,14 @@ class RecommendationFreshnessIT {
       var store = new AggregateStore(jdbi);
       var intake = new ActivityIntake(jdbi, clock);
       var aggregation = new BacklogAggregation(
-          jdbi, new AggregationDefinitions(jdbi, AggregationDefinitions.DEFAULT_REFRESH), store);
+          jdbi,
+          new AggregationDefinitions(jdbi, AggregationDefinitions.DEFAULT_REFRESH),
+          store,
+          new SimpleMeterRegistry());
       var latencies = new ArrayList<Long>();
       try (var runner = AggregationRunner.start(aggregation, AggregationRunner.Options.defaults());
-          var recommender = LiveRecommender.of(jdbi, clock, LiveRecommender.Options.defaults())) {
+          var recommender = LiveRecommender.of(
+              jdbi, clock, LiveRecommender.Options.defaults(), new SimpleMeterRegistry())) {
         for (int i = 1; i <= 8; i++) {
           String user = "fresh-" + run + "-" + i;
           String product = "f-" + (i * 7);

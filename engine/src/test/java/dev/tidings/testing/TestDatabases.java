@@ -3,6 +3,7 @@ package dev.tidings.testing;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
 import dev.tidings.storage.EmbeddedPostgresServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -79,7 +80,7 @@ public final class TestDatabases {
   private static Database freshSchema(ConnectionSpec spec) {
     String schema = "t_"
         + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-    var database = Database.connect(spec.withSchema(schema), () -> {});
+    var database = Database.connect(spec.withSchema(schema), () -> {}, new SimpleMeterRegistry());
     database.migrate();
     return database;
   }

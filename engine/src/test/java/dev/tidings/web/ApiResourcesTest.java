@@ -6,6 +6,7 @@ import dev.tidings.Json;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignEmails;
@@ -40,6 +41,7 @@ import dev.tidings.web.delivery.DeliveryRoutes;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import dev.tidings.web.recommend.RecommendRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -91,7 +93,7 @@ class ApiResourcesTest {
     catalog = new CatalogService(database.jdbi(), clock);
     activity = new ActivityIntake(database.jdbi(), clock);
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    queue = new PostgresWorkQueue(database);
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     chooser = new SlotChooser(
         InProcessCoordination.computeOnce(clock),
         request -> new Recommendations(List.of()),
@@ -100,7 +102,8 @@ class ApiResourcesTest {
         metrics,
         SlotChooser.Options.defaults());
     engagements = new EngagementRecorder(queue, 1_000);
-    recommender = LiveRecommender.of(database.jdbi(), clock, LiveRecommender.Options.defaults());
+    recommender = LiveRecommender.of(
+        database.jdbi(), clock, LiveRecommender.Options.defaults(), new SimpleMeterRegistry());
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         metrics,
@@ -113,6 +116,7 @@ class ApiResourcesTest {
                 new SubscriberService(database.jdbi(), clock),
                 new FollowService(database.jdbi(), clock),
                 new SuppressionService(database.jdbi(), clock),
+                new SuppressionChanges(new SimpleMeterRegistry()),
                 clock,
                 8 * 1024,
                 MAX_IMPORT),
@@ -138,8 +142,10 @@ class ApiResourcesTest {
                     database.jdbi(),
                     new RecordingSends(),
                     new AudienceQuery(database.jdbi(), clock),
-                    clock),
-                new dev.tidings.optimize.CampaignExperiments(database.jdbi(), clock),
+                    clock,
+                    new SimpleMeterRegistry()),
+                new dev.tidings.optimize.CampaignExperiments(
+                    database.jdbi(), clock, new SimpleMeterRegistry()),
                 dev.tidings.app.OptimizeExperiments::plan),
             new dev.tidings.web.aggregate.AggregateRoutes(
                 new dev.tidings.activity.aggregate.AggregateStore(database.jdbi()),
@@ -150,7 +156,8 @@ class ApiResourcesTest {
                     database.jdbi(),
                     new RecordingSends(),
                     new AudienceQuery(database.jdbi(), clock),
-                    clock),
+                    clock,
+                    new SimpleMeterRegistry()),
                 new CampaignEmails(
                     database.jdbi(),
                     new SubscriberService(database.jdbi(), clock),
@@ -159,7 +166,8 @@ class ApiResourcesTest {
                         java.net.URI.create("http://localhost:8080"),
                         TokenCodec.of(new Secret("resources-test-secret-0123456789")),
                         clock),
-                    clock),
+                    clock,
+                    new SimpleMeterRegistry()),
                 8 * 1024,
                 CampaignHeadlines.NONE),
             new dev.tidings.web.campaign.CampaignEditorRoutes(
@@ -167,14 +175,16 @@ class ApiResourcesTest {
                     database.jdbi(),
                     new RecordingSends(),
                     new AudienceQuery(database.jdbi(), clock),
-                    clock),
+                    clock,
+                    new SimpleMeterRegistry()),
                 new dev.tidings.campaign.editor.CampaignTemplateLibrary(),
                 new dev.tidings.campaign.editor.TestSends(
                     new CampaignService(
                         database.jdbi(),
                         new RecordingSends(),
                         new AudienceQuery(database.jdbi(), clock),
-                        clock),
+                        clock,
+                        new SimpleMeterRegistry()),
                     new CampaignEmails(
                         database.jdbi(),
                         new SubscriberService(database.jdbi(), clock),
@@ -183,7 +193,8 @@ class ApiResourcesTest {
                             java.net.URI.create("http://localhost:8080"),
                             TokenCodec.of(new Secret("resources-test-secret-0123456789")),
                             clock),
-                        clock),
+                        clock,
+                        new SimpleMeterRegistry()),
                     new SubscriberService(database.jdbi(), clock),
                     new dev.tidings.mail.outbox.OutboxMailTransport(
                         Files.createTempDirectory("tidings-resources-outbox"), clock),

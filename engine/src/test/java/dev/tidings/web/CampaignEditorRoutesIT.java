@@ -33,6 +33,7 @@ import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.campaign.CampaignEditorRoutes;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -95,14 +96,16 @@ class CampaignEditorRoutesIT {
     metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     sends = new RecordingSends();
     subscribers = new SubscriberService(jdbi, clock);
-    campaigns = new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock);
+    campaigns = new CampaignService(
+        jdbi, sends, new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     var tokens = TOKENS;
     emails = new CampaignEmails(
         jdbi,
         subscribers,
         new SuppressionService(jdbi, clock),
         new CampaignRenderer(URI.create("https://mail.shop.example"), tokens, clock),
-        clock);
+        clock,
+        new SimpleMeterRegistry());
     var catalog = new CatalogService(jdbi, clock);
     for (int i = 0; i < 5; i++)
       catalog.put(new Product(

@@ -19,6 +19,7 @@ import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.campaign.UnsubscribeRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -58,13 +59,15 @@ class CampaignRoutesIT {
     sends = new RecordingSends();
     var subscribers = new SubscriberService(jdbi, clock);
     suppressions = new SuppressionService(jdbi, clock);
-    var campaigns = new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock);
+    var campaigns = new CampaignService(
+        jdbi, sends, new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     var emails = new CampaignEmails(
         jdbi,
         subscribers,
         suppressions,
         new CampaignRenderer(URI.create("https://mail.shop.example"), TOKENS, clock),
-        clock);
+        clock,
+        new SimpleMeterRegistry());
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),

@@ -14,6 +14,7 @@ import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.recommend.RecommendRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -124,7 +125,10 @@ class RecommendRoutesIT {
   /** A node with the default options: settings re-read every 2 s. */
   private ApiClient node() {
     var recommender = LiveRecommender.of(
-        database.jdbi(), InstantSource.system(), LiveRecommender.Options.defaults());
+        database.jdbi(),
+        InstantSource.system(),
+        LiveRecommender.Options.defaults(),
+        new SimpleMeterRegistry());
     recommenders.add(recommender);
     var server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),

@@ -11,6 +11,7 @@ import dev.tidings.delivery.StepListener;
 import dev.tidings.message.MessageId;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -322,7 +323,10 @@ public final class DeliveryBench {
    */
   private static ReceiptStore sendRecordsApplied(Database database, Workload load) {
     var store = new ReceiptStore(
-        database.jdbi(), InstantSource.system(), StepListener.ofPeople(ExperimentSteps::count));
+        database.jdbi(),
+        InstantSource.system(),
+        StepListener.ofPeople(ExperimentSteps::count),
+        new SimpleMeterRegistry());
     List<Receipt> sendRecords = new ArrayList<>();
     for (String message : load.last().keySet())
       sendRecords.add(

@@ -94,7 +94,10 @@ public final class RecommendBench {
     String model;
     double buildSeconds;
     try (var live = LiveRecommender.of(
-        database.jdbi(), InstantSource.system(), LiveRecommender.Options.defaults())) {
+        database.jdbi(),
+        InstantSource.system(),
+        LiveRecommender.Options.defaults(),
+        new SimpleMeterRegistry())) {
       live.refreshModels(); // the first build races the background's first EASE fit
       long building = System.nanoTime();
       String parts = live.refreshModels();

@@ -86,7 +86,8 @@ public final class SendTimeBench {
         queue,
         coordination,
         SendOptions.defaults().withQueues("bench-st-" + suffix, "bench-sto-" + suffix),
-        clock)) {
+        clock,
+        metrics)) {
       var campaigns =
           new CampaignService(jdbi, pipeline.sends(), new AudienceQuery(jdbi, clock), clock, plans);
       Phase atOnce = start(campaigns, "at once (baseline)", "", options, out);

@@ -5,7 +5,6 @@ import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.StoredEvent;
 import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +29,6 @@ public final class BacklogAggregation {
   private final AggregationDefinitions definitions;
   private final AggregateStore store;
   private final CountingMetrics metrics;
-
-  public BacklogAggregation(Jdbi jdbi, AggregationDefinitions definitions, AggregateStore store) {
-    this(jdbi, definitions, store, new SimpleMeterRegistry());
-  }
 
   /** {@code registry}: where rounds are counted ({@link CountingMetrics}). */
   public BacklogAggregation(

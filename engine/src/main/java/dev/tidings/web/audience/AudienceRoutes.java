@@ -39,25 +39,11 @@ public final class AudienceRoutes implements RouteGroup {
   private final long maxBodyBytes;
   private final Uploads uploads;
 
-  /** Import bodies past {@code maxImportBytes} are refused; larger ones wait in java.io.tmpdir. */
-  public AudienceRoutes(
-      SubscriberService subscribers,
-      FollowService follows,
-      SuppressionService suppressions,
-      InstantSource clock,
-      long maxBodyBytes,
-      long maxImportBytes) {
-    this(
-        subscribers,
-        follows,
-        suppressions,
-        new SuppressionChanges(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
-        clock,
-        maxBodyBytes,
-        Uploads.inTemporaryDirectory(maxImportBytes));
-  }
-
-  /** @param changes counts the suppressions this API adds and lifts */
+  /**
+   * Import bodies past {@code maxImportBytes} are refused; larger ones wait in java.io.tmpdir.
+   *
+   * @param changes counts the suppressions this API adds and lifts
+   */
   public AudienceRoutes(
       SubscriberService subscribers,
       FollowService follows,

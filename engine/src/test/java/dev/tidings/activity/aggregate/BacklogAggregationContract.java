@@ -7,6 +7,7 @@ import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.activity.EventType;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,10 @@ public abstract class BacklogAggregationContract {
     store = new AggregateStore(database.jdbi());
     intake = new ActivityIntake(database.jdbi(), InstantSource.fixed(AT));
     aggregation = new BacklogAggregation(
-        database.jdbi(), new AggregationDefinitions(database.jdbi(), Duration.ZERO), store);
+        database.jdbi(),
+        new AggregationDefinitions(database.jdbi(), Duration.ZERO),
+        store,
+        new SimpleMeterRegistry());
     database
         .jdbi()
         .useHandle(handle -> handle.createUpdate("""

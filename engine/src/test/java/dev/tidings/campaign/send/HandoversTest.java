@@ -128,7 +128,8 @@ class HandoversTest {
                 Optional.empty(),
                 database.schema(),
                 2),
-            () -> {})) {
+            () -> {},
+            new SimpleMeterRegistry())) {
       var handovers = new Handovers(new Ledger(proxied.jdbi()), metrics);
       // the node loses its database mid-send
       proxy.cut();

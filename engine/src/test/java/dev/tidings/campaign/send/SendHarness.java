@@ -39,14 +39,15 @@ final class SendHarness implements AutoCloseable {
   /** With the pipeline on {@code clock} (the rate limiter and leases stay on the system's). */
   SendHarness(Database database, SendOptions options, InstantSource clock) {
     this.database = database;
-    this.queue = new PostgresWorkQueue(database);
+    this.queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     this.coordination = new Coordination(
         InProcessCoordination.computeOnce(InstantSource.system()),
         new PostgresCountdown(database),
         InProcessCoordination.rateLimiter(InstantSource.system()));
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     this.options = options.withQueues("t-send-" + suffix, "t-outcome-" + suffix);
-    this.pipeline = new SendPipeline(database.jdbi(), queue, coordination, this.options, clock);
+    this.pipeline =
+        new SendPipeline(database.jdbi(), queue, coordination, this.options, clock, metrics);
   }
 
   static SendOptions fast() {
@@ -68,7 +69,7 @@ final class SendHarness implements AutoCloseable {
   }
 
   void startWorkers(Composer composer, MailTransport mail) {
-    ConsumerGroup group = pipeline.consumers(composer, mail, metrics);
+    ConsumerGroup group = pipeline.consumers(composer, mail);
     group.register(new ConsumerGroup.Consumers() {
       @Override
       public void consume(

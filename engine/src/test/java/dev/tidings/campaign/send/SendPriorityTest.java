@@ -10,6 +10,7 @@ import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -28,7 +29,7 @@ class SendPriorityTest {
   @BeforeEach
   void open() {
     database = TestDatabases.embedded();
-    queue = new PostgresWorkQueue(database);
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     tasks = SendTopics.tasks(SendOptions.defaults()
         .withQueues("t-prio-" + UUID.randomUUID().toString().substring(0, 8), "t-prio-out"));
     queue.declare(tasks.spec());

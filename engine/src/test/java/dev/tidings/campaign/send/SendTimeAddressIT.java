@@ -70,8 +70,8 @@ class SendTimeAddressIT {
         ExperimentLedger.NONE,
         clock,
         metrics);
-    var campaigns =
-        new CampaignService(jdbi, harness.sends(), new AudienceQuery(jdbi, clock), clock);
+    var campaigns = new CampaignService(
+        jdbi, harness.sends(), new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     campaignId =
         campaigns.create(CampaignJson.fromJson(Json.MAPPER.readTree("""
             {"name":"Addresses","from":{"email":"news@shop.example","name":"Shop"},

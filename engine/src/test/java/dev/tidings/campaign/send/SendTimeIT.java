@@ -158,8 +158,13 @@ class SendTimeIT {
     // 14:00: New York's 09:00, the last partition; the run completes. A node that starts now (a
     // pipeline with nothing in memory) finds it due in the ledger and queues it.
     clock.advance(Duration.ofHours(4));
-    try (var restarted =
-        new SendPipeline(jdbi(), harness.queue, harness.coordination, harness.options, clock)) {
+    try (var restarted = new SendPipeline(
+        jdbi(),
+        harness.queue,
+        harness.coordination,
+        harness.options,
+        clock,
+        new SimpleMeterRegistry())) {
       assertThat(restarted.sweepNow()).isPositive();
     }
     harness.startWorkers(mail);

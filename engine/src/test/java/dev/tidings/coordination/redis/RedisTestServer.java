@@ -16,6 +16,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.event.command.CommandListener;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,8 @@ final class RedisTestServer implements AutoCloseable {
     this.url = url;
     coordination = RedisCoordination.connect(
         url,
-        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT));
+        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT),
+        new SimpleMeterRegistry());
     if (RedisClusterUrl.names(url)) {
       var cluster = RedisClusterClient.create(RedisClusterUrl.parse(url).seeds().stream()
           .map(seed -> RedisURI.create(seed.host(), seed.port()))
@@ -72,6 +74,7 @@ final class RedisTestServer implements AutoCloseable {
     var node = RedisCoordination.connect(
         url,
         new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT),
+        new SimpleMeterRegistry(),
         List.of(listeners));
     otherNodes.add(node);
     return node;

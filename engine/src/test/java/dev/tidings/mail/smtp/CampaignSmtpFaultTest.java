@@ -18,6 +18,7 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.PlainComposer;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -46,7 +47,7 @@ class CampaignSmtpFaultTest {
   @BeforeEach
   void open() throws Exception {
     database = TestDatabases.embedded();
-    queue = new PostgresWorkQueue(database);
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     smtp = ScriptedSmtpServer.start();
     transport = SmtpMailTransport.fromUrl(
         URI.create(
@@ -68,7 +69,8 @@ class CampaignSmtpFaultTest {
             new PostgresCountdown(database),
             InProcessCoordination.rateLimiter(InstantSource.system())),
         options,
-        InstantSource.system());
+        InstantSource.system(),
+        new SimpleMeterRegistry());
     Composer composer = new PlainComposer();
     ConsumerGroup group = pipeline.consumers(composer, transport);
     group.register(new ConsumerGroup.Consumers() {

@@ -10,6 +10,7 @@ import dev.tidings.queue.Subscription;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.RealServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -190,8 +191,10 @@ class PostgresQueueTablesIT {
     var consumerOptions = new PostgresQueueOptions(Duration.ofMinutes(1), Duration.ofMillis(5));
     Duration interval = Duration.ofMillis(500);
     var publisherOptions = new PostgresQueueOptions(Duration.ofMinutes(1), interval);
-    try (var consumerNode = new PostgresWorkQueue(database, consumerOptions);
-        var publisherNode = new PostgresWorkQueue(database, publisherOptions);
+    try (var consumerNode =
+            new PostgresWorkQueue(database, consumerOptions, new SimpleMeterRegistry());
+        var publisherNode =
+            new PostgresWorkQueue(database, publisherOptions, new SimpleMeterRegistry());
         var listener = new Listener(database, queue)) {
       consumerNode.declare(QueueSpec.of(queue));
       Map<String, Long> consumedAt = new ConcurrentHashMap<>();

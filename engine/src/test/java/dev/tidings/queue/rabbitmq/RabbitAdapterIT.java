@@ -15,6 +15,7 @@ import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
 import dev.tidings.testing.RealServers;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -51,7 +52,10 @@ class RabbitAdapterIT {
   @BeforeEach
   void declare() {
     queue = RabbitWorkQueue.connect(
-        RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system());
+        RealServers.amqpUrl(),
+        RabbitQueueOptions.defaults(),
+        InstantSource.system(),
+        new SimpleMeterRegistry());
     queue.declare(spec);
   }
 

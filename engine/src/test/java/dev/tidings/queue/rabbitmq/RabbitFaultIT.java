@@ -11,6 +11,7 @@ import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
 import dev.tidings.testing.RealServers;
 import dev.tidings.testing.TcpProxy;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,7 +62,8 @@ class RabbitFaultIT {
     proxy = TcpProxy.to(broker.getHost(), broker.getPort() < 0 ? 5672 : broker.getPort());
     URI proxied = URI.create(broker.getScheme() + "://" + broker.getRawUserInfo() + "@127.0.0.1:"
         + proxy.port() + (broker.getRawPath() == null ? "" : broker.getRawPath()));
-    queue = RabbitWorkQueue.connect(proxied, OPTIONS, InstantSource.system());
+    queue = RabbitWorkQueue.connect(
+        proxied, OPTIONS, InstantSource.system(), new SimpleMeterRegistry());
     queue.declare(QueueSpec.of(queueName));
   }
 

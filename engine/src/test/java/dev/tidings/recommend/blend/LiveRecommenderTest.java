@@ -3,6 +3,7 @@ package dev.tidings.recommend.blend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.recommend.RecommendationRequest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -55,7 +56,8 @@ class LiveRecommenderTest {
         new InMemoryAggregates(),
         user -> Follows.NONE,
         InstantSource.system(),
-        RARELY)) {
+        RARELY,
+        new SimpleMeterRegistry())) {
       assertThat(live.recommend(ask(3)).items()).isEmpty();
       for (int i = 0; i < 3; i++)
         products.add(new ProductFacts("p" + i, "b" + i, "c" + i, true, Instant.now()));
@@ -83,7 +85,8 @@ class LiveRecommenderTest {
         aggregates,
         user -> Follows.NONE,
         InstantSource.system(),
-        RARELY)) {
+        RARELY,
+        new SimpleMeterRegistry())) {
       assertThat(live.recommend(ask(1)).items().getFirst().reasons()).containsExactly("buy_again");
       live.change(Algorithm.BUY_AGAIN, new AlgorithmSettings(false, 1, Map.of()));
       assertThat(store.load().of(Algorithm.BUY_AGAIN).enabled()).isFalse();

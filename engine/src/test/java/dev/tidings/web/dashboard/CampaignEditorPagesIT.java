@@ -20,6 +20,7 @@ import dev.tidings.config.Secret;
 import dev.tidings.config.SettingsLoader;
 import dev.tidings.testing.RealServers;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -480,8 +481,8 @@ class CampaignEditorPagesIT {
   private static HttpServer unwiredDashboard() {
     var jdbi = node.infrastructure().database().jdbi();
     InstantSource clock = node.infrastructure().clock();
-    var unwired =
-        new CampaignService(jdbi, new UnwiredSends(), new AudienceQuery(jdbi, clock), clock);
+    var unwired = new CampaignService(
+        jdbi, new UnwiredSends(), new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     var subscribers = new SubscriberService(jdbi, clock);
     var editor = new CampaignEditorSources(unwired, subscribers, null, null, null, clock);
     var sources = new DashboardSources(

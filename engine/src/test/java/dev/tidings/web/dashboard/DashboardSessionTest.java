@@ -20,6 +20,7 @@ import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.AuthThrottle;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -62,7 +63,8 @@ class DashboardSessionTest {
   @BeforeAll
   static void open() {
     database = TestDatabases.embedded();
-    queue = new PostgresWorkQueue(database, PostgresQueueOptions.defaults());
+    queue =
+        new PostgresWorkQueue(database, PostgresQueueOptions.defaults(), new SimpleMeterRegistry());
     queue.declare(QueueSpec.of(QUEUE));
   }
 

@@ -23,6 +23,7 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -62,7 +63,8 @@ class SubscriberPagesSessionTest {
   static void start() {
     database = TestDatabases.embedded();
     var jdbi = database.jdbi();
-    queue = new PostgresWorkQueue(database, PostgresQueueOptions.defaults());
+    queue =
+        new PostgresWorkQueue(database, PostgresQueueOptions.defaults(), new SimpleMeterRegistry());
     var subscribers = new SubscriberService(jdbi, CLOCK);
     subscribers.put(new Subscriber(
         "ann-1",

@@ -28,6 +28,7 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -133,7 +134,7 @@ class OpenTimeRoutesTest {
         new ProductCards(cards, ProductCards.Options.defaults(), FetchAllowance.none(), metrics),
         catalog,
         new SubscriberService(database.jdbi(), clock));
-    queue = new PostgresWorkQueue(database);
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     engagements = new EngagementRecorder(queue, 10_000);
     queue.subscribeBatches(
         EngagementRecorder.TOPIC.name(), 1, 100, EngagementRecorder.TOPIC.batchHandler(batch -> {

@@ -15,6 +15,7 @@ import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.recommend.blend.ProductFacts;
 import dev.tidings.recommend.blend.RecommenderSettings;
 import dev.tidings.recommend.blend.SettingsStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -68,7 +69,8 @@ final class LiveReplay implements AutoCloseable {
         new MemoryAggregates(counting.totals()),
         user -> Follows.NONE,
         InstantSource.fixed(now),
-        new LiveRecommender.Options(NEVER, NEVER, NEVER, NEVER));
+        new LiveRecommender.Options(NEVER, NEVER, NEVER, NEVER),
+        new SimpleMeterRegistry());
     recommender.refreshModels();
   }
 

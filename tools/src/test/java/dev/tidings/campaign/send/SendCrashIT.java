@@ -9,6 +9,7 @@ import dev.tidings.config.SettingsLoader;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.testing.NodeProcess;
 import dev.tidings.testing.RealServers;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.net.http.HttpClient;
@@ -77,7 +78,8 @@ class SendCrashIT {
         planner.workQueue(),
         planner.coordination(),
         SendOptions.fromEnvironment(environment),
-        planner.clock());
+        planner.clock(),
+        new SimpleMeterRegistry());
   }
 
   @AfterEach
