@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The campaign capability's {@link dev.tidings.campaign.send.Composer}: at send time it reads the
@@ -188,7 +189,7 @@ public final class CampaignEmails implements BatchComposer {
 
   private Composed compose(
       CompiledCampaigns.Entry entry,
-      @org.jspecify.annotations.Nullable Subscriber subscriber,
+      @Nullable Subscriber subscriber,
       Set<String> suppressed,
       MessageId message) {
     if (subscriber == null)

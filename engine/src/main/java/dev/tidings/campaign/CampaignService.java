@@ -9,9 +9,11 @@ import dev.tidings.sendtime.OpenHours;
 import dev.tidings.sendtime.SendTimeMetrics;
 import dev.tidings.sendtime.SendTimePlans;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
@@ -182,7 +184,7 @@ public final class CampaignService {
    * The campaign's run's recipients by the time they are planned for, earliest first; empty before it
    * runs.
    */
-  public List<java.util.Map.Entry<java.time.Instant, Long>> plannedByTime(Campaign campaign) {
+  public List<Map.Entry<Instant, Long>> plannedByTime(Campaign campaign) {
     return campaign.runId().map(run -> sends.plannedByTime(campaign.id(), run)).orElse(List.of());
   }
 

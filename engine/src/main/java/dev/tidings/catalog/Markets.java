@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Currency;
@@ -135,9 +136,9 @@ public final class Markets {
    */
   public void putAllPrices(Map<String, Map<String, BigDecimal>> byProduct) {
     if (byProduct.isEmpty()) return;
-    List<String> products = new java.util.ArrayList<>();
-    List<String> codes = new java.util.ArrayList<>();
-    List<String> amounts = new java.util.ArrayList<>();
+    List<String> products = new ArrayList<>();
+    List<String> codes = new ArrayList<>();
+    List<String> amounts = new ArrayList<>();
     byProduct.forEach((product, prices) -> prices.forEach((code, price) -> {
       products.add(product);
       codes.add(code);
@@ -225,9 +226,9 @@ public final class Markets {
   static void replacePrices(
       Handle handle, List<String> ids, Map<String, Map<String, BigDecimal>> pricesByProduct) {
     if (ids.isEmpty()) return;
-    List<String> products = new java.util.ArrayList<>();
-    List<String> codes = new java.util.ArrayList<>();
-    List<String> amounts = new java.util.ArrayList<>();
+    List<String> products = new ArrayList<>();
+    List<String> codes = new ArrayList<>();
+    List<String> amounts = new ArrayList<>();
     for (String id : ids) {
       pricesByProduct.getOrDefault(id, Map.of()).forEach((code, price) -> {
         products.add(id);

@@ -6,16 +6,19 @@ import dev.tidings.audience.SuppressionService;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -81,7 +84,7 @@ public final class ReceiptStore {
   public record Unknown(
       ReceiptSource source, String eventType, String rawEvent, Optional<String> eventId) {
     public Unknown {
-      java.util.Objects.requireNonNull(eventId, "eventId");
+      Objects.requireNonNull(eventId, "eventId");
     }
 
     public Unknown(ReceiptSource source, String eventType, String rawEvent) {
@@ -90,7 +93,7 @@ public final class ReceiptStore {
   }
 
   /** How long an unknown event's id is remembered: SendGrid retries a request for up to 72 hours. */
-  static final java.time.Duration UNKNOWN_IDS_KEPT = java.time.Duration.ofDays(4);
+  static final Duration UNKNOWN_IDS_KEPT = Duration.ofDays(4);
 
   public Applied apply(List<Receipt> receipts, List<Unknown> unknown) {
     Applied applied = jdbi.inTransaction(handle -> apply(handle, receipts, unknown));
@@ -303,7 +306,7 @@ public final class ReceiptStore {
   }
 
   /** Inserts every row not there yet and answers the ones that were new. */
-  private static List<StepRow> insertSteps(Handle handle, java.util.Collection<StepRow> rows) {
+  private static List<StepRow> insertSteps(Handle handle, Collection<StepRow> rows) {
     List<String> messages = new ArrayList<>(rows.size());
     List<Integer> steps = new ArrayList<>(rows.size());
     List<Long> campaigns = new ArrayList<>(rows.size());
@@ -336,7 +339,7 @@ public final class ReceiptStore {
         .map((rs, ctx) -> rs.getString("message_id") + "\u0000" + rs.getInt("step"))
         .list()
         .stream()
-        .map(key -> java.util.Objects.requireNonNull(byKey.get(key), key))
+        .map(key -> Objects.requireNonNull(byKey.get(key), key))
         .toList();
   }
 
@@ -403,7 +406,7 @@ public final class ReceiptStore {
   };
 
   /** Each message's status moves to the batch's highest for it, only if that is higher. */
-  private static void moveForward(Handle handle, java.util.Collection<Receipt> highest) {
+  private static void moveForward(Handle handle, Collection<Receipt> highest) {
     List<String> messages = new ArrayList<>(highest.size());
     List<Integer> statuses = new ArrayList<>(highest.size());
     List<Instant> times = new ArrayList<>(highest.size());

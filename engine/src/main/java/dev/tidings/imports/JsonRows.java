@@ -6,6 +6,7 @@ import dev.tidings.JsonFields;
 import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.math.BigDecimal;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import tools.jackson.databind.JsonNode;
@@ -33,8 +34,8 @@ public final class JsonRows {
   /** Fills {@code fields} from a JSON object; throws when the shape is wrong (unknown field, wrong type). */
   static void fill(JsonNode node, RowFields fields) {
     if (!node.isObject())
-      throw new InvalidInputException("expected a JSON object, got "
-          + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+      throw new InvalidInputException(
+          "expected a JSON object, got " + node.getNodeType().name().toLowerCase(Locale.ROOT));
     var problems = new Problems();
     RowSchema schema = fields.schema();
     for (var entry : node.properties()) {

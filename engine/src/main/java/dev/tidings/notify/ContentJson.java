@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Content and digests as JSON; reading names every problem at once. */
@@ -201,7 +202,7 @@ public final class ContentJson {
         current.put("day", item.day().toString());
         current.putArray("items");
       }
-      ObjectNode entry = ((tools.jackson.databind.node.ArrayNode) current.get("items")).addObject();
+      ObjectNode entry = ((ArrayNode) current.get("items")).addObject();
       entry.put("kind", item.kind().wire());
       entry.set("content", toJson(item.content()));
     }

@@ -9,7 +9,9 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The record of campaign experiments (V19__experiments.sql, V20): the variant of each sent email, counts per
@@ -136,7 +138,7 @@ public final class CampaignExperiments {
    *
    * @return the rollout's campaign and whether it is new; empty while another request is rolling out
    */
-  public Optional<RolledOut> rollOutOnce(long campaignId, java.util.function.LongSupplier rollout) {
+  public Optional<RolledOut> rollOutOnce(long campaignId, LongSupplier rollout) {
     boolean claimed = jdbi.withHandle(handle -> handle
             .createUpdate("UPDATE experiment_decisions SET rollout_campaign_id = :claimed"
                 + " WHERE campaign_id = :campaign AND rollout_campaign_id IS NULL")
@@ -169,7 +171,7 @@ public final class CampaignExperiments {
   /** Marks a rollout being made: no campaign has this id. */
   private static final long ROLLING_OUT = -1;
 
-  private void setRollout(long campaignId, @org.jspecify.annotations.Nullable Long rollout) {
+  private void setRollout(long campaignId, @Nullable Long rollout) {
     jdbi.useHandle(handle -> handle
         .createUpdate("UPDATE experiment_decisions SET rollout_campaign_id = :rollout"
             + " WHERE campaign_id = :campaign")

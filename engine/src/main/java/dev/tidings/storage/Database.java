@@ -6,10 +6,12 @@ import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import dev.tidings.TidingsException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -128,12 +130,12 @@ public final class Database implements AutoCloseable {
    * (LISTEN); the caller closes it.
    */
   public Connection dedicatedConnection() throws SQLException {
-    var properties = new java.util.Properties();
+    var properties = new Properties();
     spec.user().ifPresent(user -> properties.setProperty("user", user));
     spec.password().ifPresent(password -> properties.setProperty("password", password));
     properties.setProperty("ApplicationName", "tidings-listener");
-    Connection connection = java.sql.DriverManager.getConnection(
-        spec.unboundedUrl(ConnectionSpec.Role.PRIMARY), properties);
+    Connection connection =
+        DriverManager.getConnection(spec.unboundedUrl(ConnectionSpec.Role.PRIMARY), properties);
     try (var statement = connection.createStatement()) {
       statement.execute("SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
     } catch (SQLException e) {

@@ -14,6 +14,7 @@ import dev.tidings.audience.Location;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.TargetType;
+import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -102,7 +103,7 @@ class AudienceQueryIT {
 
   @Test
   void a_rollout_audience_leaves_out_whoever_the_test_sent_a_variant() {
-    var experiments = new dev.tidings.optimize.CampaignExperiments(
+    var experiments = new CampaignExperiments(
         database.jdbi(), InstantSource.fixed(NOW), new SimpleMeterRegistry());
     experiments.sent(77, "m-vienna", "vienna", 0);
     experiments.sent(77, "m-paris", "paris", 1);

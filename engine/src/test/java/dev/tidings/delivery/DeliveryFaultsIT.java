@@ -37,6 +37,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -301,8 +302,8 @@ class DeliveryFaultsIT {
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
             () -> sink,
             1024 * 1024,
-            java.time.InstantSource.system(),
-            new io.micrometer.core.instrument.simple.SimpleMeterRegistry())))) {
+            InstantSource.system(),
+            new SimpleMeterRegistry())))) {
       HttpClient client =
           HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
       URI endpoint = URI.create("http://127.0.0.1:" + server.port() + "/api/v1/delivery-events");
@@ -471,7 +472,7 @@ class DeliveryFaultsIT {
    * after a pause, as a provider retries after a 503. Two thirds in, it waits for the fault, so that
    * the last third is published after it whatever the fault takes to inject.
    */
-  private static final class Publisher implements java.util.concurrent.Callable<Void> {
+  private static final class Publisher implements Callable<Void> {
     private final ReceiptSink sink;
     private final List<List<Receipt>> requests;
     private final CountDownLatch fault;

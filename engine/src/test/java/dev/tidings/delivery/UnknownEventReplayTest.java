@@ -14,6 +14,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jdbi.v3.core.generic.GenericType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -121,6 +122,6 @@ class UnknownEventReplayTest {
             .bind("source", source)
             .setMapKeyColumn("event_type")
             .setMapValueColumn("count")
-            .collectInto(new org.jdbi.v3.core.generic.GenericType<Map<String, Long>>() {}));
+            .collectInto(new GenericType<Map<String, Long>>() {}));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,7 +77,7 @@ class DigestFlushInterruptedFaultIT {
       // with
       // the email itself. Its pieces are reported with the unknown recipient, not lost.
       Set<String> unknownRecipients = nodes.recipientsIn(first, "unknown");
-      var toldOnce = new java.util.HashSet<>(told);
+      var toldOnce = new HashSet<>(told);
       long untoldOfUnknown = produced.stream()
           .filter(piece -> !toldOnce.contains(piece))
           .filter(piece -> unknownRecipients.contains(piece.substring(0, piece.indexOf(':'))))

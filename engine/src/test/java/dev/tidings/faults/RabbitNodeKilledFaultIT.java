@@ -40,6 +40,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -256,8 +257,7 @@ class RabbitNodeKilledFaultIT {
         production.oldestEvery());
   }
 
-  private static boolean waitFor(java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
+  private static boolean waitFor(BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + SETTLE.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) return false;
@@ -266,7 +266,7 @@ class RabbitNodeKilledFaultIT {
     return true;
   }
 
-  private static void awaitUntil(String what, java.util.function.BooleanSupplier condition)
+  private static void awaitUntil(String what, BooleanSupplier condition)
       throws InterruptedException {
     long deadline = System.nanoTime() + SETTLE.toNanos();
     while (!condition.getAsBoolean()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import jakarta.mail.BodyPart;
+import jakarta.mail.MessagingException;
 import jakarta.mail.Multipart;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
@@ -170,7 +171,7 @@ public abstract class MailTransportContract {
     for (var message : received) {
       try {
         ids.add(message.getHeader(OutgoingEmail.TIDINGS_MESSAGE_ID)[0]);
-      } catch (jakarta.mail.MessagingException e) {
+      } catch (MessagingException e) {
         throw new AssertionError(e);
       }
     }

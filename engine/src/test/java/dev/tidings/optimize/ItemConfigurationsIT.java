@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,9 +58,9 @@ class ItemConfigurationsIT {
   // answers.
   @Test
   void concurrent_puts_and_deletes_of_one_items_configurations_all_answer() throws Exception {
-    var failures = new java.util.concurrent.ConcurrentLinkedQueue<Throwable>();
-    var stop = new java.util.concurrent.atomic.AtomicBoolean();
-    var threads = new java.util.ArrayList<Thread>();
+    var failures = new ConcurrentLinkedQueue<Throwable>();
+    var stop = new AtomicBoolean();
+    var threads = new ArrayList<Thread>();
     for (int t = 0; t < 6; t++) {
       int thread = t;
       threads.add(Thread.ofPlatform().start(() -> {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.optimize.stats.Proportion;
 import dev.tidings.optimize.stats.TestMethod;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class ItemOptimizerTest {
@@ -21,8 +22,7 @@ class ItemOptimizerTest {
     assertThat(change).isPresent();
     assertThat(change.get().bestConfigurationId()).isEqualTo("video");
     assertThat(change.get().currentConfigurationId()).isEqualTo("photo");
-    assertThat(change.get().result().difference())
-        .isCloseTo(0.025, org.assertj.core.api.Assertions.within(1e-12));
+    assertThat(change.get().result().difference()).isCloseTo(0.025, Assertions.within(1e-12));
     assertThat(change.get().result().differenceInterval().low()).isPositive();
     assertThat(change.get().result().method()).isEqualTo(TestMethod.Z_TEST);
     assertThat(change.get().challengers()).isEqualTo(2);

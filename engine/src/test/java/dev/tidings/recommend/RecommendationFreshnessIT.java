@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -78,7 +79,7 @@ class RecommendationFreshnessIT {
   private static Set<String> recommend(Recommender recommender, String user) {
     var answer = recommender.recommend(new RecommendationRequest(
         user, 10, Set.of(), Optional.empty(), Locale.ENGLISH, Instant.now().plusMillis(250)));
-    var seen = new java.util.HashSet<String>();
+    var seen = new HashSet<String>();
     for (var item : answer.items())
       for (String reason : item.reasons()) seen.add(item.productId() + " " + reason);
     return seen;

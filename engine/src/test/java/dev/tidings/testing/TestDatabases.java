@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -67,11 +69,9 @@ public final class TestDatabases {
     return embeddedServer;
   }
 
-  private static void deleteRecursively(java.nio.file.Path root) {
+  private static void deleteRecursively(Path root) {
     try (var paths = Files.walk(root)) {
-      paths
-          .sorted(java.util.Comparator.reverseOrder())
-          .forEach(path -> path.toFile().delete());
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException ignored) {
       // best effort: a leftover temp directory is harmless
     }

@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -199,7 +200,7 @@ class CampaignHeadlinesIT {
   }
 
   private static Map<String, Long> counts(JsonNode headline) {
-    var counts = new java.util.LinkedHashMap<String, Long>();
+    var counts = new LinkedHashMap<String, Long>();
     for (var field : headline.properties())
       if (field.getValue().isNumber())
         counts.put(field.getKey(), field.getValue().asLong());

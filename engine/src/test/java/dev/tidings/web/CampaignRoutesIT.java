@@ -2,6 +2,8 @@ package dev.tidings.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.audience.Consent;
+import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.AudienceQuery;
@@ -29,7 +31,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,14 +82,14 @@ class CampaignRoutesIT {
             new UnsubscribeRoutes(
                 new Unsubscribes(TOKENS, subscribers, suppressions, sends, clock))));
     api = new ApiClient(server.port(), KEY);
-    subscribers.put(new dev.tidings.audience.Subscriber(
+    subscribers.put(new Subscriber(
         "s1",
         "s1@example.com",
-        java.util.Optional.of("Ada <b>Lovelace</b>"),
-        java.util.Locale.ENGLISH,
-        java.time.ZoneId.of("UTC"),
-        java.util.Optional.empty(),
-        dev.tidings.audience.Consent.SUBSCRIBED));
+        Optional.of("Ada <b>Lovelace</b>"),
+        Locale.ENGLISH,
+        ZoneId.of("UTC"),
+        Optional.empty(),
+        Consent.SUBSCRIBED));
   }
 
   @AfterAll

@@ -89,8 +89,8 @@ class ClientInputEdgeTest {
                 new Notifications(
                     jdbi,
                     clock,
-                    dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                    Notifications.ProductShelf.ALL_AVAILABLE,
+                    new SimpleMeterRegistry()),
                 8 * 1024),
             new OptimizeRoutes(new ItemConfigurations(jdbi, clock), 8 * 1024),
             new RecommendRoutes(recommender, clock, Duration.ofMillis(250), 8 * 1024),

@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -451,10 +453,10 @@ public final class DeliveryBench {
                     "UPDATE seed_messages SET priority = ? WHERE id = ? AND priority < ?");
                 PreparedStatement count = connection.prepareStatement(
                     "UPDATE seed_funnel SET count = count + ? WHERE status = ?")) {
-              Map<Integer, Long> perStatus = new java.util.TreeMap<>();
+              Map<Integer, Long> perStatus = new TreeMap<>();
               // in message order, so that two consumers' batches lock rows in the same order
               List<Receipt> ordered = new ArrayList<>(batch);
-              ordered.sort(java.util.Comparator.comparing(Receipt::messageId));
+              ordered.sort(Comparator.comparing(Receipt::messageId));
               for (Receipt receipt : ordered) {
                 int priority = receipt.status().priority();
                 move.setInt(1, priority);

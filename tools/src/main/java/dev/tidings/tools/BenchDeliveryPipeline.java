@@ -104,7 +104,7 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
             registry,
             List.of(),
             List.of(new DeliveryWebhookRoutes(
-                webhooks, () -> sink, maxBodyBytes, java.time.InstantSource.system(), registry)));
+                webhooks, () -> sink, maxBodyBytes, InstantSource.system(), registry)));
       } catch (RuntimeException e) {
         consumers.close();
         throw e;

@@ -6,6 +6,7 @@ import dev.tidings.activity.StoredEvent;
 import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -66,7 +67,7 @@ public final class BacklogAggregation {
   }
 
   /** How long the oldest event still waiting to be counted has waited; zero when none waits. */
-  public Duration lag(java.time.Instant now) {
+  public Duration lag(Instant now) {
     return jdbi.withHandle(ActivityBacklog::oldestWaiting)
         .map(arrived -> Duration.between(arrived, now))
         .filter(waited -> !waited.isNegative())

@@ -22,6 +22,7 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -171,6 +172,6 @@ public final class TestSends {
   }
 
   private void count(String outcome) {
-    java.util.Objects.requireNonNull(outcomes.get(outcome)).increment();
+    Objects.requireNonNull(outcomes.get(outcome)).increment();
   }
 }

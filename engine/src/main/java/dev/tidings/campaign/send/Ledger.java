@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
 
@@ -658,7 +659,7 @@ final class Ledger {
    * mid-transaction (GC, SIGSTOP) would otherwise hold the run's counter row and stop every other
    * worker of the run.
    */
-  private <T> T transaction(org.jdbi.v3.core.HandleCallback<T, RuntimeException> work) {
+  private <T> T transaction(HandleCallback<T, RuntimeException> work) {
     return jdbi.inTransaction(handle -> {
       handle.execute("SET LOCAL idle_in_transaction_session_timeout = '5s'");
       return work.withHandle(handle);

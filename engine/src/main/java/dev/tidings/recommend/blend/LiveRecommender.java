@@ -16,6 +16,7 @@ import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -299,7 +300,7 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
     ease.refresh();
     long easeDone = System.nanoTime();
     return String.format(
-        java.util.Locale.ROOT,
+        Locale.ROOT,
         "settings %.3f s, neighbours %.2f s, trending and catalogue %.2f s, EASE %.2f s",
         (settingsDone - started) / 1e9,
         (neighboursDone - settingsDone) / 1e9,

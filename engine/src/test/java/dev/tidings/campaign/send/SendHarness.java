@@ -4,7 +4,10 @@ import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.mail.MailTransport;
+import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
@@ -72,21 +75,14 @@ final class SendHarness implements AutoCloseable {
     ConsumerGroup group = pipeline.consumers(composer, mail);
     group.register(new ConsumerGroup.Consumers() {
       @Override
-      public void consume(
-          dev.tidings.queue.QueueSpec spec,
-          int consumers,
-          int prefetch,
-          dev.tidings.queue.MessageHandler handler) {
+      public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
         queue.declare(spec);
         running.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
       }
 
       @Override
       public void consumeBatches(
-          dev.tidings.queue.QueueSpec spec,
-          int consumers,
-          int batchSize,
-          dev.tidings.queue.BatchHandler handler) {
+          QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
         queue.declare(spec);
         running.add(queue.subscribeBatches(spec.name(), consumers, batchSize, handler));
       }

@@ -78,7 +78,7 @@ class RedisClusterIT {
           try {
             nodeB.computeOnce().peek(key);
             break;
-          } catch (dev.tidings.coordination.CoordinationException e) {
+          } catch (CoordinationException e) {
             assertThat(System.nanoTime())
                 .as("B reaches the key's primary: " + e)
                 .isLessThan(seen);

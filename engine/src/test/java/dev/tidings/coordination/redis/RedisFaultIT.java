@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -383,8 +384,7 @@ class RedisFaultIT {
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThanOrEqualTo(FAST);
   }
 
-  private static Optional<String> within(
-      Duration bound, java.util.function.Supplier<Optional<String>> problem) {
+  private static Optional<String> within(Duration bound, Supplier<Optional<String>> problem) {
     long started = System.nanoTime();
     Optional<String> answer = problem.get();
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThanOrEqualTo(bound);

@@ -18,6 +18,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.event.command.CommandListener;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -121,7 +122,7 @@ final class RedisTestServer implements AutoCloseable {
   }
 
   /** Redis keeps time by its own clock, so contract tests on it move time forward by waiting for real. */
-  static void sleepFor(java.time.Duration duration) {
+  static void sleepFor(Duration duration) {
     try {
       Thread.sleep(duration);
     } catch (InterruptedException e) {

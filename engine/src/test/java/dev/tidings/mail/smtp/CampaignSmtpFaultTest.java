@@ -11,7 +11,10 @@ import dev.tidings.campaign.send.SendState;
 import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.postgres.PostgresCountdown;
+import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
@@ -75,21 +78,14 @@ class CampaignSmtpFaultTest {
     ConsumerGroup group = pipeline.consumers(composer, transport);
     group.register(new ConsumerGroup.Consumers() {
       @Override
-      public void consume(
-          dev.tidings.queue.QueueSpec spec,
-          int consumers,
-          int prefetch,
-          dev.tidings.queue.MessageHandler handler) {
+      public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
         queue.declare(spec);
         running.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
       }
 
       @Override
       public void consumeBatches(
-          dev.tidings.queue.QueueSpec spec,
-          int consumers,
-          int batchSize,
-          dev.tidings.queue.BatchHandler handler) {
+          QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
         throw new UnsupportedOperationException();
       }
     });

@@ -2,6 +2,7 @@ package dev.tidings.optimize.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class MultipleComparisonsTest {
@@ -34,8 +35,7 @@ class MultipleComparisonsTest {
     // By hand: sorted 0.01, 0.015, 0.03, 0.04 times 4, 3, 2, 1 = 0.04, 0.045, 0.06, 0.04, then
     // running max.
     assertThat(MultipleComparisons.holmAdjusted(pValues))
-        .containsExactly(
-            new double[] {0.06, 0.04, 0.06, 0.045}, org.assertj.core.api.Assertions.within(1e-12));
+        .containsExactly(new double[] {0.06, 0.04, 0.06, 0.045}, Assertions.within(1e-12));
     for (double alpha : new double[] {0.01, 0.04, 0.05, 0.1}) {
       boolean[] rejected = MultipleComparisons.holm(pValues, alpha);
       double[] adjusted = MultipleComparisons.holmAdjusted(pValues);

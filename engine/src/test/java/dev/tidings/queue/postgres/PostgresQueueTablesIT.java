@@ -24,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -175,7 +176,7 @@ class PostgresQueueTablesIT {
   }
 
   /** HOT updates of the message table this connection made and has not reported yet. */
-  private static long hotSoFar(org.jdbi.v3.core.Handle handle) {
+  private static long hotSoFar(Handle handle) {
     return handle
         .createQuery(
             "SELECT pg_stat_get_xact_tuples_hot_updated(CAST('work_queue_message' AS regclass))")

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -135,7 +136,7 @@ class RabbitAdapterIT {
           name,
           sent.subList(from, from + 500).stream().map(body -> text(body, 1)).toList());
     try (Subscription rejecting = queue.subscribeBatches(name, 1, 100, batch -> {
-      var exceptions = new java.util.HashMap<String, Disposition>();
+      var exceptions = new HashMap<String, Disposition>();
       batch.forEach(delivery -> exceptions.put(delivery.messageId(), Disposition.reject("no")));
       return BatchResult.except(exceptions);
     })) {

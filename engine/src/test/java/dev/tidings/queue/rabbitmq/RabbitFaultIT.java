@@ -16,6 +16,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -271,6 +272,6 @@ class RabbitFaultIT {
   /** Straight to the broker, not through the proxy, so that cleaning up does not depend on the fault. */
   private void deleteQueues() {
     RabbitWorkQueueIT.deleteAll(
-        queueName, new java.util.LinkedHashSet<>(RabbitLayout.queueNames(QueueSpec.of(queueName))));
+        queueName, new LinkedHashSet<>(RabbitLayout.queueNames(QueueSpec.of(queueName))));
   }
 }

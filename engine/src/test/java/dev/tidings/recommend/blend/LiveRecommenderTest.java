@@ -2,11 +2,14 @@ package dev.tidings.recommend.blend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.activity.aggregate.KeyPart;
 import dev.tidings.recommend.RecommendationRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -70,13 +73,7 @@ class LiveRecommenderTest {
     var store = new InMemorySettings();
     var aggregates = new InMemoryAggregates()
         .add(Keys.purchases("u", "p1", Shop.all()), 2)
-        .add(
-            Keys.purchases(
-                "u",
-                "p1",
-                new dev.tidings.activity.aggregate.KeyPart.Month(
-                    java.time.YearMonth.now(java.time.ZoneOffset.UTC))),
-            2);
+        .add(Keys.purchases("u", "p1", new KeyPart.Month(YearMonth.now(ZoneOffset.UTC))), 2);
     try (var live = new LiveRecommender(
         store,
         () -> List.of(

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -154,8 +155,7 @@ abstract class WarmSignalsContract {
       assertThat(describe(read(user))).as(user).isEqualTo(describe(fromDatabase(user)));
     }
     assertThat(describe(read("ada"))).contains("purchase mug=3.0").doesNotContain("vase");
-    assertThat(read("bob").follows())
-        .isEqualTo(new Follows(java.util.Set.of("acme"), java.util.Set.of("home")));
+    assertThat(read("bob").follows()).isEqualTo(new Follows(Set.of("acme"), Set.of("home")));
     assertThat(read("carol").isEmpty()).isTrue();
   }
 

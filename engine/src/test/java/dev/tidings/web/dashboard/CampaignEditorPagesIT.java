@@ -39,6 +39,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -265,7 +266,7 @@ class CampaignEditorPagesIT {
   void a_condition_naming_no_campaign_is_shown_beside_its_row_and_nothing_is_stored_or_counted()
       throws Exception {
     int before = campaignCount();
-    var form = new java.util.HashMap<>(draftForm(
+    var form = new HashMap<>(draftForm(
         "Lapsed readers",
         Map.of(
             "c0.type",

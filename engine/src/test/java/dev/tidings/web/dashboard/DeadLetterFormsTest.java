@@ -74,10 +74,7 @@ class DeadLetterFormsTest {
         new ShownProducts(jdbi),
         new CatalogService(jdbi, clock),
         new Notifications(
-            jdbi,
-            clock,
-            dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-            new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+            jdbi, clock, Notifications.ProductShelf.ALL_AVAILABLE, new SimpleMeterRegistry()),
         null,
         new SubscriberService(jdbi, clock),
         request -> new dev.tidings.recommend.Recommendations(List.of()),

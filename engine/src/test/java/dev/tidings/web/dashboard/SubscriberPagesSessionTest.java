@@ -36,6 +36,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -96,10 +97,7 @@ class SubscriberPagesSessionTest {
         new ShownProducts(jdbi),
         new CatalogService(jdbi, CLOCK),
         new Notifications(
-            jdbi,
-            CLOCK,
-            dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-            new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+            jdbi, CLOCK, Notifications.ProductShelf.ALL_AVAILABLE, new SimpleMeterRegistry()),
         null,
         subscribers,
         request -> new Recommendations(List.of()),
@@ -170,8 +168,7 @@ class SubscriberPagesSessionTest {
 
   private String token(String cookie) throws Exception {
     String page = get("/subscribers/ann-1", Optional.of(cookie)).body();
-    var found =
-        java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page);
+    var found = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page);
     assertThat(found.find()).as("a form token on the page").isTrue();
     return found.group(1);
   }

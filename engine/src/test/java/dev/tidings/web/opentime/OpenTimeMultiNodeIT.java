@@ -14,6 +14,7 @@ import dev.tidings.testing.RealServers;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -206,7 +207,7 @@ class OpenTimeMultiNodeIT {
                   .header("Authorization", "Bearer " + API_KEY)
                   .GET())
               .body(),
-          java.nio.charset.StandardCharsets.UTF_8);
+          StandardCharsets.UTF_8);
       for (String line : text.split("\n")) {
         if (line.startsWith(counter + " ") || line.startsWith(counter + "{"))
           total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +120,7 @@ class SendCrashIT {
 
   /** Emails that arrived, per recipient address. */
   private Map<String, Long> arrivals() {
-    return java.util.Arrays.stream(smtp.getReceivedMessages())
+    return Arrays.stream(smtp.getReceivedMessages())
         .collect(Collectors.groupingBy(SendCrashIT::recipient, Collectors.counting()));
   }
 
