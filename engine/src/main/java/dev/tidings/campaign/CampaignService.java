@@ -234,8 +234,8 @@ public final class CampaignService {
     Campaign campaign = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
     if (campaign.state() == CampaignState.CANCELLED)
       throw CampaignProblem.conflict("campaign " + id + " is CANCELLED; it sends nothing more");
-    // a send to nobody would be queued, then skipped at compose time: the caller's mistake is told
-    // now
+    // a send to nobody would be queued, then skipped at compose time:
+    // the caller's mistake is told now
     if (!audience.exists(subscriberId)) throw CampaignProblem.subscriberNotFound(subscriberId);
     long run = jdbi.withHandle(handle -> CampaignTable.triggerRun(handle, id))
         .orElseThrow(() -> CampaignProblem.notFound(id));

@@ -114,8 +114,8 @@ public final class MarketJson {
               field + " must be a decimal such as \"12.99\", got " + JsonFields.kind(value));
           continue;
         }
-        // "1e999999" is short text for a number no price is: bound its digits before anything uses
-        // it
+        // "1e999999" is short text for a number no price is:
+        // bound its digits before anything uses it
         if (!Money.withinBound(price)) {
           problems.add(Money.tooManyDigits(field));
           continue;

@@ -71,8 +71,8 @@ final class ProductImportRows implements RowMapper<ProductImportRow> {
         readable.add(field + " must be a decimal such as 12.99, got " + Problems.quote(text));
         return;
       }
-      // 1e999999 is 8 characters: bound the digits too, before the message or PostgreSQL writes it
-      // out
+      // 1e999999 is 8 characters: bound the digits too,
+      // before the message or PostgreSQL writes it out
       if (!Money.withinBound(price)) {
         readable.add(Money.tooManyDigits(field, text));
         return;

@@ -120,8 +120,7 @@ public final class ReceiptStore {
     }
     // A receipt that finds its message unknown is parked, and a send record unparks what waits for
     // its message. Both decisions are taken under the message's lock, so that a receipt parked
-    // while
-    // its send record is applied by another consumer is seen by it, never left behind.
+    // while its send record is applied by another consumer is seen by it, never left behind.
     Map<String, Integer> current = known(handle, ids.keySet());
     Set<String> known = new HashSet<>(current.keySet());
     Set<String> undecided = new TreeSet<>();
@@ -506,8 +505,8 @@ public final class ReceiptStore {
             .createUpdate("INSERT INTO webhook_replays (provider, token, expires_at)"
                 + " VALUES (:provider, :token, :expiresAt) ON CONFLICT DO NOTHING")
             .bind("provider", "unknown:" + event.source().name())
-            // a provider's ids are unique per event; with the type, a test vector that reuses one
-            // is still told apart
+            // a provider's ids are unique per event; with the type,
+            // a test vector that reuses one is still told apart
             .bind(
                 "token",
                 ReceiptLimits.printable(

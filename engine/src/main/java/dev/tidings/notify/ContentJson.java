@@ -110,8 +110,8 @@ public final class ContentJson {
         }
       }
     }
-    // Content's own rule (above 0, at most 1000) reports 0; this one keeps 1e400 from becoming
-    // Infinity
+    // Content's own rule (above 0, at most 1000) reports 0;
+    // this one keeps 1e400 from becoming Infinity
     Double radius = JsonFields.number(problems, node.get("radiusKm"), "radiusKm", 0, 1_000);
     String title = JsonFields.string(problems, node.get("title"), "title");
     String url = JsonFields.string(problems, node.get("url"), "url");

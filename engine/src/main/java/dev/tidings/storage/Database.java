@@ -42,9 +42,9 @@ public final class Database implements AutoCloseable {
     this.description = spec.describe();
     this.owned = owned;
     this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
-    // made now, on the Jdbi itself: each handle's configuration is a copy of the Jdbi's, so they
-    // all
-    // share this one (made later, each handle would make one of its own and log every row again)
+    // made now, on the Jdbi itself: each handle's configuration is a copy of the Jdbi's,
+    // so they all share this one (made later, each handle would make one of its own
+    // and log every row again)
     StoredRows.of(jdbi).countInto(metrics);
   }
 

@@ -74,8 +74,7 @@ class DigestFlushInterruptedFaultIT {
       Tally all = Tally.of(produced, told);
       // A digest whose recipient is unknown may never have left (the worker halted between its
       // handover and the write): it is marked told once and never sent again, as the ledger does
-      // with
-      // the email itself. Its pieces are reported with the unknown recipient, not lost.
+      // with the email itself. Its pieces are reported with the unknown recipient, not lost.
       Set<String> unknownRecipients = nodes.recipientsIn(first, "unknown");
       var toldOnce = new HashSet<>(told);
       long untoldOfUnknown = produced.stream()

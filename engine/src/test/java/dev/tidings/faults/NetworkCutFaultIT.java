@@ -180,8 +180,8 @@ class NetworkCutFaultIT {
           .as("sent + unknown is every recipient")
           .isEqualTo(RECIPIENTS);
 
-      // receipts are applied from the queue: wait until the funnel holds every answered one, or the
-      // bound
+      // receipts are applied from the queue:
+      // wait until the funnel holds every answered one, or the bound
       List<String> delivered = deliveredInFunnel(installation, campaign);
       long settleBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (!delivered.containsAll(receipts.answered()) && System.nanoTime() < settleBy) {

@@ -95,8 +95,8 @@ class PostgresPromotionReceiptsFaultIT {
       database.migrate();
       queue.declare(topic.spec());
       var killedAt = new AtomicLong();
-      // set once the primary is dead: a batch begun after it can only have been written on the
-      // promoted standby
+      // set once the primary is dead:
+      // a batch begun after it can only have been written on the promoted standby
       var deadAt = new AtomicLong();
       var firstAppliedAfter = new AtomicLong();
       var inFlight = new AtomicInteger();
@@ -196,8 +196,8 @@ class PostgresPromotionReceiptsFaultIT {
         List<String> acknowledged = answered2xx.stream()
             .map(r -> key(r.messageId(), FunnelStep.of(r.status())))
             .toList();
-        // the rows of what was acknowledged (the sends' own steps are stored too, and not counted
-        // here)
+        // the rows of what was acknowledged (the sends' own steps are stored too,
+        // and not counted here)
         var told = new HashSet<>(acknowledged);
         List<String> stored =
             storedSteps(database).stream().filter(told::contains).toList();

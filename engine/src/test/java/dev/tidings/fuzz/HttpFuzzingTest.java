@@ -706,8 +706,8 @@ class HttpFuzzingTest {
   }
 
   private static String validPathValue(String method, String template, String name, int index) {
-    // what deletes or ends a fixture works on the second one, so that the first stays for every
-    // other route
+    // what deletes or ends a fixture works on the second one,
+    // so that the first stays for every other route
     boolean destructive = method.equals("DELETE")
         || template.endsWith("/cancel")
         || template.matches("/campaigns/\\{id}/(send|schedule|unschedule|pause|resume|delete)");
@@ -892,10 +892,10 @@ class HttpFuzzingTest {
       try {
         return send(request);
       } catch (IOException ignored) {
-        // The server refuses an over-long request line before reading the body and closes the
-        // connection; the client, still writing the body, can meet the reset before the answer.
-        // Sent
-        // again, a refusal answers; a failure stays a failure. How often this happened is printed.
+        // The server refuses an over-long request line before reading the body and closes
+        // the connection; the client, still writing the body, can meet the reset before
+        // the answer. Sent again, a refusal answers; a failure stays a failure. How often
+        // this happened is printed.
         int status = send(request);
         answeredWhenSentAgain.incrementAndGet();
         return status;

@@ -128,8 +128,7 @@ public abstract class ImportContract {
     assertThat(markets.prices("p2")).isEqualTo(Map.of("JP", new BigDecimal("120")));
 
     // CSV: the prices are one cell of JSON, as attributes are; listed prices replace, an empty
-    // object
-    // removes, an empty cell leaves the prices alone
+    // object removes, an empty cell leaves the prices alone
     var second = catalog.importFile(
         file(
             "p.csv",
@@ -211,8 +210,8 @@ public abstract class ImportContract {
     var s1 = subscribers.get("s1").orElseThrow();
     assertThat(s1.market()).contains("GB");
     assertThat(subscribers.get("s2").orElseThrow().market()).isEmpty();
-    // a market need not exist yet (a code, as the market route takes it), and the API's JSON
-    // carries it
+    // a market need not exist yet (a code, as the market route takes it),
+    // and the API's JSON carries it
     assertThat(AudienceJson.toJson(s1).get("market").stringValue()).isEqualTo("GB");
     assertThat(AudienceJson.subscriberFromJson(AudienceJson.toJson(s1))).isEqualTo(s1);
 

@@ -140,8 +140,8 @@ public abstract class MailTransportContract {
         .containsExactly("<https://shop.example/u/tok-msg-headers.42>");
     assertThat(received.getHeader("List-Unsubscribe-Post"))
         .containsExactly("List-Unsubscribe=One-Click");
-    // Folding would break a DKIM signature over the header (nodemailer#1654): one physical line
-    // each.
+    // Folding would break a DKIM signature over the header (nodemailer#1654):
+    // one physical line each.
     var raw = new ByteArrayOutputStream();
     received.writeTo(raw);
     assertThat(raw.toString(StandardCharsets.US_ASCII))

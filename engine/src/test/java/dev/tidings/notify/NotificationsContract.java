@@ -450,8 +450,8 @@ public abstract class NotificationsContract {
     Digest digest = notifications.digest(ann, 7);
     String note = notifications.handoverNote(digest);
     notifications.publish(second.id()); // arrives after the digest was read
-    // its worker stopped after the send: the worker that settles the recipient marks it from the
-    // note
+    // its worker stopped after the send:
+    // the worker that settles the recipient marks it from the note
     notifications.flushSentByLostWorker(note, 43, 1);
     assertThat(told(ann)).containsExactly(second.id());
     // the lost worker had flushed after all, or the note is replayed: nothing changes

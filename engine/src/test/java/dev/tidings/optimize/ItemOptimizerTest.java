@@ -38,8 +38,7 @@ class ItemOptimizerTest {
   @Test
   void holm_correction_can_keep_a_challenger_that_alone_would_win() {
     // Alone, 61 of 1,000 against 40 of 1,000 has p ~ 0.033 < 0.05 and would win. Among three
-    // challengers
-    // Holm asks the smallest p for 0.05 / 3 and it is no longer enough.
+    // challengers Holm asks the smallest p for 0.05 / 3 and it is no longer enough.
     var alone =
         optimizer.decide("scarf", List.of(arm("a", true, 40, 1_000), arm("b", false, 61, 1_000)));
     assertThat(alone).isPresent();

@@ -263,8 +263,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
         "fast",
         "--no-sync"));
     // The standby's copy of postgresql.conf is the primary's: later lines win. Once promoted it
-    // must
-    // not wait for a standby of its own, or every commit would hang.
+    // must not wait for a standby of its own, or every commit would hang.
     append(
         standbyDir.resolve("postgresql.conf"),
         List.of("port = " + standbyPort, "synchronous_standby_names = ''"));

@@ -147,8 +147,7 @@ public final class RedisClusterServers {
               "--cluster-node-timeout",
               Long.toString(NODE_TIMEOUT.toMillis()),
               // a replica may take over however long it was cut from its primary: on a busy machine
-              // a
-              // fresh replica's link can be young, and a failover the test waits for must happen
+              // a fresh replica's link can be young, and a failover the test waits for must happen
               "--cluster-replica-validity-factor",
               "0",
               "--dir",

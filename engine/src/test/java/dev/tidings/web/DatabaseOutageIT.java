@@ -58,8 +58,7 @@ class DatabaseOutageIT {
     String url = RealServers.createDatabase(NAME);
     // The pool waits 10 s for a connection before it gives up; the test shortens that through the
     // pool's runtime settings, which the pool reads on its housekeeping round: made frequent here
-    // so
-    // the shorter wait applies before the outage, and only for this pool.
+    // so the shorter wait applies before the outage, and only for this pool.
     String housekeeping = "com.zaxxer.hikari.housekeeping.periodMs";
     System.setProperty(housekeeping, "200");
     try {

@@ -36,8 +36,8 @@ class HealthRoutesTest {
             new DependencyCheck("fine", "cache.example:6379", Optional::empty)),
         Duration.ofMillis(200),
         new OperatorAccess(new Secret("k"), Optional.empty(), Optional.empty()));
-    // Let the probe go after 3 s, so a health check that waits for it returns late instead of
-    // never.
+    // Let the probe go after 3 s,
+    // so a health check that waits for it returns late instead of never.
     Thread.ofVirtual().start(() -> {
       try {
         Thread.sleep(3000);

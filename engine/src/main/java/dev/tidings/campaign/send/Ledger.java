@@ -414,8 +414,7 @@ final class Ledger {
       notes.add(claim.note());
     }
     // the note is written by the handover's own statement: a recipient who may have the email
-    // always
-    // has it beside them
+    // always has it beside them
     return jdbi.withHandle(handle -> handle
         .createQuery("""
             UPDATE send_recipient AS r SET state = 'handed_over', updated_at = now(),

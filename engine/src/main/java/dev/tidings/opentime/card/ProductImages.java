@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
 final class ProductImages {
   private static final Logger log = LoggerFactory.getLogger(ProductImages.class);
   private static final Set<String> FORMATS = Set.of("png", "jpeg", "gif");
-  // A small compressed file can claim a huge canvas; refuse before decoding (about 100 MB of
-  // pixels).
+  // A small compressed file can claim a huge canvas;
+  // refuse before decoding (about 100 MB of pixels).
   private static final long MAX_PIXELS = 25_000_000L;
   private static final int MAX_REMEMBERED_FAILURES = 10_000;
 

@@ -142,8 +142,8 @@ final class LaneConsumer {
       lock.lock();
       try {
         if (getChannel() != channel) return; // a channel given up on; the broker requeues
-        // Automatic recovery keeps the channel object but a new incarnation: deliveries belong to
-        // the current one.
+        // Automatic recovery keeps the channel object but a new incarnation:
+        // deliveries belong to the current one.
         var inbound = new Inbound(
             lane, incarnation, envelope.getDeliveryTag(), envelope.isRedeliver(), properties, body);
         buffer.delivered(lane, inbound, TidingsHeaders.publishedAt(properties));

@@ -136,10 +136,9 @@ public final class RabbitWorkQueue implements WorkQueue {
       factory.setAutomaticRecoveryEnabled(true);
       factory.setTopologyRecoveryEnabled(true);
       // Recovery re-registers consumers, but not queues, exchanges or bindings: they are durable,
-      // so
-      // they outlive the connection, and they were declared on short-lived channels that are closed
-      // by the time the connection recovers, where declaring them again fails (and logs an error
-      // with its stack trace for each one, eleven for every queue, on every recovery).
+      // so they outlive the connection, and they were declared on short-lived channels that are
+      // closed by the time the connection recovers, where declaring them again fails (and logs an
+      // error with its stack trace for each one, eleven for every queue, on every recovery).
       factory.setTopologyRecoveryFilter(new TopologyRecoveryFilter() {
         @Override
         public boolean filterQueue(RecordedQueue queue) {

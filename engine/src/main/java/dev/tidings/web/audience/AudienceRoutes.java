@@ -218,8 +218,8 @@ public final class AudienceRoutes implements RouteGroup {
                 .map(TargetType::wire)
                 .collect(Collectors.joining(", "))
             + " but was '" + type + "'"));
-    // A bad target id throws InvalidInputException: 422 with its problems, like any other invalid
-    // input.
+    // A bad target id throws InvalidInputException: 422 with its problems,
+    // like any other invalid input.
     return new FollowTarget(targetType, Requests.path(request, "target"));
   }
 }

@@ -110,9 +110,9 @@ final class Html {
     response.status(status);
     response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=UTF-8");
     response.header(HeaderNames.CACHE_CONTROL, "no-store");
-    // the pages load only their own script and style; nothing may frame them. Inline style
-    // attributes are allowed: the bars' widths are rendered on the server so they show without
-    // script
+    // the pages load only their own script and style; nothing may frame them.
+    // Inline style attributes are allowed: the bars' widths are rendered on the server
+    // so they show without script
     response.header(
         "Content-Security-Policy",
         "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; frame-ancestors 'none'");

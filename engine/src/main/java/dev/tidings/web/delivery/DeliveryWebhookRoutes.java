@@ -106,8 +106,8 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     try {
       mapped = receive.get();
     } catch (RuntimeException failed) {
-      // counted and logged here, answered where every failure is (a refusal keeps its kind's
-      // status)
+      // counted and logged here, answered where every failure is
+      // (a refusal keeps its kind's status)
       if (failed instanceof WebhookRefused refused) {
         count(provider, refused.kind().name().toLowerCase(Locale.ROOT));
         // the detail may quote the provider's body: one line, whatever it holds

@@ -48,8 +48,8 @@ class SendPriorityTest {
 
   @Test
   void the_seeds_two_producers_and_one_consumer_take_1_3_4_2() throws Exception {
-    // producer A pushes 1, 3, 4 at priority 9 (the seed's 10 on RabbitMQ's 0..9 scale), B pushes 2
-    // at 0
+    // producer A pushes 1, 3, 4 at priority 9
+    // (the seed's 10 on RabbitMQ's 0..9 scale), B pushes 2 at 0
     tasks.publish(queue, task(1, 9), 9);
     tasks.publish(queue, task(2, 0), 0);
     tasks.publish(queue, task(3, 9), 9);

@@ -110,8 +110,8 @@ class PostgresQueueFaultIT {
     crashed.countDown();
 
     assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-      // Hikari waits its connection timeout for a connection before it gives up: both calls at
-      // once.
+      // Hikari waits its connection timeout for a connection
+      // before it gives up: both calls at once.
       Future<Optional<String>> problem = threads.submit(database::problem);
       assertThatThrownBy(() -> queue.publish(spec.name(), message("during")))
           .as("a publish while the database is down is refused, not dropped")

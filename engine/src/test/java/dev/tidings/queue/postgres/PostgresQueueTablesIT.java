@@ -151,9 +151,8 @@ class PostgresQueueTablesIT {
     // spare room: the worst case. Between renewals, pruning gives the room back.
     List<Long> hot = List.of(hotRenewals(spec), hotRenewals(spec), hotRenewals(spec));
     // With visible_at in an index (the earlier layout) no renewal could be HOT; how many are
-    // depends
-    // on the room other rows left on the pages, so the bound is loose: some in every round, and a
-    // quarter in all.
+    // depends on the room other rows left on the pages, so the bound is loose: some in every round,
+    // and a quarter in all.
     assertThat(hot)
         .as("HOT updates among 3 rounds of 200 renewals")
         .allSatisfy(count -> assertThat(count).isPositive());

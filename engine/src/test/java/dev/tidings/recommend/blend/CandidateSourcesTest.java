@@ -217,8 +217,7 @@ class CandidateSourcesTest {
     @Test
     void two_items_weigh_each_other_by_the_closed_form_worked_by_hand() {
       // G + lambda I = [[d_a, g], [g, d_b]], d the diagonal raised to max(all-time, row sum) +
-      // lambda;
-      // its inverse is [[d_b, -g], [-g, d_a]] / det, so B_ab = -P_ab / P_bb = g / d_a
+      // lambda; its inverse is [[d_b, -g], [-g, d_a]] / det, so B_ab = -P_ab / P_bb = g / d_a
       var shop = new Shop();
       shop.product("a", "b", "c").popular("a", 0, 10);
       shop.product("b", "b", "c").popular("b", 0, 4);

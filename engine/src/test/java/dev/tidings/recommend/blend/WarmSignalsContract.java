@@ -92,8 +92,8 @@ abstract class WarmSignalsContract {
         Keys.purchases(user, "mug", new KeyPart.AllTime()), 3.0,
         Keys.userBrand(user, "acme", new KeyPart.AllTime()), 4.0,
         Keys.views(user, "lamp", new KeyPart.Day(TODAY.minusDays(2))), 1.0,
-        // older than the days the algorithms read: the database read leaves it out, and so must
-        // memory
+        // older than the days the algorithms read:
+        // the database read leaves it out, and so must memory
         Keys.views(user, "vase", new KeyPart.Day(TODAY.minusDays(45))), 1.0));
   }
 

@@ -96,9 +96,9 @@ class OpenTimeMultiNodeIT {
           {"id":"sub-%d","email":"sub-%1$d@example.com","name":"Reader","locale":"en-GB",
            "timeZone":"Europe/London","consent":"subscribed"}""".formatted(s));
     }
-    // a node's recommender rebuilds its item model every few seconds; one built while the products
-    // above were still arriving holds only some of them, and an email's slots then hold fewer than
-    // k
+    // a node's recommender rebuilds its item model every few seconds; one built while
+    // the products above were still arriving holds only some of them, and an email's
+    // slots then hold fewer than k
     for (NodeProcess node : nodes)
       await("%s's recommender to offer k products".formatted(node.uri("/")))
           .atMost(Duration.ofSeconds(30))
