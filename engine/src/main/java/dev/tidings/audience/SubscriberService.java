@@ -3,7 +3,7 @@ package dev.tidings.audience;
 import dev.tidings.EmailAddress;
 import dev.tidings.InvalidInputException;
 import dev.tidings.PageLimit;
-import dev.tidings.Problems;
+import dev.tidings.Problem;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
@@ -101,9 +101,7 @@ public final class SubscriberService {
   public boolean placeInMarket(String id, Optional<String> market) {
     market.ifPresent(code -> {
       if (!Subscriber.MARKET_CODE.matcher(code).matches())
-        throw new InvalidInputException(
-            "market must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
-                + Problems.quote(code));
+        throw new InvalidInputException(Subscriber.marketProblem(code));
     });
     return jdbi.withHandle(handle -> handle
             .createUpdate("UPDATE subscribers SET market = :market WHERE id = :id")
@@ -202,8 +200,10 @@ public final class SubscriberService {
               .map(Subscriber::id)
               .filter(id -> !id.equals(subscriber.id()));
           if (owner.isPresent()) {
-            throw new InvalidInputException(
-                "email " + subscriber.email() + " already belongs to subscriber " + owner.get());
+            throw new InvalidInputException(Problem.at(
+                "email",
+                Problem.Rule.OTHER,
+                "email " + subscriber.email() + " already belongs to subscriber " + owner.get()));
           }
           if (attempt == ATTEMPTS) throw e;
         }

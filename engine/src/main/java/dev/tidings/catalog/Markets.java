@@ -1,6 +1,7 @@
 package dev.tidings.catalog;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.storage.StoredRows;
 import java.math.BigDecimal;
@@ -288,12 +289,15 @@ public final class Markets {
       Currency currency = currencies.get(code);
       int digits = currency == null ? 0 : Math.max(0, currency.getDefaultFractionDigits());
       if (currency == null) {
-        problems.add(field + " names no market (define it with PUT /api/v1/markets/{code})");
+        problems.add(Problem.unknown(
+            field, field + " names no market (define it with PUT /api/v1/markets/{code})"));
       } else if (price == null || price.signum() < 0) {
-        problems.add(field + " must be a price of zero or more");
+        problems.add(Problem.range(field, field + " must be a price of zero or more"));
       } else if (price.scale() > digits) {
-        problems.add(field + " must have at most " + digits + " decimal places for "
-            + currency.getCurrencyCode() + ", got " + price.toPlainString());
+        problems.add(Problem.format(
+            field,
+            field + " must have at most " + digits + " decimal places for "
+                + currency.getCurrencyCode() + ", got " + price.toPlainString()));
       }
     });
   }

@@ -1,6 +1,7 @@
 package dev.tidings.notify;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.DayPartitions;
@@ -219,8 +220,8 @@ public final class Notifications {
   /** What the subscriber has not been told of the last {@code lookBack} days (1..{@link #MAX_DAYS}). */
   public Digest digest(String subscriberId, int lookBack) {
     if (lookBack < 1 || lookBack > MAX_DAYS)
-      throw new InvalidInputException(
-          "the digest looks back 1 to " + MAX_DAYS + " days, not " + lookBack);
+      throw new InvalidInputException(Problem.range(
+          "since", "the digest looks back 1 to " + MAX_DAYS + " days, not " + lookBack));
     LocalDate today = today();
     return jdbi.withHandle(handle -> {
       var buckets =

@@ -77,6 +77,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Every REST resource through a real server and a real (embedded) PostgreSQL: good requests work, and
@@ -269,6 +270,25 @@ class ApiResourcesTest {
         .filter(answer -> answer.status() == 409)
         .forEach(conflict -> assertThat(conflict.detail()).contains("exists; PUT"));
     return answers.stream().filter(answer -> answer.status() == 201).findFirst().orElseThrow();
+  }
+
+  /** The field of each problem of a refusal, as its body names them ({@code ""} for none). */
+  private static List<String> fields(ApiClient.Answer refused) {
+    JsonNode body = refused.json();
+    if (!body.has("problems")) return List.of(body.path("field").asString(""));
+    var fields = new ArrayList<String>();
+    for (JsonNode problem : body.path("problems"))
+      fields.add(problem.path("field").asString(""));
+    return fields;
+  }
+
+  @Test
+  void bad_content_gets_a_422_that_names_each_field() {
+    var refused = api.putJson("/api/v1/content/bad-fields", """
+        {"type": "poster", "title": "x", "endsAt": "soon",
+         "owners": [{"type": "brand", "id": "b"}, {"type": "band", "id": "y"}]}""");
+    assertThat(refused.status()).isEqualTo(422);
+    assertThat(fields(refused)).containsExactlyInAnyOrder("type", "owners[1].type", "endsAt");
   }
 
   @Test
@@ -749,6 +769,8 @@ class ApiResourcesTest {
           .contains("currency")
           .contains("locale")
           .contains("countries");
+      assertThat(fields(bad))
+          .containsExactlyInAnyOrder("code", "currency", "locale", "countries[0]");
     }
 
     @Test
@@ -765,6 +787,7 @@ class ApiResourcesTest {
           api.putJson("/api/v1/products/priced-1/prices", "{\"XX\":\"1.00\",\"US\":\"1.001\"}");
       assertThat(unknown.status()).isEqualTo(422);
       assertThat(unknown.detail()).contains("prices.XX").contains("prices.US");
+      assertThat(fields(unknown)).containsExactlyInAnyOrder("prices.XX", "prices.US");
       assertThat(api.get("/api/v1/products/priced-1/prices").json().path("US").asString())
           .isEqualTo("54.99");
       assertThat(api.putJson("/api/v1/products/none/prices", "{}").status()).isEqualTo(404);
@@ -823,6 +846,7 @@ class ApiResourcesTest {
           "{\"id\":\"placed-2\",\"email\":\"placed-2@example.com\",\"market\":\"g b\"}");
       assertThat(bad.status()).isEqualTo(422);
       assertThat(bad.detail()).contains("market must be");
+      assertThat(fields(bad)).containsExactly("market");
 
       assertThat(api.putJson(
                   SUBSCRIBERS + "/placed-2",
