@@ -75,8 +75,8 @@ public final class Problems {
       throwIfAny();
       throw fromRecord;
     } catch (RuntimeException unreadable) {
-      // A value that failed to parse reached a record that does not expect it; the parse problem
-      // says why.
+      // A value that failed to parse reached a record that does not expect it;
+      // the parse problem says why.
       if (found.isEmpty()) throw unreadable;
       throwIfAny();
       throw unreadable;

@@ -1,5 +1,6 @@
 package dev.tidings;
 
+import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -22,7 +23,7 @@ public final class StoredText {
         i++;
       else if (Character.isSurrogate(c))
         return "contains a lone UTF-16 surrogate (U+"
-            + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)
+            + Integer.toHexString(c).toUpperCase(Locale.ROOT)
             + "), which is not a character";
     }
     return null;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** A problem keeps its field path through nesting, and there is one wording of "not a number". */
@@ -26,9 +27,9 @@ class ProblemTest {
     assertThat(problems.found())
         .extracting(Problem::field, Problem::rule)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("rate", Problem.Rule.FORMAT),
-            org.assertj.core.groups.Tuple.tuple("slots", Problem.Rule.RANGE),
-            org.assertj.core.groups.Tuple.tuple("subject", Problem.Rule.FORMAT));
+            Tuple.tuple("rate", Problem.Rule.FORMAT),
+            Tuple.tuple("slots", Problem.Rule.RANGE),
+            Tuple.tuple("subject", Problem.Rule.FORMAT));
     assertThat(problems.list().getFirst()).isEqualTo("rate must be a number, got a string");
   }
 

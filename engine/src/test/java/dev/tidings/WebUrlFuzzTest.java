@@ -4,6 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.tidings.fuzz.Inputs;
 import dev.tidings.fuzz.Refusals;
 import java.net.URI;
+import java.util.Locale;
 
 /**
  * Product image and landing URLs: {@link WebUrl#problem} answers for any text, {@link WebUrl#of} refuses
@@ -27,7 +28,7 @@ class WebUrlFuzzTest {
       URI uri = new URI(url.value());
       if (uri.getHost() == null && uri.getAuthority() == null)
         throw new IllegalStateException("accepted a URL without a host: " + text);
-      String scheme = uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+      String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
       if (!scheme.equals("http") && !scheme.equals("https"))
         throw new IllegalStateException("accepted a URL that is not http(s): " + text);
     });

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -72,9 +75,9 @@ class WebUrlTest {
     assertThat(WebUrl.problem(text)).isPresent();
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void every_accepted_url_parses_as_a_uri_with_a_host() {
-    var random = new java.util.Random(21);
+    var random = new Random(21);
     String alphabet = "aZ09.-:/?#%[]@!$&'()*+,;=_~ \u00a0\u00e9\u2003\u0085\u200b\ud83d\ude00";
     int accepted = 0;
     for (int i = 0; i < 200_000; i++) {
@@ -86,14 +89,14 @@ class WebUrlTest {
       accepted++;
       try {
         assertThat(new URI(text.toString()).getHost()).as(text.toString()).isNotNull();
-      } catch (java.net.URISyntaxException e) {
+      } catch (URISyntaxException e) {
         throw new AssertionError(text + " was accepted but " + e.getMessage(), e);
       }
     }
     assertThat(accepted).isGreaterThan(1000);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void overlong_urls_are_refused() {
     assertThat(WebUrl.problem("https://shop.example/" + "a".repeat(WebUrl.MAX_LENGTH)))
         .hasValueSatisfying(problem -> assertThat(problem).contains("at most 2048"));

@@ -1,6 +1,7 @@
 package dev.tidings.activity;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Json;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
@@ -147,7 +148,7 @@ public final class ActivityIntake {
     return importer.run(EVENTS, in, format, options);
   }
 
-  /** @throws dev.tidings.InvalidInputException listing every problem */
+  /** @throws InvalidInputException listing every problem */
   public static ActivityEvent fromJson(JsonNode node) {
     return JsonRows.read(node, EventRows.INSTANCE);
   }
@@ -157,7 +158,7 @@ public final class ActivityIntake {
   }
 
   public static ObjectNode toJson(ActivityEvent event) {
-    ObjectNode node = dev.tidings.Json.MAPPER.createObjectNode();
+    ObjectNode node = Json.MAPPER.createObjectNode();
     node.put("userId", event.userId());
     node.put("type", event.type().wire());
     node.put("itemId", event.itemId());

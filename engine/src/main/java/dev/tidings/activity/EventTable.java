@@ -1,5 +1,6 @@
 package dev.tidings.activity;
 
+import dev.tidings.Json;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.SqlStatement;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,7 +73,7 @@ final class EventTable {
         .list();
   }
 
-  private static <S extends org.jdbi.v3.core.statement.SqlStatement<S>> S bind(
+  private static <S extends SqlStatement<S>> S bind(
       S statement, List<ActivityEvent> events, Instant receivedAt) {
     int size = events.size();
     @Nullable String[] eventIds = new String[size];
@@ -127,9 +129,7 @@ final class EventTable {
 
   /** The attributes as a JSON object, or null when there are none (most events). */
   static @Nullable String attributesJson(ActivityEvent event) {
-    return event.attributes().isEmpty()
-        ? null
-        : dev.tidings.Json.MAPPER.writeValueAsString(event.attributes());
+    return event.attributes().isEmpty() ? null : Json.MAPPER.writeValueAsString(event.attributes());
   }
 
   private static final String TASTE_TYPES = "('view', 'click', 'add_to_cart', 'purchase')";

@@ -2,6 +2,7 @@ package dev.tidings.app;
 
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
@@ -50,7 +51,7 @@ public final class AudienceWiring implements Capability {
         subscribers(),
         follows(),
         suppressions(),
-        new dev.tidings.audience.SuppressionChanges(infrastructure.metrics()),
+        new SuppressionChanges(infrastructure.metrics()),
         infrastructure.clock(),
         settings.maxBodyBytes(),
         Uploads.underDataDirectory(settings.dataDir(), settings.maxImportBytes())));

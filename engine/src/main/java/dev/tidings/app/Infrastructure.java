@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import dev.tidings.TidingsException;
 import dev.tidings.cluster.NodeRegistry;
 import dev.tidings.config.Secret;
 import dev.tidings.config.Settings;
@@ -22,6 +23,7 @@ import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
 import dev.tidings.storage.EmbeddedPostgresServer;
+import dev.tidings.web.AuthThrottle;
 import dev.tidings.web.DependencyCheck;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -30,12 +32,15 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,7 +63,7 @@ public final class Infrastructure implements AutoCloseable {
   private @Nullable Database readDatabase;
   private @Nullable Secret secret;
   private DataDirSecrets.@Nullable Generated apiKey;
-  private dev.tidings.web.@Nullable AuthThrottle authThrottle;
+  private @Nullable AuthThrottle authThrottle;
   private @Nullable Database database;
   private @Nullable Coordination coordination;
   private @Nullable WorkQueue workQueue;
@@ -107,8 +112,8 @@ public final class Infrastructure implements AutoCloseable {
 
   private static String hostName() {
     try {
-      return java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.net.UnknownHostException e) {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
       return "unknown";
     }
   }
@@ -134,9 +139,9 @@ public final class Infrastructure implements AutoCloseable {
   }
 
   /** Failed credentials counted per client address in the shared rate limiter, once per node. */
-  public synchronized dev.tidings.web.AuthThrottle authThrottle() {
+  public synchronized AuthThrottle authThrottle() {
     if (authThrottle == null) {
-      authThrottle = new dev.tidings.web.AuthThrottle(coordination().rateLimiter(), metrics, clock);
+      authThrottle = new AuthThrottle(coordination().rateLimiter(), metrics, clock);
     }
     return authThrottle;
   }
@@ -194,7 +199,7 @@ public final class Infrastructure implements AutoCloseable {
       if (readUrl.isEmpty()) return database();
       var spec = ConnectionSpec.from(settings, readUrl.get());
       var read = open(() -> Database.connectForReads(spec, metrics));
-      var lag = new java.util.concurrent.atomic.AtomicReference<Optional<String>>(Optional.empty());
+      var lag = new AtomicReference<Optional<String>>(Optional.empty());
       checks.add(new DependencyCheck(
           "postgresql-read",
           read.describe(),
@@ -216,7 +221,7 @@ public final class Infrastructure implements AutoCloseable {
               + lag.bytesNotReplayed() + " bytes not replayed")
           .orElse("not a standby (promoted?): reads are on a primary"));
     } catch (RuntimeException e) {
-      return Optional.of("replication lag unknown: " + dev.tidings.TidingsException.rootMessage(e));
+      return Optional.of("replication lag unknown: " + TidingsException.rootMessage(e));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -27,7 +28,7 @@ final class Lazy<T> implements Supplier<T> {
   }
 
   /** The value if it was built, for closing only what was opened. */
-  synchronized java.util.Optional<T> ifBuilt() {
-    return java.util.Optional.ofNullable(value);
+  synchronized Optional<T> ifBuilt() {
+    return Optional.ofNullable(value);
   }
 }

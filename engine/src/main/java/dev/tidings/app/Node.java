@@ -6,12 +6,15 @@ import dev.tidings.queue.postgres.DeadLetterExpiry;
 import dev.tidings.retention.Expiring;
 import dev.tidings.retention.Retention;
 import dev.tidings.storage.AdvisoryLock;
+import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.RouteGroup;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -78,7 +81,7 @@ public final class Node implements AutoCloseable {
           role,
           infrastructure.dependencyChecks(),
           infrastructure.jobs()));
-      infrastructure.join(role.name().toLowerCase(java.util.Locale.ROOT));
+      infrastructure.join(role.name().toLowerCase(Locale.ROOT));
       for (Capability capability : capabilities)
         for (Capability.Background task : capability.background()) started.push(task.start());
       if (role.startsConsumers()) {
@@ -105,7 +108,7 @@ public final class Node implements AutoCloseable {
               settings.shutdownGrace(),
               settings.bind(),
               settings.metricsToken(),
-              java.util.Optional.of(infrastructure.authThrottle())),
+              Optional.of(infrastructure.authThrottle())),
           infrastructure.metrics(),
           infrastructure.dependencyChecks(),
           routes);
@@ -137,7 +140,7 @@ public final class Node implements AutoCloseable {
    * refuse ({@code tidings migrate}); opens the database (migrating it) and nothing else.
    */
   public StoredRowRepairs.Report repairStoredRows() {
-    var repairs = new ArrayList<dev.tidings.storage.StoredRowRepair>();
+    var repairs = new ArrayList<StoredRowRepair>();
     capabilities.forEach(capability -> repairs.addAll(capability.repairs()));
     return new StoredRowRepairs(repairs, StoredRowRepairs.BATCH).run();
   }

@@ -9,6 +9,7 @@ import dev.tidings.notify.DigestExpiry;
 import dev.tidings.notify.Notifications;
 import dev.tidings.notify.NotifyDigests;
 import dev.tidings.retention.Expiring;
+import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.notify.NotifyRoutes;
 import java.time.Duration;
@@ -60,7 +61,7 @@ public final class NotifyWiring implements Capability {
   }
 
   @Override
-  public List<dev.tidings.storage.StoredRowRepair> repairs() {
+  public List<StoredRowRepair> repairs() {
     return List.of(notifications().storedRowRepair());
   }
 

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * Open-time slots: the email-facing routes over the node's coordinator (compute-once), database
@@ -115,7 +116,7 @@ public final class OpenTimeWiring implements Capability {
    * when markets are defined); a product gone since, or not sold there, is left out.
    */
   static SlotPreviews slotPreviews(SlotImages images) {
-    return token -> java.util.stream.IntStream.range(0, token.slots())
+    return token -> IntStream.range(0, token.slots())
         .mapToObj(slot -> images.priced(token, slot))
         .flatMap(Optional::stream)
         .map(SlotImages.Priced::product)

@@ -35,7 +35,8 @@ public final class SendingWiring implements Capability {
         infrastructure.workQueue(),
         infrastructure.coordination(),
         SendOptions.fromEnvironment(infrastructure.settings().send()),
-        infrastructure.clock()));
+        infrastructure.clock(),
+        infrastructure.metrics()));
   }
 
   public Sends sends() {
@@ -60,8 +61,7 @@ public final class SendingWiring implements Capability {
       log.warn("no Composer: this node will not send campaign emails");
       return List.of();
     }
-    return List.of(
-        pipeline.get().consumers(writer.get(), infrastructure.mail(), infrastructure.metrics()));
+    return List.of(pipeline.get().consumers(writer.get(), infrastructure.mail()));
   }
 
   @Override

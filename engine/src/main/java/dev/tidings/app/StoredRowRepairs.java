@@ -2,6 +2,7 @@ package dev.tidings.app;
 
 import dev.tidings.storage.StoredRowRepair;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,8 +37,8 @@ public final class StoredRowRepairs {
    */
   public record Report(Map<String, Long> repaired, Map<String, Long> unrepairable) {
     public Report {
-      repaired = java.util.Collections.unmodifiableMap(new TreeMap<>(repaired));
-      unrepairable = java.util.Collections.unmodifiableMap(new TreeMap<>(unrepairable));
+      repaired = Collections.unmodifiableMap(new TreeMap<>(repaired));
+      unrepairable = Collections.unmodifiableMap(new TreeMap<>(unrepairable));
     }
 
     public boolean isEmpty() {

@@ -4,6 +4,7 @@ import static dev.tidings.Problems.toValidate;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.imports.JsonRows;
 import java.time.Instant;
@@ -43,10 +44,12 @@ public final class AudienceJson {
   /** {"email", "reason", "createdAt"?}; without createdAt it is dated {@code clock.instant()}. */
   public static Suppression suppressionFromJson(JsonNode node, InstantSource clock) {
     var problems = new Problems();
-    if (!node.isObject()) throw new InvalidInputException("expected a JSON object");
+    if (!node.isObject())
+      throw new InvalidInputException(Problem.format("", "expected a JSON object"));
     for (String name : node.propertyNames()) {
       if (!name.equals("email") && !name.equals("reason") && !name.equals("createdAt")) {
-        problems.add("unknown field '" + name + "' (fields: email, reason, createdAt)");
+        problems.add(Problem.unknown(
+            name, "unknown field '" + name + "' (fields: email, reason, createdAt)"));
       }
     }
     String givenEmail = text(node, "email", problems);
@@ -55,8 +58,10 @@ public final class AudienceJson {
     SuppressionReason reason =
         reasonText == null ? null : SuppressionReason.ofWire(reasonText).orElse(null);
     if (reasonText != null && reason == null) {
-      problems.add("reason must be bounce, complaint, unsubscribe or manual, got "
-          + Problems.quote(reasonText));
+      problems.add(Problem.unknown(
+          "reason",
+          "reason must be bounce, complaint, unsubscribe or manual, got "
+              + Problems.quote(reasonText)));
     }
     String createdText = text(node, "createdAt", problems);
     Instant createdAt = clock.instant();
@@ -64,7 +69,9 @@ public final class AudienceJson {
       try {
         createdAt = Instant.parse(createdText);
       } catch (DateTimeParseException e) {
-        problems.add("createdAt must be an ISO-8601 instant, got " + Problems.quote(createdText));
+        problems.add(Problem.format(
+            "createdAt",
+            "createdAt must be an ISO-8601 instant, got " + Problems.quote(createdText)));
       }
     }
     problems.throwIfAny();
@@ -75,7 +82,7 @@ public final class AudienceJson {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) return null;
     if (!value.isString()) {
-      problems.add(field + " must be a string");
+      problems.add(Problem.format(field, field + " must be a string"));
       return null;
     }
     return value.stringValue();

@@ -5,6 +5,7 @@ import static dev.tidings.imports.FieldSpec.optional;
 import static dev.tidings.imports.FieldSpec.required;
 import static dev.tidings.imports.FieldType.TEXT;
 
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.imports.RowFields;
 import dev.tidings.imports.RowMapper;
@@ -45,8 +46,10 @@ final class FollowRows implements RowMapper<Follow> {
     if (typeText != null) {
       type = TargetType.ofWire(typeText).orElse(null);
       if (type == null) {
-        problems.add("targetType must be brand, artist, gallery, store or category, got "
-            + Problems.quote(typeText));
+        problems.add(Problem.unknown(
+            "targetType",
+            "targetType must be brand, artist, gallery, store or category, got "
+                + Problems.quote(typeText)));
       }
     }
     String subscriberId = row.text(SUBSCRIBER_ID);

@@ -2,6 +2,7 @@ package dev.tidings.audience;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.PageLimit;
+import dev.tidings.Problem;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
@@ -39,7 +40,8 @@ public final class FollowService {
    */
   public Follow follow(Follow follow) {
     if (!jdbi.withHandle(handle -> FollowTable.follow(handle, follow)))
-      throw new InvalidInputException("subscriber " + follow.subscriberId() + " does not exist");
+      throw new InvalidInputException(Problem.unknown(
+          "subscriberId", "subscriber " + follow.subscriberId() + " does not exist"));
     return follow;
   }
 

@@ -1,6 +1,7 @@
 package dev.tidings.audience;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.util.Locale;
 import java.util.Optional;
@@ -16,16 +17,19 @@ public record Location(Optional<GeoPoint> point, Optional<String> city, Optional
   public Location {
     var problems = new Problems();
     problems.optionalText("city", city, 200);
-    if (point == null) problems.add("missing required field 'point'");
+    if (point == null) problems.add(Problem.missing("point"));
     if (country == null) {
-      problems.add("missing required field 'country'");
+      problems.add(Problem.missing("country"));
     } else if (country.isPresent() && !COUNTRIES.contains(country.get())) {
-      problems.add("country must be an ISO 3166-1 alpha-2 code such as DE, got "
-          + Problems.quote(country.get()));
+      problems.add(Problem.unknown(
+          "country",
+          "country must be an ISO 3166-1 alpha-2 code such as DE, got "
+              + Problems.quote(country.get())));
     }
     problems.throwIfAny();
     if (point.isEmpty() && city.isEmpty() && country.isEmpty()) {
-      throw new InvalidInputException("a location needs a point, a city or a country");
+      throw new InvalidInputException(Problem.at(
+          "location", Problem.Rule.MISSING, "a location needs a point, a city or a country"));
     }
   }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -106,10 +107,7 @@ record StoredSubscriber(Subscriber subscriber, List<Finding> dropped) {
 
   /** A part of the location when a location of it alone passes today's rules. */
   private static Optional<String> part(
-      @Nullable String value,
-      String column,
-      List<Finding> dropped,
-      java.util.function.Consumer<String> check) {
+      @Nullable String value, String column, List<Finding> dropped, Consumer<String> check) {
     if (value == null) return Optional.empty();
     try {
       check.accept(value);

@@ -1,6 +1,7 @@
 package dev.tidings.audience;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.time.ZoneId;
 import java.util.Locale;
@@ -51,7 +52,7 @@ public record Subscriber(
     if (name != null
         && name.isPresent()
         && (name.get().indexOf('\n') >= 0 || name.get().indexOf('\r') >= 0)) {
-      problems.add("name must not contain line breaks");
+      problems.add(Problem.format("name", "name must not contain line breaks"));
     }
     problems.present("locale", locale);
     problems.present("timeZone", timeZone);
@@ -61,10 +62,17 @@ public record Subscriber(
     if (market != null
         && market.isPresent()
         && !MARKET_CODE.matcher(market.get()).matches()) {
-      problems.add("market must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
-          + Problems.quote(market.get()));
+      problems.add(marketProblem(market.get()));
     }
     problems.throwIfAny();
+  }
+
+  /** A market code that breaks {@link #MARKET_CODE}, naming the field {@code market}. */
+  static Problem marketProblem(String code) {
+    return Problem.format(
+        "market",
+        "market must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
+            + Problems.quote(code));
   }
 
   /**

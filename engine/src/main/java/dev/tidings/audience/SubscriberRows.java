@@ -7,6 +7,7 @@ import static dev.tidings.imports.FieldType.DECIMAL;
 import static dev.tidings.imports.FieldType.TEXT;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.imports.RowFields;
 import dev.tidings.imports.RowMapper;
@@ -15,6 +16,7 @@ import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.zone.ZoneRulesException;
 import java.util.IllformedLocaleException;
 import java.util.Locale;
 import java.util.Map;
@@ -74,22 +76,27 @@ final class SubscriberRows implements RowMapper<Subscriber> {
     BigDecimal latitude = row.decimal(LATITUDE, problems);
     BigDecimal longitude = row.decimal(LONGITUDE, problems);
     if (row.isGiven(LATITUDE) != row.isGiven(LONGITUDE)) {
-      problems.add("latitude and longitude go together: give both or neither");
+      problems.add(Problem.at(
+          row.isGiven(LATITUDE) ? "longitude" : "latitude",
+          Problem.Rule.MISSING,
+          "latitude and longitude go together: give both or neither"));
     }
     Consent consent = Consent.SUBSCRIBED;
     String consentText = row.text(CONSENT);
     if (consentText != null) {
       consent = Consent.ofWire(consentText).orElse(null);
       if (consent == null)
-        problems.add("consent must be subscribed, pending or unsubscribed, got "
-            + Problems.quote(consentText));
+        problems.add(Problem.unknown(
+            "consent",
+            "consent must be subscribed, pending or unsubscribed, got "
+                + Problems.quote(consentText)));
     }
     Optional<Location> location = Optional.empty();
     if (problems.isEmpty()) {
       try {
         location = location(latitude, longitude, row.optionalText(CITY), row.optionalText(COUNTRY));
       } catch (InvalidInputException e) {
-        e.problems().forEach(problems::add);
+        e.asProblems().forEach(problems::add);
       }
     }
     Consent consentGiven = consent;
@@ -126,8 +133,9 @@ final class SubscriberRows implements RowMapper<Subscriber> {
       if (LOCALES.size() < CACHE_LIMIT) LOCALES.put(tag, locale);
       return locale;
     } catch (IllformedLocaleException e) {
-      problems.add(
-          "locale must be a BCP 47 language tag such as de-DE, got " + Problems.quote(tag));
+      problems.add(Problem.format(
+          "locale",
+          "locale must be a BCP 47 language tag such as de-DE, got " + Problems.quote(tag)));
       return Locale.ENGLISH;
     }
   }
@@ -141,8 +149,11 @@ final class SubscriberRows implements RowMapper<Subscriber> {
       if (ZONES.size() < CACHE_LIMIT) ZONES.put(id, zone);
       return zone;
     } catch (DateTimeException e) {
-      problems.add(
-          "timeZone must be an IANA time zone such as Europe/Berlin, got " + Problems.quote(id));
+      // a well-formed name that no zone has (Europe/Berlln) is unknown, any other text a format
+      problems.add(Problem.at(
+          "timeZone",
+          e instanceof ZoneRulesException ? Problem.Rule.UNKNOWN : Problem.Rule.FORMAT,
+          "timeZone must be an IANA time zone such as Europe/Berlin, got " + Problems.quote(id)));
       return ZoneOffset.UTC;
     }
   }

@@ -3,15 +3,20 @@ package dev.tidings.audience;
 import dev.tidings.EmailAddress;
 import dev.tidings.InvalidInputException;
 import dev.tidings.PageLimit;
+import dev.tidings.Problem;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
+import dev.tidings.storage.StoredRowRepair;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -96,9 +101,7 @@ public final class SubscriberService {
   public boolean placeInMarket(String id, Optional<String> market) {
     market.ifPresent(code -> {
       if (!Subscriber.MARKET_CODE.matcher(code).matches())
-        throw new dev.tidings.InvalidInputException(
-            "market must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
-                + dev.tidings.Problems.quote(code));
+        throw new InvalidInputException(Subscriber.marketProblem(code));
     });
     return jdbi.withHandle(handle -> handle
             .createUpdate("UPDATE subscribers SET market = :market WHERE id = :id")
@@ -109,10 +112,10 @@ public final class SubscriberService {
   }
 
   /** The subscribers among {@code ids} that exist, by id, read in one query (a sending worker's batch). */
-  public java.util.Map<String, Subscriber> getAll(java.util.Collection<String> ids) {
-    if (ids.isEmpty()) return java.util.Map.of();
+  public Map<String, Subscriber> getAll(Collection<String> ids) {
+    if (ids.isEmpty()) return Map.of();
     var found = jdbi.withHandle(handle -> SubscriberTable.findAll(handle, ids));
-    var byId = new java.util.HashMap<String, Subscriber>(found.size() * 2);
+    var byId = new HashMap<String, Subscriber>(found.size() * 2);
     for (Subscriber subscriber : found) byId.put(subscriber.id(), subscriber);
     return byId;
   }
@@ -139,7 +142,7 @@ public final class SubscriberService {
   }
 
   /** When a subscriber was first stored and last written. */
-  public record Dates(java.time.Instant createdAt, java.time.Instant updatedAt) {}
+  public record Dates(Instant createdAt, Instant updatedAt) {}
 
   /** The subscriber's {@link Dates}; empty when there is no such subscriber. */
   public Optional<Dates> dates(String id) {
@@ -155,7 +158,7 @@ public final class SubscriberService {
    * What repairs the subscribers an earlier version stored that today's rules refuse (run by {@code
    * tidings migrate}; see {@link SubscriberRepair}).
    */
-  public dev.tidings.storage.StoredRowRepair storedRowRepair() {
+  public StoredRowRepair storedRowRepair() {
     return new SubscriberRepair(jdbi);
   }
 
@@ -182,7 +185,7 @@ public final class SubscriberService {
    * statement, its own transaction, is whole again once the other has committed.
    */
   private static boolean deadlocked(UnableToExecuteStatementException e) {
-    return e.getCause() instanceof java.sql.SQLException sql && "40P01".equals(sql.getSQLState());
+    return e.getCause() instanceof SQLException sql && "40P01".equals(sql.getSQLState());
   }
 
   private <R> R owningEmail(Subscriber subscriber, HandleCallback<R, RuntimeException> write) {
@@ -197,8 +200,10 @@ public final class SubscriberService {
               .map(Subscriber::id)
               .filter(id -> !id.equals(subscriber.id()));
           if (owner.isPresent()) {
-            throw new InvalidInputException(
-                "email " + subscriber.email() + " already belongs to subscriber " + owner.get());
+            throw new InvalidInputException(Problem.at(
+                "email",
+                Problem.Rule.OTHER,
+                "email " + subscriber.email() + " already belongs to subscriber " + owner.get()));
           }
           if (attempt == ATTEMPTS) throw e;
         }

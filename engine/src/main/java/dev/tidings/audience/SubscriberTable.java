@@ -139,7 +139,7 @@ final class SubscriberTable {
   }
 
   /** The subscribers among {@code ids} that exist, in one query. */
-  static List<Subscriber> findAll(Handle handle, java.util.Collection<String> ids) {
+  static List<Subscriber> findAll(Handle handle, Collection<String> ids) {
     return handle
         .createQuery("SELECT " + READ_COLUMNS + " FROM subscribers WHERE id = ANY(:ids)")
         .bind("ids", ids.toArray(String[]::new))

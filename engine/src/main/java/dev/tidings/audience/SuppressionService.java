@@ -2,6 +2,7 @@ package dev.tidings.audience;
 
 import dev.tidings.EmailAddress;
 import dev.tidings.PageLimit;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -70,12 +72,10 @@ public final class SuppressionService {
    * unsubscribe, so no receipt is applied without its suppression. Returns how many addresses were new.
    */
   public static int suppressSubscribers(
-      org.jdbi.v3.core.Handle handle,
-      Map<String, SuppressionReason> bySubscriber,
-      java.time.Instant at) {
+      Handle handle, Map<String, SuppressionReason> bySubscriber, Instant at) {
     if (bySubscriber.isEmpty()) return 0;
-    List<String> ids = new java.util.ArrayList<>(bySubscriber.size());
-    List<String> reasons = new java.util.ArrayList<>(bySubscriber.size());
+    List<String> ids = new ArrayList<>(bySubscriber.size());
+    List<String> reasons = new ArrayList<>(bySubscriber.size());
     bySubscriber.forEach((id, reason) -> {
       ids.add(id);
       reasons.add(reason.wire());

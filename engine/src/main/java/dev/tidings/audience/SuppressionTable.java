@@ -2,6 +2,8 @@ package dev.tidings.audience;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -31,7 +33,7 @@ final class SuppressionTable {
 
   /** Suppresses the addresses of these subscribers, each for its reason; unknown ids are skipped. */
   static int insertForSubscribers(
-      Handle handle, List<String> subscriberIds, List<String> reasons, java.time.Instant at) {
+      Handle handle, List<String> subscriberIds, List<String> reasons, Instant at) {
     return handle
         .createUpdate("INSERT INTO suppressions (" + COLUMNS + ")"
             + " SELECT s.email, x.reason, :at FROM unnest(:ids, :reasons) AS x(id, reason)"
@@ -62,7 +64,7 @@ final class SuppressionTable {
   }
 
   /** Which of {@code lowerCaseEmails} are suppressed, lower-cased, in one query. */
-  static List<String> suppressedAmong(Handle handle, java.util.Collection<String> lowerCaseEmails) {
+  static List<String> suppressedAmong(Handle handle, Collection<String> lowerCaseEmails) {
     return handle
         .createQuery("SELECT lower(email) FROM suppressions WHERE lower(email) = ANY(:emails)")
         .bind("emails", lowerCaseEmails.toArray(String[]::new))

@@ -5,17 +5,21 @@ import dev.tidings.activity.EventType;
 import dev.tidings.audience.SubscriberSql;
 import dev.tidings.opentime.ShownSql;
 import dev.tidings.optimize.ExperimentSql;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -82,8 +86,8 @@ public final class AudienceQuery {
   private static ZoneId zone(String id) {
     try {
       return ZoneId.of(id);
-    } catch (java.time.DateTimeException e) {
-      return java.time.ZoneOffset.UTC;
+    } catch (DateTimeException e) {
+      return ZoneOffset.UTC;
     }
   }
 
@@ -158,9 +162,7 @@ public final class AudienceQuery {
       case Condition.FieldIn in -> {
         binds.put(
             p + "values",
-            in.values().stream()
-                .map(v -> v.toLowerCase(java.util.Locale.ROOT))
-                .toArray(String[]::new));
+            in.values().stream().map(v -> v.toLowerCase(Locale.ROOT)).toArray(String[]::new));
         yield SubscriberSql.fieldIn(in.field().column(), p);
       }
       case Condition.LocaleIn in -> {
@@ -203,16 +205,14 @@ public final class AudienceQuery {
 
   /** Fetches the next page when the current one is used up; stops at the first short page. */
   private static final class Pages<T> implements Iterator<T> {
-    private final java.util.function.Function<Optional<String>, List<T>> fetch;
-    private final java.util.function.Function<T, String> key;
+    private final Function<Optional<String>, List<T>> fetch;
+    private final Function<T, String> key;
     private List<T> page = List.of();
     private int position;
     private Optional<String> after = Optional.empty();
     private boolean last;
 
-    Pages(
-        java.util.function.Function<Optional<String>, List<T>> fetch,
-        java.util.function.Function<T, String> key) {
+    Pages(Function<Optional<String>, List<T>> fetch, Function<T, String> key) {
       this.fetch = fetch;
       this.key = key;
     }

@@ -3,6 +3,8 @@ package dev.tidings.campaign;
 import dev.tidings.mail.Address;
 import dev.tidings.message.MessageToken;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -145,9 +147,9 @@ public record CampaignDefinition(
         : name + label;
     var notTested = new Condition.InExperiment(testedIn, false);
     Audience rest = switch (audience) {
-      case Audience.All all -> new Audience.Segment(java.util.List.of(notTested));
+      case Audience.All all -> new Audience.Segment(List.of(notTested));
       case Audience.Segment segment -> {
-        var conditions = new java.util.ArrayList<>(segment.conditions());
+        var conditions = new ArrayList<>(segment.conditions());
         conditions.add(notTested);
         yield new Audience.Segment(conditions);
       }

@@ -11,7 +11,6 @@ import dev.tidings.message.MessageId;
 import dev.tidings.recommend.blend.Algorithm;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -21,6 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The campaign capability's {@link dev.tidings.campaign.send.Composer}: at send time it reads the
@@ -49,7 +49,8 @@ public final class CampaignEmails implements BatchComposer {
       SubscriberService subscribers,
       SuppressionService suppressions,
       CampaignRenderer renderer,
-      InstantSource clock) {
+      InstantSource clock,
+      MeterRegistry metrics) {
     this(
         jdbi,
         subscribers,
@@ -58,7 +59,7 @@ public final class CampaignEmails implements BatchComposer {
         DigestSource.NONE,
         ExperimentLedger.NONE,
         clock,
-        new SimpleMeterRegistry());
+        metrics);
   }
 
   /**
@@ -188,7 +189,7 @@ public final class CampaignEmails implements BatchComposer {
 
   private Composed compose(
       CompiledCampaigns.Entry entry,
-      @org.jspecify.annotations.Nullable Subscriber subscriber,
+      @Nullable Subscriber subscriber,
       Set<String> suppressed,
       MessageId message) {
     if (subscriber == null)

@@ -7,17 +7,21 @@ import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.audience.TargetType;
 import dev.tidings.mail.Address;
+import dev.tidings.message.MessageToken;
 import dev.tidings.recommend.blend.Algorithm;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -84,7 +88,7 @@ public final class CampaignJson {
     String html = text(problems, object, "html", Json.MAX_STRING_CHARS, true);
     String text = text(problems, object, "text", Json.MAX_STRING_CHARS, true);
     Audience audience = audience(problems, object.get("audience"));
-    int slots = whole(problems, object, "slots", 0, 0, dev.tidings.message.MessageToken.MAX_SLOTS);
+    int slots = whole(problems, object, "slots", 0, 0, MessageToken.MAX_SLOTS);
     int priority =
         whole(problems, object, "priority", DEFAULT_PRIORITY, 0, CampaignDefinition.MAX_PRIORITY);
     double rate = rate(problems, object.get("ratePerSecond"));
@@ -621,7 +625,7 @@ public final class CampaignJson {
               : list.isArray() ? Problem.Rule.RANGE : Problem.Rule.FORMAT,
           "variants must be a list of 2 to " + Experiment.MAX_VARIANTS + " variants"));
     else {
-      var names = new java.util.HashSet<String>();
+      var names = new HashSet<String>();
       for (int i = 0; i < list.size(); i++) {
         String where = "variants[" + i + "]";
         if (!(list.get(i) instanceof ObjectNode variant)) {
@@ -670,7 +674,7 @@ public final class CampaignJson {
       problems.add(Problem.format("algorithms", "algorithms must be a list of some of " + known));
       return Set.of();
     }
-    var out = java.util.EnumSet.noneOf(Algorithm.class);
+    var out = EnumSet.noneOf(Algorithm.class);
     for (JsonNode id : node) {
       var algorithm = Algorithm.byId(id.asString(""));
       if (algorithm.isPresent()) out.add(algorithm.get());
@@ -682,13 +686,9 @@ public final class CampaignJson {
   }
 
   private static <T> @Nullable T choice(
-      Problems problems,
-      ObjectNode object,
-      String field,
-      T[] values,
-      java.util.function.Function<T, String> wire) {
+      Problems problems, ObjectNode object, String field, T[] values, Function<T, String> wire) {
     JsonNode node = object.get(field);
-    String names = java.util.Arrays.stream(values).map(wire).collect(Collectors.joining(", "));
+    String names = Arrays.stream(values).map(wire).collect(Collectors.joining(", "));
     if (node == null || node.isNull()) {
       problems.add(Problem.at(
           field, Problem.Rule.MISSING, "missing required field '" + field + "' (" + names + ")"));

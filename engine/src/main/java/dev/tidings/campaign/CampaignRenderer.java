@@ -204,8 +204,8 @@ public final class CampaignRenderer {
   private static String listUnsubscribe(
       CampaignDefinition definition, String unsubscribeUrl, MessageId message) {
     String mailbox = definition.replyTo().orElse(definition.from()).email();
-    // An address is ASCII (its domain in punycode); these characters need no escaping in a mailto
-    // URI.
+    // An address is ASCII (its domain in punycode);
+    // these characters need no escaping in a mailto URI.
     boolean plain = mailbox
         .chars()
         .allMatch(c -> (c >= 'a' && c <= 'z')

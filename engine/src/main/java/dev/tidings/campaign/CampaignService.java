@@ -8,10 +8,12 @@ import dev.tidings.campaign.send.Sends;
 import dev.tidings.sendtime.OpenHours;
 import dev.tidings.sendtime.SendTimeMetrics;
 import dev.tidings.sendtime.SendTimePlans;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
@@ -34,13 +36,15 @@ public final class CampaignService {
   private final InstantSource clock;
   private final SendTimePlans sendTimes;
 
-  public CampaignService(Jdbi jdbi, Sends sends, AudienceQuery audience, InstantSource clock) {
+  /** Planning per-subscriber send times from the stored open hours, counting in {@code metrics}. */
+  public CampaignService(
+      Jdbi jdbi, Sends sends, AudienceQuery audience, InstantSource clock, MeterRegistry metrics) {
     this(
         jdbi,
         sends,
         audience,
         clock,
-        new SendTimePlans(new OpenHours(jdbi), new SendTimeMetrics(new SimpleMeterRegistry())));
+        new SendTimePlans(new OpenHours(jdbi), new SendTimeMetrics(metrics)));
   }
 
   /** As the other, planning per-subscriber send times with {@code sendTimes}. */
@@ -180,7 +184,7 @@ public final class CampaignService {
    * The campaign's run's recipients by the time they are planned for, earliest first; empty before it
    * runs.
    */
-  public List<java.util.Map.Entry<java.time.Instant, Long>> plannedByTime(Campaign campaign) {
+  public List<Map.Entry<Instant, Long>> plannedByTime(Campaign campaign) {
     return campaign.runId().map(run -> sends.plannedByTime(campaign.id(), run)).orElse(List.of());
   }
 
@@ -230,8 +234,8 @@ public final class CampaignService {
     Campaign campaign = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
     if (campaign.state() == CampaignState.CANCELLED)
       throw CampaignProblem.conflict("campaign " + id + " is CANCELLED; it sends nothing more");
-    // a send to nobody would be queued, then skipped at compose time: the caller's mistake is told
-    // now
+    // a send to nobody would be queued, then skipped at compose time:
+    // the caller's mistake is told now
     if (!audience.exists(subscriberId)) throw CampaignProblem.subscriberNotFound(subscriberId);
     long run = jdbi.withHandle(handle -> CampaignTable.triggerRun(handle, id))
         .orElseThrow(() -> CampaignProblem.notFound(id));

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SQL of the {@code campaigns} table (V6__campaigns.sql). Every change of state is one conditional
@@ -162,7 +163,7 @@ final class CampaignTable {
         rs.getTimestamp("updated_at").toInstant());
   }
 
-  private static @org.jspecify.annotations.Nullable Timestamp timestamp(Optional<Instant> at) {
+  private static @Nullable Timestamp timestamp(Optional<Instant> at) {
     return at.map(Timestamp::from).orElse(null);
   }
 }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -121,7 +122,7 @@ public final class CampaignTemplates {
   private static @Nullable Mustache compile(
       String which, String source, boolean escaped, List<Problem> found) {
     // every problem of a template is about that template's field
-    java.util.function.Consumer<String> problems =
+    Consumer<String> problems =
         message -> found.add(Problem.at(which, Problem.Rule.OTHER, message));
     if (UNESCAPED.matcher(source).find()) {
       problems.accept(which + ": triple mustaches {{{ }}} and {{& }} are refused; every variable is"

@@ -4,6 +4,7 @@ import dev.tidings.audience.TargetType;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One condition of a {@link Audience.Segment}. Each reads one table (see {@link AudienceQuery}):
@@ -74,9 +75,9 @@ public sealed interface Condition {
       return column;
     }
 
-    public static java.util.Optional<Field> ofWire(String text) {
-      for (Field field : values()) if (field.wire.equals(text)) return java.util.Optional.of(field);
-      return java.util.Optional.empty();
+    public static Optional<Field> ofWire(String text) {
+      for (Field field : values()) if (field.wire.equals(text)) return Optional.of(field);
+      return Optional.empty();
     }
   }
 }

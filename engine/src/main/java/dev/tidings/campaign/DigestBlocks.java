@@ -3,6 +3,7 @@ package dev.tidings.campaign;
 import dev.tidings.HtmlText;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The notifications of a digest as Tidings writes them when the template does not place them itself: a
@@ -68,7 +69,7 @@ final class DigestBlocks {
     return Boolean.TRUE.equals(item.get("nearby")) ? what + " near you" : what;
   }
 
-  private static void open(StringBuilder block, @org.jspecify.annotations.Nullable Object url) {
+  private static void open(StringBuilder block, @Nullable Object url) {
     if (url != null)
       block
           .append("<a href=\"")
@@ -76,7 +77,7 @@ final class DigestBlocks {
           .append("\" style=\"color:#1a1a1a;text-decoration:none\">");
   }
 
-  private static void close(StringBuilder block, @org.jspecify.annotations.Nullable Object url) {
+  private static void close(StringBuilder block, @Nullable Object url) {
     if (url != null) block.append("</a>");
   }
 }

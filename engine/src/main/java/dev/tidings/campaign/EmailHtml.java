@@ -246,8 +246,7 @@ final class EmailHtml {
         }
         case Comment comment -> {
           // Outlook reads HTML inside <!--[if mso]> ... <![endif]-->; other clients ignore
-          // comments,
-          // but which one is which is not ours to decide
+          // comments, but which one is which is not ours to decide
           String data = comment.getData();
           var inner = Jsoup.parse(data, "", Parser.htmlParser().setTrackPosition(true));
           check(inner, data, line - 1, true, found, depth + 1);

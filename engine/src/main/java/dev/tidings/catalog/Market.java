@@ -1,5 +1,6 @@
 package dev.tidings.catalog;
 
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.util.Currency;
 import java.util.IllformedLocaleException;
@@ -30,18 +31,25 @@ public record Market(
   public Market {
     var problems = new Problems();
     if (problems.present("code", code) && !isCode(code))
-      problems.add("code must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
-          + Problems.quote(code));
+      problems.add(Problem.format(
+          "code",
+          "code must be 2-16 characters of A-Z 0-9 _ starting with a letter, got "
+              + Problems.quote(code)));
     problems.present("currency", currency);
     if (problems.present("locale", locale) && locale.getLanguage().isEmpty())
-      problems.add("locale must name a language, such as en-GB");
+      problems.add(Problem.format("locale", "locale must name a language, such as en-GB"));
     if (problems.present("countries", countries)) {
       if (countries.size() > MAX_COUNTRIES)
-        problems.add("countries must list at most " + MAX_COUNTRIES + " codes");
-      for (String country : countries) {
+        problems.add(
+            Problem.range("countries", "countries must list at most " + MAX_COUNTRIES + " codes"));
+      for (int i = 0; i < countries.size(); i++) {
+        String country = countries.get(i);
         if (country == null || !COUNTRIES.contains(country))
-          problems.add("countries must be ISO 3166-1 alpha-2 codes such as DE, got "
-              + (country == null ? "null" : Problems.quote(country)));
+          problems.add(Problem.at(
+              "countries[" + i + "]",
+              country == null ? Problem.Rule.MISSING : Problem.Rule.UNKNOWN,
+              "countries must be ISO 3166-1 alpha-2 codes such as DE, got "
+                  + (country == null ? "null" : Problems.quote(country))));
       }
     }
     problems.throwIfAny();

@@ -1,6 +1,7 @@
 package dev.tidings.catalog;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.storage.StoredRows;
 import java.math.BigDecimal;
@@ -8,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Currency;
@@ -135,9 +137,9 @@ public final class Markets {
    */
   public void putAllPrices(Map<String, Map<String, BigDecimal>> byProduct) {
     if (byProduct.isEmpty()) return;
-    List<String> products = new java.util.ArrayList<>();
-    List<String> codes = new java.util.ArrayList<>();
-    List<String> amounts = new java.util.ArrayList<>();
+    List<String> products = new ArrayList<>();
+    List<String> codes = new ArrayList<>();
+    List<String> amounts = new ArrayList<>();
     byProduct.forEach((product, prices) -> prices.forEach((code, price) -> {
       products.add(product);
       codes.add(code);
@@ -225,9 +227,9 @@ public final class Markets {
   static void replacePrices(
       Handle handle, List<String> ids, Map<String, Map<String, BigDecimal>> pricesByProduct) {
     if (ids.isEmpty()) return;
-    List<String> products = new java.util.ArrayList<>();
-    List<String> codes = new java.util.ArrayList<>();
-    List<String> amounts = new java.util.ArrayList<>();
+    List<String> products = new ArrayList<>();
+    List<String> codes = new ArrayList<>();
+    List<String> amounts = new ArrayList<>();
     for (String id : ids) {
       pricesByProduct.getOrDefault(id, Map.of()).forEach((code, price) -> {
         products.add(id);
@@ -287,12 +289,15 @@ public final class Markets {
       Currency currency = currencies.get(code);
       int digits = currency == null ? 0 : Math.max(0, currency.getDefaultFractionDigits());
       if (currency == null) {
-        problems.add(field + " names no market (define it with PUT /api/v1/markets/{code})");
+        problems.add(Problem.unknown(
+            field, field + " names no market (define it with PUT /api/v1/markets/{code})"));
       } else if (price == null || price.signum() < 0) {
-        problems.add(field + " must be a price of zero or more");
+        problems.add(Problem.range(field, field + " must be a price of zero or more"));
       } else if (price.scale() > digits) {
-        problems.add(field + " must have at most " + digits + " decimal places for "
-            + currency.getCurrencyCode() + ", got " + price.toPlainString());
+        problems.add(Problem.format(
+            field,
+            field + " must have at most " + digits + " decimal places for "
+                + currency.getCurrencyCode() + ", got " + price.toPlainString()));
       }
     });
   }

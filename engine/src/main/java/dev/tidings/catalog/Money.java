@@ -3,6 +3,7 @@ package dev.tidings.catalog;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.math.BigDecimal;
 import java.text.NumberFormat;
@@ -29,7 +30,7 @@ public record Money(BigDecimal amount, Currency currency) {
 
   public Money {
     Objects.requireNonNull(currency, "currency");
-    if (amount == null) throw new InvalidInputException("missing required field 'amount'");
+    if (amount == null) throw new InvalidInputException(Problem.missing("amount"));
     if (!withinBound(amount)) throw new InvalidInputException(tooManyDigits("amount"));
   }
 
@@ -39,15 +40,19 @@ public record Money(BigDecimal amount, Currency currency) {
     return (long) amount.precision() - amount.scale() <= MAX_DIGITS && amount.scale() <= MAX_DIGITS;
   }
 
-  /** The problem of a price past the bound, naming its field. */
-  public static String tooManyDigits(String field) {
-    return field + " must have at most " + MAX_DIGITS
-        + " digits before and after the decimal point";
+  /** The problem of a price past the bound, at its field. */
+  public static Problem tooManyDigits(String field) {
+    return Problem.range(field, bound(field));
   }
 
-  /** The problem of a price past the bound, naming its field and the text given. */
-  public static String tooManyDigits(String field, String given) {
-    return tooManyDigits(field) + ", got " + Problems.quote(given);
+  /** The problem of a price past the bound, at its field, with the text given. */
+  public static Problem tooManyDigits(String field, String given) {
+    return Problem.range(field, bound(field) + ", got " + Problems.quote(given));
+  }
+
+  private static String bound(String field) {
+    return field + " must have at most " + MAX_DIGITS
+        + " digits before and after the decimal point";
   }
 
   /** This amount as {@code locale} writes it in this currency, with the currency's own decimals. */

@@ -1,5 +1,6 @@
 package dev.tidings.catalog;
 
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.WebUrl;
 import java.math.BigDecimal;
@@ -108,26 +109,32 @@ public record Product(
       int digits =
           currency.getDefaultFractionDigits() < 0 ? 4 : currency.getDefaultFractionDigits();
       if (price.scale() > digits) {
-        problems.add("price must have at most " + digits + " decimal places for "
-            + currency.getCurrencyCode() + ", got " + price.toPlainString());
+        problems.add(Problem.format(
+            "price",
+            "price must have at most " + digits + " decimal places for "
+                + currency.getCurrencyCode() + ", got " + price.toPlainString()));
       }
     }
     if (salePrice == null) {
-      problems.add("missing required field 'salePrice'");
+      problems.add(Problem.missing("salePrice"));
     } else if (salePrice.isPresent()) {
       BigDecimal sale = salePrice.get();
       problems.nonNegative("salePrice", sale);
       if (!Money.withinBound(sale)) problems.add(Money.tooManyDigits("salePrice"));
       if (price != null && sale.compareTo(price) >= 0) {
-        problems.add("salePrice must be below price " + price.toPlainString() + ", got "
-            + sale.toPlainString());
+        problems.add(Problem.range(
+            "salePrice",
+            "salePrice must be below price " + price.toPlainString() + ", got "
+                + sale.toPlainString()));
       }
       if (currency != null) {
         int digits =
             currency.getDefaultFractionDigits() < 0 ? 4 : currency.getDefaultFractionDigits();
         if (sale.scale() > digits) {
-          problems.add("salePrice must have at most " + digits + " decimal places for "
-              + currency.getCurrencyCode() + ", got " + sale.toPlainString());
+          problems.add(Problem.format(
+              "salePrice",
+              "salePrice must have at most " + digits + " decimal places for "
+                  + currency.getCurrencyCode() + ", got " + sale.toPlainString()));
         }
       }
     }
@@ -135,11 +142,11 @@ public record Product(
     problems.present("imageUrl", imageUrl);
     problems.present("landingUrl", landingUrl);
     if (attributes == null) {
-      problems.add("missing required field 'attributes'");
+      problems.add(Problem.missing("attributes"));
     } else {
       for (var entry : attributes.entrySet()) {
         if (entry.getKey() == null || entry.getValue() == null)
-          problems.add("attributes must map strings to strings");
+          problems.add(Problem.format("attributes", "attributes must map strings to strings"));
       }
     }
     problems.throwIfAny();

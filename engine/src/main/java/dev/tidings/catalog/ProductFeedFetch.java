@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jdbi.v3.core.Jdbi;
@@ -208,7 +209,7 @@ public final class ProductFeedFetch {
   private Outcome attempt() {
     String key = url.toString();
     Optional<ProductFeedState> state = ProductFeedState.load(jdbi, key);
-    var headers = state.map(ProductFeedState::conditionalHeaders).orElse(java.util.Map.of());
+    var headers = state.map(ProductFeedState::conditionalHeaders).orElse(Map.of());
     return fetcher.fetchToFile(
         url,
         FetchPurpose.PRODUCT_FEED,

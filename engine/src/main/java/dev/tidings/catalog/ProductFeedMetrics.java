@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** What the scheduled product feed did, for operators: fetches by outcome, products changed, last success. */
@@ -42,7 +43,7 @@ final class ProductFeedMetrics {
   }
 
   void fetched(ProductFeedFetch.Outcome outcome) {
-    java.util.Objects.requireNonNull(fetches.get(outcome)).increment();
+    Objects.requireNonNull(fetches.get(outcome)).increment();
   }
 
   void imported(long products, long markedUnavailable) {

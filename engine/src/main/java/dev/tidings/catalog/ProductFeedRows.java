@@ -5,6 +5,7 @@ import static dev.tidings.imports.FieldSpec.optional;
 import static dev.tidings.imports.FieldSpec.required;
 import static dev.tidings.imports.FieldType.TEXT;
 
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.WebUrl;
 import dev.tidings.imports.RowFields;
@@ -75,8 +76,11 @@ final class ProductFeedRows implements RowMapper<Product> {
     Price price = price("price", row.text(PRICE), problems);
     Price sale = price("sale_price", row.text(SALE_PRICE), problems);
     if (price != null && sale != null && !price.currency().equals(sale.currency())) {
-      problems.add("sale_price must be in the currency of price (" + price.currency() + "), got "
-          + sale.currency());
+      problems.add(Problem.at(
+          "sale_price",
+          Problem.Rule.OTHER,
+          "sale_price must be in the currency of price (" + price.currency() + "), got "
+              + sale.currency()));
     }
     Boolean available = availability(row.text(AVAILABILITY), problems);
     WebUrl image = problems.parseUrl("image_link", row.text(IMAGE_LINK));
@@ -118,8 +122,10 @@ final class ProductFeedRows implements RowMapper<Product> {
       BigDecimal value = amount(amount);
       if (currency != null && value != null) return new Price(value, currency);
     }
-    problems.add(field + " must be an amount and an ISO 4217 currency such as '15.00 USD', got "
-        + Problems.quote(text));
+    problems.add(Problem.format(
+        field,
+        field + " must be an amount and an ISO 4217 currency such as '15.00 USD', got "
+            + Problems.quote(text)));
     return null;
   }
 
@@ -157,8 +163,10 @@ final class ProductFeedRows implements RowMapper<Product> {
       case "in_stock", "preorder", "backorder" -> Boolean.TRUE;
       case "out_of_stock" -> Boolean.FALSE;
       default -> {
-        problems.add("availability must be in_stock, out_of_stock, preorder or backorder, got "
-            + Problems.quote(text));
+        problems.add(Problem.unknown(
+            "availability",
+            "availability must be in_stock, out_of_stock, preorder or backorder, got "
+                + Problems.quote(text)));
         yield null;
       }
     };

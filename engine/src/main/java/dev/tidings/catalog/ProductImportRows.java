@@ -4,6 +4,7 @@ import static dev.tidings.imports.FieldSpec.optional;
 import static dev.tidings.imports.FieldType.STRING_MAP;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.imports.FieldSpec;
 import dev.tidings.imports.RowFields;
@@ -50,7 +51,7 @@ final class ProductImportRows implements RowMapper<ProductImportRow> {
     try {
       product = ProductRows.INSTANCE.map(row);
     } catch (InvalidInputException e) {
-      e.problems().forEach(problems::add);
+      e.asProblems().forEach(problems::add);
     }
     Map<String, String> given = row.stringMap(PRICES, problems);
     Map<String, BigDecimal> prices = given == null ? null : prices(given, problems);
@@ -68,18 +69,19 @@ final class ProductImportRows implements RowMapper<ProductImportRow> {
         if (text.length() > 40) throw new NumberFormatException("longer than any price");
         price = new BigDecimal(text.strip());
       } catch (NumberFormatException e) {
-        readable.add(field + " must be a decimal such as 12.99, got " + Problems.quote(text));
+        readable.add(Problem.format(
+            field, field + " must be a decimal such as 12.99, got " + Problems.quote(text)));
         return;
       }
-      // 1e999999 is 8 characters: bound the digits too, before the message or PostgreSQL writes it
-      // out
+      // 1e999999 is 8 characters: bound the digits too,
+      // before the message or PostgreSQL writes it out
       if (!Money.withinBound(price)) {
         readable.add(Money.tooManyDigits(field, text));
         return;
       }
       prices.put(code, price);
     });
-    readable.list().forEach(problems::add);
+    readable.found().forEach(problems::add);
     Markets.problems(marketCurrencies, prices, problems);
     return Collections.unmodifiableMap(prices);
   }

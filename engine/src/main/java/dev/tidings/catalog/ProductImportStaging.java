@@ -52,8 +52,8 @@ final class ProductImportStaging implements Staging<ProductImportRow> {
   }
 
   private synchronized void remember(String productId, Map<String, BigDecimal> prices) {
-    // a later row of the same product replaces the prices of an earlier one, as it replaces the
-    // product
+    // a later row of the same product replaces the prices of an earlier one,
+    // as it replaces the product
     pricesByProduct.put(productId, prices);
   }
 

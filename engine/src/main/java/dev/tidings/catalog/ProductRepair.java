@@ -1,12 +1,15 @@
 package dev.tidings.catalog;
 
 import dev.tidings.storage.StoredRowRepair;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -101,8 +104,7 @@ final class ProductRepair implements StoredRowRepair {
         CLEARED.keySet().stream().map(c -> c + "::text AS guard_" + c).sorted().toList());
   }
 
-  private static Map<String, Optional<String>> guardValues(java.sql.ResultSet rs)
-      throws java.sql.SQLException {
+  private static Map<String, Optional<String>> guardValues(ResultSet rs) throws SQLException {
     Map<String, Optional<String>> values = new TreeMap<>();
     for (String column : CLEARED.keySet())
       values.put(column, Optional.ofNullable(rs.getString("guard_" + column)));
@@ -115,7 +117,7 @@ final class ProductRepair implements StoredRowRepair {
    */
   private static boolean clear(
       Handle handle, StoredProduct stored, Map<String, Optional<String>> read) {
-    Set<String> columns = new java.util.TreeSet<>();
+    Set<String> columns = new TreeSet<>();
     for (var finding : stored.dropped()) columns.add(finding.column());
     List<String> sets = new ArrayList<>();
     List<String> unchanged = new ArrayList<>();

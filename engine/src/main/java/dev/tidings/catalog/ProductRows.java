@@ -8,6 +8,7 @@ import static dev.tidings.imports.FieldType.DECIMAL;
 import static dev.tidings.imports.FieldType.STRING_MAP;
 import static dev.tidings.imports.FieldType.TEXT;
 
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.WebUrl;
 import dev.tidings.imports.RowFields;
@@ -89,7 +90,8 @@ final class ProductRows implements RowMapper<Product> {
     } catch (IllegalArgumentException e) {
       // reported below
     }
-    problems.add("currency must be an ISO 4217 code such as EUR, got " + Problems.quote(code));
+    problems.add(Problem.unknown(
+        "currency", "currency must be an ISO 4217 code such as EUR, got " + Problems.quote(code)));
     return null;
   }
 }

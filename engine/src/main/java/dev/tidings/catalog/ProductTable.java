@@ -8,6 +8,9 @@ import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -90,8 +93,8 @@ final class ProductTable {
         .flatMap(stored -> stored);
   }
 
-  static Map<String, Product> findAll(Handle handle, java.util.Collection<String> ids) {
-    var found = new java.util.LinkedHashMap<String, Product>();
+  static Map<String, Product> findAll(Handle handle, Collection<String> ids) {
+    var found = new LinkedHashMap<String, Product>();
     handle
         .createQuery("SELECT " + READ_COLUMNS + " FROM products WHERE id = ANY(:ids)")
         .bindArray("ids", String.class, ids)
@@ -106,7 +109,7 @@ final class ProductTable {
    * the last one.
    */
   static List<Product> page(Handle handle, Optional<String> after, int limit) {
-    var products = new java.util.ArrayList<Product>(limit);
+    var products = new ArrayList<Product>(limit);
     Optional<String> from = after;
     while (products.size() < limit) {
       int asked = limit - products.size();
@@ -137,9 +140,7 @@ final class ProductTable {
   }
 
   /** A row of {@link #TRAITS}. */
-  static ProductTraits traitsRow(
-      java.sql.ResultSet rs, org.jdbi.v3.core.statement.StatementContext ctx)
-      throws java.sql.SQLException {
+  static ProductTraits traitsRow(ResultSet rs, StatementContext ctx) throws SQLException {
     return new ProductTraits(
         rs.getString("id"),
         Optional.ofNullable(rs.getString("brand")),

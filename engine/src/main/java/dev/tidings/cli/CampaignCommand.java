@@ -5,12 +5,14 @@ import dev.tidings.Json;
 import dev.tidings.app.CampaignWiring;
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
+import dev.tidings.app.Role;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignDefinition;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.CampaignView;
 import dev.tidings.campaign.send.SendProgress;
+import dev.tidings.campaign.send.SendState;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -71,7 +73,7 @@ final class CampaignCommand implements Runnable {
       var settings = settings();
       Logging.configure(settings.logFormat());
       try (var node = Node.of(settings)) {
-        if (working) node.start(dev.tidings.app.Role.WORKER, 0);
+        if (working) node.start(Role.WORKER, 0);
         return work.apply(node.capability(CampaignWiring.class).campaigns());
       }
     }
@@ -233,7 +235,7 @@ final class CampaignCommand implements Runnable {
         if (noWait) return 0;
         SendProgress last = follow(campaigns, started, System.err);
         System.out.println(numbers(last));
-        return last.state() == dev.tidings.campaign.send.SendState.COMPLETED ? 0 : 1;
+        return last.state() == SendState.COMPLETED ? 0 : 1;
       });
     }
 

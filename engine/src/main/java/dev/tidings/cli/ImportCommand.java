@@ -145,8 +145,8 @@ public final class ImportCommand extends EnvironmentAware implements Callable<In
             long total = counted.addAndGet(round);
             long left = aggregation.waiting();
             progress.stepTo(waiting - left);
-            // oldest first: once this command alone has counted as many as waited, the import's
-            // are done
+            // oldest first: once this command alone has counted as many as waited,
+            // the import's are done
             if (left == 0 || total >= waiting) return null;
             if (round == 0) sleepBriefly(); // the rest is held by nodes counting it
           }

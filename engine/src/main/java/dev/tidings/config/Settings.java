@@ -191,8 +191,7 @@ public record Settings(
     view.put(SettingsCatalog.MAX_BODY_BYTES.name(), Long.toString(maxBodyBytes));
     view.put(SettingsCatalog.MAX_IMPORT_BYTES.name(), Long.toString(maxImportBytes));
     view.put(SettingsCatalog.SHUTDOWN_GRACE.name(), shutdownGrace.toString());
-    view.put(
-        SettingsCatalog.LOG_FORMAT.name(), logFormat.name().toLowerCase(java.util.Locale.ROOT));
+    view.put(SettingsCatalog.LOG_FORMAT.name(), logFormat.name().toLowerCase(Locale.ROOT));
     view.put(SettingsCatalog.ACCESS_LOG.name(), accessLog ? "on" : "off");
     describeWebhooks(view);
     view.put(SettingsCatalog.PARKED_RECEIPT_RETENTION.name(), parkedReceiptRetention.toString());
@@ -202,9 +201,7 @@ public record Settings(
         SettingsCatalog.RETENTION_DEAD_LETTERS.name(), retention.deadLetters().toString());
     view.put(SettingsCatalog.RETENTION_INTERVAL.name(), retention.interval().toString());
     view.put(SettingsCatalog.RETENTION_BATCH.name(), Integer.toString(retention.batch()));
-    view.put(
-        SettingsCatalog.SMTP_PROVIDER.name(),
-        smtpProvider.name().toLowerCase(java.util.Locale.ROOT));
+    view.put(SettingsCatalog.SMTP_PROVIDER.name(), smtpProvider.name().toLowerCase(Locale.ROOT));
     view.put(SettingsCatalog.RECOMMEND_WARM_ENTRIES.name(), Long.toString(recommendWarmEntries));
     view.put(SettingsCatalog.TEST_SENDS_PER_MINUTE.name(), Integer.toString(testSendsPerMinute));
     view.put(

@@ -25,6 +25,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Reads {@link Settings} from environment variables and, when {@code TIDINGS_CONFIG} names one, a
@@ -34,11 +38,10 @@ import java.util.Set;
 public final class SettingsLoader {
   public static final String CONFIG_FILE_VARIABLE = SettingsCatalog.CONFIG.name();
 
-  private static final Set<String> KNOWN = SettingsCatalog.ALL.stream()
-      .map(Setting::name)
-      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+  private static final Set<String> KNOWN =
+      SettingsCatalog.ALL.stream().map(Setting::name).collect(Collectors.toUnmodifiableSet());
 
-  private static final Set<String> SEND = java.util.stream.Stream.of(
+  private static final Set<String> SEND = Stream.of(
           SettingsCatalog.SEND_PARTITION_SIZE,
           SettingsCatalog.SEND_LEASE_TTL,
           SettingsCatalog.SEND_SLOTS,
@@ -47,7 +50,7 @@ public final class SettingsLoader {
           SettingsCatalog.SEND_QUEUE,
           SettingsCatalog.SEND_RECEIPT_QUEUE)
       .map(Setting::name)
-      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+      .collect(Collectors.toUnmodifiableSet());
 
   private final Map<String, String> values;
   private final List<String> problems = new ArrayList<>();
@@ -158,7 +161,7 @@ public final class SettingsLoader {
               + ": a queue name of letters, digits, '.', '_' and '-' (at most 190) but was '"
               + name + "'"));
     }
-    Map<String, String> send = new java.util.TreeMap<>();
+    Map<String, String> send = new TreeMap<>();
     values.forEach((name, value) -> {
       if (SEND.contains(name)) send.put(name, value.strip());
     });
@@ -201,8 +204,8 @@ public final class SettingsLoader {
     return url;
   }
 
-  private static final java.util.regex.Pattern HOST =
-      java.util.regex.Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9._%-]+)(:([0-9]{1,5}))?");
+  private static final Pattern HOST =
+      Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9._%-]+)(:([0-9]{1,5}))?");
 
   /**
    * What is wrong with a JDBC URL's host list, if anything: each of the comma-separated servers
@@ -390,8 +393,8 @@ public final class SettingsLoader {
   }
 
   /** Node list of an AMQP URL's authority: {@code host[:port]} or {@code [ipv6][:port]}, comma-separated. */
-  private static final java.util.regex.Pattern AMQP_NODE =
-      java.util.regex.Pattern.compile("(\\[[0-9A-Fa-f:.%]+]|[A-Za-z0-9._-]+)(:([0-9]{1,5}))?");
+  private static final Pattern AMQP_NODE =
+      Pattern.compile("(\\[[0-9A-Fa-f:.%]+]|[A-Za-z0-9._-]+)(:([0-9]{1,5}))?");
 
   /** One node or several of a cluster, see {@link SettingsCatalog#AMQP_URL}. */
   private Optional<URI> amqpUrl() {

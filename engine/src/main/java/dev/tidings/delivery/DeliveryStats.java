@@ -1,15 +1,19 @@
 package dev.tidings.delivery;
 
 import dev.tidings.opentime.ShownSql;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.jdbi.v3.core.Jdbi;
 
@@ -18,7 +22,7 @@ public final class DeliveryStats {
   private final Jdbi jdbi;
 
   /** The timed cohort and the hold-out of a per-subscriber campaign ({@link SendTimeOutcomes}). */
-  public java.util.List<SendTimeOutcomes.Cohort> sendTimeCohorts(long campaignId) {
+  public List<SendTimeOutcomes.Cohort> sendTimeCohorts(long campaignId) {
     return new SendTimeOutcomes(jdbi).of(campaignId);
   }
 
@@ -168,11 +172,9 @@ public final class DeliveryStats {
       Optional<Instant> sentAt,
       DeliveryStatus status,
       Instant statusAt,
-      java.util.Set<FunnelStep> steps) {
+      Set<FunnelStep> steps) {
     public SubscriberMessage {
-      steps = steps.isEmpty()
-          ? java.util.Set.of()
-          : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(steps));
+      steps = steps.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(steps));
     }
 
     public boolean reached(FunnelStep step) {
@@ -197,19 +199,19 @@ public final class DeliveryStats {
           .map((rs, ctx) -> new Row(
               rs.getString("message_id"),
               rs.getLong("campaign_id"),
-              Optional.ofNullable(rs.getTimestamp("sent_at")).map(java.sql.Timestamp::toInstant),
+              Optional.ofNullable(rs.getTimestamp("sent_at")).map(Timestamp::toInstant),
               rs.getInt("status"),
               rs.getTimestamp("status_at").toInstant()))
           .list();
       if (rows.isEmpty()) return List.<SubscriberMessage>of();
-      Map<String, java.util.Set<FunnelStep>> steps = new HashMap<>();
+      Map<String, Set<FunnelStep>> steps = new HashMap<>();
       handle
           .createQuery("SELECT message_id, step FROM message_steps WHERE message_id = ANY(:ids)")
           .bindArray("ids", String.class, rows.stream().map(Row::id).toList())
           .map((rs, ctx) -> Map.entry(rs.getString("message_id"), rs.getInt("step")))
           .forEach(row -> FunnelStep.ofCode(row.getValue())
               .ifPresent(step -> steps
-                  .computeIfAbsent(row.getKey(), id -> java.util.EnumSet.noneOf(FunnelStep.class))
+                  .computeIfAbsent(row.getKey(), id -> EnumSet.noneOf(FunnelStep.class))
                   .add(step)));
       List<SubscriberMessage> messages = new ArrayList<>(rows.size());
       for (Row row : rows) {
@@ -221,7 +223,7 @@ public final class DeliveryStats {
             row.sent(),
             status.get(),
             row.at(),
-            steps.getOrDefault(row.id(), java.util.Set.of())));
+            steps.getOrDefault(row.id(), Set.of())));
       }
       return messages;
     });

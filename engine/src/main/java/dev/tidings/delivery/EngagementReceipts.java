@@ -6,6 +6,7 @@ import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.Topic;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -37,7 +38,7 @@ public final class EngagementReceipts implements Topic.BatchOf<Engagements> {
         click ? ReceiptSource.CLICK : ReceiptSource.PIXEL,
         Optional.empty(),
         Optional.of(engagement.userAgent()),
-        Optional.of(engagement.source().name().toLowerCase(java.util.Locale.ROOT)),
+        Optional.of(engagement.source().name().toLowerCase(Locale.ROOT)),
         false,
         Optional.empty(),
         engagement.slot());

@@ -6,17 +6,19 @@ import dev.tidings.audience.SuppressionService;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -55,16 +57,15 @@ public final class ReceiptStore {
   private final StepListener listener;
   private final ReceiptMetrics metrics;
 
-  public ReceiptStore(Jdbi jdbi, InstantSource clock) {
-    this(jdbi, clock, StepListener.NONE);
+  /** Telling no listener of the new steps, counting in {@code metrics}. */
+  public ReceiptStore(Jdbi jdbi, InstantSource clock, MeterRegistry metrics) {
+    this(jdbi, clock, StepListener.NONE, metrics);
   }
 
-  /** @param listener told of each batch's new steps inside its transaction */
-  public ReceiptStore(Jdbi jdbi, InstantSource clock, StepListener listener) {
-    this(jdbi, clock, listener, new SimpleMeterRegistry());
-  }
-
-  /** As {@link #ReceiptStore(Jdbi, InstantSource, StepListener)}, counting in {@code metrics}. */
+  /**
+   * @param listener told of each batch's new steps inside its transaction
+   * @param metrics where the receipts are counted ({@link ReceiptMetrics})
+   */
   public ReceiptStore(
       Jdbi jdbi, InstantSource clock, StepListener listener, MeterRegistry metrics) {
     this.jdbi = jdbi;
@@ -83,7 +84,7 @@ public final class ReceiptStore {
   public record Unknown(
       ReceiptSource source, String eventType, String rawEvent, Optional<String> eventId) {
     public Unknown {
-      java.util.Objects.requireNonNull(eventId, "eventId");
+      Objects.requireNonNull(eventId, "eventId");
     }
 
     public Unknown(ReceiptSource source, String eventType, String rawEvent) {
@@ -92,7 +93,7 @@ public final class ReceiptStore {
   }
 
   /** How long an unknown event's id is remembered: SendGrid retries a request for up to 72 hours. */
-  static final java.time.Duration UNKNOWN_IDS_KEPT = java.time.Duration.ofDays(4);
+  static final Duration UNKNOWN_IDS_KEPT = Duration.ofDays(4);
 
   public Applied apply(List<Receipt> receipts, List<Unknown> unknown) {
     Applied applied = jdbi.inTransaction(handle -> apply(handle, receipts, unknown));
@@ -119,8 +120,7 @@ public final class ReceiptStore {
     }
     // A receipt that finds its message unknown is parked, and a send record unparks what waits for
     // its message. Both decisions are taken under the message's lock, so that a receipt parked
-    // while
-    // its send record is applied by another consumer is seen by it, never left behind.
+    // while its send record is applied by another consumer is seen by it, never left behind.
     Map<String, Integer> current = known(handle, ids.keySet());
     Set<String> known = new HashSet<>(current.keySet());
     Set<String> undecided = new TreeSet<>();
@@ -305,7 +305,7 @@ public final class ReceiptStore {
   }
 
   /** Inserts every row not there yet and answers the ones that were new. */
-  private static List<StepRow> insertSteps(Handle handle, java.util.Collection<StepRow> rows) {
+  private static List<StepRow> insertSteps(Handle handle, Collection<StepRow> rows) {
     List<String> messages = new ArrayList<>(rows.size());
     List<Integer> steps = new ArrayList<>(rows.size());
     List<Long> campaigns = new ArrayList<>(rows.size());
@@ -338,7 +338,7 @@ public final class ReceiptStore {
         .map((rs, ctx) -> rs.getString("message_id") + "\u0000" + rs.getInt("step"))
         .list()
         .stream()
-        .map(key -> java.util.Objects.requireNonNull(byKey.get(key), key))
+        .map(key -> Objects.requireNonNull(byKey.get(key), key))
         .toList();
   }
 
@@ -405,7 +405,7 @@ public final class ReceiptStore {
   };
 
   /** Each message's status moves to the batch's highest for it, only if that is higher. */
-  private static void moveForward(Handle handle, java.util.Collection<Receipt> highest) {
+  private static void moveForward(Handle handle, Collection<Receipt> highest) {
     List<String> messages = new ArrayList<>(highest.size());
     List<Integer> statuses = new ArrayList<>(highest.size());
     List<Instant> times = new ArrayList<>(highest.size());
@@ -505,8 +505,8 @@ public final class ReceiptStore {
             .createUpdate("INSERT INTO webhook_replays (provider, token, expires_at)"
                 + " VALUES (:provider, :token, :expiresAt) ON CONFLICT DO NOTHING")
             .bind("provider", "unknown:" + event.source().name())
-            // a provider's ids are unique per event; with the type, a test vector that reuses one
-            // is still told apart
+            // a provider's ids are unique per event; with the type,
+            // a test vector that reuses one is still told apart
             .bind(
                 "token",
                 ReceiptLimits.printable(

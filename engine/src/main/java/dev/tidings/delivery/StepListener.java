@@ -1,5 +1,6 @@
 package dev.tidings.delivery;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
@@ -14,7 +15,7 @@ public interface StepListener {
   StepListener NONE = (handle, steps) -> {};
 
   /** A message reached {@code step} for the first time, at {@code at} (the receipt's time). */
-  record AddedStep(String messageId, long campaignId, FunnelStep step, java.time.Instant at) {}
+  record AddedStep(String messageId, long campaignId, FunnelStep step, Instant at) {}
 
   /** Runs in the receipts' transaction; a failure rolls the batch back, to be tried again. */
   void added(Handle handle, List<AddedStep> steps);

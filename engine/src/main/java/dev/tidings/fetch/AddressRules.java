@@ -1,6 +1,7 @@
 package dev.tidings.fetch;
 
 import java.net.InetAddress;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -102,13 +103,13 @@ public final class AddressRules {
   /** The IPv4 address an IPv6 address carries in a form the network may route to it. */
   private static Optional<byte[]> embeddedV4(byte[] v6) {
     if (MAPPED.contains(v6) || NAT64.contains(v6))
-      return Optional.of(java.util.Arrays.copyOfRange(v6, 12, 16));
+      return Optional.of(Arrays.copyOfRange(v6, 12, 16));
     if (COMPATIBLE.contains(v6)) {
       // :: and ::1 are checked as IPv6 below, not as 0.0.0.0 and 0.0.0.1
       if (isZeroUpTo(v6, 15) && (v6[15] == 0 || v6[15] == 1)) return Optional.empty();
-      return Optional.of(java.util.Arrays.copyOfRange(v6, 12, 16));
+      return Optional.of(Arrays.copyOfRange(v6, 12, 16));
     }
-    if (SIX_TO_FOUR.contains(v6)) return Optional.of(java.util.Arrays.copyOfRange(v6, 2, 6));
+    if (SIX_TO_FOUR.contains(v6)) return Optional.of(Arrays.copyOfRange(v6, 2, 6));
     return Optional.empty();
   }
 

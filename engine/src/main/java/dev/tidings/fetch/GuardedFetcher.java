@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -423,7 +424,7 @@ public final class GuardedFetcher implements AutoCloseable {
       }
     }
     in.close();
-    var validators = new java.util.LinkedHashMap<String, String>();
+    var validators = new LinkedHashMap<String, String>();
     for (String name : List.of("ETag", "Last-Modified")) {
       Header header = response.getFirstHeader(name);
       // a validator is sent back as a header: one line, and not without bound

@@ -92,8 +92,8 @@ public final class BulkImporter {
       var running = new FutureTask<>(merger);
       try {
         mergeHandle.execute("SET LOCAL work_mem = '64MB'");
-        // Each chunk's statements are planned anew; JIT-compiling them costs more than the small
-        // chunks gain.
+        // Each chunk's statements are planned anew;
+        // JIT-compiling them costs more than the small chunks gain.
         mergeHandle.execute("SET LOCAL jit = off");
         if (!options.news()) mergeHandle.execute("SET LOCAL tidings.news = 'off'");
         Thread.ofPlatform().name("import-merge-" + kind.name()).daemon().start(running);
@@ -167,8 +167,8 @@ public final class BulkImporter {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (ExecutionException | CancellationException e) {
-      // expected: the merger stopped because of the abort or failed on its own; the cause is
-      // reported already
+      // expected: the merger stopped because of the abort or failed on its own;
+      // the cause is reported already
     }
     rollbackQuietly(mergeHandle);
   }

@@ -99,8 +99,8 @@ final class ChunkMerger<T> implements Callable<ChunkMerger.Totals> {
       handle.execute("RELEASE SAVEPOINT import_chunk");
       return true;
     } catch (SQLException e) {
-      // A key or constraint refused a row (or a trigger failed): the checked way finds out which,
-      // and why.
+      // A key or constraint refused a row (or a trigger failed):
+      // the checked way finds out which, and why.
       handle.execute("ROLLBACK TO SAVEPOINT import_chunk");
       return false;
     }

@@ -111,8 +111,8 @@ final class CsvRowSource implements RowSource {
       if (token != JsonToken.START_ARRAY) return false;
       int column = 0;
       while ((token = parser.nextToken()) == JsonToken.VALUE_STRING) {
-        // The first cell's location is where the record starts; a quoted line break in it comes
-        // later.
+        // The first cell's location is where the record starts;
+        // a quoted line break in it comes later.
         if (column == 0) line = parser.currentTokenLocation().getLineNr();
         if (column < fieldOfColumn.length) {
           String cell = parser.getString();

@@ -2,6 +2,7 @@ package dev.tidings.imports;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,7 +76,7 @@ final class FormatSniffer {
   /** As much of the gunzipped content as the first bytes give; nothing when they are not valid gzip. */
   private static byte[] gunzippedHead(byte[] head) {
     try (var in = new GZIPInputStream(new BufferedInputStream(new ByteArrayInputStream(head)))) {
-      var out = new java.io.ByteArrayOutputStream();
+      var out = new ByteArrayOutputStream();
       byte[] buffer = new byte[4096];
       try {
         int n;

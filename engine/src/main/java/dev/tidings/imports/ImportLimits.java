@@ -1,5 +1,7 @@
 package dev.tidings.imports;
 
+import dev.tidings.Json;
+
 /**
  * Bounds that keep a hostile or broken file from exhausting the heap: no value, line or header may
  * grow without limit, whatever the file size. Each is counted as the bytes or characters arrive, so it
@@ -7,7 +9,7 @@ package dev.tidings.imports;
  */
 final class ImportLimits {
   /** Longest single value (a CSV cell, a JSON string, an XML element's text kept), in characters. */
-  static final int MAX_FIELD_CHARS = dev.tidings.Json.MAX_STRING_CHARS;
+  static final int MAX_FIELD_CHARS = Json.MAX_STRING_CHARS;
   /** Longest JSON line, CSV or tab-separated record, or run of text in an XML feed, in characters. */
   static final int MAX_RECORD_CHARS = 256 * 1024;
   /**

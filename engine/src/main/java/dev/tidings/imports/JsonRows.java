@@ -6,6 +6,7 @@ import dev.tidings.JsonFields;
 import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.math.BigDecimal;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import tools.jackson.databind.JsonNode;
@@ -33,16 +34,17 @@ public final class JsonRows {
   /** Fills {@code fields} from a JSON object; throws when the shape is wrong (unknown field, wrong type). */
   static void fill(JsonNode node, RowFields fields) {
     if (!node.isObject())
-      throw new InvalidInputException("expected a JSON object, got "
-          + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+      throw new InvalidInputException(Problem.format(
+          "", "expected a JSON object, got " + node.getNodeType().name().toLowerCase(Locale.ROOT)));
     var problems = new Problems();
     RowSchema schema = fields.schema();
     for (var entry : node.properties()) {
       String name = entry.getKey();
       OptionalInt index = schema.indexOf(name);
       if (index.isEmpty()) {
-        problems.add(
-            "unknown field '" + name + "' (fields: " + String.join(", ", schema.names()) + ")");
+        problems.add(Problem.unknown(
+            name,
+            "unknown field '" + name + "' (fields: " + String.join(", ", schema.names()) + ")"));
         continue;
       }
       set(fields, index.getAsInt(), entry.getValue(), problems);
@@ -62,8 +64,10 @@ public final class JsonRows {
       }
       case DECIMAL -> {
         if (value.isNumber() && !plainFits(value))
-          problems.add(spec.name() + " must have at most " + MAX_PLAIN_DIGITS
-              + " digits on each side of the point");
+          problems.add(Problem.range(
+              spec.name(),
+              spec.name() + " must have at most " + MAX_PLAIN_DIGITS
+                  + " digits on each side of the point"));
         else if (value.isNumber()) fields.setText(index, plain(value));
         else if (value.isString()) fields.setText(index, value.stringValue());
         else problems.add(Problem.notANumber(spec.name(), JsonFields.kind(value)));
@@ -83,7 +87,9 @@ public final class JsonRows {
       }
       case STRING_MAP -> {
         Map<String, String> map = RowFields.toStringMap(value);
-        if (map == null) problems.add(spec.name() + " must be an object whose values are strings");
+        if (map == null)
+          problems.add(Problem.format(
+              spec.name(), spec.name() + " must be an object whose values are strings"));
         else fields.setMap(index, map);
       }
     }

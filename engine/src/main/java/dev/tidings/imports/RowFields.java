@@ -1,5 +1,6 @@
 package dev.tidings.imports;
 
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -73,15 +74,18 @@ public final class RowFields {
       if (text.length() > 40) throw new NumberFormatException();
       value = new BigDecimal(text);
     } catch (NumberFormatException e) {
-      problems.add(name(index) + " must be a decimal number, got " + Problems.quote(text));
+      problems.add(Problem.format(
+          name(index), name(index) + " must be a decimal number, got " + Problems.quote(text)));
       return null;
     }
     // 1e400 is 5 characters: bound the digits, not only the text, before it becomes a double or a
     // numeric PostgreSQL cannot hold
     if (value.precision() - value.scale() > MAX_DECIMAL_DIGITS
         || value.scale() > MAX_DECIMAL_DIGITS) {
-      problems.add(name(index) + " must have at most " + MAX_DECIMAL_DIGITS
-          + " digits before and after the decimal point, got " + Problems.quote(text));
+      problems.add(Problem.range(
+          name(index),
+          name(index) + " must have at most " + MAX_DECIMAL_DIGITS
+              + " digits before and after the decimal point, got " + Problems.quote(text)));
       return null;
     }
     return value;
@@ -93,7 +97,8 @@ public final class RowFields {
     try {
       return Long.parseLong(text);
     } catch (NumberFormatException e) {
-      problems.add(name(index) + " must be an integer, got " + Problems.quote(text));
+      problems.add(Problem.format(
+          name(index), name(index) + " must be an integer, got " + Problems.quote(text)));
       return null;
     }
   }
@@ -105,7 +110,8 @@ public final class RowFields {
       case "true" -> Boolean.TRUE;
       case "false" -> Boolean.FALSE;
       default -> {
-        problems.add(name(index) + " must be true or false, got " + Problems.quote(text));
+        problems.add(Problem.format(
+            name(index), name(index) + " must be true or false, got " + Problems.quote(text)));
         yield null;
       }
     };
@@ -117,8 +123,10 @@ public final class RowFields {
     try {
       return Instant.parse(text);
     } catch (DateTimeParseException e) {
-      problems.add(name(index) + " must be an ISO-8601 instant such as 2024-05-01T12:00:00Z, got "
-          + Problems.quote(text));
+      problems.add(Problem.format(
+          name(index),
+          name(index) + " must be an ISO-8601 instant such as 2024-05-01T12:00:00Z, got "
+              + Problems.quote(text)));
       return null;
     }
   }
@@ -133,13 +141,16 @@ public final class RowFields {
     try {
       Map<String, String> map = StringMaps.parse(text);
       if (map == null) {
-        problems.add(
-            name(index) + " must be a JSON object of strings, got " + Problems.quote(text));
+        problems.add(Problem.format(
+            name(index),
+            name(index) + " must be a JSON object of strings, got " + Problems.quote(text)));
       }
       return map;
     } catch (JacksonException e) {
-      problems.add(name(index) + " must be a JSON object of strings, got malformed JSON "
-          + Problems.quote(text));
+      problems.add(Problem.format(
+          name(index),
+          name(index) + " must be a JSON object of strings, got malformed JSON "
+              + Problems.quote(text)));
       return null;
     }
   }

@@ -2,8 +2,10 @@ package dev.tidings.imports;
 
 import dev.tidings.Problems;
 import dev.tidings.StoredText;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,13 +32,11 @@ final class TsvFeedRowSource implements RowSource {
   private boolean ended;
 
   TsvFeedRowSource(Reader reader, RowSchema schema) throws IOException {
-    this.reader = reader instanceof java.io.BufferedReader
-        ? reader
-        : new java.io.BufferedReader(reader, 64 * 1024);
+    this.reader = reader instanceof BufferedReader ? reader : new BufferedReader(reader, 64 * 1024);
     this.schema = schema;
     try {
       this.fieldOfColumn = readHeader();
-    } catch (java.nio.charset.CharacterCodingException e) {
+    } catch (CharacterCodingException e) {
       throw new MalformedFileException(line, "the file is not valid UTF-8 (in the header)");
     }
   }

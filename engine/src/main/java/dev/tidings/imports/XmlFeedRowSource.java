@@ -3,6 +3,7 @@ package dev.tidings.imports;
 import dev.tidings.StoredText;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.OptionalInt;
 import javax.xml.XMLConstants;
@@ -88,7 +89,7 @@ final class XmlFeedRowSource implements RowSource {
   @Override
   public boolean next(RowFields fields) throws IOException {
     fields.clear();
-    java.util.Arrays.fill(fromMerchant, false);
+    Arrays.fill(fromMerchant, false);
     problem = null;
     try {
       while (xml.hasNext()) {

@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,7 +83,7 @@ public final class BackgroundJobs implements AutoCloseable {
     SKIPPED;
 
     String label() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
@@ -127,7 +129,7 @@ public final class BackgroundJobs implements AutoCloseable {
       if (stopped) return;
       try {
         timer.schedule(this::startRound, Math.max(0, after.toMillis()), TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
+      } catch (RejectedExecutionException e) {
         // the node is stopping
       }
     }

@@ -80,8 +80,8 @@ public final class MimeEmails {
       message.saveChanges();
       return message;
     } catch (MessagingException | UnsupportedEncodingException e) {
-      // Every input was validated by OutgoingEmail; a failure here is a bug, not a delivery
-      // problem.
+      // Every input was validated by OutgoingEmail; a failure here is a bug,
+      // not a delivery problem.
       throw new IllegalStateException("cannot build MIME message " + email.messageId(), e);
     }
   }

@@ -1,5 +1,6 @@
 package dev.tidings.mail;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -65,7 +66,7 @@ public record OutgoingEmail(
       }
       copy.put(name, HeaderText.requireSingleLine("header " + name, value));
     });
-    headers = java.util.Collections.unmodifiableMap(copy);
+    headers = Collections.unmodifiableMap(copy);
   }
 
   /** An email without a Reply-To. */

@@ -6,6 +6,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.tidings.config.Secret;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -160,7 +161,7 @@ public final class TokenCodec {
       if (!in.atEnd()) return refused(Reason.MALFORMED);
       return new Verdict.Valid(new MessageToken(
           message, EPOCH.plus(Duration.ofMinutes(minutes)), slots, (int) arm, locale));
-    } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
+    } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
       // signed by us, yet unreadable (a token of a later version, or minutes past any instant)
       return refused(Reason.MALFORMED);
     }

@@ -1,5 +1,6 @@
 package dev.tidings.notify;
 
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.WebUrl;
 import dev.tidings.audience.FollowTarget;
@@ -38,30 +39,32 @@ public record Content(
     problems.requiredText("title", title, 300);
     link(problems, "url", url);
     link(problems, "imageUrl", imageUrl);
-    if (owners == null) problems.add("missing required field 'owners'");
+    if (owners == null) problems.add(Problem.missing("owners"));
     else if (owners.size() > MAX_OWNERS)
-      problems.add("owners must be at most " + MAX_OWNERS + ", got " + owners.size());
+      problems.add(Problem.range(
+          "owners", "owners must be at most " + MAX_OWNERS + ", got " + owners.size()));
     else if (new HashSet<>(owners).size() != owners.size())
-      problems.add("owners names an owner twice");
+      problems.add(Problem.at("owners", Problem.Rule.OTHER, "owners names an owner twice"));
     if (!(radiusKm > 0 && radiusKm <= 1_000))
-      problems.add("radiusKm must be within (0, 1000], got " + radiusKm);
+      problems.add(Problem.range("radiusKm", "radiusKm must be within (0, 1000], got " + radiusKm));
     if (startsAt != null
         && endsAt != null
         && startsAt.isPresent()
         && endsAt.isPresent()
-        && !endsAt.get().isAfter(startsAt.get())) problems.add("endsAt must be after startsAt");
+        && !endsAt.get().isAfter(startsAt.get()))
+      problems.add(Problem.range("endsAt", "endsAt must be after startsAt"));
     problems.throwIfAny();
     owners = List.copyOf(owners);
   }
 
   /** Links go into emails as they are: absolute http(s) URLs only. */
   private static void link(Problems problems, String field, @Nullable Optional<String> value) {
-    if (value == null) problems.add("missing required field '" + field + "'");
+    if (value == null) problems.add(Problem.missing(field));
     else
       value
           .flatMap(WebUrl::problem)
-          .ifPresent(problem ->
-              problems.add(field + " " + problem + ", got " + Problems.quote(value.get())));
+          .ifPresent(problem -> problems.add(Problem.format(
+              field, field + " " + problem + ", got " + Problems.quote(value.get()))));
   }
 
   /** Still worth telling at {@code now}: published, and not over. */

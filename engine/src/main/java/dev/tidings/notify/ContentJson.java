@@ -5,6 +5,7 @@ import static dev.tidings.Problems.toValidate;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.JsonFields;
+import dev.tidings.Problem;
 import dev.tidings.Problems;
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.GeoPoint;
@@ -16,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Content and digests as JSON; reading names every problem at once. */
@@ -46,46 +48,59 @@ public final class ContentJson {
    * @throws InvalidInputException listing every problem
    */
   public static Content fromJson(String id, JsonNode node) {
-    if (!node.isObject()) throw new InvalidInputException("expected a JSON object");
+    if (!node.isObject())
+      throw new InvalidInputException(Problem.format("", "expected a JSON object"));
     var problems = new Problems();
     for (String name : node.propertyNames())
       if (!FIELDS.contains(name))
-        problems.add("unknown field '" + name + "' (fields: "
-            + String.join(", ", FIELDS.stream().sorted().toList()) + ")");
+        problems.add(Problem.unknown(
+            name,
+            "unknown field '" + name + "' (fields: "
+                + String.join(", ", FIELDS.stream().sorted().toList()) + ")"));
     String given = JsonFields.string(problems, node.get("id"), "id");
     if (given != null && !given.equals(id))
-      problems.add("id in the body (" + given + ") is not the id in the URL (" + id + ")");
+      problems.add(Problem.at(
+          "id",
+          Problem.Rule.OTHER,
+          "id in the body (" + given + ") is not the id in the URL (" + id + ")"));
     String typeText = JsonFields.string(problems, node.get("type"), "type");
     ContentType type = typeText == null ? null : ContentType.ofWire(typeText).orElse(null);
-    if (!JsonFields.given(node.get("type"))) problems.add("missing required field 'type'");
+    if (!JsonFields.given(node.get("type"))) problems.add(Problem.missing("type"));
     else if (typeText != null && type == null)
-      problems.add(
-          "type must be product, artwork, article, show or event, got " + Problems.quote(typeText));
+      problems.add(Problem.unknown(
+          "type",
+          "type must be product, artwork, article, show or event, got "
+              + Problems.quote(typeText)));
     var owners = new ArrayList<FollowTarget>();
     JsonNode ownerList = node.path("owners");
     if (!ownerList.isMissingNode() && !ownerList.isArray())
-      problems.add("owners must be a list of {\"type\", \"id\"}");
+      problems.add(Problem.format("owners", "owners must be a list of {\"type\", \"id\"}"));
     int position = 0;
     for (JsonNode owner : ownerList.isArray() ? ownerList : Json.MAPPER.createArrayNode()) {
       position++;
+      String where = "owners[" + (position - 1) + "]";
       if (!owner.isObject()) {
-        problems.add(
-            "owner " + position + " must be {\"type\", \"id\"}, got " + JsonFields.kind(owner));
+        problems.add(Problem.format(
+            where,
+            "owner " + position + " must be {\"type\", \"id\"}, got " + JsonFields.kind(owner)));
         continue;
       }
       int before = problems.list().size();
-      String ownerType = orEmpty(
-          JsonFields.string(problems, owner.get("type"), "owners[" + (position - 1) + "].type"));
-      String ownerId = orEmpty(
-          JsonFields.string(problems, owner.get("id"), "owners[" + (position - 1) + "].id"));
+      String ownerType = orEmpty(JsonFields.string(problems, owner.get("type"), where + ".type"));
+      String ownerId = orEmpty(JsonFields.string(problems, owner.get("id"), where + ".id"));
       if (problems.list().size() > before) continue;
       var target = TargetType.ofWire(ownerType);
       if (target.isEmpty())
-        problems.add(
+        problems.add(Problem.at(
+            where + ".type",
+            ownerType.isEmpty() ? Problem.Rule.MISSING : Problem.Rule.UNKNOWN,
             "owner " + position + ": type must be brand, artist, gallery, store or category, got "
-                + Problems.quote(ownerType));
+                + Problems.quote(ownerType)));
       else if (ownerId.isEmpty() || ownerId.length() > 200)
-        problems.add("owner " + position + ": id must be 1-200 characters");
+        problems.add(Problem.at(
+            where + ".id",
+            ownerId.isEmpty() ? Problem.Rule.MISSING : Problem.Rule.RANGE,
+            "owner " + position + ": id must be 1-200 characters"));
       else owners.add(new FollowTarget(target.get(), ownerId));
     }
     Optional<GeoPoint> location = Optional.empty();
@@ -94,7 +109,8 @@ public final class ContentJson {
       if (!place.isObject()
           || !JsonFields.given(place.get("latitude"))
           || !JsonFields.given(place.get("longitude")))
-        problems.add("location must be {\"latitude\": number, \"longitude\": number}");
+        problems.add(Problem.format(
+            "location", "location must be {\"latitude\": number, \"longitude\": number}"));
       else {
         Double latitude =
             JsonFields.number(problems, place.get("latitude"), "location.latitude", -90, 90);
@@ -104,13 +120,13 @@ public final class ContentJson {
           try {
             location = Optional.of(new GeoPoint(latitude, longitude));
           } catch (InvalidInputException e) {
-            e.problems().forEach(p -> problems.add("location: " + p));
+            e.asProblems().forEach(p -> problems.add(p.under("location", "location: ")));
           }
         }
       }
     }
-    // Content's own rule (above 0, at most 1000) reports 0; this one keeps 1e400 from becoming
-    // Infinity
+    // Content's own rule (above 0, at most 1000) reports 0;
+    // this one keeps 1e400 from becoming Infinity
     Double radius = JsonFields.number(problems, node.get("radiusKm"), "radiusKm", 0, 1_000);
     String title = JsonFields.string(problems, node.get("title"), "title");
     String url = JsonFields.string(problems, node.get("url"), "url");
@@ -138,7 +154,8 @@ public final class ContentJson {
     try {
       return Optional.of(Instant.parse(text));
     } catch (DateTimeParseException e) {
-      problems.add(field + " must be an ISO-8601 instant, got " + Problems.quote(text));
+      problems.add(Problem.format(
+          field, field + " must be an ISO-8601 instant, got " + Problems.quote(text)));
       return Optional.empty();
     }
   }
@@ -201,7 +218,7 @@ public final class ContentJson {
         current.put("day", item.day().toString());
         current.putArray("items");
       }
-      ObjectNode entry = ((tools.jackson.databind.node.ArrayNode) current.get("items")).addObject();
+      ObjectNode entry = ((ArrayNode) current.get("items")).addObject();
       entry.put("kind", item.kind().wire());
       entry.set("content", toJson(item.content()));
     }

@@ -2,6 +2,7 @@ package dev.tidings.notify;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.Problem;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -53,10 +54,15 @@ record DigestNote(String subscriberId, Map<LocalDate, Integer> positions, List<S
       node.path("told").forEach(id -> told.add(id.asString()));
       String subscriber = node.path("subscriber").asString("");
       if (subscriber.isEmpty())
-        throw new InvalidInputException("a digest note names no subscriber");
+        throw new InvalidInputException(
+            Problem.at("subscriber", Problem.Rule.MISSING, "a digest note names no subscriber"));
       return new DigestNote(subscriber, positions, told);
-    } catch (JacksonException | DateTimeParseException e) {
-      throw new InvalidInputException("not a digest note: " + e.getMessage());
+    } catch (JacksonException e) {
+      throw new InvalidInputException(Problem.format("", "not a digest note: " + e.getMessage()));
+    } catch (DateTimeParseException e) {
+      // a day of the positions that is no date
+      throw new InvalidInputException(
+          Problem.format("positions", "not a digest note: " + e.getMessage()));
     }
   }
 }

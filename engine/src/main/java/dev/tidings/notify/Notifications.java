@@ -1,10 +1,12 @@
 package dev.tidings.notify;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.Problem;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.DayPartitions;
 import dev.tidings.storage.Expiry;
+import dev.tidings.storage.StoredRowRepair;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -133,7 +135,7 @@ public final class Notifications {
    * Stores every piece in one transaction, then publishes those named in {@code publish} (each its own
    * fan-out, as {@link #publish} does): all are stored or none.
    */
-  public Imported importAll(List<Content> pieces, java.util.Set<String> publish) {
+  public Imported importAll(List<Content> pieces, Set<String> publish) {
     int created = jdbi.inTransaction(handle -> {
       int fresh = 0;
       for (Content piece : pieces) if (ContentTable.put(handle, piece, clock.instant())) fresh++;
@@ -161,7 +163,7 @@ public final class Notifications {
    * What clears the links an earlier version stored that today's rules refuse (run by {@code tidings
    * migrate}; see {@link ContentRepair}).
    */
-  public dev.tidings.storage.StoredRowRepair storedRowRepair() {
+  public StoredRowRepair storedRowRepair() {
     return new ContentRepair(jdbi);
   }
 
@@ -218,8 +220,8 @@ public final class Notifications {
   /** What the subscriber has not been told of the last {@code lookBack} days (1..{@link #MAX_DAYS}). */
   public Digest digest(String subscriberId, int lookBack) {
     if (lookBack < 1 || lookBack > MAX_DAYS)
-      throw new InvalidInputException(
-          "the digest looks back 1 to " + MAX_DAYS + " days, not " + lookBack);
+      throw new InvalidInputException(Problem.range(
+          "since", "the digest looks back 1 to " + MAX_DAYS + " days, not " + lookBack));
     LocalDate today = today();
     return jdbi.withHandle(handle -> {
       var buckets =

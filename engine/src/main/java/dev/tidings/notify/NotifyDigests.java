@@ -5,6 +5,7 @@ import dev.tidings.catalog.Price;
 import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.message.MessageId;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,7 +88,7 @@ public final class NotifyDigests implements DigestSource {
    */
   private Map<String, Price> prices(String subscriberId, List<String> productIds) {
     if (productIds.isEmpty()) return Map.of();
-    Map<String, Price> prices = new java.util.HashMap<>();
+    Map<String, Price> prices = new HashMap<>();
     this.prices
         .get()
         .of(subscriberId, productIds)

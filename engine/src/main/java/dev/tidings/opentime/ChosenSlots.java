@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The products one email's slots show, in slot order, and how they came to be chosen.
@@ -36,10 +37,10 @@ public record ChosenSlots(MessageId message, List<String> productIds, Instant ch
   }
 
   /** The product in slot {@code slot}, if the list reaches that far. */
-  public java.util.Optional<String> productAt(int slot) {
+  public Optional<String> productAt(int slot) {
     return slot >= 0 && slot < productIds.size()
-        ? java.util.Optional.of(productIds.get(slot))
-        : java.util.Optional.empty();
+        ? Optional.of(productIds.get(slot))
+        : Optional.empty();
   }
 
   ChosenSlots how(How other) {

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class MarketSlotRules implements SlotRules {
 
   private final Function<MessageId, List<String>> digestItems;
   private final Function<Long, Set<String>> templateProducts;
-  private final Function<java.util.Collection<String>, Map<String, Product>> products;
+  private final Function<Collection<String>, Map<String, Product>> products;
   private final Markets markets;
   private final SubscriberMarkets subscriberMarkets;
   private final RecentLookups<Long, Set<String>> byCampaign;
@@ -59,7 +60,7 @@ public final class MarketSlotRules implements SlotRules {
   public MarketSlotRules(
       Function<MessageId, List<String>> digestItems,
       Function<Long, Set<String>> templateProducts,
-      Function<java.util.Collection<String>, Map<String, Product>> products,
+      Function<Collection<String>, Map<String, Product>> products,
       Markets markets,
       SubscriberMarkets subscriberMarkets,
       MeterRegistry metrics) {

@@ -2,7 +2,10 @@ package dev.tidings.opentime;
 
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
@@ -41,9 +44,9 @@ public final class ShownProducts {
   }
 
   /** The products each of these emails showed, by message id; emails not opened yet are left out. */
-  public java.util.Map<String, Shown> ofMessages(java.util.Collection<String> messageIds) {
-    if (messageIds.isEmpty()) return java.util.Map.of();
-    var found = new java.util.HashMap<String, Shown>();
+  public Map<String, Shown> ofMessages(Collection<String> messageIds) {
+    if (messageIds.isEmpty()) return Map.of();
+    var found = new HashMap<String, Shown>();
     jdbi.useHandle(handle -> handle
         .createQuery("SELECT message_id, campaign_id, product_ids, chosen_at FROM message_slots"
             + " WHERE message_id = ANY(:ids)")

@@ -231,10 +231,9 @@ public final class SlotChooser implements AutoCloseable {
     ChosenSlots list = compute(token);
     if (list.how() != ChosenSlots.How.COMPUTED) return list; // kept already: the fallback found it
     // Kept as provisional before it is served, and served as the table keeps it: with the
-    // coordinator
-    // down, the table is the arbiter, so fallbacks on every node serve the first one, and the
-    // winner
-    // that comes after the coordinator returns takes it from the table rather than choose anew.
+    // coordinator down, the table is the arbiter, so fallbacks on every node serve the
+    // first one, and the winner that comes after the coordinator returns takes it from the
+    // table rather than choose anew.
     return table.keepFallback(list.how(ChosenSlots.How.FALLBACK));
   }
 
@@ -246,11 +245,9 @@ public final class SlotChooser implements AutoCloseable {
     if (past.kept().isPresent()) return past.kept().get();
     int slots = Math.max(1, token.slots());
     // what this email shows already (its digest, its template) is excluded like what the last
-    // emails
-    // showed; the recommender is asked for more than the slots, so that they still fill once the
-    // rules
-    // drop candidates (the same product under another id, a product not sold in the subscriber's
-    // market)
+    // emails showed; the recommender is asked for more than the slots, so that they still fill once
+    // the rules drop candidates (the same product under another id, a product not sold in the
+    // subscriber's market)
     Set<String> inEmail = rules.alreadyShown(token.message());
     Set<String> exclude = new LinkedHashSet<>(past.recentlyShown());
     exclude.addAll(inEmail);
@@ -259,8 +256,7 @@ public final class SlotChooser implements AutoCloseable {
     // one deadline for every ask: asking again must not make the open wait longer
     var deadline = clock.instant().plus(options.recommendDeadline());
     // a market that sells a small part of the catalogue may leave the first answer short: ask
-    // again,
-    // excluding what was already weighed, a few times at most
+    // again, excluding what was already weighed, a few times at most
     for (int round = 0; round < ASKS && products.size() < slots; round++) {
       var request = new RecommendationRequest(
           token.message().subscriberId(),

@@ -1,9 +1,12 @@
 package dev.tidings.opentime;
 
 import dev.tidings.message.MessageId;
+import java.sql.Array;
+import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +74,7 @@ final class SlotTable {
    * the lock is kept, else the first fallback.
    */
   private static List<ChosenSlots> onePerEmail(List<ChosenSlots> batch) {
-    Map<MessageId, ChosenSlots> chosen = new java.util.LinkedHashMap<>();
+    Map<MessageId, ChosenSlots> chosen = new LinkedHashMap<>();
     for (ChosenSlots list : batch) {
       chosen.merge(
           list.message(),
@@ -103,7 +106,7 @@ final class SlotTable {
         .bind("subscriber", fallback.message().subscriberId())
         .bind("campaign", fallback.message().campaignId())
         .bindArray("products", String.class, fallback.productIds())
-        .bind("at", java.sql.Timestamp.from(fallback.chosenAt()))
+        .bind("at", Timestamp.from(fallback.chosenAt()))
         .mapTo(String.class)
         .findOne()
         .map(id -> fallback));
@@ -173,7 +176,7 @@ final class SlotTable {
         .bind("emails", emails)
         .map((rs, ctx) -> {
           MessageId message = Objects.requireNonNull(byText.get(rs.getString("m")));
-          java.sql.Array kept = rs.getArray("kept_ids");
+          Array kept = rs.getArray("kept_ids");
           if (kept != null)
             return Map.entry(
                 message,

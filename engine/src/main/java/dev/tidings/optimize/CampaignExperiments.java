@@ -4,13 +4,14 @@ import dev.tidings.optimize.stats.Interval;
 import dev.tidings.optimize.stats.Proportion;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Timestamp;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The record of campaign experiments (V19__experiments.sql, V20): the variant of each sent email, counts per
@@ -37,12 +38,8 @@ public final class CampaignExperiments {
   private final Counter decided;
   private final Counter rolledOut;
 
-  public CampaignExperiments(Jdbi jdbi, InstantSource clock) {
-    this(jdbi, clock, new SimpleMeterRegistry());
-  }
-
   /**
-   * As above, counting in {@code tidings_experiment_decisions_total{action}}: experiments that found
+   * Counting in {@code tidings_experiment_decisions_total{action}}: experiments that found
    * their winner ({@code decided}), and winners sent to the rest ({@code rolled_out}).
    */
   public CampaignExperiments(Jdbi jdbi, InstantSource clock, MeterRegistry metrics) {
@@ -141,7 +138,7 @@ public final class CampaignExperiments {
    *
    * @return the rollout's campaign and whether it is new; empty while another request is rolling out
    */
-  public Optional<RolledOut> rollOutOnce(long campaignId, java.util.function.LongSupplier rollout) {
+  public Optional<RolledOut> rollOutOnce(long campaignId, LongSupplier rollout) {
     boolean claimed = jdbi.withHandle(handle -> handle
             .createUpdate("UPDATE experiment_decisions SET rollout_campaign_id = :claimed"
                 + " WHERE campaign_id = :campaign AND rollout_campaign_id IS NULL")
@@ -174,7 +171,7 @@ public final class CampaignExperiments {
   /** Marks a rollout being made: no campaign has this id. */
   private static final long ROLLING_OUT = -1;
 
-  private void setRollout(long campaignId, @org.jspecify.annotations.Nullable Long rollout) {
+  private void setRollout(long campaignId, @Nullable Long rollout) {
     jdbi.useHandle(handle -> handle
         .createUpdate("UPDATE experiment_decisions SET rollout_campaign_id = :rollout"
             + " WHERE campaign_id = :campaign")

@@ -109,8 +109,8 @@ public final class ItemConfigurations {
     if (counts.size() > MAX_COUNTS_PER_BATCH)
       throw new InvalidInputException(
           "at most %,d counts per batch, got %,d".formatted(MAX_COUNTS_PER_BATCH, counts.size()));
-    // Summed and sorted by key: one write per configuration, taken in the order the locks are
-    // taken.
+    // Summed and sorted by key: one write per configuration,
+    // taken in the order the locks are taken.
     var sums = new TreeMap<String, long[]>();
     long impressions = 0;
     long conversions = 0;
@@ -235,8 +235,7 @@ public final class ItemConfigurations {
         return bayes.changes(after, only, limit);
       }
       // Across the catalogue: every tested item counts as a hypothesis, and only those whose
-      // p-value is
-      // within alpha can pass Benjamini–Hochberg, so only they are kept while reading.
+      // p-value is within alpha can pass Benjamini–Hochberg, so only they are kept while reading.
       long[] tested = {0};
       var candidates = new ArrayList<ItemOptimizer.Assessment>();
       ItemConfigurationTable.scan(handle, "", Optional.empty(), (item, arms) -> {

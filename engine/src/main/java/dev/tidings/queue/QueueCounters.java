@@ -2,7 +2,9 @@ package dev.tidings.queue;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -58,7 +60,7 @@ public final class QueueCounters {
   }
 
   public void deadLettered(String queue, DeadReason reason) {
-    java.util.Objects.requireNonNull(of(queue).dead.get(reason)).increment();
+    Objects.requireNonNull(of(queue).dead.get(reason)).increment();
   }
 
   private OfQueue of(String queue) {
@@ -78,7 +80,7 @@ public final class QueueCounters {
           .description("Messages handed back to be tried again after the queue's backoff")
           .tag("queue", queue)
           .register(registry);
-      var byReason = new java.util.EnumMap<DeadReason, Counter>(DeadReason.class);
+      var byReason = new EnumMap<DeadReason, Counter>(DeadReason.class);
       for (DeadReason reason : DeadReason.values())
         byReason.put(
             reason,

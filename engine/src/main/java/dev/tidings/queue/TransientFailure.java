@@ -1,6 +1,7 @@
 package dev.tidings.queue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
@@ -23,7 +24,7 @@ public final class TransientFailure {
       if (cause instanceof InterruptedException
           || cause instanceof TimeoutException
           || cause instanceof IOException
-          || cause instanceof java.io.UncheckedIOException
+          || cause instanceof UncheckedIOException
           || cause instanceof QueueUnavailableException
           // HikariCP's "connection is not available, request timed out" is an
           // SQLTransientConnectionException; SQLTimeoutException is a statement's timeout.

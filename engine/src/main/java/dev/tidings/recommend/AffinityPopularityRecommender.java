@@ -180,9 +180,9 @@ public final class AffinityPopularityRecommender implements Recommender {
       return TasteProfile.of(
           events.get(budget.toNanos(), TimeUnit.NANOSECONDS), catalog, now, options.halfLife());
     } catch (TimeoutException e) {
-      // the statement timeout ends the query in the database; the caller need not wait for that. No
-      // interrupt: interrupting a thread in JDBC I/O closes its socket and costs the pool a
-      // connection
+      // the statement timeout ends the query in the database; the caller need not wait
+      // for that. No interrupt: interrupting a thread in JDBC I/O closes its socket and
+      // costs the pool a connection
       events.cancel(false);
       popularityOnly.increment();
       return TasteProfile.NONE;

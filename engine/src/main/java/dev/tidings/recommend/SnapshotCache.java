@@ -67,8 +67,8 @@ final class SnapshotCache {
     try {
       install(build.get());
     } catch (RuntimeException e) {
-      // keep serving the old snapshot; try again after another interval rather than on every
-      // request
+      // keep serving the old snapshot;
+      // try again after another interval rather than on every request
       nextRefresh = clock.instant().plus(refreshEvery);
       LOG.warn(
           "recommendations: refreshing popularity and the catalogue failed; keeping the old one",

@@ -3,6 +3,8 @@ package dev.tidings.storage;
 import dev.tidings.config.Secret;
 import dev.tidings.config.Settings;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +54,7 @@ public record ConnectionSpec(
     defaults.put("socketTimeout", "30");
     defaults.put("tcpKeepAlive", "true");
     defaults.put("hostRecheckSeconds", "2");
-    return java.util.Collections.unmodifiableMap(defaults);
+    return Collections.unmodifiableMap(defaults);
   }
 
   public static ConnectionSpec from(Settings settings, String jdbcUrl) {
@@ -126,7 +128,7 @@ public record ConnectionSpec(
 
   private static String withParameters(String url, Map<String, String> defaults) {
     int query = url.indexOf('?');
-    var present = new java.util.HashSet<String>();
+    var present = new HashSet<String>();
     if (query >= 0) {
       for (String pair : url.substring(query + 1).split("&")) {
         int equals = pair.indexOf('=');

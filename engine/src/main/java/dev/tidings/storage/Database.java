@@ -6,16 +6,17 @@ import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import dev.tidings.TidingsException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
-import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -30,30 +31,30 @@ public final class Database implements AutoCloseable {
   private final AutoCloseable owned;
   private final ConnectionSpec spec;
 
-  private Database(HikariDataSource dataSource, ConnectionSpec spec, AutoCloseable owned) {
+  private Database(
+      HikariDataSource dataSource,
+      ConnectionSpec spec,
+      AutoCloseable owned,
+      MeterRegistry metrics) {
     this.dataSource = dataSource;
     this.spec = spec;
     this.schema = spec.schema();
     this.description = spec.describe();
     this.owned = owned;
     this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
-    // made now, on the Jdbi itself: each handle's configuration is a copy of the Jdbi's, so they
-    // all
-    // share this one (made later, each handle would make one of its own and log every row again)
-    StoredRows.of(jdbi);
+    // made now, on the Jdbi itself: each handle's configuration is a copy of the Jdbi's,
+    // so they all share this one (made later, each handle would make one of its own
+    // and log every row again)
+    StoredRows.of(jdbi).countInto(metrics);
   }
 
   /**
    * Connects to {@code jdbcUrl}. {@code schema} is where Tidings' tables live ("public" in a normal
    * install; tests use a schema of their own). {@code owned} is closed after the pool, e.g. an embedded server.
+   * The pool's gauges and timers, and the reads of rows that break today's rules ({@link StoredRows}),
+   * are published to {@code metrics}.
    */
-  public static Database connect(ConnectionSpec spec, AutoCloseable owned) {
-    return connect(spec, owned, null);
-  }
-
-  /** As {@link #connect(ConnectionSpec, AutoCloseable)}, publishing the pool's gauges and timers to {@code metrics}. */
-  public static Database connect(
-      ConnectionSpec spec, AutoCloseable owned, @Nullable MeterRegistry metrics) {
+  public static Database connect(ConnectionSpec spec, AutoCloseable owned, MeterRegistry metrics) {
     return connect(spec, owned, metrics, ConnectionSpec.Role.PRIMARY);
   }
 
@@ -61,19 +62,16 @@ public final class Database implements AutoCloseable {
    * A second pool for reads that may lag behind the primary by a moment (a standby's), e.g. the
    * dashboard's and the recommender's; its connections are read-only. Never migrated.
    */
-  public static Database connectForReads(ConnectionSpec spec, @Nullable MeterRegistry metrics) {
+  public static Database connectForReads(ConnectionSpec spec, MeterRegistry metrics) {
     return connect(spec, () -> {}, metrics, ConnectionSpec.Role.READ);
   }
 
   private static Database connect(
-      ConnectionSpec spec,
-      AutoCloseable owned,
-      @Nullable MeterRegistry metrics,
-      ConnectionSpec.Role role) {
+      ConnectionSpec spec, AutoCloseable owned, MeterRegistry metrics, ConnectionSpec.Role role) {
+    Objects.requireNonNull(metrics, "metrics");
     var config = new HikariConfig();
     String poolName = role == ConnectionSpec.Role.PRIMARY ? "tidings-db" : "tidings-db-read";
-    if (metrics != null)
-      config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
+    config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
     config.setExceptionOverride(new PoolEvictions(metrics, role));
     config.setPoolName(poolName);
     config.setJdbcUrl(spec.pooledUrl(role));
@@ -95,9 +93,7 @@ public final class Database implements AutoCloseable {
     config.setConnectionInitSql(
         "SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
     try {
-      var database = new Database(new HikariDataSource(config), spec, owned);
-      if (metrics != null) StoredRows.of(database.jdbi).countInto(metrics);
-      return database;
+      return new Database(new HikariDataSource(config), spec, owned, metrics);
     } catch (RuntimeException e) {
       closeQuietly(owned);
       throw new StorageException(
@@ -134,12 +130,12 @@ public final class Database implements AutoCloseable {
    * (LISTEN); the caller closes it.
    */
   public Connection dedicatedConnection() throws SQLException {
-    var properties = new java.util.Properties();
+    var properties = new Properties();
     spec.user().ifPresent(user -> properties.setProperty("user", user));
     spec.password().ifPresent(password -> properties.setProperty("password", password));
     properties.setProperty("ApplicationName", "tidings-listener");
-    Connection connection = java.sql.DriverManager.getConnection(
-        spec.unboundedUrl(ConnectionSpec.Role.PRIMARY), properties);
+    Connection connection =
+        DriverManager.getConnection(spec.unboundedUrl(ConnectionSpec.Role.PRIMARY), properties);
     try (var statement = connection.createStatement()) {
       statement.execute("SET search_path TO " + quoteIdentifier(spec.schema()) + ", public");
     } catch (SQLException e) {

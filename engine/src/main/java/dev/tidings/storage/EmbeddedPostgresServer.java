@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A real PostgreSQL started by Tidings itself, its data kept under a directory so that a second start
@@ -69,8 +70,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   public ConnectionSpec connectionSpec(int poolSize) {
     return new ConnectionSpec(
         jdbcUrl(),
-        java.util.Optional.of("postgres"),
-        java.util.Optional.empty(),
+        Optional.of("postgres"),
+        Optional.empty(),
         ConnectionSpec.DEFAULT_SCHEMA,
         poolSize);
   }

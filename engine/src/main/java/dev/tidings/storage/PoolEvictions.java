@@ -4,7 +4,6 @@ import com.zaxxer.hikari.SQLExceptionOverride;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.SQLException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Tells the pool which failed connections to drop and counts them. A connection that says it is
@@ -14,12 +13,12 @@ import org.jspecify.annotations.Nullable;
  * (class 08, 57P01-57P03) are dropped as the pool does anyway, and counted.
  */
 final class PoolEvictions implements SQLExceptionOverride {
-  private final @Nullable Counter readOnly;
-  private final @Nullable Counter serverGone;
+  private final Counter readOnly;
+  private final Counter serverGone;
 
-  PoolEvictions(@Nullable MeterRegistry metrics, ConnectionSpec.Role role) {
-    this.readOnly = metrics == null ? null : counter(metrics, role, "read_only");
-    this.serverGone = metrics == null ? null : counter(metrics, role, "server_gone");
+  PoolEvictions(MeterRegistry metrics, ConnectionSpec.Role role) {
+    this.readOnly = counter(metrics, role, "read_only");
+    this.serverGone = counter(metrics, role, "server_gone");
   }
 
   private static Counter counter(MeterRegistry metrics, ConnectionSpec.Role role, String reason) {
@@ -35,14 +34,14 @@ final class PoolEvictions implements SQLExceptionOverride {
     String state = failure.getSQLState();
     if (state == null) return Override.CONTINUE_EVICT;
     if (state.equals("25006")) {
-      if (readOnly != null) readOnly.increment();
+      readOnly.increment();
       return Override.MUST_EVICT;
     }
     if (state.startsWith("08")
         || state.equals("57P01")
         || state.equals("57P02")
         || state.equals("57P03")) {
-      if (serverGone != null) serverGone.increment();
+      serverGone.increment();
       return Override.MUST_EVICT;
     }
     return Override.CONTINUE_EVICT;

@@ -4,10 +4,11 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Objects;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.config.JdbiConfig;
 import org.jdbi.v3.core.statement.StatementContext;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,14 +32,17 @@ public final class StoredRows implements JdbiConfig<StoredRows> {
 
   /** What every copy of the configuration shares: Jdbi copies it for each handle and statement. */
   private static final class Shared {
-    private volatile MeterRegistry metrics = new SimpleMeterRegistry();
+    private volatile @Nullable MeterRegistry metrics;
     private final Cache<String, Boolean> logged =
         Caffeine.newBuilder().maximumSize(REMEMBERED).build();
   }
 
   private final Shared shared;
 
-  /** Counts into a registry of its own until {@link #countInto} names the node's. */
+  /**
+   * Made by Jdbi, which passes no arguments: {@link Database} names the registry it counts into
+   * ({@link #countInto}) as it makes the Jdbi, before any row is read.
+   */
   public StoredRows() {
     this(new Shared());
   }
@@ -62,7 +66,7 @@ public final class StoredRows implements JdbiConfig<StoredRows> {
 
   /** From now on the counts go to {@code metrics} (the node's), where /metrics shows them. */
   public void countInto(MeterRegistry metrics) {
-    shared.metrics = metrics;
+    shared.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   /**
@@ -103,6 +107,8 @@ public final class StoredRows implements JdbiConfig<StoredRows> {
             + " wrote it), by table and column; tidings migrate repairs them")
         .tag("table", table)
         .tag("field", field)
-        .register(shared.metrics);
+        .register(Objects.requireNonNull(
+            shared.metrics,
+            "StoredRows counts into the registry Database names; this Jdbi is not Database's"));
   }
 }

@@ -3,6 +3,7 @@ package dev.tidings.storage;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import org.jdbi.v3.core.ConnectionException;
 
 /**
  * Tells a database that is out of reach (down, restarting, the network cut) from a statement that
@@ -16,7 +17,7 @@ public final class Unreachable {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof SQLTransientConnectionException
           || cause instanceof ConnectException
-          || cause instanceof org.jdbi.v3.core.ConnectionException) return true;
+          || cause instanceof ConnectionException) return true;
       // class 08: connection exceptions; 57P01-57P03: the server is shutting down or starting;
       // 25006: a read-only transaction, i.e. a standby not yet promoted: a primary is on its way
       if (cause instanceof SQLException sql && sql.getSQLState() != null) {

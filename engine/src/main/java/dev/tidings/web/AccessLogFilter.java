@@ -43,8 +43,8 @@ final class AccessLogFilter implements Filter {
         long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
         String peer = request.remotePeer().host();
         String requestId = response.headers().first(FramingFilter.REQUEST_ID).orElse("-");
-        // key-value pairs become fields of their own in JSON logs, for log queries by status or
-        // route
+        // key-value pairs become fields of their own in JSON logs,
+        // for log queries by status or route
         access
             .atInfo()
             .addKeyValue("method", method)

@@ -34,8 +34,8 @@ final class ErrorMapping {
   private ErrorMapping() {}
 
   static void register(HttpRouting.Builder routing) {
-    // Helidon's own refusals met while a route runs (a query it cannot decode): their status, our
-    // body
+    // Helidon's own refusals met while a route runs (a query it cannot decode):
+    // their status, our body
     routing.error(HttpException.class, (request, response, refused) -> {
       Status status = refused.status();
       if (status.code() >= 500) {
@@ -120,8 +120,8 @@ final class ErrorMapping {
     return switch (problem.status()) {
       case 401 -> Map.of(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"tidings\"");
       case 503 -> Map.of(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
-      // The rest of an oversized body is not worth reading: tell the client this connection ends
-      // here.
+      // The rest of an oversized body is not worth reading:
+      // tell the client this connection ends here.
       case 413 -> Map.of(HeaderNames.CONNECTION, "close");
       default -> Map.of();
     };

@@ -7,7 +7,9 @@ import dev.tidings.imports.ImportReport;
 import dev.tidings.imports.RowError;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -58,8 +60,8 @@ public final class Imports {
     try (SpooledBody received = uploads.receive(request);
         InputStream body = received.open()) {
       return importer.run(body, format, ImportOptions.defaults().withMode(mode));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

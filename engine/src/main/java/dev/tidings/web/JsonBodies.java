@@ -36,8 +36,8 @@ public final class JsonBodies {
     } catch (BodyTooLargeException e) {
       throw ApiProblem.tooLarge(e.limit());
     } catch (NumberFormatException e) {
-      // a number whose exponent or digits are past what a decimal can hold: bad input, not a
-      // failure
+      // a number whose exponent or digits are past what a decimal can hold:
+      // bad input, not a failure
       throw ApiProblem.badRequest("malformed JSON: a number too large to read");
     } catch (JacksonException e) {
       if (e.getCause() instanceof BodyTooLargeException tooLarge)

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,7 +70,7 @@ public final class SpooledBody implements AutoCloseable {
     file.ifPresent(SpooledBody::delete);
   }
 
-  private static void delete(@org.jspecify.annotations.Nullable Path file) {
+  private static void delete(@Nullable Path file) {
     if (file == null) return;
     try {
       Files.deleteIfExists(file);

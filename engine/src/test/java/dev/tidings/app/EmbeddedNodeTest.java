@@ -3,6 +3,7 @@ package dev.tidings.app;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.Json;
 import dev.tidings.catalog.ProductJson;
 import dev.tidings.config.SettingsLoader;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
@@ -51,7 +52,7 @@ class EmbeddedNodeTest {
           .contains("jvm_memory_used_bytes");
       node.capability(CatalogWiring.class)
           .catalog()
-          .put(ProductJson.fromJson(dev.tidings.Json.MAPPER.readTree("""
+          .put(ProductJson.fromJson(Json.MAPPER.readTree("""
           {"id":"kept-1","title":"Kept","price":"1.00","currency":"EUR","imageUrl":"https://i.example/k.png","landingUrl":"https://s.example/k"}""")));
       var countdown = infrastructure.coordination().countdown();
       assertThat(countdown.start("kept-run", 3, "run-1", Duration.ofHours(1))).isTrue();

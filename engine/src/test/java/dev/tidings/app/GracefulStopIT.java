@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.testing.NodeProcess;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -59,18 +62,18 @@ class GracefulStopIT {
         "serve", List.of(), Map.of("TIDINGS_API_KEY", key, "TIDINGS_SHUTDOWN_GRACE", "PT30S"))) {
       node.awaitHealthy(http, Duration.ofSeconds(120));
       var signedIn = http.send(
-          java.net.http.HttpRequest.newBuilder(node.uri("/signin"))
+          HttpRequest.newBuilder(node.uri("/signin"))
               .header("Content-Type", "application/x-www-form-urlencoded")
-              .POST(java.net.http.HttpRequest.BodyPublishers.ofString("key=" + key + "&next=%2F"))
+              .POST(HttpRequest.BodyPublishers.ofString("key=" + key + "&next=%2F"))
               .build(),
-          java.net.http.HttpResponse.BodyHandlers.discarding());
+          HttpResponse.BodyHandlers.discarding());
       String cookie = signedIn.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
       var stream = http.sendAsync(
-          java.net.http.HttpRequest.newBuilder(node.uri("/live/campaigns"))
+          HttpRequest.newBuilder(node.uri("/live/campaigns"))
               .header("Cookie", cookie)
               .build(),
-          java.net.http.HttpResponse.BodyHandlers.ofLines());
-      var lines = stream.get(20, java.util.concurrent.TimeUnit.SECONDS).body().iterator();
+          HttpResponse.BodyHandlers.ofLines());
+      var lines = stream.get(20, TimeUnit.SECONDS).body().iterator();
       assertThat(lines.next()).as("the stream is open").startsWith("retry:");
 
       long start = System.nanoTime();

@@ -3,6 +3,7 @@ package dev.tidings.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.ContextInitializer;
 import dev.tidings.config.Settings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class LoggingTest {
   void backToTheTestDefaults() throws Exception {
     var context = (LoggerContext) LoggerFactory.getILoggerFactory();
     context.reset();
-    new ch.qos.logback.classic.util.ContextInitializer(context).autoConfig();
+    new ContextInitializer(context).autoConfig();
   }
 
   @Test

@@ -3,7 +3,9 @@ package dev.tidings.app;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.campaign.send.SendOptions;
 import dev.tidings.config.SettingsLoader;
+import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.queue.Disposition;
@@ -91,10 +93,10 @@ class NodeRolesTest {
           .as("every capability's consumers, this test's among them")
           .containsExactlyInAnyOrder(
               EngagementRecorder.TOPIC.name(),
-              dev.tidings.delivery.ReceiptQueue.TOPIC.name(),
-              dev.tidings.campaign.send.SendOptions.defaults().receiptQueueName(),
+              ReceiptQueue.TOPIC.name(),
+              SendOptions.defaults().receiptQueueName(),
               EngagementRecorder.RECEIPTS_TOPIC.name(),
-              dev.tidings.campaign.send.SendOptions.defaults().queueName(),
+              SendOptions.defaults().queueName(),
               queue);
       publish(node, "to the worker");
       assertThat(consumed.poll(20, TimeUnit.SECONDS)).isEqualTo("to the worker");

@@ -9,6 +9,8 @@ import dev.tidings.retention.Retention;
 import dev.tidings.testing.RealServers;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -126,7 +128,7 @@ class RetentionIT {
       for (String table :
           new String[] {"aggregate_days", "aggregate_people", "notification_buckets"})
         for (int daysAgo : new int[] {200, 1}) {
-          var day = java.time.LocalDate.now(java.time.ZoneOffset.UTC).minusDays(daysAgo);
+          var day = LocalDate.now(ZoneOffset.UTC).minusDays(daysAgo);
           handle.execute("CREATE TABLE " + table + "_" + day.toString().replace("-", "")
               + " PARTITION OF " + table + " FOR VALUES FROM ('" + day + "') TO ('"
               + day.plusDays(1) + "')");

@@ -7,6 +7,7 @@ import dev.tidings.architecture.ExecutedSql.Touch;
 import dev.tidings.audience.SubscriberSql;
 import dev.tidings.opentime.ShownSql;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** How a statement as executed is read: the tables it names, who named each, who ran it. */
@@ -58,7 +59,7 @@ class ExecutedSqlTest {
 
     assertThat(ExecutedSql.crossings(sql, "notify", TableOwnershipTest.OWNERS))
         .extracting(ExecutedSql.Crossing::key, ExecutedSql.Crossing::owner)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("notify -> subscribers", "audience"));
+        .containsExactly(Tuple.tuple("notify -> subscribers", "audience"));
   }
 
   @Test

@@ -21,12 +21,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -156,8 +158,8 @@ class RequestPathIT {
                 "Authorization",
                 "Basic "
                     + Base64.getEncoder()
-                        .encodeToString("postmark:correct-horse-battery"
-                            .getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                        .encodeToString(
+                            "postmark:correct-horse-battery".getBytes(StandardCharsets.UTF_8)))
             .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(event)))
             .build(),
         HttpResponse.BodyHandlers.discarding());
@@ -183,7 +185,7 @@ class RequestPathIT {
     var ours = new ArrayList<StackTraceElement[]>();
     for (StackTraceElement[] stack : stacks) if (ofTheRequest.test(stack)) ours.add(stack);
     assertThat(ours).as("statements of the request").isNotEmpty();
-    Set<String> files = new java.util.LinkedHashSet<>();
+    Set<String> files = new LinkedHashSet<>();
     for (StackTraceElement[] stack : ours) {
       boolean belowTheEdges = false;
       for (int i = stack.length - 1; i >= 0; i--) { // outermost caller first

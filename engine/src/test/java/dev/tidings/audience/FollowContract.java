@@ -11,6 +11,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,11 +58,10 @@ public abstract class FollowContract {
     assertThat(follows.followsOf("s0"))
         .containsExactly(
             new Follow("s0", acme, NOW), new Follow("s0", gallery, NOW.plusSeconds(5)));
-    assertThat(follows.followedOf("s0", java.util.Set.of(TargetType.BRAND, TargetType.CATEGORY)))
+    assertThat(follows.followedOf("s0", Set.of(TargetType.BRAND, TargetType.CATEGORY)))
         .containsExactly(acme);
-    assertThat(follows.followedOf("s0", java.util.Set.of(TargetType.GALLERY)))
-        .containsExactly(gallery);
-    assertThat(follows.followedOf("s9", java.util.Set.of(TargetType.BRAND))).isEmpty();
+    assertThat(follows.followedOf("s0", Set.of(TargetType.GALLERY))).containsExactly(gallery);
+    assertThat(follows.followedOf("s9", Set.of(TargetType.BRAND))).isEmpty();
     List<String> followers = new ArrayList<>();
     Optional<String> after = Optional.empty();
     for (int page = 0; page < 3; page++) {

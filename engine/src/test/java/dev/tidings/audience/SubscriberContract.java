@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tidings.InvalidInputException;
 import dev.tidings.coordination.Race;
 import dev.tidings.storage.Database;
+import dev.tidings.storage.StoredRows;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -13,6 +14,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -263,7 +265,7 @@ public abstract class SubscriberContract {
   @Test
   void a_subscriber_an_earlier_version_stored_is_read_without_what_today_refuses_and_repaired() {
     storedEarlier("old-1", "Ann\nBell", "Mars/Olympus_Mons", "Lyon", "XX");
-    var unreadable = dev.tidings.storage.StoredRows.of(database.jdbi());
+    var unreadable = StoredRows.of(database.jdbi());
     double before = unreadable.counted("subscribers", "country");
 
     Subscriber old = subscribers.get("old-1").orElseThrow();
@@ -282,8 +284,7 @@ public abstract class SubscriberContract {
     var repair = subscribers.storedRowRepair();
     var first = repair.repairSome(Optional.empty(), 100);
     assertThat(first.repaired())
-        .containsExactlyInAnyOrderEntriesOf(
-            java.util.Map.of("name", 1L, "time_zone", 1L, "country", 1L));
+        .containsExactlyInAnyOrderEntriesOf(Map.of("name", 1L, "time_zone", 1L, "country", 1L));
     assertThat(subscribers.get("old-1")).contains(old);
     var again = repair.repairSome(Optional.empty(), 100);
     assertThat(again.repaired()).isEmpty();

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.storage.Database;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,9 +46,9 @@ public abstract class SuppressionContract {
   @Test
   void suppressing_while_the_address_is_unsuppressed_concurrently_always_answers_a_suppression()
       throws Exception {
-    var failures = new java.util.concurrent.ConcurrentLinkedQueue<Throwable>();
-    var stop = new java.util.concurrent.atomic.AtomicBoolean();
-    var threads = new java.util.ArrayList<Thread>();
+    var failures = new ConcurrentLinkedQueue<Throwable>();
+    var stop = new AtomicBoolean();
+    var threads = new ArrayList<Thread>();
     for (int t = 0; t < 4; t++) {
       boolean suppressing = t % 2 == 0;
       threads.add(Thread.ofPlatform().start(() -> {

@@ -14,8 +14,10 @@ import dev.tidings.audience.Location;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.TargetType;
+import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -101,8 +103,8 @@ class AudienceQueryIT {
 
   @Test
   void a_rollout_audience_leaves_out_whoever_the_test_sent_a_variant() {
-    var experiments =
-        new dev.tidings.optimize.CampaignExperiments(database.jdbi(), InstantSource.fixed(NOW));
+    var experiments = new CampaignExperiments(
+        database.jdbi(), InstantSource.fixed(NOW), new SimpleMeterRegistry());
     experiments.sent(77, "m-vienna", "vienna", 0);
     experiments.sent(77, "m-paris", "paris", 1);
     experiments.sent(78, "m-graz", "graz", 0);

@@ -53,13 +53,15 @@ class CampaignEmailsIT {
     var jdbi = database.jdbi();
     subscribers = new SubscriberService(jdbi, clock);
     suppressions = new SuppressionService(jdbi, clock);
-    campaigns = new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock);
+    campaigns = new CampaignService(
+        jdbi, sends, new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     emails = new CampaignEmails(
         jdbi,
         subscribers,
         suppressions,
         new CampaignRenderer(URI.create("https://mail.shop.example"), tokens, clock),
-        clock);
+        clock,
+        new SimpleMeterRegistry());
     unsubscribes = new Unsubscribes(tokens, subscribers, suppressions, sends, clock);
     subscribers.put(Fixtures.subscriber("ok", "ok@example.com", "Ola K", "Wien"));
     subscribers.put(Fixtures.subscriber("gone-soon", "gone@example.com", "Gone", "Wien"));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.audience.TargetType;
+import dev.tidings.recommend.blend.Algorithm;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -161,9 +162,7 @@ class CampaignJsonTest {
                 Json.MAPPER.createArrayNode().add("popularity").add("co_occurrence")));
     var definition = CampaignJson.fromJson(json);
     assertThat(definition.experiment().orElseThrow().variants().get(1).algorithms())
-        .containsExactlyInAnyOrder(
-            dev.tidings.recommend.blend.Algorithm.POPULARITY,
-            dev.tidings.recommend.blend.Algorithm.CO_OCCURRENCE);
+        .containsExactlyInAnyOrder(Algorithm.POPULARITY, Algorithm.CO_OCCURRENCE);
     var read = definition.experiment().orElseThrow();
     assertThat(read.testShare()).isEqualTo(Experiment.DEFAULT_TEST_SHARE);
     assertThat(read.alpha()).isEqualTo(Experiment.DEFAULT_ALPHA);

@@ -15,11 +15,14 @@ import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
 import jakarta.mail.internet.MimeMultipart;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Currency;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -76,7 +79,7 @@ class CampaignRendererTest {
       assertThat(verdict)
           .as("the token carries the subscriber's locale, so a slot card is priced without a read")
           .isEqualTo(new TokenCodec.Verdict.Valid(
-              new MessageToken(message, NOW, 6, 0, java.util.Optional.of(subscriber.locale()))));
+              new MessageToken(message, NOW, 6, 0, Optional.of(subscriber.locale()))));
       if (urls.group(1).equals("c")) clicks.add(urls.group(3));
       if (urls.group(1).equals("o")) images.add(urls.group(3));
     }
@@ -171,7 +174,7 @@ class CampaignRendererTest {
           "Boots <&> \"laces\"",
           Optional.of("https://shop.example/boots?a=1&b=2"),
           Optional.of("https://img.example/boots.jpg"),
-          java.time.LocalDate.of(2026, 11, 22)),
+          LocalDate.of(2026, 11, 22)),
       new DigestSource.Notice(
           "opening",
           "show",
@@ -179,7 +182,7 @@ class CampaignRendererTest {
           "Opening night",
           Optional.empty(),
           Optional.empty(),
-          java.time.LocalDate.of(2026, 11, 23)));
+          LocalDate.of(2026, 11, 23)));
 
   private static OutgoingEmail digest(CampaignDefinition definition) {
     var subscriber = Fixtures.subscriber("1001", "ada@example.com", "Ada Lovelace", "Wien");
@@ -209,7 +212,7 @@ class CampaignRendererTest {
         "Boots",
         Optional.empty(),
         Optional.empty(),
-        java.time.LocalDate.of(2026, 11, 22),
+        LocalDate.of(2026, 11, 22),
         Optional.of(new Price(money("89.00", "EUR"), Optional.of(money("69.00", "EUR")))));
     var regular = new DigestSource.Notice(
         "socks",
@@ -218,7 +221,7 @@ class CampaignRendererTest {
         "Socks",
         Optional.empty(),
         Optional.empty(),
-        java.time.LocalDate.of(2026, 11, 22),
+        LocalDate.of(2026, 11, 22),
         Optional.of(new Price(money("9.5", "EUR"), Optional.empty())));
     var subscriber = Fixtures.subscriber("1001", "ada@example.com", "Ada Lovelace", "Wien");
 
@@ -256,7 +259,7 @@ class CampaignRendererTest {
         "Socks",
         Optional.empty(),
         Optional.empty(),
-        java.time.LocalDate.of(2026, 11, 22),
+        LocalDate.of(2026, 11, 22),
         Optional.of(new Price(money("9.50", "GBP"), Optional.empty())));
     // a product the subscriber's market does not sell is told without a price
     var unpriced = new DigestSource.Notice(
@@ -266,7 +269,7 @@ class CampaignRendererTest {
         "Boots",
         Optional.empty(),
         Optional.empty(),
-        java.time.LocalDate.of(2026, 11, 22),
+        LocalDate.of(2026, 11, 22),
         Optional.empty());
     var subscriber = Fixtures.subscriber("1001", "ada@example.com", "Ada Lovelace", "Wien");
 
@@ -326,6 +329,6 @@ class CampaignRendererTest {
   }
 
   private static Money money(String amount, String currency) {
-    return new Money(new java.math.BigDecimal(amount), java.util.Currency.getInstance(currency));
+    return new Money(new BigDecimal(amount), Currency.getInstance(currency));
   }
 }

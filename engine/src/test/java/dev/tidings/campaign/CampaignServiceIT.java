@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tidings.ErrorKind;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.audience.Consent;
+import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.Suppression;
 import dev.tidings.audience.SuppressionReason;
@@ -17,8 +19,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -42,7 +46,11 @@ class CampaignServiceIT {
     database = TestDatabases.real();
     sends = new RecordingSends();
     campaigns = new CampaignService(
-        database.jdbi(), sends, new AudienceQuery(database.jdbi(), clock), clock);
+        database.jdbi(),
+        sends,
+        new AudienceQuery(database.jdbi(), clock),
+        clock,
+        new SimpleMeterRegistry());
     subscribers = new SubscriberService(database.jdbi(), clock);
   }
 
@@ -112,14 +120,14 @@ class CampaignServiceIT {
   void send_claims_the_campaign_and_hands_the_pipeline_the_consenting_unsuppressed_audience() {
     for (int i = 1; i <= 5; i++)
       subscribers.put(Fixtures.subscriber("s" + i, "s" + i + "@example.com", "S " + i, "Wien"));
-    subscribers.put(new dev.tidings.audience.Subscriber(
+    subscribers.put(new Subscriber(
         "s6",
         "s6@example.com",
         Optional.empty(),
-        java.util.Locale.ENGLISH,
-        java.time.ZoneId.of("UTC"),
+        Locale.ENGLISH,
+        ZoneId.of("UTC"),
         Optional.empty(),
-        dev.tidings.audience.Consent.UNSUBSCRIBED));
+        Consent.UNSUBSCRIBED));
     new SuppressionService(database.jdbi(), clock)
         .suppress(new Suppression("S2@example.com", SuppressionReason.BOUNCE, clock.instant()));
 
@@ -175,7 +183,11 @@ class CampaignServiceIT {
     var failing = new RecordingSends();
     failing.failNextStart = new IllegalStateException("the pipeline is down");
     var service = new CampaignService(
-        database.jdbi(), failing, new AudienceQuery(database.jdbi(), clock), clock);
+        database.jdbi(),
+        failing,
+        new AudienceQuery(database.jdbi(), clock),
+        clock,
+        new SimpleMeterRegistry());
     Campaign created = service.create(Fixtures.definition());
     assertThatThrownBy(() -> service.send(created.id())).hasMessage("the pipeline is down");
     long run = service.get(created.id()).orElseThrow().runId().orElseThrow();
@@ -276,7 +288,11 @@ class CampaignServiceIT {
     json.put("scheduledAt", clock.instant().minusSeconds(60).toString());
     Campaign due = campaigns.create(CampaignJson.fromJson(json));
     var unwired = new CampaignService(
-        database.jdbi(), new UnwiredSends(), new AudienceQuery(database.jdbi(), clock), clock);
+        database.jdbi(),
+        new UnwiredSends(),
+        new AudienceQuery(database.jdbi(), clock),
+        clock,
+        new SimpleMeterRegistry());
     assertThat(new CampaignScheduler(
                 database.jdbi(),
                 unwired,

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.coordination.MutableClock;
 import dev.tidings.message.MessageId;
 import dev.tidings.optimize.stats.Proportion;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
@@ -53,7 +55,7 @@ class VariantChooserTest {
         return List.of(Proportion.of(100, 1000), Proportion.of(160, 1000), Proportion.of(90, 1000));
       }
     };
-    var chooser = new VariantChooser(ledger, InstantSource.fixed(java.time.Instant.EPOCH));
+    var chooser = new VariantChooser(ledger, InstantSource.fixed(Instant.EPOCH));
     var experiment = experiment(Experiment.Allocation.BANDIT, 1);
     int[] counts = new int[3];
     for (int i = 0; i < 2_000; i++)
@@ -84,7 +86,7 @@ class VariantChooserTest {
     chooser.choose(7, experiment, "s-2");
     assertThat(reads).hasValue(1);
 
-    clock.advance(java.time.Duration.ofMillis(1));
+    clock.advance(Duration.ofMillis(1));
     chooser.choose(7, experiment, "s-3");
     assertThat(reads).hasValue(2);
   }

@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
 import java.util.Map;
@@ -164,7 +165,7 @@ public abstract class CatalogContract {
   @Test
   void list_pages_through_every_product_in_id_order() {
     for (int i = 0; i < 25; i++) catalog.put(product(String.format("p-%02d", i)));
-    List<String> seen = new java.util.ArrayList<>();
+    List<String> seen = new ArrayList<>();
     Optional<String> after = Optional.empty();
     while (true) {
       List<Product> page = catalog.list(after, 10);

@@ -27,7 +27,7 @@ final class FeedRoundProbe {
     var spec = new ConnectionSpec(args[0], Optional.of("postgres"), Optional.empty(), args[1], 2);
     var clock = InstantSource.system();
     var metrics = new SimpleMeterRegistry();
-    try (var database = Database.connect(spec, () -> {});
+    try (var database = Database.connect(spec, () -> {}, new SimpleMeterRegistry());
         var fetcher = new GuardedFetcher(
             FetchAllowance.addressAndPort(InetAddress.getLoopbackAddress(), feed.getPort()),
             GuardedFetcher.Limits.of(Duration.ofSeconds(60), Long.parseLong(args[4])),

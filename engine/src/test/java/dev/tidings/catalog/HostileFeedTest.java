@@ -15,6 +15,7 @@ import dev.tidings.testing.HostileContent;
 import dev.tidings.testing.HostileContent.Fill;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -78,8 +79,8 @@ class HostileFeedTest {
     database = TestDatabases.embedded();
     catalog = new CatalogService(database.jdbi(), new MutableClock());
     // the import command works in the server's own schema
-    try (var commands =
-        Database.connect(TestDatabases.embeddedServer().connectionSpec(2), () -> {})) {
+    try (var commands = Database.connect(
+        TestDatabases.embeddedServer().connectionSpec(2), () -> {}, new SimpleMeterRegistry())) {
       commands.migrate();
     }
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);

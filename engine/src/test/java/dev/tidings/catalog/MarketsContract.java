@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tidings.InvalidInputException;
 import dev.tidings.WebUrl;
 import dev.tidings.storage.Database;
+import dev.tidings.storage.StoredRows;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,9 +94,7 @@ public abstract class MarketsContract {
 
     assertThat(markets.list())
         .extracting(Market::code, Market::isDefault)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("GB", false),
-            org.assertj.core.groups.Tuple.tuple("US", true));
+        .containsExactly(Tuple.tuple("GB", false), Tuple.tuple("US", true));
   }
 
   @Test
@@ -176,7 +176,7 @@ public abstract class MarketsContract {
     assertThat(markets.list()).extracting(Market::code).containsExactly("EU", "GB");
     assertThat(markets.get("EU").orElseThrow().countries()).containsExactly("DE");
     assertThat(markets.get("OLD")).isEmpty();
-    var unreadable = dev.tidings.storage.StoredRows.of(database.jdbi());
+    var unreadable = StoredRows.of(database.jdbi());
     assertThat(unreadable.counted("markets", "countries")).isPositive();
     assertThat(unreadable.counted("markets", "currency")).isPositive();
   }

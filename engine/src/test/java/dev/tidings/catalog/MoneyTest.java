@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.InvalidInputException;
+import dev.tidings.WebUrl;
 import java.math.BigDecimal;
 import java.util.Currency;
 import java.util.List;
@@ -79,8 +80,8 @@ class MoneyTest {
             Optional.empty(),
             new BigDecimal("1e40"),
             EUR,
-            new dev.tidings.WebUrl("https://shop.example/p1.png"),
-            new dev.tidings.WebUrl("https://shop.example/p1"),
+            new WebUrl("https://shop.example/p1.png"),
+            new WebUrl("https://shop.example/p1"),
             true,
             Map.of()))
         .isInstanceOf(InvalidInputException.class)
@@ -114,8 +115,8 @@ class MoneyTest {
             Optional.empty(),
             new BigDecimal("89.00"),
             EUR,
-            new dev.tidings.WebUrl("https://shop.example/p1.png"),
-            new dev.tidings.WebUrl("https://shop.example/p1"),
+            new WebUrl("https://shop.example/p1.png"),
+            new WebUrl("https://shop.example/p1"),
             true,
             Map.of())
         .withSalePrice(Optional.of(new BigDecimal("69.00")));

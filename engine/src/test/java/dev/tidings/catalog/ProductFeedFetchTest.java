@@ -24,6 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
@@ -188,11 +190,11 @@ class ProductFeedFetchTest {
         .isEqualTo(1);
 
     clock.advance(INTERVAL);
-    var before = catalog.list(java.util.Optional.empty(), 10);
+    var before = catalog.list(Optional.empty(), 10);
     body = "this would not parse, but the server says the feed has not changed";
     assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.NOT_MODIFIED);
     assertThat(ifNoneMatch).containsExactly(null, "\"v1\"", "\"v2\"");
-    assertThat(catalog.list(java.util.Optional.empty(), 10)).isEqualTo(before);
+    assertThat(catalog.list(Optional.empty(), 10)).isEqualTo(before);
     assertThat(fetches("updated")).isEqualTo(2);
     assertThat(fetches("not_modified")).isEqualTo(1);
     assertThat(metrics.get("tidings_product_feed_last_success_seconds").gauge().value())
@@ -333,7 +335,7 @@ class ProductFeedFetchTest {
     Path kept = fetcher.fetchToFile(
         URI.create(url()),
         FetchPurpose.PRODUCT_FEED,
-        java.util.Map.of(),
+        Map.of(),
         work,
         result -> ((FileFetchResult.Saved) result).file());
 
@@ -344,7 +346,7 @@ class ProductFeedFetchTest {
   void a_feed_with_a_run_of_text_past_the_limit_changes_nothing_and_is_counted_invalid() {
     var feed = feed(url(), theServerOnly());
     assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.UPDATED);
-    var before = catalog.list(java.util.Optional.empty(), 10);
+    var before = catalog.list(Optional.empty(), 10);
     clock.advance(INTERVAL);
     etag = "\"v2\"";
     // no item at all, but 300 Ki characters of text where the items would be
@@ -353,7 +355,7 @@ class ProductFeedFetchTest {
 
     assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.INVALID);
 
-    assertThat(catalog.list(java.util.Optional.empty(), 10))
+    assertThat(catalog.list(Optional.empty(), 10))
         .as("no product of the feed marked unavailable")
         .isEqualTo(before);
     assertThat(fetches("invalid")).isEqualTo(1);
@@ -364,7 +366,7 @@ class ProductFeedFetchTest {
   void a_gzip_bomb_is_refused_as_it_expands_changes_nothing_and_is_counted_invalid() {
     var feed = feed(url(), theServerOnly());
     assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.UPDATED);
-    var before = catalog.list(java.util.Optional.empty(), 10);
+    var before = catalog.list(Optional.empty(), 10);
     clock.advance(INTERVAL);
     etag = "\"v2\"";
     // a header, then 64 MiB of empty lines in some 70 KiB
@@ -373,7 +375,7 @@ class ProductFeedFetchTest {
 
     assertThat(feed.run()).isEqualTo(ProductFeedFetch.Outcome.INVALID);
 
-    assertThat(catalog.list(java.util.Optional.empty(), 10))
+    assertThat(catalog.list(Optional.empty(), 10))
         .as("no product of the feed marked unavailable")
         .isEqualTo(before);
     assertThat(fetches("invalid")).isEqualTo(1);

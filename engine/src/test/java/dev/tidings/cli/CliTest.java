@@ -2,10 +2,12 @@ package dev.tidings.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.storage.Database;
 import dev.tidings.testing.CommandRuns;
 import dev.tidings.testing.CommandRuns.Run;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -144,8 +146,8 @@ class CliTest {
   void migrate_repairs_a_row_an_earlier_version_stored_reports_it_and_then_reports_nothing() {
     var environment = databaseWithUnreachableRedisAndRabbit();
     assertThat(run(environment, "migrate").status()).isZero();
-    try (var database = dev.tidings.storage.Database.connect(
-        TestDatabases.embeddedServer().connectionSpec(2), () -> {})) {
+    try (var database = Database.connect(
+        TestDatabases.embeddedServer().connectionSpec(2), () -> {}, new SimpleMeterRegistry())) {
       // as an earlier version stored it: straight into the table, past today's rules
       database.jdbi().useHandle(handle -> handle.execute("""
           INSERT INTO products (id, title, price, currency, image_url, landing_url, available,

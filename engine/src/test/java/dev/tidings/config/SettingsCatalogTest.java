@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.testing.Repository;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +84,7 @@ class SettingsCatalogTest {
 
   @Test
   void a_number_outside_its_declared_range_is_refused_with_the_range() {
-    var problems = new java.util.ArrayList<String>();
+    var problems = new ArrayList<String>();
     try {
       SettingsLoader.load(Map.of("TIDINGS_SEND_SENDERS", "65", "TIDINGS_DB_POOL_SIZE", "0"));
     } catch (ConfigException e) {

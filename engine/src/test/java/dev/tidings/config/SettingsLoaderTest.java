@@ -3,6 +3,7 @@ package dev.tidings.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,8 +32,7 @@ class SettingsLoaderTest {
     assertThat(settings.describe().get("TIDINGS_REDIS_URL"))
         .doesNotContain("s3cret")
         .contains("10.0.0.2:7001");
-    assertThat(RedisClusterUrl.parse(java.net.URI.create("rediss-cluster://ops:pw@h:1"))
-            .tls())
+    assertThat(RedisClusterUrl.parse(URI.create("rediss-cluster://ops:pw@h:1")).tls())
         .isTrue();
   }
 

@@ -19,6 +19,7 @@ import dev.tidings.testing.TcpProxy;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -36,6 +37,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -100,7 +102,8 @@ class DeliveryFaultsIT {
   @AfterEach
   void cleanUp() {
     threads.shutdownNow();
-    try (RabbitWorkQueue cleaner = RabbitWorkQueue.connect(RealServers.amqpUrl())) {
+    try (RabbitWorkQueue cleaner =
+        RabbitWorkQueue.connect(RealServers.amqpUrl(), new SimpleMeterRegistry())) {
       cleaner.declare(topic.spec());
       cleaner.delete(topic.name());
     } finally {
@@ -114,7 +117,8 @@ class DeliveryFaultsIT {
       throws Exception {
     RabbitWorkQueue dying = node();
     RabbitWorkQueue survivor = node();
-    var store = new ReceiptStore(database.jdbi(), InstantSource.system());
+    var store =
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry());
     var consumer = new ReceiptConsumer(store);
     Set<String> killedHolding = ConcurrentHashMap.newKeySet();
     var killed = new AtomicBoolean();
@@ -153,7 +157,8 @@ class DeliveryFaultsIT {
   void a_consumer_dying_with_an_error_after_its_commit_gets_its_batch_again_and_goes_on()
       throws Exception {
     RabbitWorkQueue queue = node();
-    var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
+    var consumer = new ReceiptConsumer(
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry()));
     Set<String> diedHolding = ConcurrentHashMap.newKeySet();
     var deaths = new AtomicInteger();
     Topic.BatchOf<ReceiptBatch> commitThenError = batch -> {
@@ -187,8 +192,8 @@ class DeliveryFaultsIT {
   @Test
   void the_broker_closing_the_connections_mid_run_loses_nothing() throws Exception {
     RabbitWorkQueue queue = node();
-    var watched =
-        new Watched(new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system())));
+    var watched = new Watched(new ReceiptConsumer(
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry())));
     Subscription consumers = queue.subscribeBatches(
         topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(watched));
     var cut = new CountDownLatch(1);
@@ -229,8 +234,10 @@ class DeliveryFaultsIT {
                 Optional.empty(),
                 database.schema(),
                 8),
-            () -> {})) {
-      var consumer = new ReceiptConsumer(new ReceiptStore(proxied.jdbi(), InstantSource.system()));
+            () -> {},
+            new SimpleMeterRegistry())) {
+      var consumer = new ReceiptConsumer(
+          new ReceiptStore(proxied.jdbi(), InstantSource.system(), new SimpleMeterRegistry()));
       var watched = new Watched(consumer);
       Subscription consumers = queue.subscribeBatches(
           topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(watched));
@@ -269,8 +276,8 @@ class DeliveryFaultsIT {
   @Test
   void every_receipt_answered_2xx_over_http_is_in_postgresql() throws Exception {
     RabbitWorkQueue queue = node();
-    var watched =
-        new Watched(new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system())));
+    var watched = new Watched(new ReceiptConsumer(
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry())));
     Subscription consumers = queue.subscribeBatches(
         topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(watched));
     var sink = new ReceiptQueue(queue, topic);
@@ -295,8 +302,8 @@ class DeliveryFaultsIT {
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
             () -> sink,
             1024 * 1024,
-            java.time.InstantSource.system(),
-            new io.micrometer.core.instrument.simple.SimpleMeterRegistry())))) {
+            InstantSource.system(),
+            new SimpleMeterRegistry())))) {
       HttpClient client =
           HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
       URI endpoint = URI.create("http://127.0.0.1:" + server.port() + "/api/v1/delivery-events");
@@ -423,7 +430,10 @@ class DeliveryFaultsIT {
 
   private RabbitWorkQueue node() {
     RabbitWorkQueue node = RabbitWorkQueue.connect(
-        RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system());
+        RealServers.amqpUrl(),
+        RabbitQueueOptions.defaults(),
+        InstantSource.system(),
+        new SimpleMeterRegistry());
     nodes.add(node);
     node.declare(topic.spec());
     return node;
@@ -462,7 +472,7 @@ class DeliveryFaultsIT {
    * after a pause, as a provider retries after a 503. Two thirds in, it waits for the fault, so that
    * the last third is published after it whatever the fault takes to inject.
    */
-  private static final class Publisher implements java.util.concurrent.Callable<Void> {
+  private static final class Publisher implements Callable<Void> {
     private final ReceiptSink sink;
     private final List<List<Receipt>> requests;
     private final CountDownLatch fault;

@@ -11,6 +11,7 @@ import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.RealServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -38,8 +39,12 @@ class DeliveryPipelineIT {
     var stories = ReceiptStories.generate(campaign, 800, T0, new Random(campaign));
     try (Database database = TestDatabases.real();
         WorkQueue queue = RabbitWorkQueue.connect(
-            RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system())) {
-      var store = new ReceiptStore(database.jdbi(), InstantSource.system());
+            RealServers.amqpUrl(),
+            RabbitQueueOptions.defaults(),
+            InstantSource.system(),
+            new SimpleMeterRegistry())) {
+      var store =
+          new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry());
       var sink = new ReceiptQueue(queue, topic);
       Subscription consumers = queue.subscribeBatches(
           topic.name(), 4, 8, topic.batchHandler(new ReceiptConsumer(store)));

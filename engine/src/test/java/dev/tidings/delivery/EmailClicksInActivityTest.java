@@ -50,7 +50,8 @@ class EmailClicksInActivityTest {
   @BeforeAll
   void open() {
     database = TestDatabases.embedded();
-    receipts = new ReceiptStore(database.jdbi(), InstantSource.fixed(SENT));
+    receipts =
+        new ReceiptStore(database.jdbi(), InstantSource.fixed(SENT), new SimpleMeterRegistry());
     stats = new DeliveryStats(database.jdbi());
     metrics = new SimpleMeterRegistry();
     activity = new EngagementActivity(

@@ -8,6 +8,7 @@ import dev.tidings.sendtime.OpenHours;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,6 +64,6 @@ class OpenHoursListenerIT {
     long[] everyone = new OpenHours(database.jdbi()).everyone();
     assertThat(everyone[10]).isEqualTo(3);
     assertThat(everyone[32]).isEqualTo(1);
-    assertThat(java.util.Arrays.stream(everyone).sum()).isEqualTo(4);
+    assertThat(Arrays.stream(everyone).sum()).isEqualTo(4);
   }
 }

@@ -57,7 +57,7 @@ class ParkedReceiptExpiryIT {
   void receipts_parked_longer_than_the_retention_are_dropped_and_counted() {
     long campaign = System.currentTimeMillis() % 1_000_000 * 1_000;
     var clock = new MutableClock();
-    var store = new ReceiptStore(database.jdbi(), clock);
+    var store = new ReceiptStore(database.jdbi(), clock, new SimpleMeterRegistry());
     Instant start = clock.instant();
     store.apply(
         List.of(
@@ -107,7 +107,7 @@ class ParkedReceiptExpiryIT {
   void the_running_expiry_drops_them_without_being_asked() throws InterruptedException {
     long campaign = System.currentTimeMillis() % 1_000_000 * 1_000 + 500;
     var clock = new MutableClock();
-    var store = new ReceiptStore(database.jdbi(), clock);
+    var store = new ReceiptStore(database.jdbi(), clock, new SimpleMeterRegistry());
     store.apply(
         List.of(Receipt.of(
             message(campaign, "late"), DeliveryStatus.SENT, clock.instant(), ReceiptSource.API)),
@@ -127,7 +127,7 @@ class ParkedReceiptExpiryIT {
 
   @Test
   void the_retention_must_be_longer_than_zero() {
-    var store = new ReceiptStore(database.jdbi(), new MutableClock());
+    var store = new ReceiptStore(database.jdbi(), new MutableClock(), new SimpleMeterRegistry());
     assertThatThrownBy(() -> new ParkedReceiptExpiry(
             store, Duration.ZERO, new MutableClock(), new SimpleMeterRegistry()))
         .isInstanceOf(IllegalArgumentException.class);

@@ -123,7 +123,8 @@ public abstract class PoisonedReceiptsContract {
       throws Exception {
     long campaign = 8_000_000 + System.nanoTime() % 1_000_000;
     Instant sent = Instant.now().minusSeconds(3_600);
-    var store = new ReceiptStore(database().jdbi(), InstantSource.system());
+    var store =
+        new ReceiptStore(database().jdbi(), InstantSource.system(), new SimpleMeterRegistry());
     List<String> messages = new ArrayList<>();
     List<Receipt> sends = new ArrayList<>();
     List<Receipt> delivered = new ArrayList<>();

@@ -8,8 +8,10 @@ import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -19,7 +21,9 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,7 +54,11 @@ public abstract class ReceiptStoreContract {
         CREATE TABLE IF NOT EXISTS told_steps (
           message_id text NOT NULL, step smallint NOT NULL, campaign_id bigint NOT NULL,
           PRIMARY KEY (message_id, step))"""));
-    store = new ReceiptStore(database.jdbi(), InstantSource.fixed(T0), ReceiptStoreContract::tell);
+    store = new ReceiptStore(
+        database.jdbi(),
+        InstantSource.fixed(T0),
+        ReceiptStoreContract::tell,
+        new SimpleMeterRegistry());
     stats = new DeliveryStats(database.jdbi());
   }
 
@@ -110,12 +118,12 @@ public abstract class ReceiptStoreContract {
 
   @Test
   void what_the_store_applies_is_counted_for_prometheus() {
-    var metrics = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    var metrics = new SimpleMeterRegistry();
     var counted =
         new ReceiptStore(database.jdbi(), InstantSource.fixed(T0), StepListener.NONE, metrics);
     long campaign = campaign();
-    String known = new dev.tidings.message.MessageId(campaign, 1, "metrics-1").text();
-    String early = new dev.tidings.message.MessageId(campaign, 1, "metrics-2").text();
+    String known = new MessageId(campaign, 1, "metrics-1").text();
+    String early = new MessageId(campaign, 1, "metrics-2").text();
     counted.apply(List.of(receipt(known, DeliveryStatus.SENT, T0, ReceiptSource.SMTP)), List.of());
     counted.apply(
         List.of(
@@ -124,8 +132,7 @@ public abstract class ReceiptStoreContract {
             receipt("not-ours", DeliveryStatus.BOUNCED, T0, ReceiptSource.SENDGRID)),
         List.of(new ReceiptStore.Unknown(ReceiptSource.SENDGRID, "group_resubscribe", "{}")));
 
-    java.util.function.Function<String, Double> count =
-        name -> metrics.get(name).counter().count();
+    Function<String, Double> count = name -> metrics.get(name).counter().count();
     assertThat(
             metrics.get(ReceiptMetrics.RECEIPTS).tag("status", "sent").counter().count())
         .isEqualTo(1);
@@ -159,7 +166,7 @@ public abstract class ReceiptStoreContract {
     List<List<Receipt>> batches = new ArrayList<>();
     for (int from = 0; from < receipts.size(); from += 40)
       batches.add(receipts.subList(from, Math.min(receipts.size(), from + 40)));
-    var next = new java.util.concurrent.atomic.AtomicInteger();
+    var next = new AtomicInteger();
     try (var consumers = Executors.newFixedThreadPool(4)) {
       List<Future<?>> running = new ArrayList<>();
       for (int c = 0; c < 4; c++)
@@ -283,7 +290,7 @@ public abstract class ReceiptStoreContract {
         id + "@example.com",
         Optional.empty(),
         Locale.ENGLISH,
-        java.time.ZoneId.of("UTC"),
+        ZoneId.of("UTC"),
         Optional.empty(),
         Consent.SUBSCRIBED));
     String message = message(campaign, id);

@@ -9,10 +9,12 @@ import dev.tidings.delivery.webhook.ses.SesEvents;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jdbi.v3.core.generic.GenericType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +46,7 @@ class UnknownEventReplayTest {
       handle.execute("DELETE FROM unknown_receipts");
       handle.execute("DELETE FROM webhook_replays");
     });
-    store = new ReceiptStore(database.jdbi(), InstantSource.system());
+    store = new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry());
   }
 
   /** What the queue does to a request's unknown events: encoded, decoded, applied. */
@@ -120,6 +122,6 @@ class UnknownEventReplayTest {
             .bind("source", source)
             .setMapKeyColumn("event_type")
             .setMapValueColumn("count")
-            .collectInto(new org.jdbi.v3.core.generic.GenericType<Map<String, Long>>() {}));
+            .collectInto(new GenericType<Map<String, Long>>() {}));
   }
 }

@@ -259,7 +259,7 @@ final class CampaignNodes implements AutoCloseable {
    * handed over, settling the rest as unknown) or a live holder finished them; the time it took since
    * {@code since}.
    */
-  java.time.Duration awaitSettled(long campaign, Set<String> held, long since, Duration wait)
+  Duration awaitSettled(long campaign, Set<String> held, long since, Duration wait)
       throws Exception {
     long deadline = System.nanoTime() + wait.toNanos();
     while (true) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,10 +74,9 @@ class DigestFlushInterruptedFaultIT {
       Tally all = Tally.of(produced, told);
       // A digest whose recipient is unknown may never have left (the worker halted between its
       // handover and the write): it is marked told once and never sent again, as the ledger does
-      // with
-      // the email itself. Its pieces are reported with the unknown recipient, not lost.
+      // with the email itself. Its pieces are reported with the unknown recipient, not lost.
       Set<String> unknownRecipients = nodes.recipientsIn(first, "unknown");
-      var toldOnce = new java.util.HashSet<>(told);
+      var toldOnce = new HashSet<>(told);
       long untoldOfUnknown = produced.stream()
           .filter(piece -> !toldOnce.contains(piece))
           .filter(piece -> unknownRecipients.contains(piece.substring(0, piece.indexOf(':'))))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.Json;
 import dev.tidings.delivery.DeliveryEventPosts;
+import dev.tidings.delivery.FunnelStep;
 import dev.tidings.testing.NodeProcess;
 import dev.tidings.testing.PrivateRedis;
 import dev.tidings.testing.RealServers;
@@ -17,6 +18,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -177,8 +180,8 @@ class NetworkCutFaultIT {
           .as("sent + unknown is every recipient")
           .isEqualTo(RECIPIENTS);
 
-      // receipts are applied from the queue: wait until the funnel holds every answered one, or the
-      // bound
+      // receipts are applied from the queue:
+      // wait until the funnel holds every answered one, or the bound
       List<String> delivered = deliveredInFunnel(installation, campaign);
       long settleBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (!delivered.containsAll(receipts.answered()) && System.nanoTime() < settleBy) {
@@ -324,7 +327,7 @@ class NetworkCutFaultIT {
 
     void deliver(SentEmail email) throws Exception {
       String body = """
-          [{"messageId": "%s", "status": "delivered", "timestamp": "%s"}]""".formatted(email.messageId(), java.time.Instant.now());
+          [{"messageId": "%s", "status": "delivered", "timestamp": "%s"}]""".formatted(email.messageId(), Instant.now());
       DeliveryEventPosts.untilAccepted(
           http, request(node, "POST", "/api/v1/delivery-events", body).build(), SETTLE, refused);
       answered.add(email.messageId());
@@ -375,7 +378,7 @@ class NetworkCutFaultIT {
         var query = connection.prepareStatement(
             "SELECT message_id FROM message_steps WHERE campaign_id = ? AND step = ?")) {
       query.setLong(1, campaign);
-      query.setInt(2, dev.tidings.delivery.FunnelStep.DELIVERED.code());
+      query.setInt(2, FunnelStep.DELIVERED.code());
       try (var rows = query.executeQuery()) {
         while (rows.next()) ids.add(rows.getString(1));
       }
@@ -492,6 +495,6 @@ class NetworkCutFaultIT {
   private static String throughProxy(String jdbcUrl, int port) {
     URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
     String hostPort = uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
-    return jdbcUrl.replaceFirst(java.util.regex.Pattern.quote(hostPort), "127.0.0.1:" + port);
+    return jdbcUrl.replaceFirst(Pattern.quote(hostPort), "127.0.0.1:" + port);
   }
 }

@@ -83,8 +83,8 @@ class PostgresPromotionCampaignFaultIT {
           IntStream.range(0, RECIPIENTS).mapToObj(CampaignClient::recipient).toList();
       long unknown = done.path("unknown").asLong();
       Tally tally = Tally.of(recipients, emailed);
-      // a recipient reported unknown may have no email (the send's outcome was not recorded): not
-      // lost
+      // a recipient reported unknown may have no email
+      // (the send's outcome was not recorded): not lost
       long lost = Math.max(0, tally.lost() - unknown);
       FaultReport.recordAndCheck(new FaultReport.Outcome(
           "3a PostgreSQL primary killed, standby promoted, during a campaign",

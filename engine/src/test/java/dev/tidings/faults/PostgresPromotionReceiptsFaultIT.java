@@ -28,6 +28,7 @@ import dev.tidings.testing.PostgresStandbyPair;
 import dev.tidings.testing.RealServers;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -36,6 +37,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -44,6 +47,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -80,19 +84,24 @@ class PostgresPromotionReceiptsFaultIT {
         var database = Database.connect(
             new ConnectionSpec(
                 pair.multiHostUrl(), Optional.empty(), Optional.empty(), "public", 8),
-            () -> {});
+            () -> {},
+            new SimpleMeterRegistry());
         var queue = RabbitWorkQueue.connect(
-            RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system());
+            RealServers.amqpUrl(),
+            RabbitQueueOptions.defaults(),
+            InstantSource.system(),
+            new SimpleMeterRegistry());
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
       database.migrate();
       queue.declare(topic.spec());
       var killedAt = new AtomicLong();
-      // set once the primary is dead: a batch begun after it can only have been written on the
-      // promoted standby
+      // set once the primary is dead:
+      // a batch begun after it can only have been written on the promoted standby
       var deadAt = new AtomicLong();
       var firstAppliedAfter = new AtomicLong();
       var inFlight = new AtomicInteger();
-      var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
+      var consumer = new ReceiptConsumer(
+          new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry()));
       Topic.BatchOf<ReceiptBatch> watched = batch -> {
         inFlight.incrementAndGet();
         long begun = System.nanoTime();
@@ -115,7 +124,7 @@ class PostgresPromotionReceiptsFaultIT {
         (receipt.source() == ReceiptSource.SMTP ? sends : events).add(receipt);
       List<List<Receipt>> requests = requests(events, 10);
       List<List<Receipt>> sendRequests = requests(sends, 50);
-      List<Receipt> answered2xx = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<Receipt> answered2xx = Collections.synchronizedList(new ArrayList<>());
       var next = new AtomicInteger();
       var refused = new AtomicInteger();
 
@@ -128,8 +137,8 @@ class PostgresPromotionReceiptsFaultIT {
                   Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
               () -> sink,
               1024 * 1024,
-              java.time.InstantSource.system(),
-              new io.micrometer.core.instrument.simple.SimpleMeterRegistry())))) {
+              InstantSource.system(),
+              new SimpleMeterRegistry())))) {
         HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         URI endpoint = URI.create("http://127.0.0.1:" + server.port() + "/api/v1/delivery-events");
@@ -162,7 +171,7 @@ class PostgresPromotionReceiptsFaultIT {
         sender.get(SETTLE.toSeconds(), TimeUnit.SECONDS);
 
         var stats = new DeliveryStats(database.jdbi());
-        var quietBefore = new java.util.concurrent.atomic.AtomicBoolean();
+        var quietBefore = new AtomicBoolean();
         awaitUntil("the receipts drained into the oracle's funnel", () -> {
           boolean quiet;
           try {
@@ -187,9 +196,9 @@ class PostgresPromotionReceiptsFaultIT {
         List<String> acknowledged = answered2xx.stream()
             .map(r -> key(r.messageId(), FunnelStep.of(r.status())))
             .toList();
-        // the rows of what was acknowledged (the sends' own steps are stored too, and not counted
-        // here)
-        var told = new java.util.HashSet<>(acknowledged);
+        // the rows of what was acknowledged (the sends' own steps are stored too,
+        // and not counted here)
+        var told = new HashSet<>(acknowledged);
         List<String> stored =
             storedSteps(database).stream().filter(told::contains).toList();
         Tally tally = Tally.of(acknowledged, stored);

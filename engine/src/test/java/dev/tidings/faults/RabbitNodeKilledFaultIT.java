@@ -40,6 +40,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,7 +104,8 @@ class RabbitNodeKilledFaultIT {
     var metrics = new SimpleMeterRegistry();
     RabbitWorkQueue publishing = node(metrics);
     RabbitWorkQueue consuming = node(metrics);
-    var consumer = new ReceiptConsumer(new ReceiptStore(database.jdbi(), InstantSource.system()));
+    var consumer = new ReceiptConsumer(
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry()));
     Subscription consumers = consuming.subscribeBatches(
         topic.name(), CONSUMERS, MESSAGES_PER_TRANSACTION, topic.batchHandler(consumer));
 
@@ -255,8 +257,7 @@ class RabbitNodeKilledFaultIT {
         production.oldestEvery());
   }
 
-  private static boolean waitFor(java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
+  private static boolean waitFor(BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + SETTLE.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) return false;
@@ -265,7 +266,7 @@ class RabbitNodeKilledFaultIT {
     return true;
   }
 
-  private static void awaitUntil(String what, java.util.function.BooleanSupplier condition)
+  private static void awaitUntil(String what, BooleanSupplier condition)
       throws InterruptedException {
     long deadline = System.nanoTime() + SETTLE.toNanos();
     while (!condition.getAsBoolean()) {

@@ -62,8 +62,7 @@ class WorkerPausedFaultIT {
           .isLessThan(RECIPIENTS);
       // the woken worker has seen its fence superseded once it is past its next step: a write the
       // fence refused, counted; or, frozen while it waited for the rate, it notices its lease ran
-      // out
-      // on its own clock, writes nothing (the count stays 0) and says it stopped
+      // out on its own clock, writes nothing (the count stays 0) and says it stopped
       nodes.awaitHealthy(paused);
       await("the woken worker to give up the partitions it held when it froze")
           .atMost(Duration.ofSeconds(60))

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -17,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -376,9 +379,9 @@ class GuardedFetcherTest {
 
   @Test
   void the_file_is_deleted_when_what_uses_it_throws() {
-    var kept = new java.util.concurrent.atomic.AtomicReference<Path>();
+    var kept = new AtomicReference<Path>();
     try (var fetcher = allowingTheServer()) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> fetcher.fetchToFile(
+      Assertions.assertThatThrownBy(() -> fetcher.fetchToFile(
               URI.create(url("/feed.xml")), FetchPurpose.PRODUCT_FEED, Map.of(), work, result -> {
                 kept.set(((FileFetchResult.Saved) result).file());
                 throw new IllegalStateException("the import broke");
@@ -478,7 +481,7 @@ class GuardedFetcherTest {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -486,7 +489,7 @@ class GuardedFetcherTest {
     try (Stream<Path> files = Files.list(directory)) {
       return files.toList();
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.tidings.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +64,6 @@ class FuzzCampaignTest {
   }
 
   private static String classPath() throws IOException {
-    return dev.tidings.testing.ChildJvm.classPath();
+    return ChildJvm.classPath();
   }
 }

@@ -2,6 +2,9 @@ package dev.tidings.fuzz;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -22,10 +25,7 @@ public final class FuzzOne {
     LauncherFactory.create().execute(request, summary);
     var result = summary.getSummary();
     result.printFailuresTo(
-        new java.io.PrintWriter(
-            new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8),
-            true),
-        40);
+        new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true), 40);
     System.out.flush();
     if (result.getTestsFoundCount() == 0 || result.getTestsStartedCount() == 0) System.exit(2);
     System.exit(result.getTotalFailureCount() == 0 && result.getTestsSucceededCount() > 0 ? 0 : 1);

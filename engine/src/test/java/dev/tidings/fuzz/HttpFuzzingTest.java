@@ -21,6 +21,7 @@ import dev.tidings.message.TokenCodec;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -28,11 +29,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,6 +49,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
@@ -54,6 +59,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -193,7 +199,7 @@ class HttpFuzzingTest {
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10))
         .followRedirects(HttpClient.Redirect.NEVER)
-        .localAddress(java.net.InetAddress.getByName("127.0.0.2"))
+        .localAddress(InetAddress.getByName("127.0.0.2"))
         .build();
     seedState();
     var document = Json.MAPPER.readTree(send(get("/api/v1/openapi.json", true)).body());
@@ -232,7 +238,7 @@ class HttpFuzzingTest {
   void a_json_null_in_place_of_any_value_of_any_routes_example_is_answered_without_a_5xx()
       throws Exception {
     List<String> failures = new ArrayList<>();
-    var tried = new java.util.HashSet<String>();
+    var tried = new HashSet<String>();
     int sent = 0;
     // three draws per route: a route that takes several content types gets each of them in turn
     for (int i = 0; i < operations.size() * 3; i++) {
@@ -282,8 +288,7 @@ class HttpFuzzingTest {
     }
   }
 
-  private static final JsonNode NULL =
-      tools.jackson.databind.node.JsonNodeFactory.instance.nullNode();
+  private static final JsonNode NULL = JsonNodeFactory.instance.nullNode();
 
   /** {@code valid} with {@code body} in place of its own, signed again where the test can sign it. */
   private static Sent signedAgain(Sent valid, JsonNode body, int nonce) {
@@ -335,8 +340,8 @@ class HttpFuzzingTest {
     for (int w = 0; w < WORKERS; w++) {
       workers.add(pool.submit(() -> {
         int i;
-        try (var keyed = new KeptAliveClient(base, java.net.InetAddress.getByName("127.0.0.1"));
-            var stranger = new KeptAliveClient(base, java.net.InetAddress.getByName("127.0.0.2"))) {
+        try (var keyed = new KeptAliveClient(base, InetAddress.getByName("127.0.0.1"));
+            var stranger = new KeptAliveClient(base, InetAddress.getByName("127.0.0.2"))) {
           while ((i = next.getAndIncrement()) < REQUESTS) {
             Sent request = build(i);
             // a share of the bodies is offered with Expect: 100-continue, as careful clients and
@@ -701,8 +706,8 @@ class HttpFuzzingTest {
   }
 
   private static String validPathValue(String method, String template, String name, int index) {
-    // what deletes or ends a fixture works on the second one, so that the first stays for every
-    // other route
+    // what deletes or ends a fixture works on the second one,
+    // so that the first stays for every other route
     boolean destructive = method.equals("DELETE")
         || template.endsWith("/cancel")
         || template.matches("/campaigns/\\{id}/(send|schedule|unschedule|pause|resume|delete)");
@@ -887,10 +892,10 @@ class HttpFuzzingTest {
       try {
         return send(request);
       } catch (IOException ignored) {
-        // The server refuses an over-long request line before reading the body and closes the
-        // connection; the client, still writing the body, can meet the reset before the answer.
-        // Sent
-        // again, a refusal answers; a failure stays a failure. How often this happened is printed.
+        // The server refuses an over-long request line before reading the body and closes
+        // the connection; the client, still writing the body, can meet the reset before
+        // the answer. Sent again, a refusal answers; a failure stays a failure. How often
+        // this happened is printed.
         int status = send(request);
         answeredWhenSentAgain.incrementAndGet();
         return status;
@@ -985,8 +990,7 @@ class HttpFuzzingTest {
     var page = send(HttpRequest.newBuilder(URI.create(base + "/system"))
         .header("Cookie", sessionCookie)
         .build());
-    var field =
-        java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page.body());
+    var field = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page.body());
     formToken = field.find() ? field.group(1) : "";
     var id = new MessageId(campaignId, 1, "s-1");
     messageId = id.text();
@@ -1093,8 +1097,7 @@ class HttpFuzzingTest {
   /** The request made smaller while it still gets a 5xx: JSON fields and elements, then bytes, then the query. */
   private static Sent minimise(Sent failing) {
     var budget = new AtomicInteger(MINIMISE_BUDGET);
-    java.util.function.Predicate<Sent> fails =
-        candidate -> budget.getAndDecrement() > 0 && status(candidate) >= 500;
+    Predicate<Sent> fails = candidate -> budget.getAndDecrement() > 0 && status(candidate) >= 500;
     Sent best = failing;
     int q = best.pathAndQuery().indexOf('?');
     if (q >= 0 && fails.test(best.withPath(best.pathAndQuery().substring(0, q))))
@@ -1218,7 +1221,7 @@ class HttpFuzzingTest {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key.getBytes(UTF_8), "HmacSHA256"));
       return HexFormat.of().formatHex(mac.doFinal(text.getBytes(UTF_8)));
-    } catch (java.security.GeneralSecurityException e) {
+    } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -1226,7 +1229,7 @@ class HttpFuzzingTest {
   private static byte[] sha256(String text) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(text.getBytes(UTF_8));
-    } catch (java.security.GeneralSecurityException e) {
+    } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
   }

@@ -2,9 +2,11 @@ package dev.tidings.fuzz;
 
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -49,7 +51,7 @@ final class HttpOperations {
           if (parameters.stream().noneMatch(p -> p.name().equals(name) && p.in().equals("path")))
             parameters.add(new Parameter(name, "path"));
         }
-        Map<String, JsonNode> bodies = new java.util.LinkedHashMap<>();
+        Map<String, JsonNode> bodies = new LinkedHashMap<>();
         JsonNode content = operation.path("requestBody").path("content");
         for (String type : content.propertyNames())
           bodies.put(type, example(document, content.get(type).path("schema"), 0));
@@ -62,7 +64,7 @@ final class HttpOperations {
 
   static List<String> pathNames(String template) {
     List<String> names = new ArrayList<>();
-    var matcher = java.util.regex.Pattern.compile("\\{([^}]+)}").matcher(template);
+    var matcher = Pattern.compile("\\{([^}]+)}").matcher(template);
     while (matcher.find()) names.add(matcher.group(1));
     return names;
   }

@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Map;
@@ -187,7 +188,7 @@ final class KeptAliveClient implements AutoCloseable {
     String statusLine;
     try {
       statusLine = line();
-    } catch (java.net.SocketException reset) {
+    } catch (SocketException reset) {
       if (first) throw new StaleConnection(reset);
       throw reset;
     }

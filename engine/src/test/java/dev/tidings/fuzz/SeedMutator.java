@@ -3,6 +3,7 @@ package dev.tidings.fuzz;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -144,11 +145,11 @@ public final class SeedMutator {
   }
 
   static byte[] slice(byte[] data, int from, int to) {
-    return java.util.Arrays.copyOfRange(data, from, to);
+    return Arrays.copyOfRange(data, from, to);
   }
 
   static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
   }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.TestFactory;
  * smallest input found for it, so that it can be copied into the target's seed corpus.
  */
 class SeededMutationTest {
-  private static final Duration SLICE = Duration.parse(
-      "PT" + System.getProperty("fuzz.slice", "1.5s").toUpperCase(java.util.Locale.ROOT));
+  private static final Duration SLICE =
+      Duration.parse("PT" + System.getProperty("fuzz.slice", "1.5s").toUpperCase(Locale.ROOT));
   private static final int MAX_INPUTS = Integer.getInteger("fuzz.slice.inputs", 20_000);
   private static final long SEED = Long.getLong("fuzz.seed", 20_260_101L);
 

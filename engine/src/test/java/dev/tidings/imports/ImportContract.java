@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.Json;
+import dev.tidings.WebUrl;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.audience.AudienceJson;
 import dev.tidings.audience.Consent;
@@ -28,12 +29,15 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Currency;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
+import org.assertj.core.groups.Tuple;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -124,8 +128,7 @@ public abstract class ImportContract {
     assertThat(markets.prices("p2")).isEqualTo(Map.of("JP", new BigDecimal("120")));
 
     // CSV: the prices are one cell of JSON, as attributes are; listed prices replace, an empty
-    // object
-    // removes, an empty cell leaves the prices alone
+    // object removes, an empty cell leaves the prices alone
     var second = catalog.importFile(
         file(
             "p.csv",
@@ -207,8 +210,8 @@ public abstract class ImportContract {
     var s1 = subscribers.get("s1").orElseThrow();
     assertThat(s1.market()).contains("GB");
     assertThat(subscribers.get("s2").orElseThrow().market()).isEmpty();
-    // a market need not exist yet (a code, as the market route takes it), and the API's JSON
-    // carries it
+    // a market need not exist yet (a code, as the market route takes it),
+    // and the API's JSON carries it
     assertThat(AudienceJson.toJson(s1).get("market").stringValue()).isEqualTo("GB");
     assertThat(AudienceJson.subscriberFromJson(AudienceJson.toJson(s1))).isEqualTo(s1);
 
@@ -251,10 +254,10 @@ public abstract class ImportContract {
             "Shoe, \"red\"",
             Optional.of("Acme"),
             Optional.of("women/shoes/sneakers"),
-            new java.math.BigDecimal("19.90"),
-            java.util.Currency.getInstance("EUR"),
-            dev.tidings.WebUrl.of("https://i.example/1.jpg"),
-            dev.tidings.WebUrl.of("https://s.example/1"),
+            new BigDecimal("19.90"),
+            Currency.getInstance("EUR"),
+            WebUrl.of("https://i.example/1.jpg"),
+            WebUrl.of("https://s.example/1"),
             false,
             Map.of("color", "red", "size", "42")));
     Product plain = catalog.get("p2").orElseThrow();
@@ -354,7 +357,7 @@ public abstract class ImportContract {
     }
     byte[] complete = whole.toByteArray();
     byte[] badHeader = {0x1f, (byte) 0x8b, 8, 0, 0x22, 0x3a};
-    byte[] cutShort = java.util.Arrays.copyOf(complete, complete.length / 2);
+    byte[] cutShort = Arrays.copyOf(complete, complete.length / 2);
     byte[] corrupted = complete.clone();
     for (int i = 12; i < corrupted.length - 8; i++) corrupted[i] ^= 0x5a;
     for (Format format : Format.values()) {
@@ -409,20 +412,15 @@ public abstract class ImportContract {
     assertThat(report.errors())
         .extracting(RowError::line, RowError::reason)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(3L, "missing required field 'title'"),
-            org.assertj.core.groups.Tuple.tuple(
-                4L, "imageUrl must be an absolute http(s) URL, got 'ftp://i.example/1'"),
-            org.assertj.core.groups.Tuple.tuple(
-                5L, "currency must be an ISO 4217 code such as EUR, got 'EURO'"),
-            org.assertj.core.groups.Tuple.tuple(
+            Tuple.tuple(3L, "missing required field 'title'"),
+            Tuple.tuple(4L, "imageUrl must be an absolute http(s) URL, got 'ftp://i.example/1'"),
+            Tuple.tuple(5L, "currency must be an ISO 4217 code such as EUR, got 'EURO'"),
+            Tuple.tuple(
                 6L,
                 "price must be a decimal number, got 'cheap'; available must be true or false, got 'yes'"),
-            org.assertj.core.groups.Tuple.tuple(
-                7L, "the record has 11 cells but the header has 10 columns"),
-            org.assertj.core.groups.Tuple.tuple(
-                10L, "attributes must be a JSON object of strings, got '[1,2]'"),
-            org.assertj.core.groups.Tuple.tuple(
-                13L, "price must have at most 2 decimal places for EUR, got 1.999"));
+            Tuple.tuple(7L, "the record has 11 cells but the header has 10 columns"),
+            Tuple.tuple(10L, "attributes must be a JSON object of strings, got '[1,2]'"),
+            Tuple.tuple(13L, "price must have at most 2 decimal places for EUR, got 1.999"));
     assertThat(report)
         .extracting(
             ImportReport::rowsRead,
@@ -554,8 +552,8 @@ public abstract class ImportContract {
     assertThat(report.errors()).isEmpty();
     assertThat(report.imported()).isEqualTo(1);
     Product lamp = catalog.get("p1").orElseThrow();
-    assertThat(lamp.imageUrl()).contains(dev.tidings.WebUrl.of("https://i.example/l.jpg"));
-    assertThat(lamp.landingUrl()).contains(dev.tidings.WebUrl.of("https://s.example/l"));
+    assertThat(lamp.imageUrl()).contains(WebUrl.of("https://i.example/l.jpg"));
+    assertThat(lamp.landingUrl()).contains(WebUrl.of("https://s.example/l"));
   }
 
   @Test
@@ -697,14 +695,10 @@ public abstract class ImportContract {
     assertThat(report.errors())
         .extracting(RowError::line, RowError::reason)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(
-                2L, "email TAKEN@example.com already belongs to subscriber old"),
-            org.assertj.core.groups.Tuple.tuple(
-                4L, "email X@example.com is already used by subscriber s2 on line 3"),
-            org.assertj.core.groups.Tuple.tuple(
-                5L, "latitude and longitude go together: give both or neither"),
-            org.assertj.core.groups.Tuple.tuple(
-                6L, "email must be an address name@domain with an @, got 'not-an-email'"));
+            Tuple.tuple(2L, "email TAKEN@example.com already belongs to subscriber old"),
+            Tuple.tuple(4L, "email X@example.com is already used by subscriber s2 on line 3"),
+            Tuple.tuple(5L, "latitude and longitude go together: give both or neither"),
+            Tuple.tuple(6L, "email must be an address name@domain with an @, got 'not-an-email'"));
     assertThat(report)
         .extracting(ImportReport::imported, ImportReport::rejected)
         .containsExactly(2L, 4L);
@@ -728,10 +722,10 @@ public abstract class ImportContract {
     assertThat(report.errors())
         .extracting(RowError::line, RowError::reason)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(3L, "subscriber ghost does not exist"),
-            org.assertj.core.groups.Tuple.tuple(
+            Tuple.tuple(3L, "subscriber ghost does not exist"),
+            Tuple.tuple(
                 4L, "targetType must be brand, artist, gallery, store or category, got 'planet'"),
-            org.assertj.core.groups.Tuple.tuple(
+            Tuple.tuple(
                 5L,
                 "followedAt must be an ISO-8601 instant such as 2024-05-01T12:00:00Z, got 'yesterday'"));
     assertThat(report.imported()).isEqualTo(1);
@@ -801,8 +795,7 @@ public abstract class ImportContract {
         ImportOptions.defaults().withChunkRows(2));
     assertThat(report.errors())
         .extracting(RowError::line, RowError::reason)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(
-            5L, "email A@example.com already belongs to subscriber s1"));
+        .containsExactly(Tuple.tuple(5L, "email A@example.com already belongs to subscriber s1"));
     assertThat(report)
         .extracting(ImportReport::imported, ImportReport::rejected)
         .containsExactly(4L, 1L);
@@ -844,7 +837,7 @@ public abstract class ImportContract {
     assertThatThrownBy(() -> catalog.importFile(failing, ImportOptions.defaults()))
         .isInstanceOf(ImportFailedException.class);
     // Chunk tables are temporary tables of the writing connection: look at every pooled connection.
-    List<org.jdbi.v3.core.Handle> handles = new ArrayList<>();
+    List<Handle> handles = new ArrayList<>();
     try {
       for (int i = 0; i < POOL_SIZE; i++) handles.add(database.jdbi().open());
       for (var handle : handles) {
@@ -856,7 +849,7 @@ public abstract class ImportContract {
             .isZero();
       }
     } finally {
-      handles.forEach(org.jdbi.v3.core.Handle::close);
+      handles.forEach(Handle::close);
     }
   }
 

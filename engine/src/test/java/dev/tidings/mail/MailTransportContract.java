@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import jakarta.mail.BodyPart;
+import jakarta.mail.MessagingException;
 import jakarta.mail.Multipart;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
@@ -139,8 +140,8 @@ public abstract class MailTransportContract {
         .containsExactly("<https://shop.example/u/tok-msg-headers.42>");
     assertThat(received.getHeader("List-Unsubscribe-Post"))
         .containsExactly("List-Unsubscribe=One-Click");
-    // Folding would break a DKIM signature over the header (nodemailer#1654): one physical line
-    // each.
+    // Folding would break a DKIM signature over the header (nodemailer#1654):
+    // one physical line each.
     var raw = new ByteArrayOutputStream();
     received.writeTo(raw);
     assertThat(raw.toString(StandardCharsets.US_ASCII))
@@ -170,7 +171,7 @@ public abstract class MailTransportContract {
     for (var message : received) {
       try {
         ids.add(message.getHeader(OutgoingEmail.TIDINGS_MESSAGE_ID)[0]);
-      } catch (jakarta.mail.MessagingException e) {
+      } catch (MessagingException e) {
         throw new AssertionError(e);
       }
     }

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -55,7 +56,7 @@ class MimeEmailsTest {
         .containsExactly(sevenBit ? "7bit" : "quoted-printable");
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void
       a_display_name_with_quotes_commas_angle_brackets_and_non_ascii_is_one_header_with_one_address()
           throws Exception {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -110,8 +111,7 @@ class OutgoingEmailTest {
 
   @Test
   void extra_headers_are_copied_and_unmodifiable() {
-    var headers =
-        new java.util.HashMap<String, String>(Map.of("List-Unsubscribe", "<https://x.example/u>"));
+    var headers = new HashMap<String, String>(Map.of("List-Unsubscribe", "<https://x.example/u>"));
     var email = new OutgoingEmail("m-1", FROM, TO, "s", "t", Optional.empty(), headers);
     headers.put("X-Later", "1");
     assertThat(email.headers()).containsOnlyKeys("List-Unsubscribe");

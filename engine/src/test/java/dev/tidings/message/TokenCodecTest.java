@@ -7,6 +7,7 @@ import dev.tidings.config.Secret;
 import dev.tidings.message.TokenCodec.Reason;
 import dev.tidings.message.TokenCodec.Verdict;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -44,8 +45,8 @@ class TokenCodecTest {
     String armedText = codec.encode(armed);
     assertThat(codec.decode(plainText)).isEqualTo(new Verdict.Valid(plain));
     assertThat(codec.decode(armedText)).isEqualTo(new Verdict.Valid(armed));
-    assertThat(java.util.Base64.getUrlDecoder().decode(plainText)[0]).isEqualTo((byte) 1);
-    assertThat(java.util.Base64.getUrlDecoder().decode(armedText)[0]).isEqualTo((byte) 2);
+    assertThat(Base64.getUrlDecoder().decode(plainText)[0]).isEqualTo((byte) 1);
+    assertThat(Base64.getUrlDecoder().decode(armedText)[0]).isEqualTo((byte) 2);
     assertThat(armedText.length()).isLessThanOrEqualTo(plainText.length() + 4);
     assertThatThrownBy(() -> new MessageToken(new MessageId(1, 2, "s"), now, 5, 0x1_0000))
         .isInstanceOf(IllegalArgumentException.class)
@@ -63,7 +64,7 @@ class TokenCodecTest {
     for (MessageToken token : List.of(german, armed)) {
       String text = codec.encode(token);
       assertThat(codec.decode(text)).isEqualTo(new Verdict.Valid(token));
-      assertThat(java.util.Base64.getUrlDecoder().decode(text)[0]).isEqualTo((byte) 3);
+      assertThat(Base64.getUrlDecoder().decode(text)[0]).isEqualTo((byte) 3);
     }
     assertThat(codec.encode(german).length())
         .isLessThanOrEqualTo(codec.encode(plain).length() + 10);

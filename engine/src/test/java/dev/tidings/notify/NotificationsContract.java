@@ -10,12 +10,19 @@ import dev.tidings.audience.GeoPoint;
 import dev.tidings.audience.TargetType;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
+import dev.tidings.catalog.ProductJson;
+import dev.tidings.imports.Format;
+import dev.tidings.imports.ImportOptions;
 import dev.tidings.storage.Database;
+import dev.tidings.storage.StoredRows;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Currency;
@@ -30,7 +37,9 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.assertj.core.groups.Tuple;
 import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -61,10 +70,7 @@ public abstract class NotificationsContract {
     InstantSource clock = now::get;
     catalog = new CatalogService(database.jdbi(), clock);
     notifications = new Notifications(
-        database.jdbi(),
-        clock,
-        catalog::unavailableAmong,
-        new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        database.jdbi(), clock, catalog::unavailableAmong, new SimpleMeterRegistry());
   }
 
   @AfterEach
@@ -245,8 +251,7 @@ public abstract class NotificationsContract {
     now.set(MONDAY.plus(Duration.ofDays(1)));
     assertThat(told(ann)).containsExactly(piece.id());
 
-    assertThat(notifications.dropDaysBefore(
-            now.get().atZone(java.time.ZoneOffset.UTC).toLocalDate()))
+    assertThat(notifications.dropDaysBefore(now.get().atZone(ZoneOffset.UTC).toLocalDate()))
         .isGreaterThanOrEqualTo(1);
 
     assertThat(told(ann)).isEmpty();
@@ -273,11 +278,7 @@ public abstract class NotificationsContract {
     follow(ann, TargetType.BRAND, "acme-" + run);
     InstantSource clock = now::get;
     var backInStockNews = new Notifications(
-        database.jdbi(),
-        clock,
-        catalog::unavailableAmong,
-        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
-        true);
+        database.jdbi(), clock, catalog::unavailableAmong, new SimpleMeterRegistry(), true);
     var boots = product("boots", "acme-" + run, true);
     var soldOut = product("boots", "acme-" + run, false);
     catalog.put(boots);
@@ -371,16 +372,16 @@ public abstract class NotificationsContract {
     var lines = new StringBuilder();
     for (int i = 0; i < 300; i++)
       lines
-          .append(dev.tidings.catalog.ProductJson.toJson(
-              product("bulk" + i, (i % 2 == 0 ? "even-" : "odd-") + run, true)))
+          .append(
+              ProductJson.toJson(product("bulk" + i, (i % 2 == 0 ? "even-" : "odd-") + run, true)))
           .append('\n');
     var report = catalog.importStream(
-        new java.io.ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
-        dev.tidings.imports.Format.JSON_LINES,
-        dev.tidings.imports.ImportOptions.defaults());
+        new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
+        Format.JSON_LINES,
+        ImportOptions.defaults());
     assertThat(report.imported()).isEqualTo(300);
 
-    var told = new java.util.concurrent.atomic.AtomicInteger();
+    var told = new AtomicInteger();
     try (var pool = Executors.newFixedThreadPool(4)) {
       List<Future<?>> rounds = new ArrayList<>();
       for (int t = 0; t < 4; t++)
@@ -428,8 +429,8 @@ public abstract class NotificationsContract {
     assertThat(summary.mostTold())
         .extracting(DigestsSent.Told::contentId, DigestsSent.Told::title, DigestsSent.Told::digests)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(first.id(), "Piece first", 2L),
-            org.assertj.core.groups.Tuple.tuple(second.id(), "Piece second", 2L));
+            Tuple.tuple(first.id(), "Piece first", 2L),
+            Tuple.tuple(second.id(), "Piece second", 2L));
     assertThat(summary.latest())
         .extracting(DigestsSent.Sent::subscriberId)
         .containsExactlyInAnyOrder(ann, bob);
@@ -449,8 +450,8 @@ public abstract class NotificationsContract {
     Digest digest = notifications.digest(ann, 7);
     String note = notifications.handoverNote(digest);
     notifications.publish(second.id()); // arrives after the digest was read
-    // its worker stopped after the send: the worker that settles the recipient marks it from the
-    // note
+    // its worker stopped after the send:
+    // the worker that settles the recipient marks it from the note
     notifications.flushSentByLostWorker(note, 43, 1);
     assertThat(told(ann)).containsExactly(second.id());
     // the lost worker had flushed after all, or the note is replayed: nothing changes
@@ -461,7 +462,7 @@ public abstract class NotificationsContract {
     assertThat(summary.digests()).isEqualTo(1);
     assertThat(summary.latest().getFirst().contentIds()).containsExactly(first.id());
     assertThatThrownBy(() -> notifications.flushSentByLostWorker("{\"positions\": 3}", 43, 2))
-        .isInstanceOf(dev.tidings.InvalidInputException.class);
+        .isInstanceOf(InvalidInputException.class);
   }
 
   private static List<String> partitionsOf(Jdbi jdbi) {
@@ -587,12 +588,11 @@ public abstract class NotificationsContract {
 
     assertThat(old.url()).isEmpty();
     assertThat(old.imageUrl()).contains("https://img.shop.test/o.jpg");
-    assertThat(dev.tidings.storage.StoredRows.of(database.jdbi()).counted("content", "url"))
-        .isPositive();
+    assertThat(StoredRows.of(database.jdbi()).counted("content", "url")).isPositive();
 
     var repair = notifications.storedRowRepair();
     assertThat(repair.repairSome(Optional.empty(), 100).repaired())
-        .containsExactly(java.util.Map.entry("url", 1L));
+        .containsExactly(Map.entry("url", 1L));
     assertThat(notifications.get("old-news")).contains(old);
     assertThat(repair.repairSome(Optional.empty(), 100).repaired()).isEmpty();
   }

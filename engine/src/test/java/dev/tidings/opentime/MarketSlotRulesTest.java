@@ -23,7 +23,9 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Currency;
@@ -32,6 +34,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,8 +61,7 @@ class MarketSlotRulesTest {
   private Markets markets;
   private SlotChooser chooser;
   private MarketSlotRules rules;
-  private final java.util.concurrent.atomic.AtomicInteger placementReads =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger placementReads = new AtomicInteger();
 
   /** The catalogue in id order, leaving out what the request excludes, as many as asked. */
   private final Recommender inIdOrder = request -> new Recommendations(IDS.stream()
@@ -210,7 +213,7 @@ class MarketSlotRulesTest {
 
   @Test
   void a_candidate_whose_stored_landing_url_today_refuses_still_fills_a_slot_of_a_first_open()
-      throws java.io.IOException {
+      throws IOException {
     // as an earlier version stored it: straight into the table, past today's rules
     database
         .jdbi()
@@ -219,7 +222,7 @@ class MarketSlotRulesTest {
     var images = new SlotImages(
         chooser,
         new ProductCards(
-            java.nio.file.Files.createTempDirectory("tidings-cards-test"),
+            Files.createTempDirectory("tidings-cards-test"),
             ProductCards.Options.defaults(),
             FetchAllowance.none(),
             metrics),
@@ -260,7 +263,7 @@ class MarketSlotRulesTest {
 
   @Test
   void a_first_open_with_markets_reads_the_subscribers_placement_once_for_the_list_and_every_card()
-      throws java.io.IOException {
+      throws IOException {
     markets.put(new Market("GB", Currency.getInstance("GBP"), Locale.UK, List.of("GB"), true));
     markets.put(
         new Market("DE", Currency.getInstance("EUR"), Locale.GERMANY, List.of("DE", "AT"), false));
@@ -268,7 +271,7 @@ class MarketSlotRulesTest {
     var images = new SlotImages(
         chooser,
         new ProductCards(
-            java.nio.file.Files.createTempDirectory("tidings-cards-test"),
+            Files.createTempDirectory("tidings-cards-test"),
             ProductCards.Options.defaults(),
             FetchAllowance.none(),
             metrics),
@@ -292,8 +295,8 @@ class MarketSlotRulesTest {
   @Test
   void the_products_a_campaigns_emails_told_its_template_names_are_left_out_of_its_slots() {
     var told = new TemplateProductTable(database.jdbi(), clock);
-    told.put(9, java.util.Set.of("p00", "p02"));
-    told.put(9, java.util.Set.of("p00", "p01"));
+    told.put(9, Set.of("p00", "p02"));
+    told.put(9, Set.of("p00", "p01"));
     var telling = new SlotChooser(
         InProcessCoordination.computeOnce(clock),
         inIdOrder,

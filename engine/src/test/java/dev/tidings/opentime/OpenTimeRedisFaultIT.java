@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -102,7 +103,9 @@ class OpenTimeRedisFaultIT {
 
     Node(Timings timings, Duration commandTimeout) {
       coordination = RedisCoordination.connect(
-          redis.uri(), new RedisCoordination.Options(prefix, commandTimeout));
+          redis.uri(),
+          new RedisCoordination.Options(prefix, commandTimeout),
+          new SimpleMeterRegistry());
       opened.add(coordination);
       chooser = new SlotChooser(
           coordination.computeOnce(),
@@ -278,7 +281,7 @@ class OpenTimeRedisFaultIT {
 
   /** Every slot request of every email, at once, in random order, spread over the nodes. */
   private static List<Future<?>> fire(
-      java.util.concurrent.ExecutorService pool,
+      ExecutorService pool,
       List<MessageToken> emails,
       Node a,
       Node b,

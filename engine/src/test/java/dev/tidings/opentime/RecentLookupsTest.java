@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -22,7 +23,7 @@ class RecentLookupsTest {
         key -> {
           lookups.incrementAndGet();
           sleep(50);
-          return Optional.of(key.toUpperCase(java.util.Locale.ROOT));
+          return Optional.of(key.toUpperCase(Locale.ROOT));
         },
         Duration.ofMinutes(1),
         100);

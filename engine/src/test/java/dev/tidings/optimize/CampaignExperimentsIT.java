@@ -7,10 +7,12 @@ import dev.tidings.delivery.StepListener;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.FunnelSteps;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +34,7 @@ class CampaignExperimentsIT {
   void open() {
     database = TestDatabases.real();
     InstantSource clock = now::get;
-    experiments = new CampaignExperiments(database.jdbi(), clock);
+    experiments = new CampaignExperiments(database.jdbi(), clock, new SimpleMeterRegistry());
   }
 
   private final StepListener counting = StepListener.ofPeople(ExperimentSteps::count);
@@ -92,8 +94,8 @@ class CampaignExperimentsIT {
     assertThat(challenger.interval().contains(0.45)).isTrue();
     assertThat(challenger.probabilityBest()).isGreaterThan(0.99);
     var versus = challenger.versusControl().orElseThrow();
-    assertThat(versus.difference()).isEqualTo(0.15, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(versus.relativeLift()).isEqualTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(versus.difference()).isEqualTo(0.15, Offset.offset(1e-9));
+    assertThat(versus.relativeLift()).isEqualTo(0.5, Offset.offset(1e-9));
     assertThat(versus.interval().low()).isPositive();
     var decision = report.decision().orElseThrow();
     assertThat(decision.winner()).isEqualTo(1);

@@ -43,8 +43,8 @@ class EmpiricalBayesChangesTest {
       bayesFound += found;
       bhFound += planted(catalogue, bh);
     }
-    // Borrowing strength across the catalogue is worth far more than luck: a fifth more at the
-    // least.
+    // Borrowing strength across the catalogue is worth far more than luck:
+    // a fifth more at the least.
     assertThat(bayesFound).isGreaterThan(bhFound * 6 / 5);
   }
 

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,13 +54,13 @@ class ItemConfigurationsIT {
     assertThat(configurations.of("nothing")).isEmpty();
   }
 
-  // The API's clients write one item's configurations from several threads at once: every call
-  // answers.
+  // The API's clients write one item's configurations
+  // from several threads at once: every call answers.
   @Test
   void concurrent_puts_and_deletes_of_one_items_configurations_all_answer() throws Exception {
-    var failures = new java.util.concurrent.ConcurrentLinkedQueue<Throwable>();
-    var stop = new java.util.concurrent.atomic.AtomicBoolean();
-    var threads = new java.util.ArrayList<Thread>();
+    var failures = new ConcurrentLinkedQueue<Throwable>();
+    var stop = new AtomicBoolean();
+    var threads = new ArrayList<Thread>();
     for (int t = 0; t < 6; t++) {
       int thread = t;
       threads.add(Thread.ofPlatform().start(() -> {
@@ -142,8 +144,7 @@ class ItemConfigurationsIT {
     var named = all.stream().map(ItemChange::itemId).toList();
     // Power at 3,000 per arm for 3% against 6% is above 99%. Of the 270 items without a better
     // configuration, Holm keeps a false winner to at most 2.5% of them (a false winner must also be
-    // on the
-    // higher side): about 7 expected, more than 15 has a chance below 0.1%.
+    // on the higher side): about 7 expected, more than 15 has a chance below 0.1%.
     assertThat(named).containsAll(improved);
     assertThat(named.size() - improved.size()).isLessThanOrEqualTo(15);
     assertThat(all.stream().filter(c -> improved.contains(c.itemId())))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.optimize.stats.Proportion;
 import dev.tidings.optimize.stats.TestMethod;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class ItemOptimizerTest {
@@ -21,8 +22,7 @@ class ItemOptimizerTest {
     assertThat(change).isPresent();
     assertThat(change.get().bestConfigurationId()).isEqualTo("video");
     assertThat(change.get().currentConfigurationId()).isEqualTo("photo");
-    assertThat(change.get().result().difference())
-        .isCloseTo(0.025, org.assertj.core.api.Assertions.within(1e-12));
+    assertThat(change.get().result().difference()).isCloseTo(0.025, Assertions.within(1e-12));
     assertThat(change.get().result().differenceInterval().low()).isPositive();
     assertThat(change.get().result().method()).isEqualTo(TestMethod.Z_TEST);
     assertThat(change.get().challengers()).isEqualTo(2);
@@ -38,8 +38,7 @@ class ItemOptimizerTest {
   @Test
   void holm_correction_can_keep_a_challenger_that_alone_would_win() {
     // Alone, 61 of 1,000 against 40 of 1,000 has p ~ 0.033 < 0.05 and would win. Among three
-    // challengers
-    // Holm asks the smallest p for 0.05 / 3 and it is no longer enough.
+    // challengers Holm asks the smallest p for 0.05 / 3 and it is no longer enough.
     var alone =
         optimizer.decide("scarf", List.of(arm("a", true, 40, 1_000), arm("b", false, 61, 1_000)));
     assertThat(alone).isPresent();

@@ -3,8 +3,10 @@ package dev.tidings.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -51,15 +53,14 @@ class QueueRecordsTest {
   void a_topic_rejects_a_body_its_codec_cannot_read_and_hands_on_the_rest() throws Exception {
     var topic = new Topic<>(QueueSpec.of("events"), Codec.json(Event.class));
     Delivery good = new Delivery("a", topic.message(new Event("e1", 2), 0).body(), 0, 1, Map.of());
-    Delivery bad =
-        new Delivery("b", "{".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, 1, Map.of());
+    Delivery bad = new Delivery("b", "{".getBytes(StandardCharsets.UTF_8), 0, 1, Map.of());
 
     BatchResult result = topic
         .batchHandler(batch -> {
           assertThat(batch).extracting(Topic.Received::value).containsExactly(new Event("e1", 2));
           return BatchResult.ACK_ALL;
         })
-        .handle(java.util.List.of(good, bad));
+        .handle(List.of(good, bad));
 
     assertThat(result.dispositionOf(good)).isEqualTo(Disposition.ACK);
     assertThat(result.dispositionOf(bad)).isInstanceOf(Disposition.Reject.class);

@@ -13,6 +13,7 @@ import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -619,7 +620,7 @@ public abstract class WorkQueueContract {
     List<Delivery> deliveries = new CopyOnWriteArrayList<>();
     subscribed(queue.subscribeBatches(name, 1, 10, batch -> {
       deliveries.addAll(batch);
-      Map<String, Disposition> exceptions = new java.util.HashMap<>();
+      Map<String, Disposition> exceptions = new HashMap<>();
       for (Delivery delivery : batch) {
         switch (text(delivery)) {
           case "poison" -> exceptions.put(delivery.messageId(), Disposition.reject("bad body"));

@@ -12,6 +12,7 @@ import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -53,11 +54,17 @@ class PopularityCountsPeopleTest {
       for (int i = 1; i <= 3; i++) events.add(event("other-" + i, EventType.VIEW, "liked", now));
       intake.record(events);
       var aggregation = new BacklogAggregation(
-          jdbi, new AggregationDefinitions(jdbi, Duration.ZERO), new AggregateStore(jdbi));
+          jdbi,
+          new AggregationDefinitions(jdbi, Duration.ZERO),
+          new AggregateStore(jdbi),
+          new SimpleMeterRegistry());
       while (aggregation.countOnce(1_000) > 0) {}
 
-      try (var recommender =
-          LiveRecommender.of(jdbi, InstantSource.system(), LiveRecommender.Options.defaults())) {
+      try (var recommender = LiveRecommender.of(
+          jdbi,
+          InstantSource.system(),
+          LiveRecommender.Options.defaults(),
+          new SimpleMeterRegistry())) {
         var answer = recommender.recommend(new RecommendationRequest(
             "newcomer", 3, Set.of(), Optional.empty(), Locale.ENGLISH, now.plusSeconds(5)));
         List<String> order =

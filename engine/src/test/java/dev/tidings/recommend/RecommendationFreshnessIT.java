@@ -12,10 +12,12 @@ import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -44,10 +46,14 @@ class RecommendationFreshnessIT {
       var store = new AggregateStore(jdbi);
       var intake = new ActivityIntake(jdbi, clock);
       var aggregation = new BacklogAggregation(
-          jdbi, new AggregationDefinitions(jdbi, AggregationDefinitions.DEFAULT_REFRESH), store);
+          jdbi,
+          new AggregationDefinitions(jdbi, AggregationDefinitions.DEFAULT_REFRESH),
+          store,
+          new SimpleMeterRegistry());
       var latencies = new ArrayList<Long>();
       try (var runner = AggregationRunner.start(aggregation, AggregationRunner.Options.defaults());
-          var recommender = LiveRecommender.of(jdbi, clock, LiveRecommender.Options.defaults())) {
+          var recommender = LiveRecommender.of(
+              jdbi, clock, LiveRecommender.Options.defaults(), new SimpleMeterRegistry())) {
         for (int i = 1; i <= 8; i++) {
           String user = "fresh-" + run + "-" + i;
           String product = "f-" + (i * 7);
@@ -73,7 +79,7 @@ class RecommendationFreshnessIT {
   private static Set<String> recommend(Recommender recommender, String user) {
     var answer = recommender.recommend(new RecommendationRequest(
         user, 10, Set.of(), Optional.empty(), Locale.ENGLISH, Instant.now().plusMillis(250)));
-    var seen = new java.util.HashSet<String>();
+    var seen = new HashSet<String>();
     for (var item : answer.items())
       for (String reason : item.reasons()) seen.add(item.productId() + " " + reason);
     return seen;

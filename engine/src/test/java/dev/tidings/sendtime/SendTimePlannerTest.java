@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -122,7 +123,7 @@ class SendTimePlannerTest {
     assertThat(held).isBetween(9_600, 10_400);
     assertThat(SendTimePlanner.heldOut(42, "s1", 0)).isFalse();
     // another campaign holds out other people
-    long overlap = java.util.stream.IntStream.range(0, 10_000)
+    long overlap = IntStream.range(0, 10_000)
         .filter(i ->
             SendTimePlanner.heldOut(42, "s" + i, 0.5) && SendTimePlanner.heldOut(43, "s" + i, 0.5))
         .count();
@@ -130,7 +131,7 @@ class SendTimePlannerTest {
 
     var planner =
         new SendTimePlanner(42, at("02T08:30:00"), Duration.ofHours(24), 0.5, new long[168]);
-    String heldOut = java.util.stream.IntStream.range(0, 100)
+    String heldOut = IntStream.range(0, 100)
         .mapToObj(i -> "s" + i)
         .filter(id -> SendTimePlanner.heldOut(42, id, 0.5))
         .findFirst()

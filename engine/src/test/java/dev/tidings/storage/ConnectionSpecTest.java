@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.config.ConfigException;
 import dev.tidings.config.SettingsLoader;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -35,8 +36,7 @@ class ConnectionSpecTest {
     String pooled = spec(url).pooledUrl(ConnectionSpec.Role.PRIMARY);
     assertThat(pooled).startsWith(url).doesNotContain("targetServerType=primary");
     assertThat(pooled.split("connectTimeout", -1)).hasSize(2);
-    assertThat(pooled.toLowerCase(java.util.Locale.ROOT).split("sockettimeout", -1))
-        .hasSize(2);
+    assertThat(pooled.toLowerCase(Locale.ROOT).split("sockettimeout", -1)).hasSize(2);
   }
 
   @Test

@@ -3,13 +3,20 @@ package dev.tidings.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tidings.app.Infrastructure;
+import dev.tidings.config.SettingsLoader;
 import dev.tidings.testing.PostgresStandbyPair;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -120,13 +127,13 @@ class PostgresStandbyIT {
   @Test
   @Order(3)
   void a_node_with_a_read_url_reads_on_the_standby_and_shows_its_lag() throws Exception {
-    var dataDir = java.nio.file.Files.createTempDirectory("tidings-read-url");
-    var settings = dev.tidings.config.SettingsLoader.load(java.util.Map.of(
+    var dataDir = Files.createTempDirectory("tidings-read-url");
+    var settings = SettingsLoader.load(Map.of(
         "TIDINGS_DB_URL", pair.multiHostUrl(),
         "TIDINGS_DB_READ_URL", pair.standbyUrl(),
         "TIDINGS_DB_POOL_SIZE", "2",
         "TIDINGS_DATA_DIR", dataDir.toString()));
-    try (var node = new dev.tidings.app.Infrastructure(settings)) {
+    try (var node = new Infrastructure(settings)) {
       assertThat(serverPort(node.database())).isEqualTo(pair.primaryPort());
       assertThat(serverPort(node.readDatabase())).isEqualTo(pair.standbyPort());
       var check = node.dependencyChecks().stream()
@@ -192,9 +199,9 @@ class PostgresStandbyIT {
       // a writer keeps writing through the kill and the promotion, as a node does: each failure
       // must say "out of reach", and writes come back on their own
       var writerFailures = new AtomicInteger();
-      var otherFailure = new java.util.concurrent.atomic.AtomicReference<Throwable>();
-      var firstWrite = new java.util.concurrent.atomic.AtomicLong();
-      var killed = new java.util.concurrent.atomic.AtomicLong();
+      var otherFailure = new AtomicReference<Throwable>();
+      var firstWrite = new AtomicLong();
+      var killed = new AtomicLong();
       Thread writer = Thread.ofVirtual().start(() -> {
         for (int id = 1_000; firstWrite.get() == 0 && otherFailure.get() == null; id++) {
           try {
@@ -261,7 +268,7 @@ class PostgresStandbyIT {
             "INSERT INTO failover_probe VALUES (?, now()) ON CONFLICT DO NOTHING", id));
   }
 
-  private static void awaitTrue(java.util.function.BooleanSupplier condition, Duration within)
+  private static void awaitTrue(BooleanSupplier condition, Duration within)
       throws InterruptedException {
     long deadline = System.nanoTime() + within.toNanos();
     while (!condition.getAsBoolean()) {

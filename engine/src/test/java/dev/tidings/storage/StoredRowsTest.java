@@ -7,6 +7,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -56,8 +57,8 @@ class StoredRowsTest {
 
   @Test
   void every_read_counts_but_a_row_and_field_are_logged_once_across_handles() {
-    try (var database =
-        Database.connect(TestDatabases.embeddedServer().connectionSpec(2), () -> {})) {
+    try (var database = Database.connect(
+        TestDatabases.embeddedServer().connectionSpec(2), () -> {}, new SimpleMeterRegistry())) {
       readBrokenRowsOnSeveralHandles(database);
 
       assertThat(StoredRows.of(database.jdbi()).counted("products", "landing_url"))

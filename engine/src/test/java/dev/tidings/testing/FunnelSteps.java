@@ -2,6 +2,7 @@ package dev.tidings.testing;
 
 import dev.tidings.delivery.FunnelStep;
 import dev.tidings.delivery.StepListener;
+import java.time.Instant;
 import java.util.List;
 import org.jdbi.v3.core.Jdbi;
 
@@ -20,8 +21,7 @@ public final class FunnelSteps {
           VALUES (?, ?, ?, now(), 'pixel') ON CONFLICT DO NOTHING""", message, (short) step.code(), campaign);
       if (inserted == 1)
         listener.added(
-            handle,
-            List.of(new StepListener.AddedStep(message, campaign, step, java.time.Instant.now())));
+            handle, List.of(new StepListener.AddedStep(message, campaign, step, Instant.now())));
     });
   }
 }

@@ -8,7 +8,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,7 +42,7 @@ public final class NodeProcess implements AutoCloseable {
 
   /** Starts a node; {@code environment} adds to (and overrides) TIDINGS_PORT and TIDINGS_DATA_DIR. */
   public static NodeProcess start(Map<String, String> environment) throws IOException {
-    return start("serve", java.util.List.of(), environment);
+    return start("serve", List.of(), environment);
   }
 
   /**
@@ -47,16 +50,13 @@ public final class NodeProcess implements AutoCloseable {
    * {@code environment} as {@link #start(Map)} does.
    */
   public static NodeProcess start(
-      String command, java.util.List<String> jvmOptions, Map<String, String> environment)
-      throws IOException {
-    return start(java.util.List.of(command), jvmOptions, environment);
+      String command, List<String> jvmOptions, Map<String, String> environment) throws IOException {
+    return start(List.of(command), jvmOptions, environment);
   }
 
   /** Starts {@code tidings} with a whole command line (e.g. {@code demo --no-engagement}). */
   public static NodeProcess start(
-      java.util.List<String> commandLine,
-      java.util.List<String> jvmOptions,
-      Map<String, String> environment)
+      List<String> commandLine, List<String> jvmOptions, Map<String, String> environment)
       throws IOException {
     return start(false, commandLine, jvmOptions, environment);
   }
@@ -67,17 +67,15 @@ public final class NodeProcess implements AutoCloseable {
    * did not move out of its group, as Ctrl-C does.
    */
   public static NodeProcess startAsTerminalJob(
-      java.util.List<String> commandLine,
-      java.util.List<String> jvmOptions,
-      Map<String, String> environment)
+      List<String> commandLine, List<String> jvmOptions, Map<String, String> environment)
       throws IOException {
     return start(true, commandLine, jvmOptions, environment);
   }
 
   private static NodeProcess start(
       boolean ownGroup,
-      java.util.List<String> commandLine,
-      java.util.List<String> jvmOptions,
+      List<String> commandLine,
+      List<String> jvmOptions,
       Map<String, String> environment)
       throws IOException {
     if (!Files.isRegularFile(JAR))
@@ -86,13 +84,13 @@ public final class NodeProcess implements AutoCloseable {
     int port = PrivateRedis.freePort();
     Path dataDir = Files.createTempDirectory("tidings-node-");
     Path log = dataDir.resolve("node.log");
-    var arguments = new java.util.ArrayList<String>();
+    var arguments = new ArrayList<String>();
     // setsid execs the JVM in place (a child is never a group leader), so the pid stays the node's
     if (ownGroup) arguments.add("setsid");
     arguments.add(java());
     arguments.add("-Xmx256m");
     arguments.addAll(jvmOptions);
-    arguments.addAll(java.util.List.of("-jar", JAR.toString()));
+    arguments.addAll(List.of("-jar", JAR.toString()));
     arguments.addAll(commandLine);
     var builder =
         new ProcessBuilder(arguments).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -171,10 +169,10 @@ public final class NodeProcess implements AutoCloseable {
   }
 
   /** Waits for the process to end; its exit status, or empty when it is still running. */
-  public java.util.OptionalInt awaitExit(Duration wait) throws InterruptedException {
+  public OptionalInt awaitExit(Duration wait) throws InterruptedException {
     return process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS)
-        ? java.util.OptionalInt.of(process.exitValue())
-        : java.util.OptionalInt.empty();
+        ? OptionalInt.of(process.exitValue())
+        : OptionalInt.empty();
   }
 
   public String log() {

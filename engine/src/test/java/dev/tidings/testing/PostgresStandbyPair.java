@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
@@ -94,7 +96,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
     System.out.printf(
         "[cluster] PostgreSQL primary and standby up in %.1f s (%s replication, ports %d and %d)%n",
         pair.startTime.toMillis() / 1000.0,
-        replication.name().toLowerCase(java.util.Locale.ROOT),
+        replication.name().toLowerCase(Locale.ROOT),
         pair.primaryPort,
         pair.standbyPort);
     return pair;
@@ -261,8 +263,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
         "fast",
         "--no-sync"));
     // The standby's copy of postgresql.conf is the primary's: later lines win. Once promoted it
-    // must
-    // not wait for a standby of its own, or every commit would hang.
+    // must not wait for a standby of its own, or every commit would hang.
     append(
         standbyDir.resolve("postgresql.conf"),
         List.of("port = " + standbyPort, "synchronous_standby_names = ''"));
@@ -423,8 +424,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
 
   private static void append(Path file, List<String> lines) {
     try {
-      Files.writeString(
-          file, "\n" + String.join("\n", lines) + "\n", java.nio.file.StandardOpenOption.APPEND);
+      Files.writeString(file, "\n" + String.join("\n", lines) + "\n", StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
     }

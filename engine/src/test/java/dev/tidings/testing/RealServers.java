@@ -90,8 +90,8 @@ public final class RealServers {
       }
       testDatabaseChecked = true;
     } catch (SQLException e) {
-      // a concurrent build created it first, or the URL names a database we may not create: the
-      // test says so
+      // a concurrent build created it first,
+      // or the URL names a database we may not create: the test says so
       if (!"42P04".equals(e.getSQLState())) {
         System.err.println("could not create the test database " + name + ": " + e.getMessage());
       }

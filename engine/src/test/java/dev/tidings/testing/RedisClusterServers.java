@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -39,8 +40,8 @@ public final class RedisClusterServers {
   public static final Duration NODE_TIMEOUT = Duration.ofMillis(1_000);
 
   private static final Duration START_WAIT = Duration.ofSeconds(30);
-  private static @org.jspecify.annotations.Nullable RedisClusterServers running;
-  private static @org.jspecify.annotations.Nullable String failedToStart;
+  private static @Nullable RedisClusterServers running;
+  private static @Nullable String failedToStart;
 
   private final String server;
   private final String cli;
@@ -146,8 +147,7 @@ public final class RedisClusterServers {
               "--cluster-node-timeout",
               Long.toString(NODE_TIMEOUT.toMillis()),
               // a replica may take over however long it was cut from its primary: on a busy machine
-              // a
-              // fresh replica's link can be young, and a failover the test waits for must happen
+              // a fresh replica's link can be young, and a failover the test waits for must happen
               "--cluster-replica-validity-factor",
               "0",
               "--dir",

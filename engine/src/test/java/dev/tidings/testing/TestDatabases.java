@@ -3,9 +3,12 @@ package dev.tidings.testing;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
 import dev.tidings.storage.EmbeddedPostgresServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -66,11 +69,9 @@ public final class TestDatabases {
     return embeddedServer;
   }
 
-  private static void deleteRecursively(java.nio.file.Path root) {
+  private static void deleteRecursively(Path root) {
     try (var paths = Files.walk(root)) {
-      paths
-          .sorted(java.util.Comparator.reverseOrder())
-          .forEach(path -> path.toFile().delete());
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException ignored) {
       // best effort: a leftover temp directory is harmless
     }
@@ -79,7 +80,7 @@ public final class TestDatabases {
   private static Database freshSchema(ConnectionSpec spec) {
     String schema = "t_"
         + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-    var database = Database.connect(spec.withSchema(schema), () -> {});
+    var database = Database.connect(spec.withSchema(schema), () -> {}, new SimpleMeterRegistry());
     database.migrate();
     return database;
   }

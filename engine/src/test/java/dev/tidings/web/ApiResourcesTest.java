@@ -3,15 +3,22 @@ package dev.tidings.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.Json;
+import dev.tidings.activity.ActivityHistory;
 import dev.tidings.activity.ActivityIntake;
+import dev.tidings.activity.aggregate.AggregateStore;
+import dev.tidings.activity.aggregate.AggregationDefinitions;
+import dev.tidings.app.OptimizeExperiments;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.RecordingSends;
+import dev.tidings.campaign.editor.CampaignTemplateLibrary;
+import dev.tidings.campaign.editor.TestSends;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.config.Secret;
 import dev.tidings.coordination.Race;
@@ -19,11 +26,18 @@ import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
 import dev.tidings.delivery.webhook.RecordingReceiptSink;
+import dev.tidings.fetch.FetchAllowance;
+import dev.tidings.history.SubscriberHistory;
+import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.message.TokenCodec;
+import dev.tidings.notify.Notifications;
 import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.opentime.ShownProducts;
 import dev.tidings.opentime.SlotChooser;
 import dev.tidings.opentime.SlotImages;
 import dev.tidings.opentime.card.ProductCards;
+import dev.tidings.optimize.CampaignExperiments;
+import dev.tidings.optimize.ItemConfigurations;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.recommend.Recommendations;
@@ -32,20 +46,30 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.activity.ActivityRoutes;
+import dev.tidings.web.aggregate.AggregateRoutes;
 import dev.tidings.web.audience.AudienceRoutes;
+import dev.tidings.web.audience.SubscriberHistoryRoutes;
+import dev.tidings.web.campaign.CampaignEditorRoutes;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.catalog.CatalogRoutes;
+import dev.tidings.web.catalog.MarketRoutes;
 import dev.tidings.web.delivery.DeliveryRoutes;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
+import dev.tidings.web.notify.NotifyRoutes;
 import dev.tidings.web.opentime.OpenTimeRoutes;
+import dev.tidings.web.optimize.ExperimentRoutes;
+import dev.tidings.web.optimize.OptimizeRoutes;
 import dev.tidings.web.recommend.RecommendRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -53,6 +77,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Every REST resource through a real server and a real (embedded) PostgreSQL: good requests work, and
@@ -91,7 +116,7 @@ class ApiResourcesTest {
     catalog = new CatalogService(database.jdbi(), clock);
     activity = new ActivityIntake(database.jdbi(), clock);
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    queue = new PostgresWorkQueue(database);
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     chooser = new SlotChooser(
         InProcessCoordination.computeOnce(clock),
         request -> new Recommendations(List.of()),
@@ -100,96 +125,102 @@ class ApiResourcesTest {
         metrics,
         SlotChooser.Options.defaults());
     engagements = new EngagementRecorder(queue, 1_000);
-    recommender = LiveRecommender.of(database.jdbi(), clock, LiveRecommender.Options.defaults());
+    recommender = LiveRecommender.of(
+        database.jdbi(), clock, LiveRecommender.Options.defaults(), new SimpleMeterRegistry());
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         metrics,
         List.of(),
         List.of(
             new CatalogRoutes(catalog, 8 * 1024, MAX_IMPORT),
-            new dev.tidings.web.catalog.MarketRoutes(
+            new MarketRoutes(
                 new dev.tidings.catalog.Markets(database.jdbi(), clock), catalog, 8 * 1024),
             new AudienceRoutes(
                 new SubscriberService(database.jdbi(), clock),
                 new FollowService(database.jdbi(), clock),
                 new SuppressionService(database.jdbi(), clock),
+                new SuppressionChanges(new SimpleMeterRegistry()),
                 clock,
                 8 * 1024,
                 MAX_IMPORT),
-            new dev.tidings.web.audience.SubscriberHistoryRoutes(
+            new SubscriberHistoryRoutes(
                 new SubscriberService(database.jdbi(), clock),
-                new dev.tidings.history.SubscriberHistory(
+                new SubscriberHistory(
                     new DeliveryStats(database.jdbi()),
-                    new dev.tidings.opentime.ShownProducts(database.jdbi()),
+                    new ShownProducts(database.jdbi()),
                     campaignId -> Optional.empty(),
-                    new dev.tidings.activity.ActivityHistory(database.jdbi()))),
+                    new ActivityHistory(database.jdbi()))),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
-            new dev.tidings.web.notify.NotifyRoutes(
-                new dev.tidings.notify.Notifications(
+            new NotifyRoutes(
+                new Notifications(
                     database.jdbi(),
                     clock,
-                    dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                    Notifications.ProductShelf.ALL_AVAILABLE,
+                    new SimpleMeterRegistry()),
                 8 * 1024),
-            new dev.tidings.web.optimize.OptimizeRoutes(
-                new dev.tidings.optimize.ItemConfigurations(database.jdbi(), clock), 8 * 1024),
-            new dev.tidings.web.optimize.ExperimentRoutes(
+            new OptimizeRoutes(new ItemConfigurations(database.jdbi(), clock), 8 * 1024),
+            new ExperimentRoutes(
                 new CampaignService(
                     database.jdbi(),
                     new RecordingSends(),
                     new AudienceQuery(database.jdbi(), clock),
-                    clock),
-                new dev.tidings.optimize.CampaignExperiments(database.jdbi(), clock),
-                dev.tidings.app.OptimizeExperiments::plan),
-            new dev.tidings.web.aggregate.AggregateRoutes(
-                new dev.tidings.activity.aggregate.AggregateStore(database.jdbi()),
-                new dev.tidings.activity.aggregate.AggregationDefinitions(
-                    database.jdbi(), Duration.ofSeconds(5))),
+                    clock,
+                    new SimpleMeterRegistry()),
+                new CampaignExperiments(database.jdbi(), clock, new SimpleMeterRegistry()),
+                OptimizeExperiments::plan),
+            new AggregateRoutes(
+                new AggregateStore(database.jdbi()),
+                new AggregationDefinitions(database.jdbi(), Duration.ofSeconds(5))),
             new CampaignRoutes(
                 new CampaignService(
                     database.jdbi(),
                     new RecordingSends(),
                     new AudienceQuery(database.jdbi(), clock),
-                    clock),
+                    clock,
+                    new SimpleMeterRegistry()),
                 new CampaignEmails(
                     database.jdbi(),
                     new SubscriberService(database.jdbi(), clock),
                     new SuppressionService(database.jdbi(), clock),
                     new CampaignRenderer(
-                        java.net.URI.create("http://localhost:8080"),
+                        URI.create("http://localhost:8080"),
                         TokenCodec.of(new Secret("resources-test-secret-0123456789")),
                         clock),
-                    clock),
+                    clock,
+                    new SimpleMeterRegistry()),
                 8 * 1024,
                 CampaignHeadlines.NONE),
-            new dev.tidings.web.campaign.CampaignEditorRoutes(
+            new CampaignEditorRoutes(
                 new CampaignService(
                     database.jdbi(),
                     new RecordingSends(),
                     new AudienceQuery(database.jdbi(), clock),
-                    clock),
-                new dev.tidings.campaign.editor.CampaignTemplateLibrary(),
-                new dev.tidings.campaign.editor.TestSends(
+                    clock,
+                    new SimpleMeterRegistry()),
+                new CampaignTemplateLibrary(),
+                new TestSends(
                     new CampaignService(
                         database.jdbi(),
                         new RecordingSends(),
                         new AudienceQuery(database.jdbi(), clock),
-                        clock),
+                        clock,
+                        new SimpleMeterRegistry()),
                     new CampaignEmails(
                         database.jdbi(),
                         new SubscriberService(database.jdbi(), clock),
                         new SuppressionService(database.jdbi(), clock),
                         new CampaignRenderer(
-                            java.net.URI.create("http://localhost:8080"),
+                            URI.create("http://localhost:8080"),
                             TokenCodec.of(new Secret("resources-test-secret-0123456789")),
                             clock),
-                        clock),
+                        clock,
+                        new SimpleMeterRegistry()),
                     new SubscriberService(database.jdbi(), clock),
-                    new dev.tidings.mail.outbox.OutboxMailTransport(
+                    new OutboxMailTransport(
                         Files.createTempDirectory("tidings-resources-outbox"), clock),
-                    dev.tidings.coordination.inprocess.InProcessCoordination.rateLimiter(clock),
+                    InProcessCoordination.rateLimiter(clock),
                     10,
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                    new SimpleMeterRegistry()),
                 8 * 1024),
             new DeliveryWebhookRoutes(
                 new DeliveryWebhooks(
@@ -197,7 +228,7 @@ class ApiResourcesTest {
                 RecordingReceiptSink::new,
                 8 * 1024,
                 clock,
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                new SimpleMeterRegistry()),
             new DeliveryRoutes(new DeliveryStats(database.jdbi()), clock),
             new RecommendRoutes(recommender, clock, Duration.ofMillis(250), 8 * 1024),
             new OpenTimeRoutes(
@@ -208,14 +239,14 @@ class ApiResourcesTest {
                     new ProductCards(
                         Files.createTempDirectory("tidings-resources-cards"),
                         ProductCards.Options.defaults(),
-                        dev.tidings.fetch.FetchAllowance.none(),
-                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                        FetchAllowance.none(),
+                        new SimpleMeterRegistry()),
                     catalog,
                     new SubscriberService(database.jdbi(), clock)),
                 engagements,
-                java.net.URI.create("https://shop.example/"),
+                URI.create("https://shop.example/"),
                 clock,
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())));
+                new SimpleMeterRegistry())));
     api = new ApiClient(server.port(), KEY);
   }
 
@@ -239,6 +270,25 @@ class ApiResourcesTest {
         .filter(answer -> answer.status() == 409)
         .forEach(conflict -> assertThat(conflict.detail()).contains("exists; PUT"));
     return answers.stream().filter(answer -> answer.status() == 201).findFirst().orElseThrow();
+  }
+
+  /** The field of each problem of a refusal, as its body names them ({@code ""} for none). */
+  private static List<String> fields(ApiClient.Answer refused) {
+    JsonNode body = refused.json();
+    if (!body.has("problems")) return List.of(body.path("field").asString(""));
+    var fields = new ArrayList<String>();
+    for (JsonNode problem : body.path("problems"))
+      fields.add(problem.path("field").asString(""));
+    return fields;
+  }
+
+  @Test
+  void bad_content_gets_a_422_that_names_each_field() {
+    var refused = api.putJson("/api/v1/content/bad-fields", """
+        {"type": "poster", "title": "x", "endsAt": "soon",
+         "owners": [{"type": "brand", "id": "b"}, {"type": "band", "id": "y"}]}""");
+    assertThat(refused.status()).isEqualTo(422);
+    assertThat(fields(refused)).containsExactlyInAnyOrder("type", "owners[1].type", "endsAt");
   }
 
   @Test
@@ -283,7 +333,7 @@ class ApiResourcesTest {
       assertThat(one.json().path("imageUrl").asString())
           .isEqualTo("https://img.example/old-landing.png");
 
-      List<String> listed = new java.util.ArrayList<>();
+      List<String> listed = new ArrayList<>();
       String after = "";
       while (after != null) {
         var page = api.get(PRODUCTS + "?limit=1000" + (after.isEmpty() ? "" : "&after=" + after));
@@ -674,7 +724,7 @@ class ApiResourcesTest {
     @Test
     void json_lines_may_be_larger_than_a_json_body_up_to_the_import_limit() {
       long before = activity.count();
-      var events = new java.util.ArrayList<String>();
+      var events = new ArrayList<String>();
       for (int i = 0; events.size() * 110 < 16 * 1024; i++) events.add(event("ev-big-" + i));
 
       var asArray = api.postJson("/api/v1/events", "[" + String.join(",", events) + "]");
@@ -719,6 +769,8 @@ class ApiResourcesTest {
           .contains("currency")
           .contains("locale")
           .contains("countries");
+      assertThat(fields(bad))
+          .containsExactlyInAnyOrder("code", "currency", "locale", "countries[0]");
     }
 
     @Test
@@ -735,6 +787,7 @@ class ApiResourcesTest {
           api.putJson("/api/v1/products/priced-1/prices", "{\"XX\":\"1.00\",\"US\":\"1.001\"}");
       assertThat(unknown.status()).isEqualTo(422);
       assertThat(unknown.detail()).contains("prices.XX").contains("prices.US");
+      assertThat(fields(unknown)).containsExactlyInAnyOrder("prices.XX", "prices.US");
       assertThat(api.get("/api/v1/products/priced-1/prices").json().path("US").asString())
           .isEqualTo("54.99");
       assertThat(api.putJson("/api/v1/products/none/prices", "{}").status()).isEqualTo(404);
@@ -793,6 +846,7 @@ class ApiResourcesTest {
           "{\"id\":\"placed-2\",\"email\":\"placed-2@example.com\",\"market\":\"g b\"}");
       assertThat(bad.status()).isEqualTo(422);
       assertThat(bad.detail()).contains("market must be");
+      assertThat(fields(bad)).containsExactly("market");
 
       assertThat(api.putJson(
                   SUBSCRIBERS + "/placed-2",

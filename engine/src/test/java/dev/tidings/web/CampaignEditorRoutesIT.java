@@ -10,11 +10,13 @@ import dev.tidings.audience.Consent;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
+import dev.tidings.campaign.Audience;
 import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.RecordingSends;
+import dev.tidings.campaign.Unsubscribes;
 import dev.tidings.campaign.editor.CampaignPreviews;
 import dev.tidings.campaign.editor.CampaignTemplateLibrary;
 import dev.tidings.campaign.editor.SlotProduct;
@@ -24,6 +26,8 @@ import dev.tidings.catalog.Product;
 import dev.tidings.config.Secret;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.mail.outbox.OutboxMailTransport;
+import dev.tidings.message.MessageId;
+import dev.tidings.message.MessageToken;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.opentime.SlotChooser;
 import dev.tidings.recommend.Recommendations;
@@ -33,6 +37,7 @@ import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.campaign.CampaignEditorRoutes;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -95,14 +100,16 @@ class CampaignEditorRoutesIT {
     metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     sends = new RecordingSends();
     subscribers = new SubscriberService(jdbi, clock);
-    campaigns = new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock);
+    campaigns = new CampaignService(
+        jdbi, sends, new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     var tokens = TOKENS;
     emails = new CampaignEmails(
         jdbi,
         subscribers,
         new SuppressionService(jdbi, clock),
         new CampaignRenderer(URI.create("https://mail.shop.example"), tokens, clock),
-        clock);
+        clock,
+        new SimpleMeterRegistry());
     var catalog = new CatalogService(jdbi, clock);
     for (int i = 0; i < 5; i++)
       catalog.put(new Product(
@@ -288,7 +295,7 @@ class CampaignEditorRoutesIT {
     assertThat(patched.status()).as(patched.body()).isEqualTo(422);
     assertThat(patched.detail()).contains("audience.conditions[0].campaignId");
     assertThat(campaigns.get(known).orElseThrow().definition().audience())
-        .isEqualTo(new dev.tidings.campaign.Audience.All());
+        .isEqualTo(new Audience.All());
 
     var fine = api.postJson(
         "/api/v1/audiences/count",
@@ -379,7 +386,7 @@ class CampaignEditorRoutesIT {
     assertThat(answer.status()).as(answer.body()).isEqualTo(200);
     assertThat(answer.json().path("subject").asString()).isEqualTo("[Test] Hi Ed");
     String messageId = answer.json().path("messageId").asString();
-    var message = dev.tidings.message.MessageId.parse(messageId).orElseThrow();
+    var message = MessageId.parse(messageId).orElseThrow();
     assertThat(message.runId()).isZero();
     assertThat(message.counted()).isFalse();
     assertThat(message.subscriberId()).isEqualTo("ed-old");
@@ -467,13 +474,9 @@ class CampaignEditorRoutesIT {
   void the_unsubscribe_link_of_a_test_email_unsubscribes_nobody() {
     InstantSource clock = InstantSource.system();
     var suppressions = new SuppressionService(database.jdbi(), clock);
-    var unsubscribes =
-        new dev.tidings.campaign.Unsubscribes(TOKENS, subscribers, suppressions, sends, clock);
-    String test = TOKENS.encode(new dev.tidings.message.MessageToken(
-        new dev.tidings.message.MessageId(
-            9, dev.tidings.message.MessageId.UNCOUNTED_RUN, "ed-none"),
-        Instant.now(),
-        0));
+    var unsubscribes = new Unsubscribes(TOKENS, subscribers, suppressions, sends, clock);
+    String test = TOKENS.encode(
+        new MessageToken(new MessageId(9, MessageId.UNCOUNTED_RUN, "ed-none"), Instant.now(), 0));
 
     assertThat(unsubscribes.whom(test)).isEmpty();
     assertThat(unsubscribes.unsubscribe(test)).isEmpty();

@@ -23,6 +23,7 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -30,6 +31,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,8 +63,12 @@ class CampaignHeadlinesIT {
     database = TestDatabases.real();
     var jdbi = database.jdbi();
     InstantSource clock = InstantSource.system();
-    var campaigns =
-        new CampaignService(jdbi, new RecordingSends(), new AudienceQuery(jdbi, clock), clock);
+    var campaigns = new CampaignService(
+        jdbi,
+        new RecordingSends(),
+        new AudienceQuery(jdbi, clock),
+        clock,
+        new SimpleMeterRegistry());
     var emails = new CampaignEmails(
         jdbi,
         new SubscriberService(jdbi, clock),
@@ -71,7 +77,8 @@ class CampaignHeadlinesIT {
             URI.create("https://mail.shop.example"),
             TokenCodec.of(new Secret("campaign-headlines-secret-0123456789")),
             clock),
-        clock);
+        clock,
+        new SimpleMeterRegistry());
     var delivery = new DeliveryHeadlines(new DeliveryStats(jdbi));
     CampaignHeadlines counting = ids -> {
       asked.add(List.copyOf(ids));
@@ -123,7 +130,8 @@ class CampaignHeadlinesIT {
   void each_listed_campaign_has_its_funnel_headline_read_once_for_the_page() {
     long busy = create("Busy");
     long quiet = create("Quiet");
-    var store = new ReceiptStore(database.jdbi(), InstantSource.system());
+    var store =
+        new ReceiptStore(database.jdbi(), InstantSource.system(), new SimpleMeterRegistry());
     List<Receipt> receipts = new ArrayList<>();
     for (int s = 1; s <= 4; s++)
       receipts.add(Receipt.of(
@@ -192,7 +200,7 @@ class CampaignHeadlinesIT {
   }
 
   private static Map<String, Long> counts(JsonNode headline) {
-    var counts = new java.util.LinkedHashMap<String, Long>();
+    var counts = new LinkedHashMap<String, Long>();
     for (var field : headline.properties())
       if (field.getValue().isNumber())
         counts.put(field.getKey(), field.getValue().asLong());

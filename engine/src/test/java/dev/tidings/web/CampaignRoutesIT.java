@@ -2,6 +2,8 @@ package dev.tidings.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.audience.Consent;
+import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.AudienceQuery;
@@ -19,6 +21,7 @@ import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.campaign.UnsubscribeRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -28,7 +31,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,13 +64,15 @@ class CampaignRoutesIT {
     sends = new RecordingSends();
     var subscribers = new SubscriberService(jdbi, clock);
     suppressions = new SuppressionService(jdbi, clock);
-    var campaigns = new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock);
+    var campaigns = new CampaignService(
+        jdbi, sends, new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     var emails = new CampaignEmails(
         jdbi,
         subscribers,
         suppressions,
         new CampaignRenderer(URI.create("https://mail.shop.example"), TOKENS, clock),
-        clock);
+        clock,
+        new SimpleMeterRegistry());
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
@@ -74,14 +82,14 @@ class CampaignRoutesIT {
             new UnsubscribeRoutes(
                 new Unsubscribes(TOKENS, subscribers, suppressions, sends, clock))));
     api = new ApiClient(server.port(), KEY);
-    subscribers.put(new dev.tidings.audience.Subscriber(
+    subscribers.put(new Subscriber(
         "s1",
         "s1@example.com",
-        java.util.Optional.of("Ada <b>Lovelace</b>"),
-        java.util.Locale.ENGLISH,
-        java.time.ZoneId.of("UTC"),
-        java.util.Optional.empty(),
-        dev.tidings.audience.Consent.SUBSCRIBED));
+        Optional.of("Ada <b>Lovelace</b>"),
+        Locale.ENGLISH,
+        ZoneId.of("UTC"),
+        Optional.empty(),
+        Consent.SUBSCRIBED));
   }
 
   @AfterAll

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignEmails;
@@ -26,6 +27,7 @@ import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.notify.NotifyRoutes;
 import dev.tidings.web.optimize.OptimizeRoutes;
 import dev.tidings.web.recommend.RecommendRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -67,7 +69,8 @@ class ClientInputEdgeTest {
     sends = new RecordingSends();
     var subscribers = new SubscriberService(jdbi, clock);
     var suppressions = new SuppressionService(jdbi, clock);
-    recommender = LiveRecommender.of(jdbi, clock, LiveRecommender.Options.defaults());
+    recommender = LiveRecommender.of(
+        jdbi, clock, LiveRecommender.Options.defaults(), new SimpleMeterRegistry());
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
@@ -78,6 +81,7 @@ class ClientInputEdgeTest {
                 subscribers,
                 new FollowService(jdbi, clock),
                 suppressions,
+                new SuppressionChanges(new SimpleMeterRegistry()),
                 clock,
                 8 * 1024,
                 64 * 1024),
@@ -85,13 +89,14 @@ class ClientInputEdgeTest {
                 new Notifications(
                     jdbi,
                     clock,
-                    dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                    Notifications.ProductShelf.ALL_AVAILABLE,
+                    new SimpleMeterRegistry()),
                 8 * 1024),
             new OptimizeRoutes(new ItemConfigurations(jdbi, clock), 8 * 1024),
             new RecommendRoutes(recommender, clock, Duration.ofMillis(250), 8 * 1024),
             new CampaignRoutes(
-                new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock),
+                new CampaignService(
+                    jdbi, sends, new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry()),
                 new CampaignEmails(
                     jdbi,
                     subscribers,
@@ -100,7 +105,8 @@ class ClientInputEdgeTest {
                         URI.create("https://mail.shop.example"),
                         TokenCodec.of(new Secret("edge-input-secret-0123456789")),
                         clock),
-                    clock),
+                    clock,
+                    new SimpleMeterRegistry()),
                 64 * 1024,
                 CampaignHeadlines.NONE)));
     api = new ApiClient(server.port(), KEY);

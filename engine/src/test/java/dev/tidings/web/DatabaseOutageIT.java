@@ -8,12 +8,14 @@ import dev.tidings.audience.Consent;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.config.Secret;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.RealServers;
 import dev.tidings.web.audience.AudienceRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -56,13 +58,14 @@ class DatabaseOutageIT {
     String url = RealServers.createDatabase(NAME);
     // The pool waits 10 s for a connection before it gives up; the test shortens that through the
     // pool's runtime settings, which the pool reads on its housekeeping round: made frequent here
-    // so
-    // the shorter wait applies before the outage, and only for this pool.
+    // so the shorter wait applies before the outage, and only for this pool.
     String housekeeping = "com.zaxxer.hikari.housekeeping.periodMs";
     System.setProperty(housekeeping, "200");
     try {
       database = Database.connect(
-          new ConnectionSpec(url, Optional.empty(), Optional.empty(), "public", 4), () -> {});
+          new ConnectionSpec(url, Optional.empty(), Optional.empty(), "public", 4),
+          () -> {},
+          new SimpleMeterRegistry());
     } finally {
       System.clearProperty(housekeeping);
     }
@@ -86,6 +89,7 @@ class DatabaseOutageIT {
             subscribers,
             new FollowService(database.jdbi(), clock),
             new SuppressionService(database.jdbi(), clock),
+            new SuppressionChanges(new SimpleMeterRegistry()),
             clock,
             8 * 1024,
             1024 * 1024)));

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.testing.NodeProcess;
 import dev.tidings.testing.SharedServersInstallation;
 import jakarta.mail.BodyPart;
+import jakarta.mail.Message;
 import jakarta.mail.Multipart;
 import jakarta.mail.Part;
 import jakarta.mail.Session;
+import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -178,9 +180,7 @@ class DigestCampaignIT {
         collect(message, parts);
         emails.add(new Email(
             message.getMessageID(),
-            ((jakarta.mail.internet.InternetAddress)
-                    message.getRecipients(jakarta.mail.Message.RecipientType.TO)[0])
-                .getAddress(),
+            ((InternetAddress) message.getRecipients(Message.RecipientType.TO)[0]).getAddress(),
             message.getSubject(),
             parts[0] == null ? "" : parts[0],
             parts[1] == null ? "" : parts[1]));

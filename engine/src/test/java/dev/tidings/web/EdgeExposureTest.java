@@ -6,7 +6,12 @@ import dev.tidings.config.Secret;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +20,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -136,15 +142,15 @@ class EdgeExposureTest {
   void a_node_bound_to_loopback_listens_there_only() throws Exception {
     start(Optional.of(InetAddress.getLoopbackAddress()));
     assertThat(get("/health", Optional.empty()).statusCode()).isEqualTo(200);
-    Optional<InetAddress> other = java.net.NetworkInterface.networkInterfaces()
-        .flatMap(java.net.NetworkInterface::inetAddresses)
-        .filter(address -> address instanceof java.net.Inet4Address && !address.isLoopbackAddress())
+    Optional<InetAddress> other = NetworkInterface.networkInterfaces()
+        .flatMap(NetworkInterface::inetAddresses)
+        .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress())
         .findFirst();
     if (other.isPresent()) {
-      try (var socket = new java.net.Socket()) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-                socket.connect(new java.net.InetSocketAddress(other.get(), server.port()), 2000))
-            .isInstanceOf(java.io.IOException.class);
+      try (var socket = new Socket()) {
+        Assertions.assertThatThrownBy(
+                () -> socket.connect(new InetSocketAddress(other.get(), server.port()), 2000))
+            .isInstanceOf(IOException.class);
       }
     }
   }

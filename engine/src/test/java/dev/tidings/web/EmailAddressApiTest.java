@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.Json;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.audience.SuppressionChanges;
 import dev.tidings.audience.SuppressionService;
 import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignEmails;
@@ -19,6 +20,7 @@ import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.audience.AudienceRoutes;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -63,6 +65,7 @@ class EmailAddressApiTest {
                 subscribers,
                 new FollowService(database.jdbi(), clock),
                 suppressions,
+                new SuppressionChanges(new SimpleMeterRegistry()),
                 clock,
                 8 * 1024,
                 64 * 1024),
@@ -71,7 +74,8 @@ class EmailAddressApiTest {
                     database.jdbi(),
                     new RecordingSends(),
                     new AudienceQuery(database.jdbi(), clock),
-                    clock),
+                    clock,
+                    new SimpleMeterRegistry()),
                 new CampaignEmails(
                     database.jdbi(),
                     subscribers,
@@ -80,7 +84,8 @@ class EmailAddressApiTest {
                         URI.create("http://localhost:8080"),
                         TokenCodec.of(new Secret("address-api-secret-0123456789")),
                         clock),
-                    clock),
+                    clock,
+                    new SimpleMeterRegistry()),
                 8 * 1024,
                 CampaignHeadlines.NONE)));
     api = new ApiClient(server.port(), KEY);

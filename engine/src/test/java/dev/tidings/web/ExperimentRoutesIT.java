@@ -22,6 +22,7 @@ import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.campaign.CampaignHeadlines;
 import dev.tidings.web.campaign.CampaignRoutes;
 import dev.tidings.web.optimize.ExperimentRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -57,15 +58,17 @@ class ExperimentRoutesIT {
     var jdbi = database.jdbi();
     InstantSource clock = InstantSource.system();
     sends = new RecordingSends();
-    var campaigns = new CampaignService(jdbi, sends, new AudienceQuery(jdbi, clock), clock);
+    var campaigns = new CampaignService(
+        jdbi, sends, new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     var tokens = TokenCodec.of(new Secret("experiment-routes-secret-0123456789"));
     var emails = new CampaignEmails(
         jdbi,
         new SubscriberService(jdbi, clock),
         new SuppressionService(jdbi, clock),
         new CampaignRenderer(URI.create("https://mail.shop.example"), tokens, clock),
-        clock);
-    experiments = new CampaignExperiments(jdbi, clock);
+        clock,
+        new SimpleMeterRegistry());
+    experiments = new CampaignExperiments(jdbi, clock, new SimpleMeterRegistry());
     server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),

@@ -2,6 +2,7 @@ package dev.tidings.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.config.Secret;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -34,9 +35,9 @@ class HealthRoutesTest {
             new DependencyCheck("stuck", "db.example:5432", this::hungProbe),
             new DependencyCheck("fine", "cache.example:6379", Optional::empty)),
         Duration.ofMillis(200),
-        new OperatorAccess(new dev.tidings.config.Secret("k"), Optional.empty(), Optional.empty()));
-    // Let the probe go after 3 s, so a health check that waits for it returns late instead of
-    // never.
+        new OperatorAccess(new Secret("k"), Optional.empty(), Optional.empty()));
+    // Let the probe go after 3 s,
+    // so a health check that waits for it returns late instead of never.
     Thread.ofVirtual().start(() -> {
       try {
         Thread.sleep(3000);
@@ -68,7 +69,7 @@ class HealthRoutesTest {
           throw new IllegalStateException("connection refused");
         })),
         Duration.ofSeconds(1),
-        new OperatorAccess(new dev.tidings.config.Secret("k"), Optional.empty(), Optional.empty()));
+        new OperatorAccess(new Secret("k"), Optional.empty(), Optional.empty()));
     var answer = health.check();
     assertThat(answer.status()).isEqualTo("down");
     assertThat(answer.dependencies().get("broken").problem()).contains("connection refused");

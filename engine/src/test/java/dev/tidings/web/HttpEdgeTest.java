@@ -3,11 +3,20 @@ package dev.tidings.web;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.config.Secret;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /** The HTTP edge's shared behaviour, through a real server on a free port and a real client. */
@@ -120,7 +130,7 @@ class HttpEdgeTest {
     var streamed = send(authorized("/api/v1/echo")
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofInputStream(
-            () -> new java.io.ByteArrayInputStream(big.getBytes(UTF_8)))));
+            () -> new ByteArrayInputStream(big.getBytes(UTF_8)))));
     assertThat(streamed.statusCode()).isEqualTo(413);
     assertThat(body(streamed).path("error").asString()).isEqualTo("payload_too_large");
   }
@@ -291,15 +301,13 @@ class HttpEdgeTest {
   void a_client_that_aborts_mid_body_is_no_server_error_in_the_log() throws Exception {
     earlierEchoes400 = 0;
     earlierEchoes400 = abortedEchoes();
-    var logged =
-        new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    var logged = new ListAppender<ILoggingEvent>();
     logged.start();
-    var root = (ch.qos.logback.classic.Logger)
-        org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    var root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.addAppender(logged);
     try {
       for (int i = 0; i < 3; i++) {
-        try (var socket = new java.net.Socket("127.0.0.1", server.port())) {
+        try (var socket = new Socket("127.0.0.1", server.port())) {
           socket
               .getOutputStream()
               .write(("POST /api/v1/echo HTTP/1.1\r\nHost: t\r\n"
@@ -317,8 +325,8 @@ class HttpEdgeTest {
     }
     assertThat(abortedEchoes()).isEqualTo(3);
     assertThat(logged.list)
-        .filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
-        .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+        .extracting(ILoggingEvent::getFormattedMessage)
         .isEmpty();
   }
 
@@ -343,14 +351,14 @@ class HttpEdgeTest {
 
   /** Sends bytes no well-behaved client would, and reads the answer until the server closes. */
   private static Raw raw(String request) throws Exception {
-    try (var socket = new java.net.Socket("127.0.0.1", server.port())) {
+    try (var socket = new Socket("127.0.0.1", server.port())) {
       socket.setSoTimeout(5_000);
       socket.getOutputStream().write(request.getBytes(UTF_8));
       socket.getOutputStream().flush();
-      var out = new java.io.ByteArrayOutputStream();
+      var out = new ByteArrayOutputStream();
       try {
         socket.getInputStream().transferTo(out);
-      } catch (java.net.SocketTimeoutException | java.net.SocketException stopped) {
+      } catch (SocketTimeoutException | SocketException stopped) {
         // keep what arrived
       }
       String text = out.toString(UTF_8);

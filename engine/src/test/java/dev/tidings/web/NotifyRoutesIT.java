@@ -7,6 +7,7 @@ import dev.tidings.notify.Notifications;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.notify.NotifyRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -38,8 +39,8 @@ class NotifyRoutesIT {
             new Notifications(
                 database.jdbi(),
                 InstantSource.system(),
-                dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                Notifications.ProductShelf.ALL_AVAILABLE,
+                new SimpleMeterRegistry()),
             16 * 1024)));
     api = new ApiClient(server.port(), KEY);
     database.jdbi().useHandle(handle -> {

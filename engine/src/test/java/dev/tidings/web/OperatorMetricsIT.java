@@ -8,6 +8,8 @@ import dev.tidings.message.MessageId;
 import dev.tidings.testing.NodeProcess;
 import dev.tidings.testing.Repository;
 import dev.tidings.testing.SharedServersInstallation;
+import jakarta.mail.Multipart;
+import jakarta.mail.Part;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
@@ -18,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +28,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -75,10 +79,10 @@ class OperatorMetricsIT {
     api = new ApiClient(server.uri("/").getPort(), KEY);
     // message ids are (campaign, run, subscriber): a fresh database numbers its campaigns from 1
     // again, and the shared Redis still holds the open-time lists of earlier runs' campaign 1
-    try (var connection = java.sql.DriverManager.getConnection(installation.databaseUrl());
+    try (var connection = DriverManager.getConnection(installation.databaseUrl());
         var statement = connection.createStatement()) {
       statement.execute("SELECT setval(pg_get_serial_sequence('campaigns', 'id'), "
-          + (1_000_000 + new java.util.Random().nextInt(1_000_000_000)) + ")");
+          + (1_000_000 + new Random().nextInt(1_000_000_000)) + ")");
     }
   }
 
@@ -334,9 +338,9 @@ class OperatorMetricsIT {
     return parts.isEmpty() ? raw : parts.toString();
   }
 
-  private static void collect(jakarta.mail.Part part, StringBuilder html) throws Exception {
+  private static void collect(Part part, StringBuilder html) throws Exception {
     if (part.isMimeType("text/html")) html.append(part.getContent());
-    else if (part.getContent() instanceof jakarta.mail.Multipart multipart)
+    else if (part.getContent() instanceof Multipart multipart)
       for (int i = 0; i < multipart.getCount(); i++) collect(multipart.getBodyPart(i), html);
   }
 

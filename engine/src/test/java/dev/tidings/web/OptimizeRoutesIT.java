@@ -13,10 +13,12 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.UUID;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
 
 /** Item configurations and the optimisation over HTTP on the real PostgreSQL: good requests work, bad ones say why. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -73,15 +75,14 @@ class OptimizeRoutesIT {
     assertThat(listed.path(1).path("probabilityBest").asDouble()).isGreaterThan(0.99);
     assertThat(listed.path(0).path("probabilityBest").asDouble()
             + listed.path(1).path("probabilityBest").asDouble())
-        .isCloseTo(1.0, org.assertj.core.api.Assertions.within(1e-9));
+        .isCloseTo(1.0, Assertions.within(1e-9));
 
     var changes = api.get("/api/v1/optimizations/items?limit=1000&minImpressions=500");
     assertThat(changes.status()).isEqualTo(200);
     var change = find(changes, item);
     assertThat(change.path("bestConfigurationId").asString()).isEqualTo("video");
     assertThat(change.path("currentConfigurationId").asString()).isEqualTo("photo");
-    assertThat(change.path("difference").asDouble())
-        .isCloseTo(0.022, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(change.path("difference").asDouble()).isCloseTo(0.022, Assertions.within(1e-9));
     assertThat(change.path("differenceInterval").path("low").asDouble()).isPositive();
     assertThat(change.path("test").asString()).isEqualTo("z-test");
 
@@ -145,7 +146,7 @@ class OptimizeRoutesIT {
         .isEqualTo(404);
   }
 
-  private static tools.jackson.databind.JsonNode find(ApiClient.Answer answer, String item) {
+  private static JsonNode find(ApiClient.Answer answer, String item) {
     for (var change : answer.json().path("items"))
       if (change.path("itemId").asString().equals(item)) return change;
     throw new AssertionError("no change for " + item + " in " + answer.body());

@@ -9,13 +9,18 @@ import dev.tidings.activity.aggregate.KeyPart;
 import dev.tidings.config.Secret;
 import dev.tidings.recommend.blend.Algorithm;
 import dev.tidings.recommend.blend.AlgorithmSettings;
+import dev.tidings.recommend.blend.JdbiSettingsStore;
 import dev.tidings.recommend.blend.Keys;
 import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.recommend.RecommendRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -24,9 +29,11 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,7 +99,7 @@ class RecommendRoutesIT {
     new AggregateStore(database.jdbi()).add(deltas);
     // the weights the answers below follow from (popularity light, co-occurrence and EASE heavy),
     // stored as an operator would, so they hold whatever the defaults become
-    var settings = new dev.tidings.recommend.blend.JdbiSettingsStore(database.jdbi());
+    var settings = new JdbiSettingsStore(database.jdbi());
     settings.save(Algorithm.POPULARITY, new AlgorithmSettings(true, 0.05, Map.of()));
     settings.save(Algorithm.CO_OCCURRENCE, new AlgorithmSettings(true, 0.6, Map.of()));
     settings.save(Algorithm.EASE, new AlgorithmSettings(true, 0.5, Map.of()));
@@ -101,12 +108,7 @@ class RecommendRoutesIT {
   }
 
   private static void product(
-      org.jdbi.v3.core.Handle handle,
-      String id,
-      String brand,
-      String category,
-      boolean available,
-      Instant created) {
+      Handle handle, String id, String brand, String category, boolean available, Instant created) {
     handle.execute(
         """
         INSERT INTO products (id, title, brand, category, price, currency, image_url, landing_url, available,
@@ -117,14 +119,17 @@ class RecommendRoutesIT {
         brand,
         category,
         available,
-        java.sql.Timestamp.from(created),
-        java.sql.Timestamp.from(created));
+        Timestamp.from(created),
+        Timestamp.from(created));
   }
 
   /** A node with the default options: settings re-read every 2 s. */
   private ApiClient node() {
     var recommender = LiveRecommender.of(
-        database.jdbi(), InstantSource.system(), LiveRecommender.Options.defaults());
+        database.jdbi(),
+        InstantSource.system(),
+        LiveRecommender.Options.defaults(),
+        new SimpleMeterRegistry());
     recommenders.add(recommender);
     var server = HttpServer.start(
         new HttpServer.Options(0, new Secret(KEY), Duration.ofSeconds(1)),
@@ -145,14 +150,13 @@ class RecommendRoutesIT {
 
   private static String path(String user, int n) {
     return "/api/v1/users/"
-        + java.net.URLEncoder.encode(user, java.nio.charset.StandardCharsets.UTF_8)
-            .replace("+", "%20")
+        + URLEncoder.encode(user, StandardCharsets.UTF_8).replace("+", "%20")
         + "/recommendations?n=" + n;
   }
 
   private static Map<String, List<String>> reasons(ApiClient.Answer answer) {
     assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-    var reasons = new java.util.LinkedHashMap<String, List<String>>();
+    var reasons = new LinkedHashMap<String, List<String>>();
     for (JsonNode item : answer.json().path("items")) {
       var why = new ArrayList<String>();
       item.path("reasons").forEach(reason -> why.add(reason.asString()));

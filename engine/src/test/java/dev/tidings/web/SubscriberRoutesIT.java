@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -189,7 +190,7 @@ class SubscriberRoutesIT {
   }
 
   private static void message(
-      org.jdbi.v3.core.Handle handle,
+      Handle handle,
       String id,
       long campaign,
       String subscriber,
@@ -238,8 +239,7 @@ class SubscriberRoutesIT {
         .isEqualTo(2);
   }
 
-  private static void event(
-      org.jdbi.v3.core.Handle handle, String user, String type, String item, Instant at) {
+  private static void event(Handle handle, String user, String type, String item, Instant at) {
     handle.execute(
         "INSERT INTO activity_events (user_id, type, item_id, occurred_at, received_at)"
             + " VALUES (?, ?, ?, ?, now())",

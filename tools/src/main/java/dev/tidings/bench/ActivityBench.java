@@ -13,6 +13,7 @@ import dev.tidings.activity.aggregate.AggregationDefinitions;
 import dev.tidings.activity.aggregate.AggregationRunner;
 import dev.tidings.activity.aggregate.BacklogAggregation;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.net.http.HttpClient;
@@ -121,7 +122,7 @@ public final class ActivityBench {
         definitions.enabled().stream().map(AggregationDefinition::name).toList());
 
     var phases = new ArrayList<Phase>();
-    var aggregation = new BacklogAggregation(jdbi, definitions, store);
+    var aggregation = new BacklogAggregation(jdbi, definitions, store, new SimpleMeterRegistry());
     var runners = new ArrayList<AggregationRunner>();
     for (int i = 0; i < options.counters(); i++)
       runners.add(AggregationRunner.start(aggregation, AggregationRunner.Options.defaults()));

@@ -11,6 +11,7 @@ import dev.tidings.delivery.StepListener;
 import dev.tidings.message.MessageId;
 import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -322,7 +325,10 @@ public final class DeliveryBench {
    */
   private static ReceiptStore sendRecordsApplied(Database database, Workload load) {
     var store = new ReceiptStore(
-        database.jdbi(), InstantSource.system(), StepListener.ofPeople(ExperimentSteps::count));
+        database.jdbi(),
+        InstantSource.system(),
+        StepListener.ofPeople(ExperimentSteps::count),
+        new SimpleMeterRegistry());
     List<Receipt> sendRecords = new ArrayList<>();
     for (String message : load.last().keySet())
       sendRecords.add(
@@ -447,10 +453,10 @@ public final class DeliveryBench {
                     "UPDATE seed_messages SET priority = ? WHERE id = ? AND priority < ?");
                 PreparedStatement count = connection.prepareStatement(
                     "UPDATE seed_funnel SET count = count + ? WHERE status = ?")) {
-              Map<Integer, Long> perStatus = new java.util.TreeMap<>();
+              Map<Integer, Long> perStatus = new TreeMap<>();
               // in message order, so that two consumers' batches lock rows in the same order
               List<Receipt> ordered = new ArrayList<>(batch);
-              ordered.sort(java.util.Comparator.comparing(Receipt::messageId));
+              ordered.sort(Comparator.comparing(Receipt::messageId));
               for (Receipt receipt : ordered) {
                 int priority = receipt.status().priority();
                 move.setInt(1, priority);

@@ -6,12 +6,14 @@ import dev.tidings.notify.Content;
 import dev.tidings.notify.ContentType;
 import dev.tidings.notify.Notifications;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -78,7 +80,7 @@ public final class FanoutBench {
         jdbi,
         InstantSource.system(),
         Notifications.ProductShelf.ALL_AVAILABLE,
-        new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        new SimpleMeterRegistry());
     var designs = new ArrayList<Design>();
     designs.add(buckets(jdbi, notifications, options, now, out));
     designs.add(oneBigTable(jdbi, options, out));
@@ -274,7 +276,7 @@ public final class FanoutBench {
 
   private static long percentile(long[] values, double share) {
     long[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
+    Arrays.sort(sorted);
     int index = (int) Math.ceil(share * sorted.length) - 1;
     return sorted[Math.max(0, index)];
   }

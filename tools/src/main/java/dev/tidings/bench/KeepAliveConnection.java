@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -50,11 +51,11 @@ final class KeepAliveConnection implements AutoCloseable {
 
   /** Writes one GET in a single write (a request split over writes would meet Nagle's delay). */
   void send(String path) throws IOException {
-    send(path, java.util.List.of());
+    send(path, List.of());
   }
 
   /** Writes one GET with the given header lines (each without its CRLF), in a single write. */
-  void send(String path, java.util.List<String> headers) throws IOException {
+  void send(String path, List<String> headers) throws IOException {
     var head = new StringBuilder(128).append("GET ").append(path).append(" HTTP/1.1\r\n");
     for (String header : headers) head.append(header).append("\r\n");
     byte[] start = head.toString().getBytes(StandardCharsets.US_ASCII);
@@ -69,7 +70,7 @@ final class KeepAliveConnection implements AutoCloseable {
    * Writes one POST of {@code body} with the given header lines (each without its CRLF), head and body
    * in a single write.
    */
-  void post(String path, java.util.List<String> headers, byte[] body) throws IOException {
+  void post(String path, List<String> headers, byte[] body) throws IOException {
     var head = new StringBuilder(256)
         .append("POST ")
         .append(path)

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -213,7 +214,7 @@ public final class OptimizeBench {
     double logMeanCorrection = sigma * sigma / 2;
     long[] totals = new long[3]; // rows, impressions, conversions
     int[] planted = new int[3]; // better, worse, testable
-    String now = java.time.Instant.now().toString();
+    String now = Instant.now().toString();
     long started = System.nanoTime();
     try (Tracker tracker = progress.start("counts (COPY)", options.items())) {
       for (int from = 0; from < options.items(); from += COPY_ITEMS_PER_STATEMENT) {

@@ -9,6 +9,7 @@ import dev.tidings.activity.aggregate.KeyPart;
 import dev.tidings.config.SettingsCatalog;
 import dev.tidings.recommend.AffinityPopularityRecommender;
 import dev.tidings.recommend.RecommendationRequest;
+import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommender;
 import dev.tidings.recommend.blend.Keys;
 import dev.tidings.recommend.blend.LiveRecommender;
@@ -94,7 +95,10 @@ public final class RecommendBench {
     String model;
     double buildSeconds;
     try (var live = LiveRecommender.of(
-        database.jdbi(), InstantSource.system(), LiveRecommender.Options.defaults())) {
+        database.jdbi(),
+        InstantSource.system(),
+        LiveRecommender.Options.defaults(),
+        new SimpleMeterRegistry())) {
       live.refreshModels(); // the first build races the background's first EASE fit
       long building = System.nanoTime();
       String parts = live.refreshModels();
@@ -152,11 +156,10 @@ public final class RecommendBench {
   }
 
   /** Ten placeholder products, so that a read alone passes the answer check. */
-  private static dev.tidings.recommend.Recommendations ten(RecommendationRequest request) {
-    var items = new ArrayList<dev.tidings.recommend.Recommendations.Recommended>();
-    for (int i = 0; i < K; i++)
-      items.add(new dev.tidings.recommend.Recommendations.Recommended("x" + i, "read", 0));
-    return new dev.tidings.recommend.Recommendations(items);
+  private static Recommendations ten(RecommendationRequest request) {
+    var items = new ArrayList<Recommendations.Recommended>();
+    for (int i = 0; i < K; i++) items.add(new Recommendations.Recommended("x" + i, "read", 0));
+    return new Recommendations(items);
   }
 
   private static List<Figures> measureBoth(

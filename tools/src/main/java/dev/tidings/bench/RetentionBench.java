@@ -85,7 +85,7 @@ public final class RetentionBench {
         rowsBefore,
         loadSeconds);
 
-    var store = new ReceiptStore(jdbi, InstantSource.system());
+    var store = new ReceiptStore(jdbi, InstantSource.system(), new SimpleMeterRegistry());
     var foreground = new Receipts(store, options.receiptsPerBatch());
     var phases = new ArrayList<Foreground>();
     phases.add(foreground.measure("alone", options.baseline(), new AtomicBoolean(false)));

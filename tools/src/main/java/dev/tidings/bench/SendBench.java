@@ -69,12 +69,14 @@ public final class SendBench {
     var composer = new TimedComposer(new SyntheticComposer());
     List<Subscription> subscriptions = new ArrayList<>();
     long connectionsBefore = smtp.connections();
+    var metrics = new SimpleMeterRegistry();
     try (var pipeline = new SendPipeline(
         backend.jdbi(),
         backend.queue(),
         backend.coordination(),
         sendOptions,
-        InstantSource.system())) {
+        InstantSource.system(),
+        metrics)) {
       resetPeaks();
       var job = new SendJob(System.currentTimeMillis(), 1, 3, 1_000_000);
       long began = System.nanoTime();
@@ -83,9 +85,8 @@ public final class SendBench {
       out.printf(
           "  %s: planned %,d recipients in %.2f s%n",
           backend.name(), options.subscribers(), planSeconds);
-      var metrics = new SimpleMeterRegistry();
       pipeline
-          .consumers(composer, backend.mail(), metrics)
+          .consumers(composer, backend.mail())
           .register(new Subscribing(backend.queue(), subscriptions));
       SendProgress progress;
       long lastPrint = System.nanoTime();

@@ -1,6 +1,7 @@
 package dev.tidings.bench;
 
 import dev.tidings.Json;
+import dev.tidings.campaign.Audience;
 import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignService;
@@ -86,7 +87,8 @@ public final class SendTimeBench {
         queue,
         coordination,
         SendOptions.defaults().withQueues("bench-st-" + suffix, "bench-sto-" + suffix),
-        clock)) {
+        clock,
+        metrics)) {
       var campaigns =
           new CampaignService(jdbi, pipeline.sends(), new AudienceQuery(jdbi, clock), clock, plans);
       Phase atOnce = start(campaigns, "at once (baseline)", "", options, out);
@@ -154,8 +156,7 @@ public final class SendTimeBench {
     var audience = new AudienceQuery(jdbi, InstantSource.system());
     long began = System.nanoTime();
     var planner = plans.planner(1, InstantSource.system().instant(), Duration.ofHours(24), 0.1);
-    Iterator<AudienceQuery.Member> members =
-        audience.members(new dev.tidings.campaign.Audience.All());
+    Iterator<AudienceQuery.Member> members = audience.members(new Audience.All());
     var recipients = new Iterator<SendTimePlans.Recipient>() {
       @Override
       public boolean hasNext() {

@@ -1,7 +1,9 @@
 package dev.tidings.demo;
 
+import jakarta.mail.internet.MimeUtility;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.UnsupportedEncodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +50,8 @@ public record SentEmail(String messageId, String token, int slots, String subjec
     if (!subject.find()) return "";
     String folded = subject.group(1).replaceAll("\\r?\\n[ \\t]+", " ").strip();
     try {
-      return jakarta.mail.internet.MimeUtility.decodeText(folded);
-    } catch (java.io.UnsupportedEncodingException e) {
+      return MimeUtility.decodeText(folded);
+    } catch (UnsupportedEncodingException e) {
       return folded;
     }
   }

@@ -3,6 +3,7 @@ package dev.tidings.evaluation;
 import dev.tidings.sendtime.HourOfWeek;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
@@ -68,7 +69,7 @@ public record HabitualReader(
    * Whether the reader opens an email that arrives at {@code arrival}, and when (empty: not within
    * the horizon); every check is a fresh draw.
    */
-  public java.util.Optional<Instant> open(Instant arrival, SplittableRandom random) {
+  public Optional<Instant> open(Instant arrival, SplittableRandom random) {
     long arrivalSecond = arrival.getEpochSecond();
     long firstHour = Math.floorDiv(arrivalSecond, 3600);
     for (long hour = firstHour; hour < firstHour + HORIZON_HOURS + 1; hour++) {
@@ -79,9 +80,9 @@ public record HabitualReader(
       double waited = (checkSecond - arrivalSecond) / 3600.0;
       if (waited > HORIZON_HOURS) break;
       if (random.nextDouble() < FRESH_OPEN * Math.exp(-waited / BURY_HOURS))
-        return java.util.Optional.of(Instant.ofEpochSecond(checkSecond));
+        return Optional.of(Instant.ofEpochSecond(checkSecond));
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   /** The hour of the week (UTC) the reader is likeliest to check mail in: what an oracle knows. */

@@ -2,6 +2,7 @@ package dev.tidings.sample;
 
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /** The invented shop: brands, the category tree, and the words product titles are made of. */
 final class Catalog {
@@ -309,7 +310,7 @@ final class Catalog {
   static final List<String> FOLLOWABLE_CATEGORIES = LEAVES.stream()
       .flatMap(leaf -> {
         String[] levels = leaf.path().split("/");
-        return java.util.stream.Stream.of(levels[0] + "/" + levels[1], leaf.path());
+        return Stream.of(levels[0] + "/" + levels[1], leaf.path());
       })
       .distinct()
       .toList();

@@ -1,5 +1,6 @@
 package dev.tidings.sample;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -101,7 +102,7 @@ final class Events {
         String itemId,
         Instant at,
         @Nullable Integer quantity,
-        java.math.@Nullable BigDecimal price) {
+        @Nullable BigDecimal price) {
       rows.accept(new Object[] {
         userId, type, itemId, at.toString(), eventIdPrefix + sequence++, quantity, price
       });

@@ -1,6 +1,7 @@
 package dev.tidings.sample;
 
 import java.util.List;
+import java.util.SplittableRandom;
 
 /** Where subscribers live, and what they are called there. */
 final class Places {
@@ -268,7 +269,7 @@ final class Places {
   private static final int TOTAL_WEIGHT =
       REGIONS.stream().mapToInt(Region::weight).sum();
 
-  static Region region(java.util.SplittableRandom random) {
+  static Region region(SplittableRandom random) {
     int ticket = random.nextInt(TOTAL_WEIGHT);
     for (Region region : REGIONS) {
       ticket -= region.weight();

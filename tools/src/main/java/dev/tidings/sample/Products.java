@@ -1,6 +1,8 @@
 package dev.tidings.sample;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,10 +49,9 @@ final class Products {
 
   /** The brands, most popular first: a seeded shuffle, so each seed has its own favourites. */
   static List<Catalog.Brand> brandsByPopularity(long seed) {
-    var brands = new java.util.ArrayList<>(Catalog.BRANDS);
+    var brands = new ArrayList<>(Catalog.BRANDS);
     var random = Rng.of(seed, Rng.BRAND_ORDER, 0);
-    for (int i = brands.size() - 1; i > 0; i--)
-      java.util.Collections.swap(brands, i, random.nextInt(i + 1));
+    for (int i = brands.size() - 1; i > 0; i--) Collections.swap(brands, i, random.nextInt(i + 1));
     return List.copyOf(brands);
   }
 

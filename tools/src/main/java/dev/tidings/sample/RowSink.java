@@ -1,6 +1,7 @@
 package dev.tidings.sample;
 
 import java.io.BufferedWriter;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
 
 /**
@@ -115,8 +117,8 @@ sealed interface RowSink extends AutoCloseable permits RowSink.Csv, RowSink.Json
     private boolean any;
 
     Jsonl(OutputStream out, List<String> columns) {
-      this.generator = FACTORY.createGenerator(
-          tools.jackson.core.ObjectWriteContext.empty(), new UnclosableOutputStream(out));
+      this.generator =
+          FACTORY.createGenerator(ObjectWriteContext.empty(), new UnclosableOutputStream(out));
       this.columns = columns;
     }
 
@@ -158,7 +160,7 @@ sealed interface RowSink extends AutoCloseable permits RowSink.Csv, RowSink.Json
   }
 
   /** The caller owns the stream; the generator must flush it, not close it. */
-  final class UnclosableOutputStream extends java.io.FilterOutputStream {
+  final class UnclosableOutputStream extends FilterOutputStream {
     UnclosableOutputStream(OutputStream out) {
       super(out);
     }

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -134,7 +135,7 @@ public final class SampleShop {
       SampleFormat format,
       SampleProgress progress,
       String kind,
-      java.util.List<String> columns,
+      List<String> columns,
       PerSubscriber generator) {
     try (var sink = RowSink.open(out, format, columns)) {
       var counter = new Counter(kind, -1, progress);

@@ -1,6 +1,7 @@
 package dev.tidings.tools;
 
 import dev.tidings.bench.AotTraining;
+import dev.tidings.bench.NodeProcess;
 import dev.tidings.cli.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,9 +47,8 @@ final class AotTrainCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     if (!Files.isRegularFile(jar)) throw new UsageException(jar + " is not a file");
     if (seconds < 1) throw new UsageException("--seconds must be at least 1");
-    List<String> options = nodeJvmOptions.isEmpty()
-        ? dev.tidings.bench.NodeProcess.LAUNCHER_JVM_OPTIONS
-        : nodeJvmOptions;
+    List<String> options =
+        nodeJvmOptions.isEmpty() ? NodeProcess.LAUNCHER_JVM_OPTIONS : nodeJvmOptions;
     try (var work = ScratchDirectory.create("tidings-aot-train-")) {
       AotTraining.train(
           jar,

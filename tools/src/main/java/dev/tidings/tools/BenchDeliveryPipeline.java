@@ -18,6 +18,7 @@ import dev.tidings.queue.WorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.web.HttpServer;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -73,7 +74,10 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
     try {
       var sink = new ReceiptQueue(queue, topic);
       var consumer = new ReceiptConsumer(new ReceiptStore(
-          database.jdbi(), InstantSource.system(), StepListener.ofPeople(ExperimentSteps::count)));
+          database.jdbi(),
+          InstantSource.system(),
+          StepListener.ofPeople(ExperimentSteps::count),
+          new SimpleMeterRegistry()));
       var applied = new AtomicLong();
       Topic.BatchOf<ReceiptBatch> counting = batch -> {
         var result = consumer.handle(batch);
@@ -100,7 +104,7 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
             registry,
             List.of(),
             List.of(new DeliveryWebhookRoutes(
-                webhooks, () -> sink, maxBodyBytes, java.time.InstantSource.system(), registry)));
+                webhooks, () -> sink, maxBodyBytes, InstantSource.system(), registry)));
       } catch (RuntimeException e) {
         consumers.close();
         throw e;

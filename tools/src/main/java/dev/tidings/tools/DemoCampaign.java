@@ -11,6 +11,7 @@ import dev.tidings.cli.Progress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -63,7 +64,7 @@ final class DemoCampaign {
                 "%n%s %d %s: %,d sent, %,d failed, %,d skipped%n",
                 label,
                 id,
-                progress.get().state().name().toLowerCase(java.util.Locale.ROOT),
+                progress.get().state().name().toLowerCase(Locale.ROOT),
                 progress.get().sent(),
                 progress.get().failed(),
                 progress.get().skipped());

@@ -1,5 +1,6 @@
 package dev.tidings.tools;
 
+import dev.tidings.TidingsException;
 import dev.tidings.app.ActivityWiring;
 import dev.tidings.app.AudienceWiring;
 import dev.tidings.app.CatalogWiring;
@@ -30,6 +31,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
@@ -128,8 +130,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       throw e;
     }
     Banner.print(node, Role.DEMO);
-    try (var readers =
-        new DemoReaders(node, seed, java.time.Duration.ofMinutes(engagementMinutes))) {
+    try (var readers = new DemoReaders(node, seed, Duration.ofMinutes(engagementMinutes))) {
       DemoCampaign.sendOnFirstStart(node, noEngagement ? () -> {} : readers::start);
       UntilStopped.await(node);
     }
@@ -159,8 +160,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
 
   private static URI publicUrl(Node node, int httpPort) {
     var configured = node.settings().publicUrl();
-    boolean isDefault =
-        configured.toString().equals(dev.tidings.config.Settings.DEFAULT_PUBLIC_URL);
+    boolean isDefault = configured.toString().equals(Settings.DEFAULT_PUBLIC_URL);
     return isDefault ? URI.create("http://localhost:" + httpPort) : configured;
   }
 
@@ -246,7 +246,7 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     }
     if (!report.committed() || report.rejected() > 0) {
       ImportCommand.print(report, 10);
-      throw new dev.tidings.TidingsException(
+      throw new TidingsException(
           "the sample " + kind + " did not import cleanly (from a feed: its errors are above;"
               + " generated: a bug, please report it)");
     }

@@ -6,7 +6,9 @@ import dev.tidings.app.CatalogWiring;
 import dev.tidings.app.Node;
 import dev.tidings.app.NotifyWiring;
 import dev.tidings.audience.TargetType;
+import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
+import dev.tidings.sample.SampleMarkets;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,8 +42,7 @@ final class DemoDigest {
     var catalog = node.capability(CatalogWiring.class).catalog();
     var brands =
         node.capability(AudienceWiring.class).follows().mostFollowed(TargetType.BRAND, BRANDS);
-    List<Product> shelf =
-        catalog.list(Optional.empty(), dev.tidings.catalog.CatalogService.MAX_PAGE);
+    List<Product> shelf = catalog.list(Optional.empty(), CatalogService.MAX_PAGE);
     int added = 0;
     for (var brand : brands) {
       var models = shelf.stream()
@@ -55,9 +56,7 @@ final class DemoDigest {
         // priced in every market, as the rest of the shop is
         node.capability(CatalogWiring.class)
             .markets()
-            .putPrices(
-                created.id(),
-                dev.tidings.sample.SampleMarkets.prices(created.price(), created.currency()));
+            .putPrices(created.id(), SampleMarkets.prices(created.price(), created.currency()));
       }
     }
     return added;

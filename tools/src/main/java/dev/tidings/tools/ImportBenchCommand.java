@@ -6,6 +6,7 @@ import dev.tidings.bench.ImportBench;
 import dev.tidings.cli.EnvironmentAware;
 import dev.tidings.cli.UsageException;
 import dev.tidings.sample.SampleFormat;
+import dev.tidings.sample.SampleProgress;
 import dev.tidings.sample.SampleShop;
 import dev.tidings.sample.SampleShopSpec;
 import java.io.IOException;
@@ -80,7 +81,7 @@ final class ImportBenchCommand extends EnvironmentAware implements Callable<Inte
   }
 
   private interface Writer {
-    long write(Path file, dev.tidings.sample.SampleProgress progress);
+    long write(Path file, SampleProgress progress);
   }
 
   private void generate(String kind, Path file, Writer writer) {

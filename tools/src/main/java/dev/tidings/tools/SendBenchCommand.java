@@ -8,6 +8,7 @@ import dev.tidings.cli.EnvironmentAware;
 import dev.tidings.cli.UsageException;
 import dev.tidings.config.Settings;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
@@ -100,7 +101,7 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
         senders,
         chunk,
         partitionSize,
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     try (var smtp = DiscardSmtpServer.start()) {
       String smtpUrl = "smtp://127.0.0.1:" + smtp.port() + "?pool=" + Math.min(64, slots * senders);
       if (!which.equals("real")) results.add(embedded(options, smtp, smtpUrl, results));
@@ -123,7 +124,7 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
     }
     System.out.printf(
         "load average after: %.2f%n",
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     return 0;
   }
 

@@ -3,6 +3,7 @@ package dev.tidings.tools;
 import dev.tidings.coordination.ComputeOnce;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.redis.RedisCoordination;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -32,7 +33,9 @@ public final class ThrowawayCoordination implements AutoCloseable {
     try {
       for (int i = 0; i < count; i++)
         nodes.add(RedisCoordination.connect(
-            url, RedisCoordination.Options.defaults().withKeyPrefix(prefix)));
+            url,
+            RedisCoordination.Options.defaults().withKeyPrefix(prefix),
+            new SimpleMeterRegistry()));
     } catch (RuntimeException e) {
       nodes.forEach(RedisCoordination::close);
       throw e;

@@ -4,6 +4,7 @@ import dev.tidings.config.Settings;
 import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
 import dev.tidings.storage.EmbeddedPostgresServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.UUID;
@@ -31,10 +32,11 @@ public final class ThrowawayDatabase implements AutoCloseable {
     Database database;
     if (settings.dbUrl().isPresent()) {
       var spec = ConnectionSpec.from(settings, settings.dbUrl().get()).withSchema(schema);
-      database = Database.connect(spec, () -> {});
+      database = Database.connect(spec, () -> {}, new SimpleMeterRegistry());
     } else {
       var server = EmbeddedPostgresServer.start(workDirectory.resolve("pg"));
-      database = Database.connect(server.connectionSpec(connections).withSchema(schema), server);
+      database = Database.connect(
+          server.connectionSpec(connections).withSchema(schema), server, new SimpleMeterRegistry());
     }
     try {
       database.migrate();

@@ -5,6 +5,7 @@ import dev.tidings.queue.postgres.PostgresQueueOptions;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.queue.rabbitmq.RabbitWorkQueue;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 
@@ -14,16 +15,18 @@ public final class ThrowawayQueues {
 
   /** Queue tables in {@code database}, as a node opens them. */
   public static WorkQueue queueTables(Database database) {
-    return new PostgresWorkQueue(database);
+    return new PostgresWorkQueue(database, new SimpleMeterRegistry());
   }
 
   /** Queue tables that NOTIFY in every publish's transaction, as they did before the debounce. */
   public static WorkQueue queueTablesNotifyingEveryPublish(Database database) {
     return new PostgresWorkQueue(
-        database, PostgresQueueOptions.defaults().withNotifyInterval(Duration.ZERO));
+        database,
+        PostgresQueueOptions.defaults().withNotifyInterval(Duration.ZERO),
+        new SimpleMeterRegistry());
   }
 
   public static WorkQueue rabbitMq(URI amqpUrl) {
-    return RabbitWorkQueue.connect(amqpUrl);
+    return RabbitWorkQueue.connect(amqpUrl, new SimpleMeterRegistry());
   }
 }

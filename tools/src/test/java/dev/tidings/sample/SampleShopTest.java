@@ -3,10 +3,12 @@ package dev.tidings.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -254,11 +256,11 @@ class SampleShopTest {
 
   @Test
   void csv_cells_with_commas_quotes_and_line_breaks_are_quoted() throws IOException {
-    var out = new java.io.ByteArrayOutputStream();
+    var out = new ByteArrayOutputStream();
     try (var sink = RowSink.open(out, SampleFormat.CSV, List.of("a", "b", "c", "d"))) {
       sink.row(new Object[] {"x,y", "say \"hi\"", "two\nlines", Map.of("k", "v,\"w\"")});
     }
-    var rows = readCsv(out.toString(java.nio.charset.StandardCharsets.UTF_8));
+    var rows = readCsv(out.toString(StandardCharsets.UTF_8));
     assertThat(rows)
         .containsExactly(Map.of(
             "a", "x,y", "b", "say \"hi\"", "c", "two\nlines", "d", "{\"k\":\"v,\\\"w\\\"\"}"));

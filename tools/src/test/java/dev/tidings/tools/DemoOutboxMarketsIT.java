@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +135,7 @@ class DemoOutboxMarketsIT {
 
   /** Each email's decoded text by its message id. */
   private static Map<String, String> bodies(Path outbox) throws IOException {
-    Map<String, String> bodies = new java.util.HashMap<>();
+    Map<String, String> bodies = new HashMap<>();
     Pattern id = Pattern.compile("^X-Tidings-Message-Id:\\s*(\\S+)", Pattern.MULTILINE);
     try (Stream<Path> files = Files.walk(outbox)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".eml")).toList()) {

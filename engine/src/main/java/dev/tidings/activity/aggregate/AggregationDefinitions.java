@@ -86,7 +86,7 @@ public final class AggregationDefinitions {
    * arrive from when nodes next read the declarations (within seconds).
    *
    * @return true when it was new
-   * @throws dev.tidings.InvalidInputException when the declaration is not a valid one
+   * @throws InvalidInputException when the declaration is not a valid one
    */
   public boolean put(String name, JsonNode definition, boolean enabled) {
     try {

@@ -5,8 +5,8 @@ import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.StoredEvent;
 import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,10 +30,6 @@ public final class BacklogAggregation {
   private final AggregationDefinitions definitions;
   private final AggregateStore store;
   private final CountingMetrics metrics;
-
-  public BacklogAggregation(Jdbi jdbi, AggregationDefinitions definitions, AggregateStore store) {
-    this(jdbi, definitions, store, new SimpleMeterRegistry());
-  }
 
   /** {@code registry}: where rounds are counted ({@link CountingMetrics}). */
   public BacklogAggregation(
@@ -71,7 +67,7 @@ public final class BacklogAggregation {
   }
 
   /** How long the oldest event still waiting to be counted has waited; zero when none waits. */
-  public Duration lag(java.time.Instant now) {
+  public Duration lag(Instant now) {
     return jdbi.withHandle(ActivityBacklog::oldestWaiting)
         .map(arrived -> Duration.between(arrived, now))
         .filter(waited -> !waited.isNegative())

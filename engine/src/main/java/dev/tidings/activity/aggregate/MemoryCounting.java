@@ -4,6 +4,7 @@ import dev.tidings.activity.ActivityBacklog;
 import dev.tidings.activity.ActivityBacklog.SessionEvent;
 import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.StoredEvent;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -70,7 +71,7 @@ public final class MemoryCounting {
    * replay in time order no longer needs for them): the totals stay. What the database does when it
    * drops a day partition.
    */
-  public void forgetPeopleBefore(java.time.LocalDate day) {
+  public void forgetPeopleBefore(LocalDate day) {
     counted.removeIf(touch -> touch.day().isBefore(day));
   }
 }

@@ -3,6 +3,7 @@ package dev.tidings.campaign.editor;
 import dev.tidings.Json;
 import dev.tidings.campaign.Audience;
 import dev.tidings.campaign.CampaignDefinition;
+import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignTemplates;
 import dev.tidings.campaign.DigestOptions;
 import dev.tidings.mail.Address;
@@ -54,8 +55,8 @@ public final class CampaignTemplateLibrary {
         template.text(),
         new Audience.All(),
         template.slots(),
-        dev.tidings.campaign.CampaignJson.DEFAULT_PRIORITY,
-        dev.tidings.campaign.CampaignJson.DEFAULT_RATE,
+        CampaignJson.DEFAULT_PRIORITY,
+        CampaignJson.DEFAULT_RATE,
         Optional.empty(),
         template.digest(),
         Optional.empty());

@@ -22,6 +22,7 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +34,7 @@ import org.slf4j.LoggerFactory;
  * funnel, its subject prefixed {@value #SUBJECT_PREFIX} and marked {@value #HEADER}. It goes through
  * the node's mail transport directly, not the send queue, at most a set number a minute across the
  * installation (the coordination's {@link RateLimiter}, shared by every node when Redis coordinates
- * them).
- * Counted in {@value #METRIC}{@code {outcome}}. Thread-safe.
+ * them). Counted in {@value #METRIC}{@code {outcome}}. Thread-safe.
  */
 public final class TestSends {
   private static final Logger log = LoggerFactory.getLogger(TestSends.class);
@@ -171,6 +171,6 @@ public final class TestSends {
   }
 
   private void count(String outcome) {
-    java.util.Objects.requireNonNull(outcomes.get(outcome)).increment();
+    Objects.requireNonNull(outcomes.get(outcome)).increment();
   }
 }

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
 
@@ -413,8 +414,7 @@ final class Ledger {
       notes.add(claim.note());
     }
     // the note is written by the handover's own statement: a recipient who may have the email
-    // always
-    // has it beside them
+    // always has it beside them
     return jdbi.withHandle(handle -> handle
         .createQuery("""
             UPDATE send_recipient AS r SET state = 'handed_over', updated_at = now(),
@@ -658,7 +658,7 @@ final class Ledger {
    * mid-transaction (GC, SIGSTOP) would otherwise hold the run's counter row and stop every other
    * worker of the run.
    */
-  private <T> T transaction(org.jdbi.v3.core.HandleCallback<T, RuntimeException> work) {
+  private <T> T transaction(HandleCallback<T, RuntimeException> work) {
     return jdbi.inTransaction(handle -> {
       handle.execute("SET LOCAL idle_in_transaction_session_timeout = '5s'");
       return work.withHandle(handle);

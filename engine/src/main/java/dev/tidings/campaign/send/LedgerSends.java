@@ -187,8 +187,7 @@ final class LedgerSends implements Sends {
    * Emails per second since this node last answered for the run (a progress bar asks every second or
    * so), else since the run began.
    */
-  private double recentRate(
-      Ledger.Run run, long done, @org.jspecify.annotations.Nullable Instant finished) {
+  private double recentRate(Ledger.Run run, long done, @Nullable Instant finished) {
     long now = System.nanoTime();
     var key = List.of(run.campaignId(), run.runId());
     Sample last = samples.asMap().put(key, new Sample(now, done));

@@ -3,6 +3,7 @@ package dev.tidings.campaign.send;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One recipient of a bulk run with when their email may go: {@code notBefore} empty sends it at once.
@@ -19,7 +20,7 @@ public record PlannedSend(String subscriberId, Optional<Instant> notBefore, Coho
     HELD_OUT;
 
     /** The ledger's code ({@code send_recipient.cohort}); null for NONE. */
-    @org.jspecify.annotations.Nullable Integer code() {
+    @Nullable Integer code() {
       return switch (this) {
         case NONE -> null;
         case TIMED -> 0;

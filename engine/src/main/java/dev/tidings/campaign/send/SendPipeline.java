@@ -6,7 +6,6 @@ import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.queue.Topic;
 import dev.tidings.queue.WorkQueue;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,20 +26,24 @@ public final class SendPipeline implements AutoCloseable {
   private final Topic<SendTask> tasks;
   private final Topic<SendReceipt> receipts;
   private final LedgerSends sends;
+  private final MeterRegistry metrics;
   private final List<StuckPartitionSweeper> sweepers = new ArrayList<>();
 
+  /** @param metrics where the consumers and the sweeps count send outcomes ({@link SendMetrics}) */
   public SendPipeline(
       Jdbi jdbi,
       WorkQueue queue,
       Coordination coordination,
       SendOptions options,
-      InstantSource clock) {
+      InstantSource clock,
+      MeterRegistry metrics) {
     this.ledger = new Ledger(jdbi);
     this.states = new RunStates(ledger, options.stateCacheTtl());
     this.coordination = coordination;
     this.queue = queue;
     this.options = options;
     this.clock = clock;
+    this.metrics = metrics;
     this.tasks = SendTopics.tasks(options);
     this.receipts = SendTopics.receipts(options);
     this.sends = new LedgerSends(
@@ -60,13 +63,11 @@ public final class SendPipeline implements AutoCloseable {
     return receipts;
   }
 
-  /** The send queue's consumers, sending through {@code mail} what {@code composer} writes. */
+  /**
+   * The send queue's consumers, sending through {@code mail} what {@code composer} writes and counting
+   * outcomes in the pipeline's metrics.
+   */
   public ConsumerGroup consumers(Composer composer, MailTransport mail) {
-    return consumers(composer, mail, new SimpleMeterRegistry());
-  }
-
-  /** As {@link #consumers(Composer, MailTransport)}, counting outcomes in {@code metrics}. */
-  public ConsumerGroup consumers(Composer composer, MailTransport mail, MeterRegistry metrics) {
     var sendMetrics = new SendMetrics(metrics);
     SendMetrics.registerRunning(metrics, ledger);
     var worker = new SendWorker(
@@ -107,7 +108,7 @@ public final class SendPipeline implements AutoCloseable {
             queue,
             tasks,
             options.leaseTtl(),
-            new SendMetrics(new SimpleMeterRegistry()),
+            new SendMetrics(metrics),
             clock)
         .sweepOnceAndClose();
   }

@@ -1,6 +1,9 @@
 package dev.tidings.campaign.send;
 
+import java.time.Instant;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -56,9 +59,8 @@ public interface Sends {
    * The run's recipients by the time they are planned for (a run sent at once: one row, its start),
    * earliest first.
    */
-  default java.util.List<java.util.Map.Entry<java.time.Instant, Long>> plannedByTime(
-      long campaignId, long runId) {
-    return java.util.List.of();
+  default List<Map.Entry<Instant, Long>> plannedByTime(long campaignId, long runId) {
+    return List.of();
   }
 
   /**

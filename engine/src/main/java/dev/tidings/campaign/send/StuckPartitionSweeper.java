@@ -4,6 +4,7 @@ import dev.tidings.coordination.Countdown;
 import dev.tidings.queue.Topic;
 import dev.tidings.queue.WorkQueue;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -33,7 +34,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
   private final Duration every;
   private final Duration stall;
   private final SendMetrics metrics;
-  private final java.time.InstantSource clock;
+  private final InstantSource clock;
   private final Thread thread;
 
   StuckPartitionSweeper(
@@ -43,7 +44,7 @@ final class StuckPartitionSweeper implements AutoCloseable {
       Topic<SendTask> tasks,
       Duration leaseTtl,
       SendMetrics metrics,
-      java.time.InstantSource clock) {
+      InstantSource clock) {
     this.metrics = metrics;
     this.clock = clock;
     this.ledger = ledger;

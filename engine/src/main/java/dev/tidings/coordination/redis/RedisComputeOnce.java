@@ -208,8 +208,8 @@ final class RedisComputeOnce implements ComputeOnce {
   /** Sends the flight's acquire; its reply ends the flight, or offers the lock to the leader. */
   private void start(String key, Keys keys, Flight flight, Timings timings) {
     flight.end.whenComplete((end, error) -> flights.remove(key, flight));
-    // the fence counter outlives values and locks; fences do not depend on it surviving (see
-    // ACQUIRE)
+    // the fence counter outlives values and locks;
+    // fences do not depend on it surviving (see ACQUIRE)
     long counterTtl = 2 * timings.valueTtl().toMillis() + timings.lockTtl().toMillis();
     CompletableFuture<List<Object>> reply;
     try {

@@ -26,7 +26,6 @@ import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +59,7 @@ import reactor.core.Disposable;
  * waiters look again on every resubscription, and in any case once the lock they saw would expire.
  *
  * <pre>{@code
- * try (var redis = RedisCoordination.connect(URI.create("redis://127.0.0.1:6379"))) {
+ * try (var redis = RedisCoordination.connect(URI.create("redis://127.0.0.1:6379"), metrics)) {
  *   ComputeOnce once = redis.computeOnce();
  * }
  * }</pre>
@@ -137,28 +136,24 @@ public final class RedisCoordination implements AutoCloseable {
     this.rateLimiter = new RedisRateLimiter(commands, options.keyPrefix());
   }
 
-  public static RedisCoordination connect(URI uri) {
-    return connect(uri, Options.defaults());
-  }
-
-  /** Connects and loads the scripts; fails with {@link CoordinationException} when Redis is not there. */
-  public static RedisCoordination connect(URI uri, Options options) {
-    return connect(uri, options, new SimpleMeterRegistry());
+  /** With the default options, counting in {@code metrics}. */
+  public static RedisCoordination connect(URI uri, MeterRegistry metrics) {
+    return connect(uri, Options.defaults(), metrics);
   }
 
   /**
-   * As {@link #connect(URI, Options)}, counting script reloads and (on a cluster) topology changes in
-   * {@code metrics}. A {@code redis-cluster://} or {@code rediss-cluster://} URL connects to a cluster.
+   * Connects and loads the scripts, counting script reloads and (on a cluster) topology changes in
+   * {@code metrics}; fails with {@link CoordinationException} when Redis is not there. A {@code
+   * redis-cluster://} or {@code rediss-cluster://} URL connects to a cluster.
    */
   public static RedisCoordination connect(URI uri, Options options, MeterRegistry metrics) {
     return connect(uri, options, metrics, List.of());
   }
 
-  /** As {@link #connect(URI, Options)}, with listeners that see every command sent (for tests). */
-  static RedisCoordination connect(URI uri, Options options, List<CommandListener> listeners) {
-    return connect(uri, options, new SimpleMeterRegistry(), listeners);
-  }
-
+  /**
+   * As {@link #connect(URI, Options, MeterRegistry)}, with listeners that see every command sent (for
+   * tests).
+   */
   static RedisCoordination connect(
       URI uri, Options options, MeterRegistry metrics, List<CommandListener> listeners) {
     Objects.requireNonNull(uri, "uri");

@@ -1,5 +1,6 @@
 package dev.tidings.delivery.webhook;
 
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -22,7 +23,7 @@ public record Freshness(InstantSource clock, Duration maxAge) {
   public static Instant unixSeconds(String text, String what) {
     try {
       return Instant.ofEpochSecond(Long.parseLong(text.trim()));
-    } catch (NumberFormatException | java.time.DateTimeException e) {
+    } catch (NumberFormatException | DateTimeException e) {
       throw WebhookRefused.unauthenticated(what + " must be unix seconds but was '" + text + "'");
     }
   }

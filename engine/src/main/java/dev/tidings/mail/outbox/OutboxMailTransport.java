@@ -86,8 +86,8 @@ public final class OutboxMailTransport implements MailTransport {
       Files.move(
           temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
-      // Same directory, so this only happens on exotic file systems; ATOMIC_MOVE replaces on POSIX
-      // anyway.
+      // Same directory, so this only happens on exotic file systems;
+      // ATOMIC_MOVE replaces on POSIX anyway.
       Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
     }
   }

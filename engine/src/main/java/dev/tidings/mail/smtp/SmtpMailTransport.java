@@ -61,8 +61,8 @@ public final class SmtpMailTransport implements MailTransport {
         Thread.ofPlatform().daemon().name("smtp-write-timeouts").factory());
     this.session = Session.getInstance(properties(settings, writeTimeouts));
     this.permits = new Semaphore(settings.poolSize(), true);
-    // Long enough for every busy connection to finish one slow send, so waiting is bounded but
-    // fair.
+    // Long enough for every busy connection to finish one slow send,
+    // so waiting is bounded but fair.
     this.waitForConnection =
         settings.connectTimeout().plus(settings.readTimeout()).plus(settings.writeTimeout());
   }
@@ -249,8 +249,8 @@ public final class SmtpMailTransport implements MailTransport {
   private @Nullable TrackedSmtpConnection takeIdle() {
     TrackedSmtpConnection connection;
     while ((connection = idle.pollFirst()) != null) {
-      // isConnected() sends NOOP: only worth its round trip when the server may have given up on
-      // us.
+      // isConnected() sends NOOP:
+      // only worth its round trip when the server may have given up on us.
       if (connection.idleNanos() < CHECK_IF_IDLE_FOR.toNanos() || connection.isConnected())
         return connection;
       closeQuietly(connection);

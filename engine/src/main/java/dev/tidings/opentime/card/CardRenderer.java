@@ -1,5 +1,6 @@
 package dev.tidings.opentime.card;
 
+import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;
@@ -158,7 +159,7 @@ final class CardRenderer {
       // the strike: across the middle of the digits, as thick as the text's stem
       var metrics = g.getFontMetrics(before);
       int strikeY = baseline - metrics.getAscent() / 3;
-      g.setStroke(new java.awt.BasicStroke(Math.max(2f, size / 18f)));
+      g.setStroke(new BasicStroke(Math.max(2f, size / 18f)));
       g.drawLine(x, strikeY, x + beforeWidth, strikeY);
       g.setColor(INK);
       return;

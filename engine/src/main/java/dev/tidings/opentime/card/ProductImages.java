@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,8 +34,8 @@ import org.slf4j.LoggerFactory;
 final class ProductImages {
   private static final Logger log = LoggerFactory.getLogger(ProductImages.class);
   private static final Set<String> FORMATS = Set.of("png", "jpeg", "gif");
-  // A small compressed file can claim a huge canvas; refuse before decoding (about 100 MB of
-  // pixels).
+  // A small compressed file can claim a huge canvas;
+  // refuse before decoding (about 100 MB of pixels).
   private static final long MAX_PIXELS = 25_000_000L;
   private static final int MAX_REMEMBERED_FAILURES = 10_000;
 
@@ -125,8 +126,7 @@ final class ProductImages {
       while (readers.hasNext()) {
         ImageReader reader = readers.next();
         try {
-          if (!FORMATS.contains(reader.getFormatName().toLowerCase(java.util.Locale.ROOT)))
-            continue;
+          if (!FORMATS.contains(reader.getFormatName().toLowerCase(Locale.ROOT))) continue;
           reader.setInput(input, true, true);
           long pixels = (long) reader.getWidth(0) * reader.getHeight(0);
           if (pixels > MAX_PIXELS) throw new IOException("image of " + pixels + " pixels");

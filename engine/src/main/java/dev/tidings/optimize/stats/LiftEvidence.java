@@ -61,8 +61,8 @@ public final class LiftEvidence {
     if (all > EXACT_UP_TO) {
       conversionsKey = EXACT_UP_TO
           + Math.round(Math.log((double) all / EXACT_UP_TO) / Math.log1p(CONVERSION_STEP));
-      // The challenger's share of the conversions varies by about 0.5 / sqrt(conversions): steps of
-      // a fifth of that.
+      // The challenger's share of the conversions varies by about 0.5 / sqrt(conversions):
+      // steps of a fifth of that.
       double steps =
           10 * Math.sqrt(EXACT_UP_TO * Math.pow(1 + CONVERSION_STEP, conversionsKey - EXACT_UP_TO));
       challengerKey = Math.round((double) challenger.successes() / all * steps);

@@ -171,8 +171,8 @@ public record LiftPosterior(int challenger, double better) {
                 conversions,
                 item.impressions(),
                 prior.logLift(k));
-        // Without a rate prior, or where its approximation does not hold (no conversion at all),
-        // the counts alone.
+        // Without a rate prior, or where its approximation does not hold
+        // (no conversion at all), the counts alone.
         if (Double.isNaN(ratio))
           ratio = LiftLikelihood.logRatio(
               challenger.successes(),

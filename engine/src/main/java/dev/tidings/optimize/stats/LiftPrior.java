@@ -79,8 +79,8 @@ public final class LiftPrior {
     if (groups.isEmpty()) return nothingDiffers();
     double[] grid = grid();
     int atoms = grid.length;
-    // Each group's likelihood on the grid, scaled to at most 1 (the scale is constant in the
-    // weights).
+    // Each group's likelihood on the grid, scaled to at most 1
+    // (the scale is constant in the weights).
     float[] likelihood = new float[groups.size() * atoms];
     double[] row = new double[atoms];
     double[] counts = new double[groups.size()];
@@ -113,9 +113,9 @@ public final class LiftPrior {
       logLikelihood = next.logLikelihood();
       if (done) break;
     }
-    // EM leaves a trace of weight on every lift it started from, and each lift kept costs every
-    // item's posterior a term. Dropping the traces changed no decision on the benchmark (at 1e-4 a
-    // few).
+    // EM leaves a trace of weight on every lift it started from, and each lift kept
+    // costs every item's posterior a term. Dropping the traces changed no decision on the
+    // benchmark (at 1e-4 a few).
     double kept = 0;
     for (int k = 0; k < atoms; k++) {
       if (weights[k] < RESIDUE) weights[k] = 0;

@@ -55,8 +55,8 @@ final class Leases implements AutoCloseable {
     long every = Math.max(1, spec.visibilityTimeout().toMillis() / 4);
     while (true) {
       try {
-        // A latch rather than an interrupt: interrupting a virtual thread in socket I/O closes the
-        // socket.
+        // A latch rather than an interrupt:
+        // interrupting a virtual thread in socket I/O closes the socket.
         if (stop.await(every, TimeUnit.MILLISECONDS)) return;
       } catch (InterruptedException e) {
         return;

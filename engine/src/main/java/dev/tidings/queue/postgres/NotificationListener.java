@@ -59,8 +59,8 @@ final class NotificationListener implements AutoCloseable {
     }
     try {
       PGConnection pg = connection.unwrap(PGConnection.class);
-      // Returns at once when a notification arrives; the timeout only bounds how late close() is
-      // noticed.
+      // Returns at once when a notification arrives;
+      // the timeout only bounds how late close() is noticed.
       int timeoutMillis = (int) Math.clamp(pollInterval.toMillis(), 1, CHECK_CLOSED_MILLIS);
       while (running) {
         PGNotification[] notifications = pg.getNotifications(timeoutMillis);
@@ -90,8 +90,8 @@ final class NotificationListener implements AutoCloseable {
   public void close() {
     running = false;
     try {
-      // getNotifications returns within CHECK_CLOSED_MILLIS; the rest covers a reconnect in
-      // progress.
+      // getNotifications returns within CHECK_CLOSED_MILLIS;
+      // the rest covers a reconnect in progress.
       if (!thread.join(Duration.ofSeconds(5))) thread.interrupt();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -15,7 +15,6 @@ import dev.tidings.queue.UnknownQueueException;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -55,12 +54,9 @@ public final class PostgresWorkQueue implements WorkQueue {
   private final MeterRegistry metrics;
   private final QueueCounters counters;
 
-  public PostgresWorkQueue(Database database) {
-    this(database, PostgresQueueOptions.defaults());
-  }
-
-  public PostgresWorkQueue(Database database, PostgresQueueOptions options) {
-    this(database, options, new SimpleMeterRegistry());
+  /** With the default options, counting in {@code metrics}. */
+  public PostgresWorkQueue(Database database, MeterRegistry metrics) {
+    this(database, PostgresQueueOptions.defaults(), metrics);
   }
 
   /** Counting the messages its batch consumers give up on in {@code metrics} ({@link PoisonIsolation}). */

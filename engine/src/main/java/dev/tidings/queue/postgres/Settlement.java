@@ -41,8 +41,8 @@ final class Settlement {
             "dead",
             0,
             reject.reason(),
-            // claimed past the limit: the deliveries before it were never settled, their consumers
-            // died
+            // claimed past the limit: the deliveries before it were never settled,
+            // their consumers died
             message.deliveries() > spec.maxDeliveries()
                 ? QueueCounters.DeadReason.consumer_lost
                 : QueueCounters.DeadReason.rejected);

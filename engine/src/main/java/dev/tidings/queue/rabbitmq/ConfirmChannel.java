@@ -56,8 +56,8 @@ final class ConfirmChannel {
         (tag, multiple) -> confirm(tag, multiple, null),
         (tag, multiple) -> confirm(tag, multiple, "the broker refused the message (nack)"));
     opened.addReturnListener(this::returned);
-    // Confirms of publishes made before a connection loss never come; fail them now instead of at
-    // the timeout.
+    // Confirms of publishes made before a connection loss never come;
+    // fail them now instead of at the timeout.
     opened.addShutdownListener(this::failAll);
     return opened;
   }

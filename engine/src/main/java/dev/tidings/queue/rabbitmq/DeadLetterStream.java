@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -75,7 +76,7 @@ final class DeadLetterStream {
   }
 
   private static List<DeadLetter> live(List<Letter> letters, long end) {
-    var resolved = new java.util.HashSet<String>();
+    var resolved = new HashSet<String>();
     var live = new ArrayList<DeadLetter>();
     for (Letter letter : letters.stream()
         .filter(letter -> letter.offset() <= end)

@@ -2,6 +2,7 @@ package dev.tidings.queue.rabbitmq;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -101,8 +102,8 @@ final class LaneBuffer<D> {
   /** The channel was lost: the broker takes back everything it held, so start from nothing. */
   void reset() {
     drain();
-    java.util.Arrays.fill(held, 0);
-    java.util.Arrays.fill(expected, 0);
+    Arrays.fill(held, 0);
+    Arrays.fill(expected, 0);
   }
 
   private boolean expecting(int lane, long now) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.TreeSet;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -141,8 +142,8 @@ final class LaneConsumer {
       lock.lock();
       try {
         if (getChannel() != channel) return; // a channel given up on; the broker requeues
-        // Automatic recovery keeps the channel object but a new incarnation: deliveries belong to
-        // the current one.
+        // Automatic recovery keeps the channel object but a new incarnation:
+        // deliveries belong to the current one.
         var inbound = new Inbound(
             lane, incarnation, envelope.getDeliveryTag(), envelope.isRedeliver(), properties, body);
         buffer.delivered(lane, inbound, TidingsHeaders.publishedAt(properties));
@@ -386,7 +387,7 @@ final class LaneConsumer {
     if (current == null) return;
     try {
       if (current.isOpen()) current.close();
-    } catch (IOException | java.util.concurrent.TimeoutException | RuntimeException e) {
+    } catch (IOException | TimeoutException | RuntimeException e) {
       abortQuietly(current);
     }
   }

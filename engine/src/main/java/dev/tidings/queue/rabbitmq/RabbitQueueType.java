@@ -1,5 +1,7 @@
 package dev.tidings.queue.rabbitmq;
 
+import java.util.Locale;
+
 /**
  * What kind of RabbitMQ queue holds a Tidings queue's lanes and delay queues.
  *
@@ -17,6 +19,6 @@ public enum RabbitQueueType {
 
   /** The value of {@code x-queue-type} the broker knows it by. */
   String argument() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 }

@@ -22,7 +22,6 @@ import dev.tidings.queue.Subscription;
 import dev.tidings.queue.UnknownQueueException;
 import dev.tidings.queue.WorkQueue;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -110,20 +109,16 @@ public final class RabbitWorkQueue implements WorkQueue {
     this.timeLimit = new TimeLimit(timer);
   }
 
-  public static RabbitWorkQueue connect(URI amqpUri) {
-    return connect(amqpUri, RabbitQueueOptions.defaults(), InstantSource.system());
+  /** With the default options and the system clock, counting in {@code metrics}. */
+  public static RabbitWorkQueue connect(URI amqpUri, MeterRegistry metrics) {
+    return connect(amqpUri, RabbitQueueOptions.defaults(), InstantSource.system(), metrics);
   }
 
   /**
    * Connects to {@code amqpUri} ({@code amqp://user:password@host:port/vhost}, or several nodes as
-   * {@code host1:port1,host2:port2}); {@code clock} stamps messages and dead letters.
+   * {@code host1:port1,host2:port2}); {@code clock} stamps messages and dead letters, and
+   * {@code metrics} counts what batch consumers give up on ({@link PoisonIsolation}).
    */
-  public static RabbitWorkQueue connect(
-      URI amqpUri, RabbitQueueOptions options, InstantSource clock) {
-    return connect(amqpUri, options, clock, new SimpleMeterRegistry());
-  }
-
-  /** As {@link #connect(URI, RabbitQueueOptions, InstantSource)}, counting what batch consumers give up on in {@code metrics} ({@link PoisonIsolation}). */
   public static RabbitWorkQueue connect(
       URI amqpUri, RabbitQueueOptions options, InstantSource clock, MeterRegistry metrics) {
     AmqpAddresses addresses;
@@ -141,10 +136,9 @@ public final class RabbitWorkQueue implements WorkQueue {
       factory.setAutomaticRecoveryEnabled(true);
       factory.setTopologyRecoveryEnabled(true);
       // Recovery re-registers consumers, but not queues, exchanges or bindings: they are durable,
-      // so
-      // they outlive the connection, and they were declared on short-lived channels that are closed
-      // by the time the connection recovers, where declaring them again fails (and logs an error
-      // with its stack trace for each one, eleven for every queue, on every recovery).
+      // so they outlive the connection, and they were declared on short-lived channels that are
+      // closed by the time the connection recovers, where declaring them again fails (and logs an
+      // error with its stack trace for each one, eleven for every queue, on every recovery).
       factory.setTopologyRecoveryFilter(new TopologyRecoveryFilter() {
         @Override
         public boolean filterQueue(RecordedQueue queue) {

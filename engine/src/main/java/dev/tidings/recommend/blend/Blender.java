@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -192,7 +193,7 @@ public final class Blender implements Recommender {
       return heaviestFirst().map(Map.Entry::getValue).toList();
     }
 
-    private java.util.stream.Stream<Map.Entry<String, Double>> heaviestFirst() {
+    private Stream<Map.Entry<String, Double>> heaviestFirst() {
       return shares.entrySet().stream()
           .sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())
               .thenComparing(Map.Entry.comparingByKey()));

@@ -3,8 +3,10 @@ package dev.tidings.recommend.blend;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * EASE (Steck 2019) fitted on the live aggregates: B = I - P / diag(P) with P = (G + lambda I)^-1,
@@ -78,7 +80,7 @@ final class EaseModel {
   Map<String, Double> scores(List<String> seeds) {
     double[] sum = new double[items.length];
     boolean any = false;
-    var seedRows = new java.util.HashSet<Integer>();
+    var seedRows = new HashSet<Integer>();
     for (String seed : seeds) {
       Integer row = index.get(seed);
       if (row == null) continue;
@@ -96,7 +98,6 @@ final class EaseModel {
 
   /** B[i][j], for tests. */
   double weight(String from, String to) {
-    return weights[java.util.Objects.requireNonNull(index.get(from))][
-        java.util.Objects.requireNonNull(index.get(to))];
+    return weights[Objects.requireNonNull(index.get(from))][Objects.requireNonNull(index.get(to))];
   }
 }

@@ -10,13 +10,13 @@ import dev.tidings.storage.ChangeFeed;
 import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -86,17 +86,7 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
   /** EASE's latest fit; none until the first has finished (and when disabled). */
   private record Fit(@Nullable EaseModel model) {}
 
-  public LiveRecommender(
-      SettingsStore store,
-      CatalogFacts catalog,
-      AggregateReader aggregates,
-      Follows.Reader follows,
-      InstantSource clock,
-      Options options) {
-    this(store, catalog, aggregates, follows, clock, options, new SimpleMeterRegistry());
-  }
-
-  /** As above, timing each answer in {@code metrics}' {@code tidings_recommend_seconds}. */
+  /** Timing each answer in {@code metrics}' {@code tidings_recommend_seconds}. */
   public LiveRecommender(
       SettingsStore store,
       CatalogFacts catalog,
@@ -237,12 +227,10 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
         new Warming(aggregates, Follows.Loader.of(follows), database, warmEntries));
   }
 
-  /** On the node's database: settings, catalogue, aggregates and follows. */
-  public static LiveRecommender of(Jdbi jdbi, InstantSource clock, Options options) {
-    return of(jdbi, clock, options, new SimpleMeterRegistry());
-  }
-
-  /** As above, timing each answer in {@code metrics}. */
+  /**
+   * On the node's database (settings, catalogue, aggregates and follows), timing each answer in
+   * {@code metrics}.
+   */
   public static LiveRecommender of(
       Jdbi jdbi, InstantSource clock, Options options, MeterRegistry metrics) {
     return new LiveRecommender(
@@ -312,7 +300,7 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
     ease.refresh();
     long easeDone = System.nanoTime();
     return String.format(
-        java.util.Locale.ROOT,
+        Locale.ROOT,
         "settings %.3f s, neighbours %.2f s, trending and catalogue %.2f s, EASE %.2f s",
         (settingsDone - started) / 1e9,
         (neighboursDone - settingsDone) / 1e9,

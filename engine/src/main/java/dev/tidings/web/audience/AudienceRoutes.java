@@ -1,5 +1,8 @@
 package dev.tidings.web.audience;
 
+import dev.tidings.Json;
+import dev.tidings.JsonFields;
+import dev.tidings.Problems;
 import dev.tidings.audience.AudienceJson;
 import dev.tidings.audience.Follow;
 import dev.tidings.audience.FollowService;
@@ -27,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Subscribers, their follows, and the suppression list as REST resources, with bulk import. */
 public final class AudienceRoutes implements RouteGroup {
@@ -39,25 +43,11 @@ public final class AudienceRoutes implements RouteGroup {
   private final long maxBodyBytes;
   private final Uploads uploads;
 
-  /** Import bodies past {@code maxImportBytes} are refused; larger ones wait in java.io.tmpdir. */
-  public AudienceRoutes(
-      SubscriberService subscribers,
-      FollowService follows,
-      SuppressionService suppressions,
-      InstantSource clock,
-      long maxBodyBytes,
-      long maxImportBytes) {
-    this(
-        subscribers,
-        follows,
-        suppressions,
-        new SuppressionChanges(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
-        clock,
-        maxBodyBytes,
-        Uploads.inTemporaryDirectory(maxImportBytes));
-  }
-
-  /** @param changes counts the suppressions this API adds and lifts */
+  /**
+   * Import bodies past {@code maxImportBytes} are refused; larger ones wait in java.io.tmpdir.
+   *
+   * @param changes counts the suppressions this API adds and lifts
+   */
   public AudienceRoutes(
       SubscriberService subscribers,
       FollowService follows,
@@ -139,10 +129,10 @@ public final class AudienceRoutes implements RouteGroup {
     routing.put("/api/v1/subscribers/{id}/market", (request, response) -> {
       String id = Requests.path(request, "id");
       var body = JsonBodies.read(request, maxBodyBytes);
-      if (!(body instanceof tools.jackson.databind.node.ObjectNode))
+      if (!(body instanceof ObjectNode))
         throw ApiProblem.unprocessable("the body must be a JSON object");
-      var problems = new dev.tidings.Problems();
-      String market = dev.tidings.JsonFields.string(problems, body.get("market"), "market");
+      var problems = new Problems();
+      String market = JsonFields.string(problems, body.get("market"), "market");
       problems.throwIfAny();
       if (!subscribers.placeInMarket(id, Optional.ofNullable(market)))
         throw subscriberResource.notFound(id);
@@ -150,8 +140,8 @@ public final class AudienceRoutes implements RouteGroup {
     });
   }
 
-  private static tools.jackson.databind.node.ObjectNode marketJson(Optional<String> market) {
-    var node = dev.tidings.Json.MAPPER.createObjectNode();
+  private static ObjectNode marketJson(Optional<String> market) {
+    var node = Json.MAPPER.createObjectNode();
     if (market.isPresent()) node.put("market", market.get());
     else node.putNull("market");
     return node;
@@ -164,8 +154,7 @@ public final class AudienceRoutes implements RouteGroup {
       JsonBodies.ok(
           response,
           new Page(
-              follows.followsOf(id).stream().map(AudienceJson::toJson).toList(),
-              java.util.Optional.empty()));
+              follows.followsOf(id).stream().map(AudienceJson::toJson).toList(), Optional.empty()));
     });
     routing.put("/api/v1/subscribers/{id}/follows/{type}/{target}", (request, response) -> {
       String id = Requests.path(request, "id");
@@ -205,7 +194,7 @@ public final class AudienceRoutes implements RouteGroup {
     });
     routing.put("/api/v1/suppressions/{email}", (request, response) -> {
       var body = JsonBodies.read(request, maxBodyBytes);
-      if (!(body instanceof tools.jackson.databind.node.ObjectNode object))
+      if (!(body instanceof ObjectNode object))
         throw ApiProblem.unprocessable("the body must be a JSON object");
       object.put("email", Requests.path(request, "email"));
       var added = suppressions.add(AudienceJson.suppressionFromJson(object, clock));
@@ -229,8 +218,8 @@ public final class AudienceRoutes implements RouteGroup {
                 .map(TargetType::wire)
                 .collect(Collectors.joining(", "))
             + " but was '" + type + "'"));
-    // A bad target id throws InvalidInputException: 422 with its problems, like any other invalid
-    // input.
+    // A bad target id throws InvalidInputException: 422 with its problems,
+    // like any other invalid input.
     return new FollowTarget(targetType, Requests.path(request, "target"));
   }
 }

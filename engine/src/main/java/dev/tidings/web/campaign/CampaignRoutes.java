@@ -1,6 +1,7 @@
 package dev.tidings.web.campaign;
 
 import dev.tidings.Json;
+import dev.tidings.Problems;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignEmails;
 import dev.tidings.campaign.CampaignJson;
@@ -151,9 +152,7 @@ public final class CampaignRoutes implements RouteGroup {
       long id = id(request);
       JsonNode body = JsonBodies.read(request, maxBodyBytes);
       JsonNode subscriber = body.get("subscriberId");
-      if (subscriber == null
-          || !subscriber.isString()
-          || !dev.tidings.Problems.isId(subscriber.asString()))
+      if (subscriber == null || !subscriber.isString() || !Problems.isId(subscriber.asString()))
         throw ApiProblem.unprocessable(
             "subscriberId must be a subscriber id (1-64 characters of A-Z a-z 0-9 . _ : -)");
       var job = campaigns.trigger(id, subscriber.asString());

@@ -1,5 +1,6 @@
 package dev.tidings.web.catalog;
 
+import dev.tidings.Json;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.MarketJson;
 import dev.tidings.catalog.Markets;
@@ -27,7 +28,7 @@ public final class MarketRoutes implements RouteGroup {
   @Override
   public void register(HttpRouting.Builder routing) {
     routing.get("/api/v1/markets", (request, response) -> {
-      var body = dev.tidings.Json.MAPPER.createObjectNode();
+      var body = Json.MAPPER.createObjectNode();
       var items = body.putArray("items");
       markets.list().forEach(market -> items.add(MarketJson.toJson(market)));
       JsonBodies.ok(response, body);

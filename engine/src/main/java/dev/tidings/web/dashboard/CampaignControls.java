@@ -4,6 +4,7 @@ import dev.tidings.Attempt;
 import dev.tidings.Json;
 import dev.tidings.campaign.CampaignState;
 import dev.tidings.campaign.CampaignView;
+import dev.tidings.campaign.Experiment;
 import dev.tidings.web.KindStatus;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
@@ -245,7 +246,7 @@ final class CampaignControls {
             .experiment()
             .ifPresent(test -> details.add("It tests " + test.variants().size() + " variants: "
                 + Html.percent(test.testShare()) + " of them get one of the variants"
-                + (test.allocation() == dev.tidings.campaign.Experiment.Allocation.AB
+                + (test.allocation() == Experiment.Allocation.AB
                     ? ", the rest the winner once it is clear."
                     : ", more of them the better one as results arrive.")));
       }

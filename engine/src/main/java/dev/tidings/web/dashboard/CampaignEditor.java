@@ -2,20 +2,24 @@ package dev.tidings.web.dashboard;
 
 import dev.tidings.Attempt;
 import dev.tidings.ErrorKind;
+import dev.tidings.Json;
 import dev.tidings.Problem;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignDefinition;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignState;
 import dev.tidings.message.MessageToken;
+import dev.tidings.recommend.blend.Algorithm;
 import dev.tidings.web.KindStatus;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -237,7 +241,7 @@ final class CampaignEditor {
     response.status(counted.status());
     response.header(HeaderNames.CONTENT_TYPE, "application/json");
     response.header(HeaderNames.CACHE_CONTROL, "no-store");
-    response.send(dev.tidings.Json.MAPPER.writeValueAsBytes(out));
+    response.send(Json.MAPPER.writeValueAsBytes(out));
   }
 
   record Added(CampaignForm form, List<Problem> problems, int status) {}
@@ -303,7 +307,7 @@ final class CampaignEditor {
             Html.Section.CAMPAIGNS,
             visitor,
             "<h1>Not editable</h1><p role=\"alert\">Campaign " + campaign.id() + " is "
-                + Html.escape(state.name().toLowerCase(java.util.Locale.ROOT))
+                + Html.escape(state.name().toLowerCase(Locale.ROOT))
                 + ": only a draft or a scheduled campaign can be changed. <a href=\"/campaigns/"
                 + campaign.id() + "\">Back to the campaign</a></p>"));
     return false;
@@ -410,7 +414,7 @@ final class CampaignEditor {
       var v = i < form.variants().size()
           ? form.variants().get(i)
           : new CampaignForm.VariantRow(i == 0 ? "A" : "", "", "", List.of());
-      var algorithms = java.util.Arrays.stream(dev.tidings.recommend.blend.Algorithm.values())
+      var algorithms = Arrays.stream(Algorithm.values())
           .map(a -> new Option(a.id(), a.id().replace('_', ' '), v.algorithms().contains(a.id())))
           .toList();
       variants.add(new VariantView(i, i + 1, v.name(), v.subject(), v.html(), algorithms));

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -60,13 +61,13 @@ record CampaignFigures(
     Map<String, Double> widths = new LinkedHashMap<>();
     Optional<SendProgress> progress = view.progress();
     long planned = progress.map(SendProgress::planned).orElse(0L);
-    texts.put("state", view.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+    texts.put("state", view.state().name().toLowerCase(Locale.ROOT).replace('_', ' '));
     texts.put("progress", progressText(progress));
     texts.put(
         "speed",
         progress
             .filter(p -> !p.state().finished())
-            .map(p -> String.format(java.util.Locale.ROOT, "%.0f/s", p.recentPerSecond()))
+            .map(p -> String.format(Locale.ROOT, "%.0f/s", p.recentPerSecond()))
             .orElse("–"));
     texts.put("eta", eta(progress));
     widths.put("progress", progress.map(p -> share(p.done(), p.planned())).orElse(0.0));
@@ -138,7 +139,7 @@ record CampaignFigures(
 
   /** A bar's width as a CSS percentage. */
   String width(String key) {
-    return String.format(java.util.Locale.ROOT, "%.1f%%", widths.getOrDefault(key, 0.0));
+    return String.format(Locale.ROOT, "%.1f%%", widths.getOrDefault(key, 0.0));
   }
 
   private static double share(long part, long whole) {

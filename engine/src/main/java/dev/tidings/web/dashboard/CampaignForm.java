@@ -6,10 +6,12 @@ import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.SendTime;
 import dev.tidings.campaign.editor.StarterTemplate;
 import dev.tidings.recommend.blend.Algorithm;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -96,7 +98,7 @@ record CampaignForm(
       this.hint = hint;
     }
 
-    static java.util.Optional<Kind> of(String wire) {
+    static Optional<Kind> of(String wire) {
       return Arrays.stream(values()).filter(k -> k.wire.equals(wire)).findFirst();
     }
   }
@@ -309,7 +311,7 @@ record CampaignForm(
   }
 
   /** The definition as the API takes it; {@code scheduledAt} is kept from the stored campaign. */
-  ObjectNode toJson(java.util.Optional<java.time.Instant> scheduledAt) {
+  ObjectNode toJson(Optional<Instant> scheduledAt) {
     ObjectNode out = Json.MAPPER.createObjectNode();
     out.put("name", name);
     if (!fromEmail.isBlank()) out.set("from", address(fromEmail, fromName));

@@ -10,6 +10,7 @@ import dev.tidings.opentime.ShownProducts;
 import dev.tidings.optimize.ExperimentReport;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -173,7 +174,7 @@ final class CampaignPage {
         definition.name(), Html.Section.CAMPAIGNS, visitor, Templates.render("campaign", page));
   }
 
-  private static PreviewView preview(Preview preview, java.time.ZoneId zone) {
+  private static PreviewView preview(Preview preview, ZoneId zone) {
     var email = preview.email();
     String subscriber =
         MessageId.parse(email.messageId()).map(MessageId::subscriberId).orElse("");
@@ -185,8 +186,7 @@ final class CampaignPage {
         ProductCards.of(email.productIds(), preview.products(), preview.locale()));
   }
 
-  private static Digests digests(
-      DigestsSent.Summary summary, DigestOptions options, java.time.ZoneId zone) {
+  private static Digests digests(DigestsSent.Summary summary, DigestOptions options, ZoneId zone) {
     return new Digests(
         Html.count(summary.digests()),
         Html.count(summary.pieces()),

@@ -2,6 +2,7 @@ package dev.tidings.web.dashboard;
 
 import dev.tidings.Attempt;
 import dev.tidings.Problem;
+import dev.tidings.Problems;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.editor.TestSendResult;
@@ -288,7 +289,7 @@ final class CampaignPreviewPage {
     if (asked.length() > 320) return Optional.empty();
     return asked.contains("@")
         ? sources.subscribers().findByEmail(asked)
-        : dev.tidings.Problems.isId(asked) ? sources.subscribers().get(asked) : Optional.empty();
+        : Problems.isId(asked) ? sources.subscribers().get(asked) : Optional.empty();
   }
 
   private static void send(ServerResponse response, Visitor visitor, int status, View view) {

@@ -6,12 +6,15 @@ import dev.tidings.campaign.CampaignView;
 import dev.tidings.delivery.CampaignHeadline;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.FunnelStep;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Every campaign (the newest {@link #SHOWN}) with its state, progress and headline rates: a table
@@ -63,8 +66,7 @@ final class CampaignsPage {
       String p = "c" + id + ".";
       var progress = view.progress();
       texts.put(p + "name", view.campaign().definition().name());
-      texts.put(
-          p + "state", view.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+      texts.put(p + "state", view.state().name().toLowerCase(Locale.ROOT).replace('_', ' '));
       texts.put(
           p + "progress",
           progress
@@ -79,7 +81,7 @@ final class CampaignsPage {
           p + "speed",
           progress
               .filter(s -> !s.state().finished())
-              .map(s -> String.format(java.util.Locale.ROOT, "%.0f/s", s.recentPerSecond()))
+              .map(s -> String.format(Locale.ROOT, "%.0f/s", s.recentPerSecond()))
               .orElse("–"));
       texts.put(p + "eta", eta(view));
       var headline = headlines.getOrDefault(id, new CampaignHeadline(id, Map.of(), Map.of()));
@@ -101,8 +103,7 @@ final class CampaignsPage {
     if (p.state().finished()) return "done";
     long left = p.planned() - p.done();
     if (left <= 0 || p.recentPerSecond() <= 0) return "–";
-    return CampaignFigures.human(
-        java.time.Duration.ofSeconds((long) Math.ceil(left / p.recentPerSecond())));
+    return CampaignFigures.human(Duration.ofSeconds((long) Math.ceil(left / p.recentPerSecond())));
   }
 
   /** The list as the {@code campaigns} template shows it. */
@@ -134,8 +135,7 @@ final class CampaignsPage {
     List<Row> shown = rows.ids().stream()
         .map(id -> {
           String p = "c" + id + ".";
-          java.util.function.Function<String, String> text =
-              key -> rows.texts().getOrDefault(p + key, "");
+          Function<String, String> text = key -> rows.texts().getOrDefault(p + key, "");
           return new Row(
               id,
               p,
@@ -146,8 +146,7 @@ final class CampaignsPage {
                   .toList(),
               text.apply("state"),
               text.apply("progress"),
-              String.format(
-                  java.util.Locale.ROOT, "%.1f%%", rows.widths().getOrDefault(p + "progress", 0.0)),
+              String.format(Locale.ROOT, "%.1f%%", rows.widths().getOrDefault(p + "progress", 0.0)),
               text.apply("speed"),
               text.apply("eta"),
               text.apply("delivered"),

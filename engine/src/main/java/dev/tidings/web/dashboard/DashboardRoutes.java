@@ -2,7 +2,14 @@ package dev.tidings.web.dashboard;
 
 import dev.tidings.LogText;
 import dev.tidings.StoredText;
+import dev.tidings.audience.Subscriber;
+import dev.tidings.campaign.Campaign;
+import dev.tidings.campaign.CampaignEmails;
+import dev.tidings.catalog.Market;
 import dev.tidings.catalog.Product;
+import dev.tidings.catalog.SubscriberPrices;
+import dev.tidings.mail.OutgoingEmail;
+import dev.tidings.message.MessageId;
 import dev.tidings.web.AuthThrottle;
 import dev.tidings.web.RouteGroup;
 import io.helidon.http.HeaderNames;
@@ -11,10 +18,14 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,6 +33,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The dashboard's routes: pages behind the session cookie (a browser without one is sent to the
@@ -29,8 +43,7 @@ import java.util.Set;
  * API are not here and keep their own rules.
  */
 public final class DashboardRoutes implements RouteGroup {
-  private static final org.slf4j.Logger log =
-      org.slf4j.LoggerFactory.getLogger(DashboardRoutes.class);
+  private static final Logger log = LoggerFactory.getLogger(DashboardRoutes.class);
 
   private static final int SHOWN_EMAILS = 5;
   private static final int EXPLORER_CHOICES = 100;
@@ -54,7 +67,7 @@ public final class DashboardRoutes implements RouteGroup {
       DashboardSources sources,
       SessionSignOuts signOuts,
       Optional<AuthThrottle> throttle,
-      io.micrometer.core.instrument.MeterRegistry metrics) {
+      MeterRegistry metrics) {
     this(sources, Optional.empty(), signOuts, throttle, metrics, Optional.empty());
   }
 
@@ -70,7 +83,7 @@ public final class DashboardRoutes implements RouteGroup {
       Optional<CampaignEditorSources> editor,
       SessionSignOuts signOuts,
       Optional<AuthThrottle> throttle,
-      io.micrometer.core.instrument.MeterRegistry metrics,
+      MeterRegistry metrics,
       Optional<SubscriberPagesSources> subscribers) {
     this.subscriberPages = subscribers.map(SubscriberPages::new);
     this.sources = sources;
@@ -158,9 +171,8 @@ public final class DashboardRoutes implements RouteGroup {
     }
     var campaign = view.get().campaign();
     var preview = sources.shown().firstOfCampaign(id).map(email -> {
-      String subscriber = dev.tidings.message.MessageId.parse(email.messageId())
-          .map(dev.tidings.message.MessageId::subscriberId)
-          .orElse("");
+      String subscriber =
+          MessageId.parse(email.messageId()).map(MessageId::subscriberId).orElse("");
       var sold = sources.prices().of(subscriber, email.productIds());
       return new CampaignPage.Preview(
           email,
@@ -196,21 +208,19 @@ public final class DashboardRoutes implements RouteGroup {
   }
 
   /** How a subscriber's cards write amounts: as their market does, else as they do. */
-  private static Locale cardLocale(
-      dev.tidings.catalog.SubscriberPrices.AsSold sold,
-      Optional<dev.tidings.audience.Subscriber> subscriber) {
+  private static Locale cardLocale(SubscriberPrices.AsSold sold, Optional<Subscriber> subscriber) {
     return sold.market()
-        .map(dev.tidings.catalog.Market::locale)
-        .or(() -> subscriber.map(dev.tidings.audience.Subscriber::locale))
+        .map(Market::locale)
+        .or(() -> subscriber.map(Subscriber::locale))
         .orElse(Locale.ENGLISH);
   }
 
   /** The subject as its subscriber got it (the template filled in), else the template. */
-  private String subject(dev.tidings.campaign.Campaign campaign, String messageId) {
-    return dev.tidings.message.MessageId.parse(messageId)
+  private String subject(Campaign campaign, String messageId) {
+    return MessageId.parse(messageId)
         .flatMap(message -> sources.emails().preview(campaign, message.subscriberId()))
-        .flatMap(dev.tidings.campaign.CampaignEmails.Preview::email)
-        .map(dev.tidings.mail.OutgoingEmail::subject)
+        .flatMap(CampaignEmails.Preview::email)
+        .map(OutgoingEmail::subject)
         .orElse(campaign.definition().subject());
   }
 
@@ -277,7 +287,7 @@ public final class DashboardRoutes implements RouteGroup {
                 work.deadLetters(name, SystemPage.DEAD_LETTERS_COUNTED + 1).size())))
         .toList();
     var now = sources.clock().instant();
-    var minute = now.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+    var minute = now.truncatedTo(ChronoUnit.MINUTES);
     Html.send(
         response,
         200,
@@ -292,7 +302,7 @@ public final class DashboardRoutes implements RouteGroup {
   }
 
   /** A figure for the page, or empty when its server cannot be read now: the page still shows. */
-  private static <T> Optional<T> readable(java.util.function.Supplier<T> read) {
+  private static <T> Optional<T> readable(Supplier<T> read) {
     try {
       return Optional.of(read.get());
     } catch (RuntimeException unavailable) {
@@ -368,7 +378,7 @@ public final class DashboardRoutes implements RouteGroup {
         !done ? "was not there to settle" : requeue ? "requeued" : "dropped");
     response.status(303);
     response.header(
-        io.helidon.http.HeaderNames.LOCATION,
+        HeaderNames.LOCATION,
         deadLettersPath(queue.get()) + "?done="
             + (!done ? "gone" : requeue ? "requeued" : "dropped"));
     response.send();
@@ -391,8 +401,7 @@ public final class DashboardRoutes implements RouteGroup {
   }
 
   private static String deadLettersPath(String queue) {
-    return "/system/dead-letters/"
-        + java.net.URLEncoder.encode(queue, java.nio.charset.StandardCharsets.UTF_8);
+    return "/system/dead-letters/" + URLEncoder.encode(queue, StandardCharsets.UTF_8);
   }
 
   /** A page: signed in, or off to the form. */

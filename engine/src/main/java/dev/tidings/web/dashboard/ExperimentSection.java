@@ -3,6 +3,7 @@ package dev.tidings.web.dashboard;
 import dev.tidings.campaign.Experiment;
 import dev.tidings.optimize.ExperimentReport;
 import dev.tidings.optimize.stats.Interval;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,7 +33,7 @@ final class ExperimentSection {
 
   record Decided(String winner, String at, String difference, String interval, String p) {}
 
-  static View of(ExperimentReport report, Experiment experiment, java.time.ZoneId zone) {
+  static View of(ExperimentReport report, Experiment experiment, ZoneId zone) {
     String allocation = experiment.allocation() == Experiment.Allocation.BANDIT
         ? "Bandit: each email's variant drawn by Thompson sampling from the results so far"
         : experiment.testShare() >= 1

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -26,7 +27,7 @@ final class FormFields {
   /** The fields by name; a name given twice keeps its last value. */
   record Fields(Map<String, String> values) implements Read {
     Fields {
-      values = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(values));
+      values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
     String get(String name) {

@@ -1,9 +1,18 @@
 package dev.tidings.web.dashboard;
 
+import dev.tidings.HtmlText;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerResponse;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.text.NumberFormat;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /** Escaping, number formats and the page shell every dashboard page shares. */
@@ -15,22 +24,20 @@ final class Html {
   }
 
   /** An instant as operators read it in logs: UTC, to the second. */
-  static String time(java.time.Instant instant) {
-    return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
-        .withZone(java.time.ZoneOffset.UTC)
+  static String time(Instant instant) {
+    return DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+        .withZone(ZoneOffset.UTC)
         .format(instant);
   }
 
   /** An instant on a page a person reads: in their zone, to the second, the zone named. */
-  static String time(java.time.Instant instant, java.time.ZoneId zone) {
-    return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-            .withZone(zone)
-            .format(instant)
-        + " " + ScheduleTime.name(zone);
+  static String time(Instant instant, ZoneId zone) {
+    return DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(zone).format(instant) + " "
+        + ScheduleTime.name(zone);
   }
 
   /** A duration as people read it: "42 s", "7 min", "3 h 5 min", "2 d 4 h". */
-  static String duration(java.time.Duration duration) {
+  static String duration(Duration duration) {
     long seconds = Math.max(0, duration.toSeconds());
     if (seconds < 120) return seconds + " s";
     long minutes = seconds / 60;
@@ -66,7 +73,7 @@ final class Html {
    * Pages render their tables here on the server; the script only makes them move.
    */
   static String page(String title, Section section, Visitor visitor, String body) {
-    var sections = java.util.Arrays.stream(Section.values())
+    var sections = Arrays.stream(Section.values())
         .filter(s -> s != Section.NONE)
         .map(s -> new NavLink(s.path, s.label, s == section))
         .toList();
@@ -75,8 +82,7 @@ final class Html {
   }
 
   /** The shell around a page's body ({@code page} template); the body is already HTML. */
-  record Shell(
-      String title, boolean signedIn, String csrf, java.util.List<NavLink> sections, String body) {}
+  record Shell(String title, boolean signedIn, String csrf, List<NavLink> sections, String body) {}
 
   /** What the {@code notfound} template says is not there. */
   record NotFound(String what) {}
@@ -90,12 +96,12 @@ final class Html {
 
   /** A value made safe for a URL's query. */
   static String encode(String value) {
-    return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8);
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
   /** Text made safe to place in HTML, for the few messages a page writes without a template. */
   static String escape(String text) {
-    return dev.tidings.HtmlText.escape(text);
+    return HtmlText.escape(text);
   }
 
   record NavLink(String path, String label, boolean current) {}
@@ -104,9 +110,9 @@ final class Html {
     response.status(status);
     response.header(HeaderNames.CONTENT_TYPE, "text/html; charset=UTF-8");
     response.header(HeaderNames.CACHE_CONTROL, "no-store");
-    // the pages load only their own script and style; nothing may frame them. Inline style
-    // attributes are allowed: the bars' widths are rendered on the server so they show without
-    // script
+    // the pages load only their own script and style; nothing may frame them.
+    // Inline style attributes are allowed: the bars' widths are rendered on the server
+    // so they show without script
     response.header(
         "Content-Security-Policy",
         "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; frame-ancestors 'none'");

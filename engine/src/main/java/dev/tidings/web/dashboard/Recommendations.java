@@ -5,6 +5,7 @@ import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommender;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -43,13 +44,10 @@ final class Recommendations {
   /** "buy_again 1.000" per reason when the shares are known, the bare names otherwise. */
   private static List<String> withShares(dev.tidings.recommend.Recommendations.Recommended item) {
     if (item.shares().isEmpty()) return item.reasons();
-    var out = new java.util.ArrayList<String>(item.reasons().size());
+    var out = new ArrayList<String>(item.reasons().size());
     for (int at = 0; at < item.reasons().size(); at++)
       out.add(String.format(
-          java.util.Locale.ROOT,
-          "%s %.3f",
-          item.reasons().get(at),
-          item.shares().get(at)));
+          Locale.ROOT, "%s %.3f", item.reasons().get(at), item.shares().get(at)));
     return out;
   }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A per-subscriber campaign's send times on its page: the recipients planned for each hour, and once
@@ -82,7 +83,7 @@ final class SendTimeSection {
         opens);
   }
 
-  private static java.util.function.Function<SendTimeOutcomes.Cohort, Double> share(int hour) {
+  private static Function<SendTimeOutcomes.Cohort, Double> share(int hour) {
     return cohort -> share(cohort.opensByHour()[hour], cohort);
   }
 

@@ -6,6 +6,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,8 +87,7 @@ final class SignIn {
   void toForm(ServerRequest request, ServerResponse response) {
     String target = request.path().path()
         + (request.query().isEmpty() ? "" : "?" + request.query().rawValue());
-    redirect(
-        response, "/signin?next=" + java.net.URLEncoder.encode(target, StandardCharsets.UTF_8));
+    redirect(response, "/signin?next=" + URLEncoder.encode(target, StandardCharsets.UTF_8));
   }
 
   void form(ServerRequest request, ServerResponse response) {

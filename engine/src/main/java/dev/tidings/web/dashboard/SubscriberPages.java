@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Subscribers pages: a search ({@code /subscribers?q=}) and one subscriber's page
@@ -28,8 +30,7 @@ import java.util.function.Function;
  * operator may add or lift there (through the same {@code SuppressionService} as the API).
  */
 final class SubscriberPages {
-  private static final org.slf4j.Logger log =
-      org.slf4j.LoggerFactory.getLogger(SubscriberPages.class);
+  private static final Logger log = LoggerFactory.getLogger(SubscriberPages.class);
 
   static final int PAGE = 50;
   static final int EMAILS = 10;

@@ -4,6 +4,8 @@ import dev.tidings.cluster.NodeRegistry;
 import dev.tidings.delivery.FunnelStep;
 import dev.tidings.web.DependencyCheck;
 import dev.tidings.web.DependencyProbes;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -97,8 +99,7 @@ final class SystemPage {
         queues.stream()
             .map(q -> new QueueRow(
                 q.name(),
-                "/system/dead-letters/"
-                    + java.net.URLEncoder.encode(q.name(), java.nio.charset.StandardCharsets.UTF_8),
+                "/system/dead-letters/" + URLEncoder.encode(q.name(), StandardCharsets.UTF_8),
                 q.depth().map(Html::count).orElse("unavailable"),
                 q.oldest().map(Html::duration).orElse("unknown here"),
                 q.deadLetters()

@@ -6,6 +6,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Optional;
 
 /**
  * The time zone a person reads the dashboard's times in, kept in a cookie of its own: the page's script
@@ -38,12 +39,12 @@ final class ViewerZone {
         + "; Path=/; Max-Age=" + MAX_AGE_SECONDS + "; SameSite=Lax" + (secure ? "; Secure" : "");
   }
 
-  private static java.util.Optional<String> decoded(String value) {
-    if (value.length() > 3 * ScheduleTime.MAX_ZONE) return java.util.Optional.empty();
+  private static Optional<String> decoded(String value) {
+    if (value.length() > 3 * ScheduleTime.MAX_ZONE) return Optional.empty();
     try {
-      return java.util.Optional.of(URLDecoder.decode(value, StandardCharsets.UTF_8));
+      return Optional.of(URLDecoder.decode(value, StandardCharsets.UTF_8));
     } catch (IllegalArgumentException badEscape) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 }

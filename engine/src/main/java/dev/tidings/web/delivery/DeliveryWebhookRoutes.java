@@ -18,6 +18,7 @@ import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.InputStream;
 import java.time.InstantSource;
+import java.util.Locale;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,10 +106,10 @@ public final class DeliveryWebhookRoutes implements RouteGroup {
     try {
       mapped = receive.get();
     } catch (RuntimeException failed) {
-      // counted and logged here, answered where every failure is (a refusal keeps its kind's
-      // status)
+      // counted and logged here, answered where every failure is
+      // (a refusal keeps its kind's status)
       if (failed instanceof WebhookRefused refused) {
-        count(provider, refused.kind().name().toLowerCase(java.util.Locale.ROOT));
+        count(provider, refused.kind().name().toLowerCase(Locale.ROOT));
         // the detail may quote the provider's body: one line, whatever it holds
         log.warn("refused a {} webhook request: {}", provider, LogText.of(refused.detail()));
       } else {

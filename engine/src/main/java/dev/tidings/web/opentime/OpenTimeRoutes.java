@@ -1,5 +1,7 @@
 package dev.tidings.web.opentime;
 
+import dev.tidings.Json;
+import dev.tidings.WebUrl;
 import dev.tidings.catalog.Product;
 import dev.tidings.message.MessageId;
 import dev.tidings.message.MessageToken;
@@ -25,6 +27,7 @@ import java.time.InstantSource;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -170,10 +173,10 @@ public final class OpenTimeRoutes implements RouteGroup {
   /**
    * The product's landing URL as a redirect target. A product read without one (it was stored by an
    * earlier version with a URL today's rules refuse; the read logged it) sends the click to the shop's
-   * home, counted, never a 500. A {@link dev.tidings.WebUrl} parses as a URI with a host by its rules.
+   * home, counted, never a 500. A {@link WebUrl} parses as a URI with a host by its rules.
    */
   private Optional<URI> redirectable(Product product) {
-    Optional<URI> target = product.landingUrl().map(dev.tidings.WebUrl::toUri);
+    Optional<URI> target = product.landingUrl().map(WebUrl::toUri);
     if (target.isEmpty()) unredirectable.increment();
     return target;
   }
@@ -192,9 +195,9 @@ public final class OpenTimeRoutes implements RouteGroup {
     body.put("slots", token.slots());
     body.put("productIds", List.copyOf(kept.productIds()));
     body.put("chosenAt", kept.chosenAt().toString());
-    body.put("how", kept.how().name().toLowerCase(java.util.Locale.ROOT));
+    body.put("how", kept.how().name().toLowerCase(Locale.ROOT));
     response.header(HeaderNames.CONTENT_TYPE, "application/json");
-    response.send(dev.tidings.Json.MAPPER.writeValueAsBytes(body));
+    response.send(Json.MAPPER.writeValueAsBytes(body));
   }
 
   /**

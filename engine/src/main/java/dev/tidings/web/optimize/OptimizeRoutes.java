@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -143,8 +144,7 @@ public final class OptimizeRoutes implements RouteGroup {
     return new OptimizationCriteria(alpha, minImpressions, correction);
   }
 
-  private static <T> T parse(
-      String raw, String name, java.util.function.Function<String, T> parser) {
+  private static <T> T parse(String raw, String name, Function<String, T> parser) {
     try {
       return parser.apply(raw);
     } catch (NumberFormatException e) {

@@ -1,6 +1,8 @@
 package dev.tidings.web.recommend;
 
 import dev.tidings.JsonFields;
+import dev.tidings.Problem;
+import dev.tidings.Problems;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.blend.Algorithm;
@@ -161,12 +163,12 @@ public final class RecommendRoutes implements RouteGroup {
    * Infinity as a double.
    */
   private static @Nullable Double number(List<String> problems, JsonNode value, String field) {
-    var found = new dev.tidings.Problems();
+    var found = new Problems();
     Double given = JsonFields.given(value)
         ? JsonFields.number(found, value, field, -Double.MAX_VALUE, Double.MAX_VALUE)
         : null;
     if (given == null)
-      problems.add(dev.tidings.Problem.notANumber(
+      problems.add(Problem.notANumber(
               field, value.isNumber() ? JsonFields.shown(value) : JsonFields.kind(value))
           .message());
     return given;
@@ -229,7 +231,7 @@ public final class RecommendRoutes implements RouteGroup {
   record Item(String id, double score, List<String> reasons, Map<String, Double> shares) {}
 
   private static Map<String, Double> shares(Recommendations.Recommended item) {
-    var shares = new java.util.LinkedHashMap<String, Double>();
+    var shares = new LinkedHashMap<String, Double>();
     for (int at = 0; at < item.shares().size(); at++)
       shares.put(item.reasons().get(at), item.shares().get(at));
     return shares;

@@ -9,6 +9,7 @@ import dev.tidings.activity.EventType;
 import dev.tidings.activity.StoredEvent;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -92,13 +93,13 @@ class AggregationDefinitionTest {
         event(EventType.PURCHASE, "u-2", "p\\9", 3),
         event(EventType.ADD_TO_CART, "u-3", "p-9", 1),
         event(EventType.CLICK, "u-4", "p-7", 1));
-    var definitions = new java.util.ArrayList<>(StandardAggregations.all());
+    var definitions = new ArrayList<>(StandardAggregations.all());
     definitions.add(BRAND_AFFINITY);
     definitions.add(REVENUE_PER_ITEM);
     for (AggregationDefinition definition : definitions)
       for (ActivityEvent event : events)
         for (ItemFacts item : List.of(ACME_SHOES, ItemFacts.UNKNOWN)) {
-          var built = new java.util.ArrayList<String>();
+          var built = new ArrayList<String>();
           definition.eachKey(event, item, partners, (hash, periods) -> {
             for (KeyPart.Bucket period : periods) built.add(hash + ":" + period.format());
           });

@@ -3,17 +3,23 @@ package dev.tidings.activity.aggregate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tidings.Json;
 import dev.tidings.activity.ActivityEvent;
 import dev.tidings.activity.ActivityIntake;
 import dev.tidings.activity.EventType;
+import dev.tidings.imports.Format;
+import dev.tidings.imports.ImportOptions;
 import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +53,10 @@ public abstract class BacklogAggregationContract {
     store = new AggregateStore(database.jdbi());
     intake = new ActivityIntake(database.jdbi(), InstantSource.fixed(AT));
     aggregation = new BacklogAggregation(
-        database.jdbi(), new AggregationDefinitions(database.jdbi(), Duration.ZERO), store);
+        database.jdbi(),
+        new AggregationDefinitions(database.jdbi(), Duration.ZERO),
+        store,
+        new SimpleMeterRegistry());
     database
         .jdbi()
         .useHandle(handle -> handle.createUpdate("""
@@ -170,14 +179,14 @@ public abstract class BacklogAggregationContract {
     memory.count(events.subList(0, 4));
     memory.count(events.subList(4, events.size()));
 
-    var written = new java.util.HashMap<AggregateKey, Double>();
+    var written = new HashMap<AggregateKey, Double>();
     for (String prefix : List.of("s@user:s@" + user() + ":", "s@user:s@" + other + ":"))
       store.read(prefix, "", "", 10_000).forEach(e -> written.put(e.key(), e.value()));
     for (String id : List.of(a, b, item()))
       store
           .read("s@item:s@" + id + ":", "", "", 10_000)
           .forEach(e -> written.put(e.key(), e.value()));
-    var inMemory = new java.util.HashMap<AggregateKey, Double>(memory.totals());
+    var inMemory = new HashMap<AggregateKey, Double>(memory.totals());
     inMemory.values().removeIf(value -> value == 0);
     written.values().removeIf(value -> value == 0);
     assertThat(written).as("pairs, people and purchases were counted").hasSizeGreaterThan(20);
@@ -195,7 +204,7 @@ public abstract class BacklogAggregationContract {
     String popularity = "s@item:s@" + item() + ":s@item_popularity:s@popularity:b@2026-11-23";
     assertThat(aggregation.waiting()).isEqualTo(3);
     assertThat(value(popularity)).as("nothing is counted before a round").isZero();
-    var metrics = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    var metrics = new SimpleMeterRegistry();
     BacklogGauges.register(metrics, aggregation, InstantSource.fixed(AT.plusSeconds(90)));
     assertThat(metrics.get(BacklogGauges.BACKLOG).gauge().value()).isEqualTo(3);
     assertThat(metrics.get(BacklogGauges.LAG).gauge().value()).isEqualTo(90);
@@ -229,8 +238,8 @@ public abstract class BacklogAggregationContract {
         """.formatted(user(), item());
     var report = intake.importEvents(
         new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)),
-        dev.tidings.imports.Format.JSON_LINES,
-        dev.tidings.imports.ImportOptions.defaults());
+        Format.JSON_LINES,
+        ImportOptions.defaults());
     assertThat(report.imported()).isEqualTo(2);
 
     assertThat(countAll()).isEqualTo(2);
@@ -345,7 +354,7 @@ public abstract class BacklogAggregationContract {
     countAll();
     assertThat(peopleDays()).containsExactly("aggregate_people_20261123");
 
-    store.dropDaysBefore(java.time.LocalDate.of(2026, 11, 24));
+    store.dropDaysBefore(LocalDate.of(2026, 11, 24));
 
     assertThat(peopleDays()).isEmpty();
     assertThat(value("s@item:s@" + item() + ":s@item_popularity:s@popularity:b@2026-11-23"))
@@ -367,7 +376,7 @@ public abstract class BacklogAggregationContract {
     intake.record(List.of(event("before", EventType.ADD_TO_CART, 2)));
     countAll();
     var definitions = new AggregationDefinitions(database.jdbi(), Duration.ZERO);
-    definitions.put("test_cart_quantity", dev.tidings.Json.MAPPER.readTree("""
+    definitions.put("test_cart_quantity", Json.MAPPER.readTree("""
             {"events": ["add_to_cart"], "groupBy": ["item"], "scopes": ["year"],
              "measure": "quantity", "algorithm": "trending"}"""), true);
     intake.record(List.of(event("after", EventType.ADD_TO_CART, 5)));
@@ -394,8 +403,7 @@ public abstract class BacklogAggregationContract {
   @Test
   void a_declaration_that_does_not_read_is_refused_and_a_stored_one_that_does_not_is_left_out() {
     var definitions = new AggregationDefinitions(database.jdbi(), Duration.ZERO);
-    assertThatThrownBy(
-            () -> definitions.put("test_bad", dev.tidings.Json.MAPPER.readTree("""
+    assertThatThrownBy(() -> definitions.put("test_bad", Json.MAPPER.readTree("""
                 {"events": ["teleport"], "groupBy": ["user"], "scopes": ["all"],
                  "measure": "events", "algorithm": "x"}"""), true))
         .hasMessageContaining("teleport");

@@ -11,10 +11,12 @@ import dev.tidings.testing.TcpProxy;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -102,11 +104,11 @@ class HandoversTest {
     var first = handovers.submit(claim("first"));
     assertThat(writing.await(10, TimeUnit.SECONDS)).isTrue();
     // while the first statement is out, the others gather into the next one
-    var gathered = new ArrayList<java.util.concurrent.CompletableFuture<Boolean>>();
+    var gathered = new ArrayList<CompletableFuture<Boolean>>();
     for (int i = 0; i < 50; i++) gathered.add(handovers.submit(claim("s" + i)));
     Thread.sleep(50);
     assertThat(first).isNotDone();
-    assertThat(gathered).noneMatch(java.util.concurrent.CompletableFuture::isDone);
+    assertThat(gathered).noneMatch(CompletableFuture::isDone);
 
     release.countDown();
     assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
@@ -128,7 +130,8 @@ class HandoversTest {
                 Optional.empty(),
                 database.schema(),
                 2),
-            () -> {})) {
+            () -> {},
+            new SimpleMeterRegistry())) {
       var handovers = new Handovers(new Ledger(proxied.jdbi()), metrics);
       // the node loses its database mid-send
       proxy.cut();
@@ -202,8 +205,8 @@ class HandoversTest {
         RUN,
         ids,
         ids.stream().map(id -> 0).toList(),
-        java.util.Collections.nCopies(ids.size(), null));
-    ledger.partitions(CAMPAIGN, RUN, java.util.Collections.singletonList(null));
+        Collections.nCopies(ids.size(), null));
+    ledger.partitions(CAMPAIGN, RUN, Collections.singletonList(null));
     ledger.running(CAMPAIGN, RUN, 1);
     assertThat(ledger.takePartition(CAMPAIGN, RUN, 0, fence)).contains(List.of());
     List<String> claimed = ledger.claim(CAMPAIGN, RUN, 0, fence, count);

@@ -4,7 +4,10 @@ import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.mail.MailTransport;
+import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
@@ -39,14 +42,15 @@ final class SendHarness implements AutoCloseable {
   /** With the pipeline on {@code clock} (the rate limiter and leases stay on the system's). */
   SendHarness(Database database, SendOptions options, InstantSource clock) {
     this.database = database;
-    this.queue = new PostgresWorkQueue(database);
+    this.queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     this.coordination = new Coordination(
         InProcessCoordination.computeOnce(InstantSource.system()),
         new PostgresCountdown(database),
         InProcessCoordination.rateLimiter(InstantSource.system()));
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     this.options = options.withQueues("t-send-" + suffix, "t-outcome-" + suffix);
-    this.pipeline = new SendPipeline(database.jdbi(), queue, coordination, this.options, clock);
+    this.pipeline =
+        new SendPipeline(database.jdbi(), queue, coordination, this.options, clock, metrics);
   }
 
   static SendOptions fast() {
@@ -68,24 +72,17 @@ final class SendHarness implements AutoCloseable {
   }
 
   void startWorkers(Composer composer, MailTransport mail) {
-    ConsumerGroup group = pipeline.consumers(composer, mail, metrics);
+    ConsumerGroup group = pipeline.consumers(composer, mail);
     group.register(new ConsumerGroup.Consumers() {
       @Override
-      public void consume(
-          dev.tidings.queue.QueueSpec spec,
-          int consumers,
-          int prefetch,
-          dev.tidings.queue.MessageHandler handler) {
+      public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
         queue.declare(spec);
         running.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
       }
 
       @Override
       public void consumeBatches(
-          dev.tidings.queue.QueueSpec spec,
-          int consumers,
-          int batchSize,
-          dev.tidings.queue.BatchHandler handler) {
+          QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
         queue.declare(spec);
         running.add(queue.subscribeBatches(spec.name(), consumers, batchSize, handler));
       }

@@ -2,6 +2,9 @@ package dev.tidings.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.tidings.mail.SendResult;
 import dev.tidings.message.MessageId;
 import dev.tidings.testing.PlainComposer;
@@ -9,10 +12,13 @@ import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** The send pipeline end to end on the embedded default: queue tables, PostgreSQL countdown, outbox-like transport. */
 @StartsServers
@@ -119,10 +125,8 @@ class SendPipelineTest {
         throw new IllegalStateException("what follows a send broke");
       });
     };
-    var logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(RecipientSender.class);
-    var logged =
-        new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    var logger = (Logger) LoggerFactory.getLogger(RecipientSender.class);
+    var logged = new ListAppender<ILoggingEvent>();
     logged.start();
     logger.addAppender(logged);
     try {
@@ -142,8 +146,7 @@ class SendPipelineTest {
         .containsEntry(LogFields.CAMPAIGN, "7")
         .containsEntry(LogFields.RUN, "2")
         .containsEntry(
-            LogFields.MESSAGE,
-            new dev.tidings.message.MessageId(7, 2, SendHarness.subscribers(1).getFirst()).text());
+            LogFields.MESSAGE, new MessageId(7, 2, SendHarness.subscribers(1).getFirst()).text());
   }
 
   @Test
@@ -151,7 +154,7 @@ class SendPipelineTest {
     Composer skipsOdd =
         (job, message) -> Integer.parseInt(message.subscriberId().substring(1)) % 2 == 1
             ? new Composer.Composed.Skip("unsubscribed")
-            : new dev.tidings.testing.PlainComposer().compose(job, message);
+            : new PlainComposer().compose(job, message);
     var job = new SendJob(3, 1, 3, 100_000);
     harness.sends().start(job, SendHarness.subscribers(40).iterator());
     harness.startWorkers(skipsOdd, mail);
@@ -238,8 +241,8 @@ class SendPipelineTest {
   }
 
   /** tidings_send_emails_total by outcome, as this worker counted them. */
-  private java.util.Map<String, Double> outcomes() {
-    var counts = new java.util.TreeMap<String, Double>();
+  private Map<String, Double> outcomes() {
+    var counts = new TreeMap<String, Double>();
     for (var counter : harness.metrics.get(SendMetrics.EMAILS).counters())
       counts.put(counter.getId().getTag("outcome"), counter.count());
     return counts;

@@ -10,6 +10,7 @@ import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -28,7 +29,7 @@ class SendPriorityTest {
   @BeforeEach
   void open() {
     database = TestDatabases.embedded();
-    queue = new PostgresWorkQueue(database);
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     tasks = SendTopics.tasks(SendOptions.defaults()
         .withQueues("t-prio-" + UUID.randomUUID().toString().substring(0, 8), "t-prio-out"));
     queue.declare(tasks.spec());
@@ -47,8 +48,8 @@ class SendPriorityTest {
 
   @Test
   void the_seeds_two_producers_and_one_consumer_take_1_3_4_2() throws Exception {
-    // producer A pushes 1, 3, 4 at priority 9 (the seed's 10 on RabbitMQ's 0..9 scale), B pushes 2
-    // at 0
+    // producer A pushes 1, 3, 4 at priority 9
+    // (the seed's 10 on RabbitMQ's 0..9 scale), B pushes 2 at 0
     tasks.publish(queue, task(1, 9), 9);
     tasks.publish(queue, task(2, 0), 0);
     tasks.publish(queue, task(3, 9), 9);

@@ -22,10 +22,12 @@ import dev.tidings.message.TokenCodec;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.mail.Address;
+import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -70,8 +72,8 @@ class SendTimeAddressIT {
         ExperimentLedger.NONE,
         clock,
         metrics);
-    var campaigns =
-        new CampaignService(jdbi, harness.sends(), new AudienceQuery(jdbi, clock), clock);
+    var campaigns = new CampaignService(
+        jdbi, harness.sends(), new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     campaignId =
         campaigns.create(CampaignJson.fromJson(Json.MAPPER.readTree("""
             {"name":"Addresses","from":{"email":"news@shop.example","name":"Shop"},
@@ -103,7 +105,7 @@ class SendTimeAddressIT {
   }
 
   private static List<String> recipients(MimeMessage[] received) throws Exception {
-    var out = new java.util.ArrayList<String>();
+    var out = new ArrayList<String>();
     for (MimeMessage message : received) {
       Address[] to = message.getAllRecipients();
       out.addAll(Arrays.stream(to).map(Object::toString).toList());
@@ -182,7 +184,7 @@ class SendTimeAddressIT {
     smtp.waitForIncomingEmail(5_000, 1);
     MimeMessage[] received = smtp.getReceivedMessages();
     assertThat(received).hasSize(1);
-    var to = (jakarta.mail.internet.InternetAddress) received[0].getAllRecipients()[0];
+    var to = (InternetAddress) received[0].getAllRecipients()[0];
     assertThat(received[0].getAllRecipients()).hasSize(1);
     assertThat(to.getAddress()).isEqualTo("kunde@xn--bcher-kva.example");
     assertThat(to.getPersonal()).isEqualTo("Kunde, \"Bücherwurm\" <x@y.example>");

@@ -7,6 +7,9 @@ import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.coordination.MutableClock;
+import dev.tidings.delivery.FunnelStep;
+import dev.tidings.delivery.SendTimeOutcomes;
+import dev.tidings.message.MessageId;
 import dev.tidings.sendtime.OpenHours;
 import dev.tidings.sendtime.SendTimeMetrics;
 import dev.tidings.sendtime.SendTimePlanner;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,7 +91,7 @@ class SendTimeIT {
         .id();
   }
 
-  private org.jdbi.v3.core.Jdbi jdbi() {
+  private Jdbi jdbi() {
     return harness.database.jdbi();
   }
 
@@ -158,8 +162,13 @@ class SendTimeIT {
     // 14:00: New York's 09:00, the last partition; the run completes. A node that starts now (a
     // pipeline with nothing in memory) finds it due in the ledger and queues it.
     clock.advance(Duration.ofHours(4));
-    try (var restarted =
-        new SendPipeline(jdbi(), harness.queue, harness.coordination, harness.options, clock)) {
+    try (var restarted = new SendPipeline(
+        jdbi(),
+        harness.queue,
+        harness.coordination,
+        harness.options,
+        clock,
+        new SimpleMeterRegistry())) {
       assertThat(restarted.sweepNow()).isPositive();
     }
     harness.startWorkers(mail);
@@ -189,8 +198,7 @@ class SendTimeIT {
     // held-out reader two hours after
     jdbi().useHandle(handle -> {
       for (String id : everyone) {
-        String message =
-            new dev.tidings.message.MessageId(campaign, job(campaign).runId(), id).text();
+        String message = new MessageId(campaign, job(campaign).runId(), id).text();
         handle.execute("""
             INSERT INTO message_status (message_id, campaign_id, subscriber_id, status, status_at,
               sent_at) VALUES (?, ?, ?, 40, now(), ?::timestamptz)""", message, campaign, id, "2026-03-01T10:00:00Z");
@@ -201,12 +209,12 @@ class SendTimeIT {
               INSERT INTO message_steps (message_id, step, campaign_id, first_at, source)
               VALUES (?, ?, ?, ?::timestamptz, 'pixel')""",
               message,
-              (short) dev.tidings.delivery.FunnelStep.HUMAN_OPENED.code(),
+              (short) FunnelStep.HUMAN_OPENED.code(),
               campaign,
               timed ? "2026-03-01T11:30:00Z" : "2026-03-01T12:10:00Z");
       }
     });
-    var cohorts2 = new dev.tidings.delivery.SendTimeOutcomes(jdbi()).of(campaign);
+    var cohorts2 = new SendTimeOutcomes(jdbi()).of(campaign);
     assertThat(cohorts2).extracting(c -> c.name()).containsExactly("timed", "held out");
     assertThat(cohorts2.get(0).sent()).isEqualTo(40 - control.size());
     assertThat(cohorts2.get(0).openRate()).isEqualTo(1.0);

@@ -3,11 +3,14 @@ package dev.tidings.campaign.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.coordination.Countdown;
+import dev.tidings.message.MessageId;
+import dev.tidings.testing.PlainComposer;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -115,17 +118,17 @@ class TakeoverTest {
     assertThat(ledger.handOver(noted)).isEqualTo(noted);
     assertThat(ledger.handOver(bare)).isEqualTo(bare);
 
-    var recovered = new java.util.concurrent.ConcurrentHashMap<String, String>();
-    var plain = new dev.tidings.testing.PlainComposer();
+    var recovered = new ConcurrentHashMap<String, String>();
+    var plain = new PlainComposer();
     harness.startWorkers(
         new Composer() {
           @Override
-          public Composed compose(SendJob sent, dev.tidings.message.MessageId message) {
+          public Composed compose(SendJob sent, MessageId message) {
             return plain.compose(sent, message);
           }
 
           @Override
-          public void sentByLostWorker(dev.tidings.message.MessageId message, String note) {
+          public void sentByLostWorker(MessageId message, String note) {
             recovered.put(message.subscriberId(), note);
           }
         },

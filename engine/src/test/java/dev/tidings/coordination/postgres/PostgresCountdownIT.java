@@ -10,6 +10,7 @@ import dev.tidings.storage.ConnectionSpec;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.RealServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -67,7 +68,7 @@ class PostgresCountdownIT extends CountdownContract {
 
     var spec = new ConnectionSpec(
         RealServers.postgresJdbcUrl(), Optional.empty(), Optional.empty(), database.schema(), 2);
-    try (var reopened = Database.connect(spec, () -> {})) {
+    try (var reopened = Database.connect(spec, () -> {}, new SimpleMeterRegistry())) {
       Countdown restarted = new PostgresCountdown(reopened);
 
       assertThat(restarted.remaining(name)).hasValue(2);

@@ -59,7 +59,7 @@ class RedisClusterIT {
   void wake_ups_arrive_after_the_node_holding_the_subscription_died() throws Exception {
     String prefix = "cluster-wake-" + UUID.randomUUID() + ":";
     var options = new RedisCoordination.Options(prefix, Duration.ofSeconds(2));
-    try (var nodeB = RedisCoordination.connect(cluster.uri(), options)) {
+    try (var nodeB = RedisCoordination.connect(cluster.uri(), options, new SimpleMeterRegistry())) {
       String channel = RedisComputeOnce.channel(prefix);
       int holding = subscriberPorts(channel).stream().findFirst().orElseThrow();
       cluster.kill(holding);
@@ -69,7 +69,8 @@ class RedisClusterIT {
         Thread.sleep(50);
       }
       cluster.awaitOk(); // a killed primary's replica is promoted
-      try (var nodeA = RedisCoordination.connect(cluster.uri(), options)) {
+      try (var nodeA =
+          RedisCoordination.connect(cluster.uri(), options, new SimpleMeterRegistry())) {
         String key = "wake-" + UUID.randomUUID();
         // B too must see the promoted primary before it can wait on A's lock there
         long seen = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -77,7 +78,7 @@ class RedisClusterIT {
           try {
             nodeB.computeOnce().peek(key);
             break;
-          } catch (dev.tidings.coordination.CoordinationException e) {
+          } catch (CoordinationException e) {
             assertThat(System.nanoTime())
                 .as("B reaches the key's primary: " + e)
                 .isLessThan(seen);

@@ -12,6 +12,7 @@ import dev.tidings.coordination.Race;
 import dev.tidings.testing.RealServers;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandStartedEvent;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -227,7 +228,8 @@ class RedisComputeOnceIT extends ComputeOnceContract {
 
   @Test
   void connecting_where_no_redis_listens_fails_clearly() {
-    assertThatThrownBy(() -> RedisCoordination.connect(URI.create("redis://127.0.0.1:1")))
+    assertThatThrownBy(() ->
+            RedisCoordination.connect(URI.create("redis://127.0.0.1:1"), new SimpleMeterRegistry()))
         .isInstanceOf(CoordinationException.class)
         .hasMessageContaining("127.0.0.1:1");
   }

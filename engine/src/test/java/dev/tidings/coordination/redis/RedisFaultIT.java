@@ -13,6 +13,7 @@ import dev.tidings.testing.PrivateRedis;
 import dev.tidings.testing.TcpProxy;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,7 +61,9 @@ class RedisFaultIT {
   void startPrivateRedis() {
     server = PrivateRedis.start();
     redis = RedisCoordination.connect(
-        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT));
+        server.uri(),
+        new RedisCoordination.Options(prefix, COMMAND_TIMEOUT),
+        new SimpleMeterRegistry());
   }
 
   @AfterEach
@@ -113,7 +117,9 @@ class RedisFaultIT {
         .as("the winner started computing")
         .isTrue();
     try (var otherNode = RedisCoordination.connect(
-        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT))) {
+        server.uri(),
+        new RedisCoordination.Options(prefix, COMMAND_TIMEOUT),
+        new SimpleMeterRegistry())) {
       long started = System.nanoTime();
       Future<Outcome> local = threads.submit(
           () -> redis.computeOnce().computeOnce(key, timings, () -> "a second computation"));
@@ -149,7 +155,9 @@ class RedisFaultIT {
     String key = key();
     Timings timings = timings(Duration.ofSeconds(10));
     try (var nodeB = RedisCoordination.connect(
-        server.uri(), new RedisCoordination.Options(prefix, COMMAND_TIMEOUT))) {
+        server.uri(),
+        new RedisCoordination.Options(prefix, COMMAND_TIMEOUT),
+        new SimpleMeterRegistry())) {
       var aComputing = new CountDownLatch(1);
       var aWakes = new CountDownLatch(1);
       Future<Outcome> a = threads.submit(() -> redis.computeOnce().computeOnce(key, timings, () -> {
@@ -195,7 +203,8 @@ class RedisFaultIT {
     try (var proxy = TcpProxy.to("127.0.0.1", server.port());
         var hung = RedisCoordination.connect(
             URI.create("redis://127.0.0.1:" + proxy.port()),
-            new RedisCoordination.Options(prefix, Duration.ofSeconds(5)))) {
+            new RedisCoordination.Options(prefix, Duration.ofSeconds(5)),
+            new SimpleMeterRegistry())) {
       String key = key();
       Duration maxWait = Duration.ofMillis(300);
       var computing = new CountDownLatch(1);
@@ -240,7 +249,8 @@ class RedisFaultIT {
           FAST.plusSeconds(1),
           () -> assertThatThrownBy(() -> RedisCoordination.connect(
                       URI.create("redis://127.0.0.1:" + proxy.port()),
-                      new RedisCoordination.Options(prefix, COMMAND_TIMEOUT))
+                      new RedisCoordination.Options(prefix, COMMAND_TIMEOUT),
+                      new SimpleMeterRegistry())
                   .close())
               .isInstanceOf(CoordinationException.class));
     }
@@ -256,10 +266,12 @@ class RedisFaultIT {
     try (var proxy = TcpProxy.to("127.0.0.1", server.port());
         var nodeA = RedisCoordination.connect(
             URI.create("redis://127.0.0.1:" + proxy.port()),
-            new RedisCoordination.Options(prefix, COMMAND_TIMEOUT));
+            new RedisCoordination.Options(prefix, COMMAND_TIMEOUT),
+            new SimpleMeterRegistry());
         var nodeB = RedisCoordination.connect(
             URI.create("redis://127.0.0.1:" + proxy.port()),
-            new RedisCoordination.Options(prefix, COMMAND_TIMEOUT))) {
+            new RedisCoordination.Options(prefix, COMMAND_TIMEOUT),
+            new SimpleMeterRegistry())) {
       List<ComputeOnce> nodes = List.of(nodeA.computeOnce(), nodeB.computeOnce());
       Timings timings =
           new Timings(Duration.ofMillis(500), Duration.ofMinutes(5), Duration.ofSeconds(2));
@@ -372,8 +384,7 @@ class RedisFaultIT {
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThanOrEqualTo(FAST);
   }
 
-  private static Optional<String> within(
-      Duration bound, java.util.function.Supplier<Optional<String>> problem) {
+  private static Optional<String> within(Duration bound, Supplier<Optional<String>> problem) {
     long started = System.nanoTime();
     Optional<String> answer = problem.get();
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThanOrEqualTo(bound);

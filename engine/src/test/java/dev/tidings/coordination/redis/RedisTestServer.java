@@ -16,7 +16,9 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.event.command.CommandListener;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -44,7 +46,8 @@ final class RedisTestServer implements AutoCloseable {
     this.url = url;
     coordination = RedisCoordination.connect(
         url,
-        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT));
+        new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT),
+        new SimpleMeterRegistry());
     if (RedisClusterUrl.names(url)) {
       var cluster = RedisClusterClient.create(RedisClusterUrl.parse(url).seeds().stream()
           .map(seed -> RedisURI.create(seed.host(), seed.port()))
@@ -72,6 +75,7 @@ final class RedisTestServer implements AutoCloseable {
     var node = RedisCoordination.connect(
         url,
         new RedisCoordination.Options(prefix, RedisCoordination.Options.DEFAULT_COMMAND_TIMEOUT),
+        new SimpleMeterRegistry(),
         List.of(listeners));
     otherNodes.add(node);
     return node;
@@ -118,7 +122,7 @@ final class RedisTestServer implements AutoCloseable {
   }
 
   /** Redis keeps time by its own clock, so contract tests on it move time forward by waiting for real. */
-  static void sleepFor(java.time.Duration duration) {
+  static void sleepFor(Duration duration) {
     try {
       Thread.sleep(duration);
     } catch (InterruptedException e) {

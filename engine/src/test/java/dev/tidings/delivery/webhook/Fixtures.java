@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
@@ -46,6 +47,6 @@ public final class Fixtures {
   }
 
   public static InstantSource clockAt(Instant now) {
-    return java.time.Clock.fixed(now, ZoneOffset.UTC);
+    return Clock.fixed(now, ZoneOffset.UTC);
   }
 }

@@ -13,6 +13,7 @@ import dev.tidings.delivery.webhook.sendgrid.SendGridEvents;
 import dev.tidings.delivery.webhook.ses.SesEvents;
 import dev.tidings.delivery.webhook.ses.SnsFixtures;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
@@ -28,7 +29,7 @@ class FreeTextOfWebhookEventsTest {
   /** One provider's bounce with {@code reason} where that provider puts the bounce's text. */
   private record Provider(String name, Function<String, Mapped> bounceSaying) {}
 
-  private static final java.util.List<Provider> PROVIDERS = java.util.List.of(
+  private static final List<Provider> PROVIDERS = List.of(
       new Provider("sendgrid", reason -> {
         var event = Fixtures.withMessageId(
             Fixtures.json("sendgrid/events/docs-bounce-type-bounce.json").get(0), "", "m-sg");

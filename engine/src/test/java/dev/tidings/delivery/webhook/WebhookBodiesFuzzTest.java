@@ -10,6 +10,7 @@ import dev.tidings.delivery.webhook.sendgrid.SendGridEvents;
 import dev.tidings.delivery.webhook.ses.SesEvents;
 import dev.tidings.delivery.webhook.ses.SnsMessage;
 import dev.tidings.fuzz.Inputs;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
 
@@ -34,7 +35,7 @@ class WebhookBodiesFuzzTest {
         () -> {
           SnsMessage message = SnsMessage.of(WebhookJson.parse(data));
           message.stringToSign();
-          Inputs.json(message.message().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+          Inputs.json(message.message().getBytes(StandardCharsets.UTF_8))
               .filter(event -> event.isObject())
               .ifPresent(event -> SesEvents.map(event, message.messageId(), new Mapped.Builder()));
         },

@@ -11,13 +11,17 @@ import dev.tidings.campaign.send.SendState;
 import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.postgres.PostgresCountdown;
+import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.queue.MessageHandler;
+import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.PlainComposer;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -46,7 +50,7 @@ class CampaignSmtpFaultTest {
   @BeforeEach
   void open() throws Exception {
     database = TestDatabases.embedded();
-    queue = new PostgresWorkQueue(database);
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     smtp = ScriptedSmtpServer.start();
     transport = SmtpMailTransport.fromUrl(
         URI.create(
@@ -68,26 +72,20 @@ class CampaignSmtpFaultTest {
             new PostgresCountdown(database),
             InProcessCoordination.rateLimiter(InstantSource.system())),
         options,
-        InstantSource.system());
+        InstantSource.system(),
+        new SimpleMeterRegistry());
     Composer composer = new PlainComposer();
     ConsumerGroup group = pipeline.consumers(composer, transport);
     group.register(new ConsumerGroup.Consumers() {
       @Override
-      public void consume(
-          dev.tidings.queue.QueueSpec spec,
-          int consumers,
-          int prefetch,
-          dev.tidings.queue.MessageHandler handler) {
+      public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
         queue.declare(spec);
         running.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
       }
 
       @Override
       public void consumeBatches(
-          dev.tidings.queue.QueueSpec spec,
-          int consumers,
-          int batchSize,
-          dev.tidings.queue.BatchHandler handler) {
+          QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
         throw new UnsupportedOperationException();
       }
     });

@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,8 +80,7 @@ final class ScriptedSmtpServer implements AutoCloseable {
       String line;
       boolean messageDone = false;
       while ((line = readLine(in)) != null) {
-        String verb =
-            line.length() >= 4 ? line.substring(0, 4).toUpperCase(java.util.Locale.ROOT) : line;
+        String verb = line.length() >= 4 ? line.substring(0, 4).toUpperCase(Locale.ROOT) : line;
         if (closingOnReuse && messageDone && !verb.equals("QUIT")) {
           reply(out, "421 4.4.2 scripted closing an idle connection");
           return;
@@ -157,7 +157,7 @@ final class ScriptedSmtpServer implements AutoCloseable {
     server.close();
     try {
       // The port is only free once the accepting thread has left accept().
-      acceptor.join(java.time.Duration.ofSeconds(5));
+      acceptor.join(Duration.ofSeconds(5));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.tidings.mail.Address;
+import dev.tidings.mail.Handover;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.mail.SendResult;
 import dev.tidings.testing.StartsServers;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,10 +94,10 @@ class SmtpFailureOutcomesTest {
 
   @Test
   void the_handover_begins_with_the_transaction_and_decides_before_the_server_has_the_message() {
-    var events = new java.util.concurrent.CopyOnWriteArrayList<String>();
+    var events = new CopyOnWriteArrayList<String>();
     SendResult result = assertTimeoutPreemptively(
         BOUND,
-        () -> transport.send(EMAIL, new dev.tidings.mail.Handover() {
+        () -> transport.send(EMAIL, new Handover() {
           @Override
           public void begin() {
             events.add("begin, accepted " + server.accepted.get());

@@ -2,8 +2,13 @@ package dev.tidings.opentime.card;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.awt.Color;
 import java.awt.FontMetrics;
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Optional;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 
 class CardRendererTest {
@@ -43,14 +48,13 @@ class CardRendererTest {
 
   @Test
   void a_sale_draws_the_sale_price_in_red_and_the_regular_price_struck_through_beside_it()
-      throws java.io.IOException {
+      throws IOException {
     var renderer = new CardRenderer(CardFonts.load());
-    var plain = new CardContent(java.util.Optional.of("Acme"), "Canvas tote", "$19.00");
-    var sale = new CardContent(
-        java.util.Optional.of("Acme"), "Canvas tote", "$15.00", java.util.Optional.of("$19.00"));
+    var plain = new CardContent(Optional.of("Acme"), "Canvas tote", "$19.00");
+    var sale = new CardContent(Optional.of("Acme"), "Canvas tote", "$15.00", Optional.of("$19.00"));
 
-    var plainCard = image(renderer.render(plain, java.util.Optional.empty()));
-    var saleCard = image(renderer.render(sale, java.util.Optional.empty()));
+    var plainCard = image(renderer.render(plain, Optional.empty()));
+    var saleCard = image(renderer.render(sale, Optional.empty()));
 
     assertThat(redPixelsInPriceRow(plainCard)).isZero();
     assertThat(redPixelsInPriceRow(saleCard)).isGreaterThan(100);
@@ -60,8 +64,8 @@ class CardRendererTest {
     assertThat(longestMutedRun(plainCard)).isLessThan(20);
   }
 
-  private static BufferedImage image(byte[] png) throws java.io.IOException {
-    return javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(png));
+  private static BufferedImage image(byte[] png) throws IOException {
+    return ImageIO.read(new ByteArrayInputStream(png));
   }
 
   /** The price's row: the bottom of the card, where nothing but the price is drawn. */
@@ -71,7 +75,7 @@ class CardRendererTest {
     int red = 0;
     for (int y = PRICE_TOP; y < CardRenderer.HEIGHT; y++) {
       for (int x = 0; x < CardRenderer.WIDTH; x++) {
-        var color = new java.awt.Color(card.getRGB(x, y));
+        var color = new Color(card.getRGB(x, y));
         if (color.getRed() > 150 && color.getGreen() < 80 && color.getBlue() < 80) red++;
       }
     }
@@ -83,7 +87,7 @@ class CardRendererTest {
     for (int y = PRICE_TOP; y < CardRenderer.HEIGHT; y++) {
       int run = 0;
       for (int x = 0; x < CardRenderer.WIDTH; x++) {
-        var color = new java.awt.Color(card.getRGB(x, y));
+        var color = new Color(card.getRGB(x, y));
         boolean muted = Math.abs(color.getRed() - 0x6B) < 24
             && Math.abs(color.getGreen() - 0x72) < 24
             && Math.abs(color.getBlue() - 0x80) < 24;

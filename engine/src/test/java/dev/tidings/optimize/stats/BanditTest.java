@@ -13,8 +13,7 @@ class BanditTest {
   @Test
   void probability_best_of_two_arms_matches_the_closed_form() {
     // For two Beta posteriors P(B > A) has a closed form (Evan Miller, "Formulas for Bayesian A/B
-    // Testing"):
-    // sum over i < aB of B(aA + i, bA + bB) / ((bB + i) B(1 + i, bB) B(aA, bA)).
+    // Testing"): sum over i < aB of B(aA + i, bA + bB) / ((bB + i) B(1 + i, bB) B(aA, bA)).
     var a = Proportion.of(30, 400);
     var b = Proportion.of(42, 400);
     double exact = probabilityBBeatsA(

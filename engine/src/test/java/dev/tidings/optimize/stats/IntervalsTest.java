@@ -19,8 +19,7 @@ class IntervalsTest {
   @Test
   void wilson_interval_matches_newcombe_1998_table() {
     // Newcombe (1998), "Two-sided confidence intervals for the single proportion", Stat Med 17:857,
-    // Table I:
-    // 81/263, score method (Wilson) 0.2553 to 0.3662; 15/148 gives 0.0624 to 0.1605.
+    // Table I: 81/263, score method (Wilson) 0.2553 to 0.3662; 15/148 gives 0.0624 to 0.1605.
     var interval = Intervals.wilson(Proportion.of(81, 263), 0.95);
     assertThat(interval.low()).isCloseTo(0.2553, within(5e-5));
     assertThat(interval.high()).isCloseTo(0.3662, within(5e-5));
@@ -43,9 +42,8 @@ class IntervalsTest {
   @Test
   void newcombe_difference_interval_matches_the_published_example() {
     // Newcombe (1998), "Interval estimation for the difference between independent proportions",
-    // Stat Med
-    // 17:873, Table II example (a): 56/70 - 48/80 = 0.2000, method 10 (score, no correction) 0.0524
-    // to 0.3339.
+    // Stat Med 17:873, Table II example (a): 56/70 - 48/80 = 0.2000, method 10 (score, no
+    // correction) 0.0524 to 0.3339.
     var interval = Intervals.newcombe(Proportion.of(48, 80), Proportion.of(56, 70), 0.95);
     assertThat(interval.low()).isCloseTo(0.0524, within(5e-5));
     assertThat(interval.high()).isCloseTo(0.3339, within(5e-5));
@@ -58,8 +56,7 @@ class IntervalsTest {
   @Test
   void beta_posterior_quantiles_match_closed_forms() {
     // Beta(1, n + 1), the posterior after 0 of n, has CDF 1 - (1 - x)^(n + 1): its 97.5% quantile
-    // is
-    // 1 - 0.025^(1 / (n + 1)); for n = 10 that is 0.284914 (R: qbeta(0.975, 1, 11)).
+    // is 1 - 0.025^(1 / (n + 1)); for n = 10 that is 0.284914 (R: qbeta(0.975, 1, 11)).
     var noConversions = Posteriors.credibleInterval(Proportion.of(0, 10), 0.95);
     assertThat(noConversions.high()).isCloseTo(0.284914, within(1e-6));
     assertThat(noConversions.low()).isCloseTo(1 - Math.pow(0.975, 1.0 / 11), within(1e-9));

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 class LiftPriorTest {
   @Test
   void the_fit_recovers_the_share_and_size_of_a_known_lift() {
-    // 40,000 challengers, a tenth converting 1.5x their current configuration, at 4% with 20,000
-    // and 10,000 impressions: each comparison alone is a coin toss at best, all together show the
-    // mixture.
+    // 40,000 challengers, a tenth converting 1.5x their current configuration, at 4%
+    // with 20,000 and 10,000 impressions: each comparison alone is a coin toss at best,
+    // all together show the mixture.
     var random = new SplittableRandom(11);
     var evidence = new LiftEvidence();
     for (int i = 0; i < 40_000; i++) {
@@ -33,8 +33,8 @@ class LiftPriorTest {
     var random = new SplittableRandom(12);
     var evidence = new LiftEvidence();
     for (int i = 0; i < 40_000; i++) {
-      // Rates and traffic vary by item, as in a shop, but no challenger differs from its current
-      // one.
+      // Rates and traffic vary by item, as in a shop,
+      // but no challenger differs from its current one.
       double rate = 0.02 + 0.08 * random.nextDouble();
       long impressions = 200 + random.nextInt(20_000);
       evidence.add(

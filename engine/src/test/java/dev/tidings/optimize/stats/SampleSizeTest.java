@@ -12,8 +12,8 @@ class SampleSizeTest {
   @Test
   void per_arm_size_follows_the_fleiss_formula() {
     // 10% against 12% (a 20% lift), two-sided alpha 0.05, power 0.8, by hand: mean rate 0.11,
-    // (1.959964 * sqrt(2 * 0.11 * 0.89) + 0.841621 * sqrt(0.09 + 0.1056))^2 / 0.02^2 = 3,840.3 ->
-    // 3,841.
+    // (1.959964 * sqrt(2 * 0.11 * 0.89) + 0.841621 * sqrt(0.09 + 0.1056))^2 / 0.02^2
+    // = 3,840.3 -> 3,841.
     assertThat(SampleSize.perArm(0.10, 0.20, 0.05, 0.80)).isEqualTo(3_841);
     // Halving the lift roughly quadruples the size.
     assertThat(SampleSize.perArm(0.10, 0.10, 0.05, 0.80))

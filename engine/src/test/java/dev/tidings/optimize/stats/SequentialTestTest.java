@@ -31,8 +31,7 @@ class SequentialTestTest {
   @Test
   void a_badly_chosen_tau_costs_power_but_not_validity() {
     // Ten times too small and ten times too large a mixing scale for this effect: still at most 5%
-    // false
-    // positives under repeated looks.
+    // false positives under repeated looks.
     for (double tau : new double[] {0.002, 0.2}) {
       var outcome = simulate(new SequentialTest(ALPHA, tau), BASE_RATE, BASE_RATE, 4);
       report("A/A false-positive rate, tau " + tau, outcome.sequentialRejections());
@@ -43,8 +42,7 @@ class SequentialTestTest {
   @Test
   void naive_z_tests_at_every_look_exceed_the_nominal_false_positive_rate() {
     // The same A/A experiments judged by a fixed-horizon z-test after every batch: peeking inflates
-    // the
-    // error, which is what the sequential test exists to prevent.
+    // the error, which is what the sequential test exists to prevent.
     var outcome = simulate(BASE_RATE, BASE_RATE, 1);
     report("A/A false-positive rate, z-test at every look", outcome.naiveRejections());
     assertThat(outcome.naiveRejections() / (double) RUNS).isGreaterThan(2 * ALPHA);
@@ -59,8 +57,7 @@ class SequentialTestTest {
   @Test
   void sequential_test_detects_a_real_lift_and_names_the_right_winner() {
     // 10% against 12%: SampleSize says 3,841 per arm for 80% power at one pre-registered look; the
-    // sequential
-    // test may look 25 times up to 5,000 per arm and still finds most of them.
+    // sequential test may look 25 times up to 5,000 per arm and still finds most of them.
     var outcome = simulate(BASE_RATE, 0.12, 3);
     double power = outcome.sequentialRejections() / (double) RUNS;
     report("power for 10% against 12%, always-valid p-value", outcome.sequentialRejections());

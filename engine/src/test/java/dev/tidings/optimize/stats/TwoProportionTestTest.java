@@ -9,11 +9,9 @@ class TwoProportionTestTest {
   @Test
   void z_test_matches_agrestis_aspirin_example() {
     // Agresti, An Introduction to Categorical Data Analysis (2nd ed.), Physicians' Health Study:
-    // myocardial
-    // infarction in 189 of 11,034 on placebo and 104 of 11,037 on aspirin; Pearson X^2 = 25.01 (df
-    // 1), and
-    // for a 2x2 table the pooled z-statistic is its square root. Difference 0.0077, Wald CI (0.005,
-    // 0.011).
+    // myocardial infarction in 189 of 11,034 on placebo and 104 of 11,037 on aspirin; Pearson X^2 =
+    // 25.01 (df 1), and for a 2x2 table the pooled z-statistic is its square root. Difference
+    // 0.0077, Wald CI (0.005, 0.011).
     var placebo = Proportion.of(189, 11_034);
     var aspirin = Proportion.of(104, 11_037);
     var result = TwoProportionTest.zTest(placebo, aspirin);
@@ -30,8 +28,7 @@ class TwoProportionTestTest {
   @Test
   void z_test_matches_a_textbook_survey_example() {
     // Stat Trek, "Hypothesis test: difference between proportions": 38% of 100 men and 51% of 200
-    // women;
-    // pooled p = 0.467, SE = 0.0611, z = -2.13, two-sided P = 0.033.
+    // women; pooled p = 0.467, SE = 0.0611, z = -2.13, two-sided P = 0.033.
     var result = TwoProportionTest.zTest(Proportion.of(38, 100), Proportion.of(102, 200));
     assertThat(result.statistic()).isCloseTo(0.13 / 0.0611, within(0.005));
     assertThat(result.pValue()).isCloseTo(0.033, within(0.001));
@@ -40,9 +37,8 @@ class TwoProportionTestTest {
   @Test
   void fisher_exact_test_matches_the_lady_tasting_tea() {
     // Fisher's tea-tasting experiment as in Agresti, Categorical Data Analysis, section 3.5.1: of
-    // the four cups
-    // with milk first she named three, and one of the four others; two-sided P = 0.4857 (one-sided
-    // 0.243).
+    // the four cups with milk first she named three, and one of the four others; two-sided P =
+    // 0.4857 (one-sided 0.243).
     var result = TwoProportionTest.fisherExact(Proportion.of(3, 4), Proportion.of(1, 4));
     assertThat(result.pValue()).isCloseTo(0.4857, within(5e-5));
     assertThat(result.method()).isEqualTo(TestMethod.FISHER_EXACT);
@@ -50,8 +46,8 @@ class TwoProportionTestTest {
 
   @Test
   void fisher_exact_test_matches_the_dieting_example() {
-    // Wikipedia, "Fisher's exact test": 1 of 12 men and 9 of 12 women dieting; two-sided p =
-    // 0.002759.
+    // Wikipedia, "Fisher's exact test": 1 of 12 men and 9 of 12 women dieting;
+    // two-sided p = 0.002759.
     var result = TwoProportionTest.fisherExact(Proportion.of(1, 12), Proportion.of(9, 12));
     assertThat(result.pValue()).isCloseTo(0.002759, within(1e-6));
   }
@@ -61,8 +57,8 @@ class TwoProportionTestTest {
     assertThat(
             TwoProportionTest.compare(Proportion.of(3, 4), Proportion.of(1, 4)).method())
         .isEqualTo(TestMethod.FISHER_EXACT);
-    // 2 conversions in 2,000 impressions: an expected 1 conversion per arm is too few for the
-    // normal curve.
+    // 2 conversions in 2,000 impressions:
+    // an expected 1 conversion per arm is too few for the normal curve.
     assertThat(TwoProportionTest.compare(Proportion.of(0, 1_000), Proportion.of(2, 1_000))
             .method())
         .isEqualTo(TestMethod.FISHER_EXACT);

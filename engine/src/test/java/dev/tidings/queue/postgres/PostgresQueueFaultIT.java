@@ -12,6 +12,7 @@ import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
 import dev.tidings.storage.Database;
 import dev.tidings.storage.EmbeddedPostgresServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -109,8 +110,8 @@ class PostgresQueueFaultIT {
     crashed.countDown();
 
     assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-      // Hikari waits its connection timeout for a connection before it gives up: both calls at
-      // once.
+      // Hikari waits its connection timeout for a connection
+      // before it gives up: both calls at once.
       Future<Optional<String>> problem = threads.submit(database::problem);
       assertThatThrownBy(() -> queue.publish(spec.name(), message("during")))
           .as("a publish while the database is down is refused, not dropped")
@@ -184,14 +185,15 @@ class PostgresQueueFaultIT {
   }
 
   private Database open() {
-    Database database = Database.connect(server.connectionSpec(4).withSchema(schema), () -> {});
+    Database database = Database.connect(
+        server.connectionSpec(4).withSchema(schema), () -> {}, new SimpleMeterRegistry());
     toClose.add(database);
     database.migrate();
     return database;
   }
 
   private PostgresWorkQueue queue(Database database, PostgresQueueOptions options) {
-    var queue = new PostgresWorkQueue(database, options);
+    var queue = new PostgresWorkQueue(database, options, new SimpleMeterRegistry());
     toClose.add(queue);
     return queue;
   }

@@ -10,6 +10,7 @@ import dev.tidings.queue.Subscription;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.RealServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -23,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -149,9 +151,8 @@ class PostgresQueueTablesIT {
     // spare room: the worst case. Between renewals, pruning gives the room back.
     List<Long> hot = List.of(hotRenewals(spec), hotRenewals(spec), hotRenewals(spec));
     // With visible_at in an index (the earlier layout) no renewal could be HOT; how many are
-    // depends
-    // on the room other rows left on the pages, so the bound is loose: some in every round, and a
-    // quarter in all.
+    // depends on the room other rows left on the pages, so the bound is loose: some in every round,
+    // and a quarter in all.
     assertThat(hot)
         .as("HOT updates among 3 rounds of 200 renewals")
         .allSatisfy(count -> assertThat(count).isPositive());
@@ -174,7 +175,7 @@ class PostgresQueueTablesIT {
   }
 
   /** HOT updates of the message table this connection made and has not reported yet. */
-  private static long hotSoFar(org.jdbi.v3.core.Handle handle) {
+  private static long hotSoFar(Handle handle) {
     return handle
         .createQuery(
             "SELECT pg_stat_get_xact_tuples_hot_updated(CAST('work_queue_message' AS regclass))")
@@ -190,8 +191,10 @@ class PostgresQueueTablesIT {
     var consumerOptions = new PostgresQueueOptions(Duration.ofMinutes(1), Duration.ofMillis(5));
     Duration interval = Duration.ofMillis(500);
     var publisherOptions = new PostgresQueueOptions(Duration.ofMinutes(1), interval);
-    try (var consumerNode = new PostgresWorkQueue(database, consumerOptions);
-        var publisherNode = new PostgresWorkQueue(database, publisherOptions);
+    try (var consumerNode =
+            new PostgresWorkQueue(database, consumerOptions, new SimpleMeterRegistry());
+        var publisherNode =
+            new PostgresWorkQueue(database, publisherOptions, new SimpleMeterRegistry());
         var listener = new Listener(database, queue)) {
       consumerNode.declare(QueueSpec.of(queue));
       Map<String, Long> consumedAt = new ConcurrentHashMap<>();

@@ -12,6 +12,7 @@ import dev.tidings.queue.WorkQueueContract;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -56,8 +57,10 @@ class PostgresWorkQueueTest extends WorkQueueContract {
     String queueName = "wq-notify-" + UUID.randomUUID().toString().substring(0, 8);
     var slowPolling = new PostgresQueueOptions(
         Duration.ofSeconds(60), PostgresQueueOptions.DEFAULT_NOTIFY_INTERVAL);
-    try (var consumerNode = new PostgresWorkQueue(database, slowPolling);
-        var producerNode = new PostgresWorkQueue(database, slowPolling)) {
+    try (var consumerNode =
+            new PostgresWorkQueue(database, slowPolling, new SimpleMeterRegistry());
+        var producerNode =
+            new PostgresWorkQueue(database, slowPolling, new SimpleMeterRegistry())) {
       consumerNode.declare(QueueSpec.of(queueName));
       BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
       Subscription subscription = consumerNode.subscribe(queueName, 1, 1, delivery -> {
@@ -79,10 +82,12 @@ class PostgresWorkQueueTest extends WorkQueueContract {
   @Test
   void a_declared_spec_survives_a_restart_and_binds_nodes_that_never_declared() {
     String queueName = "wq-restart-" + UUID.randomUUID().toString().substring(0, 8);
-    try (var before = new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST)) {
+    try (var before =
+        new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST, new SimpleMeterRegistry())) {
       before.declare(new QueueSpec(queueName, 9, 2, Duration.ofSeconds(5)));
     }
-    try (var after = new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST)) {
+    try (var after =
+        new PostgresWorkQueue(database, PostgresWorkQueueFixture.FAST, new SimpleMeterRegistry())) {
       after.publish(queueName, Message.of(new byte[] {7}, 3));
       BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
       Subscription subscription = after.subscribe(queueName, 1, 1, delivery -> {

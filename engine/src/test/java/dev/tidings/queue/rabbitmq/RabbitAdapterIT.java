@@ -15,10 +15,12 @@ import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
 import dev.tidings.testing.RealServers;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +53,10 @@ class RabbitAdapterIT {
   @BeforeEach
   void declare() {
     queue = RabbitWorkQueue.connect(
-        RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system());
+        RealServers.amqpUrl(),
+        RabbitQueueOptions.defaults(),
+        InstantSource.system(),
+        new SimpleMeterRegistry());
     queue.declare(spec);
   }
 
@@ -131,7 +136,7 @@ class RabbitAdapterIT {
           name,
           sent.subList(from, from + 500).stream().map(body -> text(body, 1)).toList());
     try (Subscription rejecting = queue.subscribeBatches(name, 1, 100, batch -> {
-      var exceptions = new java.util.HashMap<String, Disposition>();
+      var exceptions = new HashMap<String, Disposition>();
       batch.forEach(delivery -> exceptions.put(delivery.messageId(), Disposition.reject("no")));
       return BatchResult.except(exceptions);
     })) {

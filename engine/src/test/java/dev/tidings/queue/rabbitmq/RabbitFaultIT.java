@@ -11,10 +11,12 @@ import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
 import dev.tidings.testing.RealServers;
 import dev.tidings.testing.TcpProxy;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -61,7 +63,8 @@ class RabbitFaultIT {
     proxy = TcpProxy.to(broker.getHost(), broker.getPort() < 0 ? 5672 : broker.getPort());
     URI proxied = URI.create(broker.getScheme() + "://" + broker.getRawUserInfo() + "@127.0.0.1:"
         + proxy.port() + (broker.getRawPath() == null ? "" : broker.getRawPath()));
-    queue = RabbitWorkQueue.connect(proxied, OPTIONS, InstantSource.system());
+    queue = RabbitWorkQueue.connect(
+        proxied, OPTIONS, InstantSource.system(), new SimpleMeterRegistry());
     queue.declare(QueueSpec.of(queueName));
   }
 
@@ -269,6 +272,6 @@ class RabbitFaultIT {
   /** Straight to the broker, not through the proxy, so that cleaning up does not depend on the fault. */
   private void deleteQueues() {
     RabbitWorkQueueIT.deleteAll(
-        queueName, new java.util.LinkedHashSet<>(RabbitLayout.queueNames(QueueSpec.of(queueName))));
+        queueName, new LinkedHashSet<>(RabbitLayout.queueNames(QueueSpec.of(queueName))));
   }
 }

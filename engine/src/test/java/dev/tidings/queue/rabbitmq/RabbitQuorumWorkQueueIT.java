@@ -10,6 +10,7 @@ import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.WorkQueueContract;
 import dev.tidings.testing.RabbitCluster;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -76,7 +77,8 @@ class RabbitQuorumWorkQueueIT extends WorkQueueContract {
       throws Exception {
     String name = "quorum-check-" + UUID.randomUUID();
     var spec = QueueSpec.of(name);
-    try (var queue = RabbitWorkQueue.connect(cluster.amqpUrl(), QUORUM, InstantSource.system())) {
+    try (var queue = RabbitWorkQueue.connect(
+        cluster.amqpUrl(), QUORUM, InstantSource.system(), new SimpleMeterRegistry())) {
       queue.declare(spec);
       List<String> declared = queue.declaredQueues(name);
       assertThat(declared).anyMatch(each -> each.contains(".retry."));
@@ -107,8 +109,10 @@ class RabbitQuorumWorkQueueIT extends WorkQueueContract {
     try (var before = RabbitWorkQueue.connect(
             cluster.amqpUrl(),
             QUORUM.withQueueType(RabbitQueueType.CLASSIC),
-            InstantSource.system());
-        var after = RabbitWorkQueue.connect(cluster.amqpUrl(), QUORUM, InstantSource.system())) {
+            InstantSource.system(),
+            new SimpleMeterRegistry());
+        var after = RabbitWorkQueue.connect(
+            cluster.amqpUrl(), QUORUM, InstantSource.system(), new SimpleMeterRegistry())) {
       before.declare(QueueSpec.of(classic));
       assertThatThrownBy(() -> after.declare(QueueSpec.of(classic)))
           .isInstanceOf(QueueTypeConflictException.class)

@@ -6,6 +6,7 @@ import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.testing.RealServers;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -38,7 +39,10 @@ public final class RabbitThroughput {
     QueueSpec spec = QueueSpec.of(name);
     byte[] body = new byte[200];
     try (var queue = RabbitWorkQueue.connect(
-        RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system())) {
+        RealServers.amqpUrl(),
+        RabbitQueueOptions.defaults(),
+        InstantSource.system(),
+        new SimpleMeterRegistry())) {
       queue.declare(spec);
       var consumed = new AtomicLong();
       var done = new CountDownLatch(1);

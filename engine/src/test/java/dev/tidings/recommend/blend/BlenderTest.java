@@ -2,16 +2,21 @@ package dev.tidings.recommend.blend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.activity.aggregate.AggregateKey;
+import dev.tidings.activity.aggregate.AggregateStore;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommendations.Recommended;
 import java.time.Instant;
+import java.time.InstantSource;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class BlenderTest {
@@ -60,8 +65,7 @@ class BlenderTest {
     assertThat(find(answer, "p25").reasons()).first().isEqualTo("buy_again");
     // p20: 0.6 + 0.5 + 0.05 * 80/100 = 1.14; p25 (bought): 1.0 + 0.05 * 75/100 = 1.04
     assertThat(answer.productIds().subList(0, 2)).containsExactly("p20", "p25");
-    assertThat(answer.items().getFirst().score())
-        .isCloseTo(1.14, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(answer.items().getFirst().score()).isCloseTo(1.14, Offset.offset(1e-9));
   }
 
   @Test
@@ -74,10 +78,9 @@ class BlenderTest {
     Recommended p39 = find(answer, "p39");
     assertThat(p39.reasons()).containsExactly("buy_again", "popularity");
     // buy-again's best (1.0) plus popularity's 10 of its best 100, times its weight 0.05
-    assertThat(p39.score())
-        .isCloseTo(1.0 + 0.05 * 10 / 100, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(p39.shares().get(0)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(p39.shares().get(1)).isCloseTo(0.005, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(p39.score()).isCloseTo(1.0 + 0.05 * 10 / 100, Offset.offset(1e-9));
+    assertThat(p39.shares().get(0)).isCloseTo(1.0, Offset.offset(1e-9));
+    assertThat(p39.shares().get(1)).isCloseTo(0.005, Offset.offset(1e-9));
   }
 
   @Test
@@ -99,12 +102,12 @@ class BlenderTest {
   @Test
   void an_experiment_arm_blends_only_its_algorithms() {
     var shop = shop().viewed("u", "p21", 0, 5).coViewed("p21", "p20", 4).bought("u", "p25", 0, 2);
-    var popularOnly = shop.blender()
-        .recommend(Shop.ask("u", 10, Set.of()), java.util.EnumSet.of(Algorithm.POPULARITY));
+    var popularOnly =
+        shop.blender().recommend(Shop.ask("u", 10, Set.of()), EnumSet.of(Algorithm.POPULARITY));
     assertThat(popularOnly.items())
         .allSatisfy(item -> assertThat(item.reasons()).containsExactly("popularity"));
-    var neighbours = shop.blender()
-        .recommend(Shop.ask("u", 10, Set.of()), java.util.EnumSet.of(Algorithm.CO_OCCURRENCE));
+    var neighbours =
+        shop.blender().recommend(Shop.ask("u", 10, Set.of()), EnumSet.of(Algorithm.CO_OCCURRENCE));
     assertThat(find(neighbours, "p20").reasons()).containsExactly("co_occurrence");
     assertThat(neighbours.items())
         .noneSatisfy(item -> assertThat(item.reasons()).contains("buy_again"));
@@ -121,11 +124,11 @@ class BlenderTest {
         Optional.empty(),
         Locale.ROOT,
         plain.deadline(),
-        Algorithm.armOf(java.util.EnumSet.of(Algorithm.CO_OCCURRENCE)));
+        Algorithm.armOf(EnumSet.of(Algorithm.CO_OCCURRENCE)));
 
     var fromArm = shop.blender().recommend(armed);
     assertThat(fromArm)
-        .isEqualTo(shop.blender().recommend(plain, java.util.EnumSet.of(Algorithm.CO_OCCURRENCE)));
+        .isEqualTo(shop.blender().recommend(plain, EnumSet.of(Algorithm.CO_OCCURRENCE)));
     assertThat(fromArm.items())
         .noneSatisfy(item -> assertThat(item.reasons()).contains("buy_again"));
     assertThat(find(fromArm, "p20").reasons()).containsExactly("co_occurrence");
@@ -136,9 +139,9 @@ class BlenderTest {
   @Test
   void an_arm_round_trips_through_its_bits_and_unknown_bits_are_ignored() {
     for (Algorithm algorithm : Algorithm.values())
-      assertThat(Algorithm.ofArm(Algorithm.armOf(java.util.EnumSet.of(algorithm))))
+      assertThat(Algorithm.ofArm(Algorithm.armOf(EnumSet.of(algorithm))))
           .containsExactly(algorithm);
-    var two = java.util.EnumSet.of(Algorithm.POPULARITY, Algorithm.EASE);
+    var two = EnumSet.of(Algorithm.POPULARITY, Algorithm.EASE);
     assertThat(Algorithm.ofArm(Algorithm.armOf(two))).isEqualTo(two);
     assertThat(Algorithm.armOf(Set.of())).isZero();
     assertThat(Algorithm.ofArm(1 << 15)).isEmpty();
@@ -207,14 +210,12 @@ class BlenderTest {
     var shop = shop().bought("u", "p29", 0, 5);
     AggregateReader slow = new AggregateReader() {
       @Override
-      public List<dev.tidings.activity.aggregate.AggregateStore.Entry> read(
-          String prefix, String from, String to, int limit) {
+      public List<AggregateStore.Entry> read(String prefix, String from, String to, int limit) {
         return shop.aggregates.read(prefix, from, to, limit);
       }
 
       @Override
-      public List<dev.tidings.activity.aggregate.AggregateStore.Entry> under(
-          dev.tidings.activity.aggregate.AggregateKey key, String from, String to, int limit) {
+      public List<AggregateStore.Entry> under(AggregateKey key, String from, String to, int limit) {
         try {
           Thread.sleep(2_000);
         } catch (InterruptedException e) {
@@ -229,9 +230,8 @@ class BlenderTest {
         shop.settings::get,
         () -> items,
         () -> null,
-        new SignalReader(
-            slow, user -> Follows.NONE, java.time.InstantSource.system(), () -> 90, null),
-        java.time.InstantSource.system());
+        new SignalReader(slow, user -> Follows.NONE, InstantSource.system(), () -> 90, null),
+        InstantSource.system());
     long started = System.nanoTime();
     var answer = blender.recommend(new RecommendationRequest(
         "u", 5, Set.of(), Optional.empty(), Locale.ROOT, Instant.now().plusMillis(50)));

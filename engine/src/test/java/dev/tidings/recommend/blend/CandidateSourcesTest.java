@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class CandidateSourcesTest {
               new AlgorithmSettings(true, 1, Map.of("halfLifeDays", 3.0, "windowDays", 14.0)));
       var found = shop.candidates(new Trending(), "anyone", 10);
       assertThat(found).extracting(Scored::productId).containsExactly("fresh", "between", "old");
-      assertThat(found.get(2).score()).isCloseTo(2.5, org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(found.get(2).score()).isCloseTo(2.5, Offset.offset(1e-9));
     }
 
     @Test
@@ -165,8 +166,7 @@ class CandidateSourcesTest {
           .containsExactly("staple", "once-lately", "once-long-ago");
       // staple: (1 + 0.5^(2/6) + 0.5^(4/6)) * (1 + 0.5 * 2)
       double staple = (1 + Math.pow(0.5, 2 / 6.0) + Math.pow(0.5, 4 / 6.0)) * 2;
-      assertThat(found.getFirst().score())
-          .isCloseTo(staple, org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(found.getFirst().score()).isCloseTo(staple, Offset.offset(1e-9));
     }
 
     @Test
@@ -217,8 +217,7 @@ class CandidateSourcesTest {
     @Test
     void two_items_weigh_each_other_by_the_closed_form_worked_by_hand() {
       // G + lambda I = [[d_a, g], [g, d_b]], d the diagonal raised to max(all-time, row sum) +
-      // lambda;
-      // its inverse is [[d_b, -g], [-g, d_a]] / det, so B_ab = -P_ab / P_bb = g / d_a
+      // lambda; its inverse is [[d_b, -g], [-g, d_a]] / det, so B_ab = -P_ab / P_bb = g / d_a
       var shop = new Shop();
       shop.product("a", "b", "c").popular("a", 0, 10);
       shop.product("b", "b", "c").popular("b", 0, 4);

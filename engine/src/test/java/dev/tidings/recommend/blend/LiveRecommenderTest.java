@@ -2,10 +2,14 @@ package dev.tidings.recommend.blend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.activity.aggregate.KeyPart;
 import dev.tidings.recommend.RecommendationRequest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -55,7 +59,8 @@ class LiveRecommenderTest {
         new InMemoryAggregates(),
         user -> Follows.NONE,
         InstantSource.system(),
-        RARELY)) {
+        RARELY,
+        new SimpleMeterRegistry())) {
       assertThat(live.recommend(ask(3)).items()).isEmpty();
       for (int i = 0; i < 3; i++)
         products.add(new ProductFacts("p" + i, "b" + i, "c" + i, true, Instant.now()));
@@ -68,13 +73,7 @@ class LiveRecommenderTest {
     var store = new InMemorySettings();
     var aggregates = new InMemoryAggregates()
         .add(Keys.purchases("u", "p1", Shop.all()), 2)
-        .add(
-            Keys.purchases(
-                "u",
-                "p1",
-                new dev.tidings.activity.aggregate.KeyPart.Month(
-                    java.time.YearMonth.now(java.time.ZoneOffset.UTC))),
-            2);
+        .add(Keys.purchases("u", "p1", new KeyPart.Month(YearMonth.now(ZoneOffset.UTC))), 2);
     try (var live = new LiveRecommender(
         store,
         () -> List.of(
@@ -83,7 +82,8 @@ class LiveRecommenderTest {
         aggregates,
         user -> Follows.NONE,
         InstantSource.system(),
-        RARELY)) {
+        RARELY,
+        new SimpleMeterRegistry())) {
       assertThat(live.recommend(ask(1)).items().getFirst().reasons()).containsExactly("buy_again");
       live.change(Algorithm.BUY_AGAIN, new AlgorithmSettings(false, 1, Map.of()));
       assertThat(store.load().of(Algorithm.BUY_AGAIN).enabled()).isFalse();

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -91,8 +92,8 @@ abstract class WarmSignalsContract {
         Keys.purchases(user, "mug", new KeyPart.AllTime()), 3.0,
         Keys.userBrand(user, "acme", new KeyPart.AllTime()), 4.0,
         Keys.views(user, "lamp", new KeyPart.Day(TODAY.minusDays(2))), 1.0,
-        // older than the days the algorithms read: the database read leaves it out, and so must
-        // memory
+        // older than the days the algorithms read:
+        // the database read leaves it out, and so must memory
         Keys.views(user, "vase", new KeyPart.Day(TODAY.minusDays(45))), 1.0));
   }
 
@@ -154,8 +155,7 @@ abstract class WarmSignalsContract {
       assertThat(describe(read(user))).as(user).isEqualTo(describe(fromDatabase(user)));
     }
     assertThat(describe(read("ada"))).contains("purchase mug=3.0").doesNotContain("vase");
-    assertThat(read("bob").follows())
-        .isEqualTo(new Follows(java.util.Set.of("acme"), java.util.Set.of("home")));
+    assertThat(read("bob").follows()).isEqualTo(new Follows(Set.of("acme"), Set.of("home")));
     assertThat(read("carol").isEmpty()).isTrue();
   }
 

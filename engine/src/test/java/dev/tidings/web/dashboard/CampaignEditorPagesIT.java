@@ -20,6 +20,7 @@ import dev.tidings.config.Secret;
 import dev.tidings.config.SettingsLoader;
 import dev.tidings.testing.RealServers;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -38,6 +39,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -264,7 +266,7 @@ class CampaignEditorPagesIT {
   void a_condition_naming_no_campaign_is_shown_beside_its_row_and_nothing_is_stored_or_counted()
       throws Exception {
     int before = campaignCount();
-    var form = new java.util.HashMap<>(draftForm(
+    var form = new HashMap<>(draftForm(
         "Lapsed readers",
         Map.of(
             "c0.type",
@@ -480,8 +482,8 @@ class CampaignEditorPagesIT {
   private static HttpServer unwiredDashboard() {
     var jdbi = node.infrastructure().database().jdbi();
     InstantSource clock = node.infrastructure().clock();
-    var unwired =
-        new CampaignService(jdbi, new UnwiredSends(), new AudienceQuery(jdbi, clock), clock);
+    var unwired = new CampaignService(
+        jdbi, new UnwiredSends(), new AudienceQuery(jdbi, clock), clock, new SimpleMeterRegistry());
     var subscribers = new SubscriberService(jdbi, clock);
     var editor = new CampaignEditorSources(unwired, subscribers, null, null, null, clock);
     var sources = new DashboardSources(

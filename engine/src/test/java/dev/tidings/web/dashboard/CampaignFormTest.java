@@ -8,6 +8,10 @@ import dev.tidings.Problem;
 import dev.tidings.campaign.Audience;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.Condition;
+import dev.tidings.campaign.SendTime;
+import dev.tidings.recommend.blend.Algorithm;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +42,7 @@ class CampaignFormTest {
         .hasSize(3)
         .contains(new Condition.ClickedWithin(30));
     assertThat(conditions.getFirst())
-        .isEqualTo(new Condition.FieldIn(Condition.Field.COUNTRY, java.util.List.of("GB", "ie")));
+        .isEqualTo(new Condition.FieldIn(Condition.Field.COUNTRY, List.of("GB", "ie")));
   }
 
   @Test
@@ -70,10 +74,7 @@ class CampaignFormTest {
     String body = FILLED + "&sendTime=per-subscriber&within=PT12H&holdout=25";
     var definition = CampaignJson.fromJson(CampaignForm.of(form(body)).toJson(Optional.empty()));
     assertThat(definition.sendTime())
-        .isEqualTo(new dev.tidings.campaign.SendTime(
-            dev.tidings.campaign.SendTime.Mode.PER_SUBSCRIBER,
-            java.time.Duration.ofHours(12),
-            0.25));
+        .isEqualTo(new SendTime(SendTime.Mode.PER_SUBSCRIBER, Duration.ofHours(12), 0.25));
     var shown = CampaignForm.of(definition);
     assertThat(shown.sendTimeMode()).isEqualTo("per-subscriber");
     assertThat(shown.sendTimeWithin()).isEqualTo("PT12H");
@@ -81,7 +82,7 @@ class CampaignFormTest {
     assertThat(CampaignJson.fromJson(shown.toJson(Optional.empty()))).isEqualTo(definition);
     var atOnce = CampaignJson.fromJson(
         CampaignForm.of(form(FILLED + "&sendTime=at-once&within=PT12H")).toJson(Optional.empty()));
-    assertThat(atOnce.sendTime()).isEqualTo(dev.tidings.campaign.SendTime.AT_ONCE);
+    assertThat(atOnce.sendTime()).isEqualTo(SendTime.AT_ONCE);
   }
 
   @Test
@@ -136,9 +137,7 @@ class CampaignFormTest {
     assertThat(experiment.variants().getFirst().subject()).isEmpty();
     assertThat(experiment.variants().get(1).subject()).contains("Other subject");
     assertThat(experiment.variants().get(1).algorithms())
-        .containsExactlyInAnyOrder(
-            dev.tidings.recommend.blend.Algorithm.POPULARITY,
-            dev.tidings.recommend.blend.Algorithm.CO_OCCURRENCE);
+        .containsExactlyInAnyOrder(Algorithm.POPULARITY, Algorithm.CO_OCCURRENCE);
     assertThat(experiment.variants().getFirst().algorithms()).isEmpty();
     assertThat(CampaignJson.fromJson(CampaignForm.of(definition).toJson(Optional.empty())))
         .as("and back through the form")

@@ -7,15 +7,20 @@ import dev.tidings.campaign.Campaign;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignState;
 import dev.tidings.campaign.CampaignView;
+import dev.tidings.delivery.CampaignStats;
+import dev.tidings.message.MessageId;
+import dev.tidings.opentime.ShownProducts;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A campaign's page offers what its state allows, each through the route that does it, and shows the
@@ -118,19 +123,17 @@ class CampaignPageActionsTest {
     var view = view(CampaignState.COMPLETED, Optional.empty());
     var figures = CampaignFigures.of(
         view,
-        new dev.tidings.delivery.CampaignStats(
-            7, Map.of(), Map.of(), Map.of(), Map.of(), List.of()),
+        new CampaignStats(7, Map.of(), Map.of(), Map.of(), Map.of(), List.of()),
         List.of(),
         id -> Optional.empty());
-    var shown = new dev.tidings.opentime.ShownProducts.Shown(
-        new dev.tidings.message.MessageId(7, 3, "s1").text(), 7, List.of(), AT);
+    var shown = new ShownProducts.Shown(new MessageId(7, 3, "s1").text(), 7, List.of(), AT);
 
     Document page = Jsoup.parse(CampaignPage.render(
         IN_PARIS,
         "",
         view,
         figures,
-        Optional.of(new CampaignPage.Preview(shown, "Hi", List.of(), java.util.Locale.UK)),
+        Optional.of(new CampaignPage.Preview(shown, "Hi", List.of(), Locale.UK)),
         Optional.empty(),
         Optional.empty()));
 
@@ -143,7 +146,7 @@ class CampaignPageActionsTest {
   }
 
   private static CampaignView view(CampaignState state, Optional<Instant> at) {
-    var json = (tools.jackson.databind.node.ObjectNode) Json.MAPPER.readTree("""
+    var json = (ObjectNode) Json.MAPPER.readTree("""
         {"name": "Winter", "from": "news@shop.example", "subject": "Hi",
          "html": "<p>Hi <a href=\\"{{unsubscribeUrl}}\\">u</a></p>", "text": "Hi {{unsubscribeUrl}}"}""");
     at.ifPresent(time -> json.put("scheduledAt", time.toString()));

@@ -14,6 +14,7 @@ import dev.tidings.catalog.ProductJson;
 import dev.tidings.delivery.CampaignStats;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.FunnelStep;
+import dev.tidings.message.MessageId;
 import dev.tidings.notify.DigestsSent;
 import dev.tidings.opentime.ShownProducts;
 import dev.tidings.optimize.CampaignExperiments;
@@ -21,11 +22,13 @@ import dev.tidings.optimize.ExperimentReport;
 import dev.tidings.optimize.stats.Interval;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The campaign page from its templates: every figure under the key its live value arrives on, user text
@@ -34,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class CampaignPageTest {
   @Test
   void the_page_shows_every_part_with_user_text_escaped() throws Exception {
-    var json = (tools.jackson.databind.node.ObjectNode) Json.MAPPER.readTree("""
+    var json = (ObjectNode) Json.MAPPER.readTree("""
         {"name": "Autumn <edit> & co", "from": "news@shop.example", "subject": "Hi {{subscriber.firstName}}",
          "html": "<p>Hi {{#slots}}<a href=\\"{{clickUrl}}\\"><img src=\\"{{imageUrl}}\\"></a>{{/slots}} <a href=\\"{{unsubscribeUrl}}\\">u</a></p>", "text": "Hi {{unsubscribeUrl}}", "slots": 3,
          "experiment": {"allocation": "ab", "metric": "human_click", "testShare": 0.5,
@@ -68,11 +71,10 @@ class CampaignPageTest {
     var figures = CampaignFigures.of(
         view, stats, List.of(new DeliveryStats.ProductClicks("p1", 5)), id -> Optional.of(product));
     var preview = new CampaignPage.Preview(
-        new ShownProducts.Shown(
-            new dev.tidings.message.MessageId(7, 3, "s:1.2").text(), 7, List.of("p1", "gone"), t),
+        new ShownProducts.Shown(new MessageId(7, 3, "s:1.2").text(), 7, List.of("p1", "gone"), t),
         "Hi Ann <3",
         List.of(Optional.of(product), Optional.empty()),
-        java.util.Locale.UK);
+        Locale.UK);
     var digests = new DigestsSent.Summary(
         3,
         7,

@@ -2,10 +2,27 @@ package dev.tidings.web.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.Json;
+import dev.tidings.audience.Consent;
+import dev.tidings.audience.Location;
+import dev.tidings.audience.Subscriber;
+import dev.tidings.catalog.Money;
+import dev.tidings.catalog.ProductJson;
+import dev.tidings.cluster.NodeRegistry;
 import dev.tidings.delivery.FunnelStep;
+import dev.tidings.opentime.ShownProducts;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.util.Currency;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
@@ -17,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class DashboardPagesTest {
   @Test
   void every_page_escapes_what_users_wrote_and_shows_each_state() throws Exception {
-    Map<String, String> pages = new java.util.LinkedHashMap<>();
+    Map<String, String> pages = new LinkedHashMap<>();
     var rows = new CampaignsPage.Rows(
         List.of(3L, 1L),
         Map.of(
@@ -42,7 +59,7 @@ class DashboardPagesTest {
             "c1.name",
             "Old"),
         Map.of("c3.progress", 50.0));
-    var page = new CampaignsPage(null, null, true, java.time.InstantSource.system());
+    var page = new CampaignsPage(null, null, true, InstantSource.system());
     pages.put("campaigns", page.render(Visitor.signedIn("test-token"), rows));
     pages.put(
         "campaigns-none",
@@ -60,55 +77,54 @@ class DashboardPagesTest {
                 new SystemPage.Queue(
                     "campaign.send",
                     Optional.of(1234L),
-                    Optional.of(java.time.Duration.ofMinutes(7)),
+                    Optional.of(Duration.ofMinutes(7)),
                     Optional.of(3)),
                 new SystemPage.Queue("q<2>", Optional.empty(), Optional.empty(), Optional.of(101))),
-            Optional.of(new DashboardSources.Counting(42, java.time.Duration.ofSeconds(95))),
+            Optional.of(new DashboardSources.Counting(42, Duration.ofSeconds(95))),
             List.of(
-                new dev.tidings.cluster.NodeRegistry.Node(
-                    java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"),
+                new NodeRegistry.Node(
+                    UUID.fromString("00000000-0000-0000-0000-000000000001"),
                     "serve",
                     "0.1.0",
                     "web-1<",
-                    java.time.Instant.parse("2026-11-26T09:00:00Z"),
-                    java.time.Instant.parse("2026-11-26T10:00:00Z"),
+                    Instant.parse("2026-11-26T09:00:00Z"),
+                    Instant.parse("2026-11-26T10:00:00Z"),
                     true,
                     true),
-                new dev.tidings.cluster.NodeRegistry.Node(
-                    java.util.UUID.fromString("00000000-0000-0000-0000-000000000002"),
+                new NodeRegistry.Node(
+                    UUID.fromString("00000000-0000-0000-0000-000000000002"),
                     "worker",
                     "0.0.9",
                     "work-1",
-                    java.time.Instant.parse("2026-11-25T09:00:00Z"),
-                    java.time.Instant.parse("2026-11-26T08:00:00Z"),
+                    Instant.parse("2026-11-25T09:00:00Z"),
+                    Instant.parse("2026-11-26T08:00:00Z"),
                     false,
                     false)),
             Map.of(FunnelStep.SENT, 5L),
             Map.of(FunnelStep.SENT, 5000L, FunnelStep.CLICKED, 7L)));
     pages.put("signin", SignIn.page("/x?a=<1>", Optional.empty()));
     pages.put("signin-problem", SignIn.page("/", Optional.of("Wrong <key>")));
-    var ann = new dev.tidings.audience.Subscriber(
+    var ann = new Subscriber(
         "s:1",
         "ann@example.com",
         Optional.of("Ann <A>"),
-        java.util.Locale.forLanguageTag("de-AT"),
-        java.time.ZoneId.of("UTC"),
-        Optional.of(new dev.tidings.audience.Location(
-            Optional.empty(), Optional.of("Wien"), Optional.of("AT"))),
-        dev.tidings.audience.Consent.SUBSCRIBED);
-    var bob = new dev.tidings.audience.Subscriber(
+        Locale.forLanguageTag("de-AT"),
+        ZoneId.of("UTC"),
+        Optional.of(new Location(Optional.empty(), Optional.of("Wien"), Optional.of("AT"))),
+        Consent.SUBSCRIBED);
+    var bob = new Subscriber(
         "s2",
         "bob@example.com",
         Optional.empty(),
-        java.util.Locale.ENGLISH,
-        java.time.ZoneId.of("UTC"),
+        Locale.ENGLISH,
+        ZoneId.of("UTC"),
         Optional.empty(),
-        dev.tidings.audience.Consent.SUBSCRIBED);
-    var product = dev.tidings.catalog.ProductJson.fromJson(
-        dev.tidings.Json.MAPPER.readTree(
+        Consent.SUBSCRIBED);
+    var product = ProductJson.fromJson(
+        Json.MAPPER.readTree(
             "{\"id\":\"p1\",\"title\":\"Shirt <x>\",\"brand\":\"Velin\",\"price\":\"9.50\",\"currency\":\"EUR\","
                 + "\"imageUrl\":\"https://img.example/p1.png\",\"landingUrl\":\"https://shop.example/p1\"}"));
-    var t = java.time.Instant.parse("2026-11-26T10:00:00Z");
+    var t = Instant.parse("2026-11-26T10:00:00Z");
     pages.put(
         "explorer-none",
         ExplorerPage.render(Visitor.signedIn("test-token"), List.of(ann, bob), Optional.empty()));
@@ -131,8 +147,7 @@ class DashboardPagesTest {
                     new Recommendations.Item("p1", 0.5, List.of("co_occurrence", "popularity")),
                     new Recommendations.Item("gone", 0.25, List.of("popularity")))),
                 Map.of("p1", product),
-                List.of(new dev.tidings.opentime.ShownProducts.Shown(
-                    "m1", 4, List.of("p1", "gone"), t))))));
+                List.of(new ShownProducts.Shown("m1", 4, List.of("p1", "gone"), t))))));
     pages.put(
         "explorer-failed",
         ExplorerPage.render(
@@ -204,8 +219,7 @@ class DashboardPagesTest {
         .containsExactly(
             // as Ann's card wrote it: her locale (de-AT), the price's currency
             "slot 1 Velin Shirt <x> "
-                + new dev.tidings.catalog.Money(
-                        new java.math.BigDecimal("9.50"), java.util.Currency.getInstance("EUR"))
+                + new Money(new BigDecimal("9.50"), Currency.getInstance("EUR"))
                     .format(ann.locale())
                     .replace('\u00a0', ' '),
             "slot 2 gone (no longer in the catalogue, or not sold in the market of this subscriber)");

@@ -20,19 +20,28 @@ import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.AuthThrottle;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +71,8 @@ class DashboardSessionTest {
   @BeforeAll
   static void open() {
     database = TestDatabases.embedded();
-    queue = new PostgresWorkQueue(database, PostgresQueueOptions.defaults());
+    queue =
+        new PostgresWorkQueue(database, PostgresQueueOptions.defaults(), new SimpleMeterRegistry());
     queue.declare(QueueSpec.of(QUEUE));
   }
 
@@ -88,10 +98,7 @@ class DashboardSessionTest {
         new ShownProducts(jdbi),
         new CatalogService(jdbi, clock),
         new Notifications(
-            jdbi,
-            clock,
-            dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-            new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+            jdbi, clock, Notifications.ProductShelf.ALL_AVAILABLE, new SimpleMeterRegistry()),
         null,
         new SubscriberService(jdbi, clock),
         request -> new dev.tidings.recommend.Recommendations(List.of()),
@@ -132,13 +139,13 @@ class DashboardSessionTest {
 
   /** A GET whose target {@link URI} would refuse to send: the status code the node answers. */
   private static int rawStatus(URI node, String target, String cookie) throws Exception {
-    try (var socket = new java.net.Socket(node.getHost(), node.getPort())) {
+    try (var socket = new Socket(node.getHost(), node.getPort())) {
       socket.setSoTimeout(5000);
       String request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + node.getPort()
           + (cookie.isEmpty() ? "" : "\r\nCookie: " + cookie) + "\r\nConnection: close\r\n\r\n";
-      socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      var reader = new java.io.BufferedReader(new java.io.InputStreamReader(
-          socket.getInputStream(), java.nio.charset.StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      var reader = new BufferedReader(
+          new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
       String status = reader.readLine();
       return Integer.parseInt(status.split(" ")[1]);
     }
@@ -154,8 +161,7 @@ class DashboardSessionTest {
   /** The token the signed-in page's forms carry. */
   private String token(URI node, String cookie) throws Exception {
     String page = get(node, "/system", Optional.of(cookie)).body();
-    var found =
-        java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page);
+    var found = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page);
     assertThat(found.find()).as("a form token on the page").isTrue();
     return found.group(1);
   }
@@ -203,12 +209,12 @@ class DashboardSessionTest {
     queue.publishAll(
         QUEUE,
         List.of(
-            Message.of("fixable".getBytes(java.nio.charset.StandardCharsets.UTF_8), 1),
-            Message.of("hopeless".getBytes(java.nio.charset.StandardCharsets.UTF_8), 1)));
-    var handled = new java.util.concurrent.LinkedBlockingQueue<String>();
-    var fixed = new java.util.concurrent.atomic.AtomicBoolean();
+            Message.of("fixable".getBytes(StandardCharsets.UTF_8), 1),
+            Message.of("hopeless".getBytes(StandardCharsets.UTF_8), 1)));
+    var handled = new LinkedBlockingQueue<String>();
+    var fixed = new AtomicBoolean();
     try (var _ = queue.subscribe(QUEUE, 1, 1, delivery -> {
-      String body = new String(delivery.body(), java.nio.charset.StandardCharsets.UTF_8);
+      String body = new String(delivery.body(), StandardCharsets.UTF_8);
       if (!fixed.get()) return Disposition.reject("cannot handle " + body + " yet");
       handled.add(body);
       return Disposition.ACK;
@@ -273,7 +279,7 @@ class DashboardSessionTest {
           node, page + "/requeue", "_csrf=" + token + "&message=" + fixable, Optional.of(cookie));
       assertThat(requeued.statusCode()).isEqualTo(303);
       assertThat(requeued.headers().firstValue("Location")).contains(page + "?done=requeued");
-      assertThat(handled.poll(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("fixable");
+      assertThat(handled.poll(20, TimeUnit.SECONDS)).isEqualTo("fixable");
       var dropped = post(
           node, page + "/drop", "_csrf=" + token + "&message=" + hopeless, Optional.of(cookie));
       assertThat(dropped.headers().firstValue("Location")).contains(page + "?done=dropped");
@@ -289,8 +295,7 @@ class DashboardSessionTest {
 
   private static String idOf(List<DeadLetter> letters, String body) {
     return letters.stream()
-        .filter(letter ->
-            new String(letter.body(), java.nio.charset.StandardCharsets.UTF_8).equals(body))
+        .filter(letter -> new String(letter.body(), StandardCharsets.UTF_8).equals(body))
         .findFirst()
         .orElseThrow()
         .messageId();

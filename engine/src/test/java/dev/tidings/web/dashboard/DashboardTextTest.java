@@ -2,8 +2,14 @@ package dev.tidings.web.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommendations.Recommended;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import org.jsoup.Jsoup;
 import org.junit.jupiter.api.Test;
 
 class DashboardTextTest {
@@ -16,7 +22,7 @@ class DashboardTextTest {
         .contains("&lt;script&gt;")
         .contains("&amp;")
         .doesNotContain("\"q\"");
-    assertThat(org.jsoup.Jsoup.parse(html).select("p").text())
+    assertThat(Jsoup.parse(html).select("p").text())
         .startsWith("<script>alert('x')</script> & \"q\"");
   }
 
@@ -34,15 +40,15 @@ class DashboardTextTest {
 
   @Test
   void recommendations_come_from_the_recommender_and_an_empty_list_is_none_yet() {
-    var clock = java.time.InstantSource.fixed(java.time.Instant.parse("2026-11-26T10:00:00Z"));
-    var asked = new java.util.ArrayList<dev.tidings.recommend.RecommendationRequest>();
+    var clock = InstantSource.fixed(Instant.parse("2026-11-26T10:00:00Z"));
+    var asked = new ArrayList<RecommendationRequest>();
     var found = new Recommendations(
             request -> {
               asked.add(request);
-              return new dev.tidings.recommend.Recommendations(java.util.List.of(
+              return new dev.tidings.recommend.Recommendations(List.of(
                   new Recommended(
-                      "p-7", "cooccurrence", 0.7, java.util.List.of("cooccurrence", "popularity")),
-                  new Recommended("p-9", "popularity", 0.2, java.util.List.of("popularity"))));
+                      "p-7", "cooccurrence", 0.7, List.of("cooccurrence", "popularity")),
+                  new Recommended("p-9", "popularity", 0.2, List.of("popularity"))));
             },
             clock)
         .of("s-1");
@@ -58,7 +64,7 @@ class DashboardTextTest {
     });
 
     assertThat(new Recommendations(
-                request -> new dev.tidings.recommend.Recommendations(java.util.List.of()), clock)
+                request -> new dev.tidings.recommend.Recommendations(List.of()), clock)
             .of("s-1"))
         .isInstanceOf(Recommendations.NoneYet.class);
     assertThat(new Recommendations(

@@ -19,6 +19,7 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -59,7 +60,8 @@ class DeadLetterFormsTest {
   @BeforeAll
   static void start() {
     database = TestDatabases.embedded();
-    queue = new PostgresWorkQueue(database, PostgresQueueOptions.defaults());
+    queue =
+        new PostgresWorkQueue(database, PostgresQueueOptions.defaults(), new SimpleMeterRegistry());
     queue.declare(QueueSpec.of(QUEUE));
     var jdbi = database.jdbi();
     var clock = InstantSource.system();
@@ -72,10 +74,7 @@ class DeadLetterFormsTest {
         new ShownProducts(jdbi),
         new CatalogService(jdbi, clock),
         new Notifications(
-            jdbi,
-            clock,
-            dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-            new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+            jdbi, clock, Notifications.ProductShelf.ALL_AVAILABLE, new SimpleMeterRegistry()),
         null,
         new SubscriberService(jdbi, clock),
         request -> new dev.tidings.recommend.Recommendations(List.of()),

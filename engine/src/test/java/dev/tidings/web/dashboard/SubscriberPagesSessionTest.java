@@ -23,6 +23,7 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -35,6 +36,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,7 +64,8 @@ class SubscriberPagesSessionTest {
   static void start() {
     database = TestDatabases.embedded();
     var jdbi = database.jdbi();
-    queue = new PostgresWorkQueue(database, PostgresQueueOptions.defaults());
+    queue =
+        new PostgresWorkQueue(database, PostgresQueueOptions.defaults(), new SimpleMeterRegistry());
     var subscribers = new SubscriberService(jdbi, CLOCK);
     subscribers.put(new Subscriber(
         "ann-1",
@@ -94,10 +97,7 @@ class SubscriberPagesSessionTest {
         new ShownProducts(jdbi),
         new CatalogService(jdbi, CLOCK),
         new Notifications(
-            jdbi,
-            CLOCK,
-            dev.tidings.notify.Notifications.ProductShelf.ALL_AVAILABLE,
-            new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+            jdbi, CLOCK, Notifications.ProductShelf.ALL_AVAILABLE, new SimpleMeterRegistry()),
         null,
         subscribers,
         request -> new Recommendations(List.of()),
@@ -168,8 +168,7 @@ class SubscriberPagesSessionTest {
 
   private String token(String cookie) throws Exception {
     String page = get("/subscribers/ann-1", Optional.of(cookie)).body();
-    var found =
-        java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page);
+    var found = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page);
     assertThat(found.find()).as("a form token on the page").isTrue();
     return found.group(1);
   }

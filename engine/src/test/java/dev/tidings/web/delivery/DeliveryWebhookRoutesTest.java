@@ -21,6 +21,7 @@ import dev.tidings.delivery.webhook.sendgrid.SendGridWebhook;
 import dev.tidings.delivery.webhook.ses.SesWebhook;
 import dev.tidings.delivery.webhook.ses.SnsFixtures;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -31,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -43,8 +45,7 @@ import tools.jackson.databind.JsonNode;
 
 /** The delivery routes through a real server and a real client, with a recording sink behind them. */
 class DeliveryWebhookRoutesTest {
-  private static final io.micrometer.core.instrument.simple.SimpleMeterRegistry METRICS =
-      new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+  private static final SimpleMeterRegistry METRICS = new SimpleMeterRegistry();
   private static final String API_KEY = "test-key-0123456789abcdef";
   private static final Instant NOW = Instant.parse("2026-05-01T10:00:00Z");
   private static final long MAX_BODY = 64 * 1024;
@@ -174,7 +175,7 @@ class DeliveryWebhookRoutesTest {
   @Test
   void a_body_over_the_limit_is_413() throws Exception {
     byte[] body = new byte[(int) MAX_BODY + 1];
-    java.util.Arrays.fill(body, (byte) ' ');
+    Arrays.fill(body, (byte) ' ');
     // with "Expect: 100-continue" the refusal comes before the body is sent; without it the client
     // may still be writing when the server answers and closes, and sees a broken pipe instead
     var response = send(server, "/webhooks/sendgrid", body, "application/json", List.of(), true);

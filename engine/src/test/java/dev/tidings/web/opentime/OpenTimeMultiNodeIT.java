@@ -14,6 +14,7 @@ import dev.tidings.testing.RealServers;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -95,9 +96,9 @@ class OpenTimeMultiNodeIT {
           {"id":"sub-%d","email":"sub-%1$d@example.com","name":"Reader","locale":"en-GB",
            "timeZone":"Europe/London","consent":"subscribed"}""".formatted(s));
     }
-    // a node's recommender rebuilds its item model every few seconds; one built while the products
-    // above were still arriving holds only some of them, and an email's slots then hold fewer than
-    // k
+    // a node's recommender rebuilds its item model every few seconds; one built while
+    // the products above were still arriving holds only some of them, and an email's
+    // slots then hold fewer than k
     for (NodeProcess node : nodes)
       await("%s's recommender to offer k products".formatted(node.uri("/")))
           .atMost(Duration.ofSeconds(30))
@@ -206,7 +207,7 @@ class OpenTimeMultiNodeIT {
                   .header("Authorization", "Bearer " + API_KEY)
                   .GET())
               .body(),
-          java.nio.charset.StandardCharsets.UTF_8);
+          StandardCharsets.UTF_8);
       for (String line : text.split("\n")) {
         if (line.startsWith(counter + " ") || line.startsWith(counter + "{"))
           total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tidings.Json;
+import dev.tidings.WebUrl;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
@@ -28,9 +29,11 @@ import dev.tidings.storage.Database;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -47,6 +50,7 @@ import java.util.Currency;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -100,8 +104,8 @@ class OpenTimeRoutesTest {
           Optional.empty(),
           new BigDecimal("19.90"),
           Currency.getInstance("EUR"),
-          dev.tidings.WebUrl.of("http://127.0.0.1:9/" + id + ".png"),
-          dev.tidings.WebUrl.of("https://shop.example/p/" + id),
+          WebUrl.of("http://127.0.0.1:9/" + id + ".png"),
+          WebUrl.of("https://shop.example/p/" + id),
           true,
           Map.of()));
     }
@@ -112,7 +116,7 @@ class OpenTimeRoutesTest {
         throw new IllegalStateException("the recommender's database is down");
       recommendations.incrementAndGet();
       List<String> order = new ArrayList<>(ids);
-      Collections.shuffle(order, new java.util.Random(request.subscriberId().hashCode()));
+      Collections.shuffle(order, new Random(request.subscriberId().hashCode()));
       return new Recommendations(order.stream()
           .filter(id -> !request.exclude().contains(id))
           .limit(request.k())
@@ -133,7 +137,7 @@ class OpenTimeRoutesTest {
         new ProductCards(cards, ProductCards.Options.defaults(), FetchAllowance.none(), metrics),
         catalog,
         new SubscriberService(database.jdbi(), clock));
-    queue = new PostgresWorkQueue(database);
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     engagements = new EngagementRecorder(queue, 10_000);
     queue.subscribeBatches(
         EngagementRecorder.TOPIC.name(), 1, 100, EngagementRecorder.TOPIC.batchHandler(batch -> {
@@ -178,7 +182,7 @@ class OpenTimeRoutesTest {
     try {
       return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
@@ -207,7 +211,7 @@ class OpenTimeRoutesTest {
     String token = token("ada", 5);
     List<Integer> order = new ArrayList<>();
     for (int round = 0; round < 3; round++) IntStream.range(0, 5).forEach(order::add);
-    Collections.shuffle(order, new java.util.Random(7));
+    Collections.shuffle(order, new Random(7));
     List<Future<HttpResponse<byte[]>>> answers = new ArrayList<>();
     try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int slot : order) answers.add(pool.submit(() -> get("/o/" + token + "/" + slot)));
@@ -251,8 +255,8 @@ class OpenTimeRoutesTest {
           Optional.empty(),
           new BigDecimal("5.00"),
           Currency.getInstance("EUR"),
-          dev.tidings.WebUrl.of("http://127.0.0.1:9/" + id + ".png"),
-          dev.tidings.WebUrl.of("https://shop.example/p/" + id),
+          WebUrl.of("http://127.0.0.1:9/" + id + ".png"),
+          WebUrl.of("https://shop.example/p/" + id),
           true,
           Map.of()));
       database

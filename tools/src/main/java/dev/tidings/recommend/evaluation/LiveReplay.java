@@ -15,9 +15,12 @@ import dev.tidings.recommend.blend.LiveRecommender;
 import dev.tidings.recommend.blend.ProductFacts;
 import dev.tidings.recommend.blend.RecommenderSettings;
 import dev.tidings.recommend.blend.SettingsStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -25,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -54,7 +58,7 @@ final class LiveReplay implements AutoCloseable {
     List<ActivityEvent> events = events(rows);
     int from = 0;
     while (from < events.size()) {
-      java.time.LocalDate day = day(events.get(from));
+      LocalDate day = day(events.get(from));
       int to = from;
       while (to < events.size() && day(events.get(to)).equals(day)) to++;
       counting.count(events.subList(from, to));
@@ -68,7 +72,8 @@ final class LiveReplay implements AutoCloseable {
         new MemoryAggregates(counting.totals()),
         user -> Follows.NONE,
         InstantSource.fixed(now),
-        new LiveRecommender.Options(NEVER, NEVER, NEVER, NEVER));
+        new LiveRecommender.Options(NEVER, NEVER, NEVER, NEVER),
+        new SimpleMeterRegistry());
     recommender.refreshModels();
   }
 
@@ -91,7 +96,7 @@ final class LiveReplay implements AutoCloseable {
   int[] rank(int user, int k) {
     return answer(user, k).items().stream()
         .map(item -> itemIndex.get(item.productId()))
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .mapToInt(Integer::intValue)
         .toArray();
   }
@@ -107,8 +112,8 @@ final class LiveReplay implements AutoCloseable {
         now.plus(Duration.ofHours(1))));
   }
 
-  private static java.time.LocalDate day(ActivityEvent event) {
-    return java.time.LocalDate.ofInstant(event.timestamp(), java.time.ZoneOffset.UTC);
+  private static LocalDate day(ActivityEvent event) {
+    return LocalDate.ofInstant(event.timestamp(), ZoneOffset.UTC);
   }
 
   /** One purchase event per row, in time order (rows of one time in file order). */

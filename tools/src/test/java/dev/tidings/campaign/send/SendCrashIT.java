@@ -9,6 +9,7 @@ import dev.tidings.config.SettingsLoader;
 import dev.tidings.mail.OutgoingEmail;
 import dev.tidings.testing.NodeProcess;
 import dev.tidings.testing.RealServers;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.net.http.HttpClient;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +79,8 @@ class SendCrashIT {
         planner.workQueue(),
         planner.coordination(),
         SendOptions.fromEnvironment(environment),
-        planner.clock());
+        planner.clock(),
+        new SimpleMeterRegistry());
   }
 
   @AfterEach
@@ -117,7 +120,7 @@ class SendCrashIT {
 
   /** Emails that arrived, per recipient address. */
   private Map<String, Long> arrivals() {
-    return java.util.Arrays.stream(smtp.getReceivedMessages())
+    return Arrays.stream(smtp.getReceivedMessages())
         .collect(Collectors.groupingBy(SendCrashIT::recipient, Collectors.counting()));
   }
 

@@ -3,6 +3,7 @@ package dev.tidings.recommend.evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.tidings.recommend.blend.SymmetricInverse;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -74,7 +75,7 @@ class AlgorithmsTest {
   void the_inverse_is_an_inverse() {
     double[][] a = {{4, 1, 0.5}, {1, 3, 0.2}, {0.5, 0.2, 2}};
     double[][] inverse = {a[0].clone(), a[1].clone(), a[2].clone()};
-    dev.tidings.recommend.blend.SymmetricInverse.invertInPlace(inverse);
+    SymmetricInverse.invertInPlace(inverse);
     for (int i = 0; i < 3; i++) {
       for (int j = 0; j < 3; j++) {
         double sum = 0;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.recommend.blend.BlendSettings;
 import dev.tidings.recommend.blend.RecommenderSettings;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The live recommender over a replayed history answers as a node that counted the same events. */
@@ -54,7 +55,7 @@ class LiveReplayTest {
     builder.add("a", "often", "a3", 150 * DAY + 7_200, 1);
     Interactions rows = builder.build();
     try (var live = LiveReplay.of(rows, RecommenderSettings.defaults())) {
-      var top = java.util.List.of(ids(rows, live.rank(Tiny.userIndex(rows, "a"), 5)));
+      var top = List.of(ids(rows, live.rank(Tiny.userIndex(rows, "a"), 5)));
       assertThat(top).contains("often", "bulk");
       assertThat(top.indexOf("often")).isLessThan(top.indexOf("bulk"));
     }

@@ -3,6 +3,7 @@ package dev.tidings.recommend.evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RankingMetricsTest {
@@ -56,9 +57,7 @@ class RankingMetricsTest {
   @Test
   void the_summary_averages_and_measures_coverage() {
     var summary = MetricsSummary.of(
-        java.util.List.of(new RankingMetrics(1, 1, 0.1, 1, 1), new RankingMetrics(0, 0, 0, 0, 0)),
-        3,
-        12);
+        List.of(new RankingMetrics(1, 1, 0.1, 1, 1), new RankingMetrics(0, 0, 0, 0, 0)), 3, 12);
     assertThat(summary.users()).isEqualTo(2);
     assertThat(summary.hitRate()).isEqualTo(0.5);
     assertThat(summary.ndcg()).isEqualTo(0.5);

@@ -1,5 +1,7 @@
 package dev.tidings.recommend.evaluation;
 
+import java.util.Arrays;
+
 /** Tiny hand-made interaction sets: a day is 86,400 seconds, baskets named per user. */
 final class Tiny {
   static final long DAY = 86_400;
@@ -34,7 +36,7 @@ final class Tiny {
 
   static int[] top(Algorithm.Model model, Interactions rows, String user, int n) {
     double[] scores = new double[rows.itemCount()];
-    java.util.Arrays.fill(scores, Double.NEGATIVE_INFINITY);
+    Arrays.fill(scores, Double.NEGATIVE_INFINITY);
     model.score(userIndex(rows, user), scores);
     return TopN.of(scores, n, item -> false);
   }

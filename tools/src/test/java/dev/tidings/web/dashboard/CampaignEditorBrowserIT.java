@@ -20,10 +20,14 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -102,7 +106,7 @@ class CampaignEditorBrowserIT {
     }
     var best = byCountry.entrySet().stream()
         .filter(e -> !e.getKey().isEmpty() && e.getValue().size() < everyone.size())
-        .max(Map.Entry.comparingByValue(java.util.Comparator.comparingInt(Map::size)))
+        .max(Map.Entry.comparingByValue(Comparator.comparingInt(Map::size)))
         .orElseThrow();
     country = best.getKey();
     members = best.getValue();
@@ -226,7 +230,7 @@ class CampaignEditorBrowserIT {
             .asString())
         .isEqualTo("SCHEDULED");
 
-    org.awaitility.Awaitility.await("the scheduled campaign ran")
+    Awaitility.await("the scheduled campaign ran")
         .atMost(Duration.ofMinutes(4))
         .pollInterval(Duration.ofMillis(200))
         .until(() -> Json.MAPPER
@@ -467,12 +471,12 @@ class CampaignEditorBrowserIT {
     ((JavascriptExecutor) browser).executeScript("arguments[0].value = arguments[1]", input, value);
   }
 
-  private static <T> T await(java.util.function.Function<WebDriver, T> condition) {
+  private static <T> T await(Function<WebDriver, T> condition) {
     return new WebDriverWait(browser, WAIT).until(condition);
   }
 
   private static long idIn(String url) {
-    var matcher = java.util.regex.Pattern.compile("/campaigns/(\\d+)").matcher(url);
+    var matcher = Pattern.compile("/campaigns/(\\d+)").matcher(url);
     assertThat(matcher.find()).as(url).isTrue();
     return Long.parseLong(matcher.group(1));
   }

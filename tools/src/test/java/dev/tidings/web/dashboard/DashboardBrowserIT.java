@@ -2,7 +2,9 @@ package dev.tidings.web.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.Json;
 import dev.tidings.demo.SentEmail;
+import dev.tidings.message.MessageId;
 import dev.tidings.testing.NodeProcess;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -219,9 +221,7 @@ class DashboardBrowserIT {
   @Test
   @Order(6)
   void the_explorer_shows_what_a_subscribers_emails_showed() {
-    String subscriber = dev.tidings.message.MessageId.parse(emails.get(3).messageId())
-        .orElseThrow()
-        .subscriberId();
+    String subscriber = MessageId.parse(emails.get(3).messageId()).orElseThrow().subscriberId();
     browser.get(url("/explorer"));
     browser.findElement(By.id("subscriber")).sendKeys(subscriber);
     browser.findElement(By.cssSelector("form.pick button")).click();
@@ -272,7 +272,7 @@ class DashboardBrowserIT {
       assertThat(System.nanoTime()).as("the demo digest completes").isLessThan(deadline);
       Thread.sleep(500);
     }
-    var digests = dev.tidings.Json.MAPPER.readTree(api("/api/v1/campaigns/2/digests"));
+    var digests = Json.MAPPER.readTree(api("/api/v1/campaigns/2/digests"));
     assertThat(digests.path("digests").asLong()).isPositive();
     browser.get(url("/campaigns/2"));
     var section = browser.findElement(By.cssSelector("section[aria-labelledby='digests']"));
@@ -364,7 +364,7 @@ class DashboardBrowserIT {
       if (campaign.statusCode() == 200 && campaign.body().contains("\"COMPLETED\"")) {
         // the demo's digest (campaign 2) may be writing to the outbox too: only campaign 1's count
         var sent = SentEmail.readOutbox(node.dataDir().resolve("outbox")).stream()
-            .filter(email -> dev.tidings.message.MessageId.parse(email.messageId())
+            .filter(email -> MessageId.parse(email.messageId())
                 .map(id -> id.campaignId() == 1)
                 .orElse(false))
             .toList();

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.Signature;
+import java.security.SignatureException;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
@@ -50,7 +51,7 @@ public final class SendGridWebhook implements ProviderWebhook {
       verifier.update(timestamp.getBytes(StandardCharsets.UTF_8));
       verifier.update(body);
       return verifier.verify(signature);
-    } catch (java.security.SignatureException e) {
+    } catch (SignatureException e) {
       // a signature that is not even well-formed DER is as forged as one that does not match
       return false;
     } catch (GeneralSecurityException e) {

@@ -1,6 +1,7 @@
 package dev.tidings.delivery.webhook.ses;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.security.GeneralSecurityException;
 import java.security.cert.CertificateExpiredException;
@@ -22,7 +23,7 @@ final class Certificates {
     try (InputStream in = new ByteArrayInputStream(bytes)) {
       for (var certificate : factory.generateCertificates(in))
         certificates.add((X509Certificate) certificate);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new GeneralSecurityException(e);
     }
     if (certificates.isEmpty()) throw new GeneralSecurityException("no certificate found");

@@ -9,6 +9,7 @@ import dev.tidings.delivery.Receipt;
 import dev.tidings.delivery.ReceiptSource;
 import dev.tidings.delivery.webhook.Mapped;
 import dev.tidings.delivery.webhook.MessageIds;
+import dev.tidings.delivery.webhook.WebhookJson;
 import java.time.Instant;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
@@ -51,7 +52,7 @@ public final class SesEvents {
         text(event, "eventType").or(() -> text(event, "notificationType")).orElse("");
     Optional<Found> found = found(type, event);
     Optional<String> messageId = messageId(event.path("mail"));
-    String raw = dev.tidings.delivery.webhook.WebhookJson.raw(event);
+    String raw = WebhookJson.raw(event);
     if (found.isEmpty()) {
       mapped.unmapped(
           ReceiptSource.SES, type.isEmpty() ? "no-event-type" : type, raw, Optional.of(eventId));

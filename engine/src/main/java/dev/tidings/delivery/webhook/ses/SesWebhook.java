@@ -8,6 +8,7 @@ import dev.tidings.delivery.webhook.WebhookJson;
 import dev.tidings.delivery.webhook.WebhookRefused;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.SignatureException;
@@ -103,7 +104,7 @@ public final class SesWebhook implements ProviderWebhook {
       verifier.initVerify(key);
       verifier.update(signed);
       return verifier.verify(signature);
-    } catch (SignatureException | java.security.InvalidKeyException e) {
+    } catch (SignatureException | InvalidKeyException e) {
       return false;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("the JDK cannot verify " + algorithm, e);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tidings.ErrorKind;
+import dev.tidings.Json;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.DeliveryStatus;
 import dev.tidings.delivery.webhook.Fixtures;
@@ -141,8 +142,8 @@ class MailgunWebhookTest {
     assertThat(MailgunEvents.map(real.path("event-data")).unmapped())
         .singleElement()
         .satisfies(u -> assertThat(u.eventType()).isEqualTo("no-message-id:delivered"));
-    var body = MailgunRequests.signed(
-        dev.tidings.Json.MAPPER.createObjectNode(), SIGNED.getEpochSecond(), "t-x");
+    var body =
+        MailgunRequests.signed(Json.MAPPER.createObjectNode(), SIGNED.getEpochSecond(), "t-x");
     assertRefused(() -> webhook(KEY, SIGNED).receive(body, sink), ErrorKind.INVALID);
     // a malformed request does not use its token up
     assertThat(replays.claim(MailgunWebhook.PROVIDER, "t-x", SIGNED)).isTrue();

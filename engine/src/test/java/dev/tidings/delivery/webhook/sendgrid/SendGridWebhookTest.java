@@ -17,7 +17,9 @@ import dev.tidings.delivery.webhook.WebhookRefused;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Optional;
+import org.assertj.core.api.ThrowableAssert;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ArrayNode;
 
@@ -149,7 +151,7 @@ class SendGridWebhookTest {
     Mapped mapped = webhook(VECTOR_B, now)
         .receive(Optional.of(SendGridKeys.sign(timestamp, body)), Optional.of(timestamp), body);
 
-    var byId = new java.util.HashMap<String, Receipt>();
+    var byId = new HashMap<String, Receipt>();
     mapped.receipts().forEach(receipt -> byId.put(receipt.messageId(), receipt));
     for (int i = 0; i < all.size(); i++) {
       String type = all.get(i).path("event").asString();
@@ -213,8 +215,7 @@ class SendGridWebhookTest {
         .hasMessageContaining("event 2: 'event'");
   }
 
-  private static void assertRefused(
-      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, ErrorKind kind) {
+  private static void assertRefused(ThrowableAssert.ThrowingCallable call, ErrorKind kind) {
     assertThatThrownBy(call)
         .isInstanceOfSatisfying(
             WebhookRefused.class, refused -> assertThat(refused.kind()).isEqualTo(kind));

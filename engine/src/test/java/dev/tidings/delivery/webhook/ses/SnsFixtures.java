@@ -2,6 +2,9 @@ package dev.tidings.delivery.webhook.ses;
 
 import dev.tidings.Json;
 import dev.tidings.delivery.webhook.Fixtures;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -9,9 +12,11 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.Signature;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** AWS's real SNS vectors, and SNS messages signed with a key made for the test (for SES events). */
@@ -27,7 +32,7 @@ public final class SnsFixtures {
   public record Vector(String messageFile, String certFile, String stringToSignFile) {}
 
   public static List<Vector> vectors() {
-    var vectors = new java.util.ArrayList<Vector>();
+    var vectors = new ArrayList<Vector>();
     for (JsonNode vector : Fixtures.json(SNS + "vectors.json"))
       vectors.add(new Vector(
           vector.path("message_file").asString(),
@@ -43,8 +48,8 @@ public final class SnsFixtures {
       Files.write(file, Fixtures.bytes(SNS + certFile));
       file.toFile().deleteOnExit();
       return file;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -72,7 +77,7 @@ public final class SnsFixtures {
     try {
       Signature signer = Signature.getInstance("SHA256withRSA");
       signer.initSign(KEYS.getPrivate());
-      signer.update(parsed.stringToSign().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      signer.update(parsed.stringToSign().getBytes(StandardCharsets.UTF_8));
       message.put("Signature", Base64.getEncoder().encodeToString(signer.sign()));
       return Json.MAPPER.writeValueAsBytes(message);
     } catch (GeneralSecurityException e) {
@@ -89,7 +94,7 @@ public final class SnsFixtures {
         (ObjectNode) Fixtures.json("amazon-ses-sns/ses-events/" + eventFile).deepCopy();
     ObjectNode mail = (ObjectNode) event.path("mail");
     if (mail.path("headers").isArray()) {
-      var header = ((tools.jackson.databind.node.ArrayNode) mail.path("headers")).addObject();
+      var header = ((ArrayNode) mail.path("headers")).addObject();
       header.put("name", "X-Tidings-Message-Id");
       header.put("value", messageId);
     } else {
