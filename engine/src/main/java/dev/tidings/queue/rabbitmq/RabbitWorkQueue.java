@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -373,6 +374,12 @@ public final class RabbitWorkQueue implements WorkQueue {
       for (String name : waiting) depth += channel.queueDeclarePassive(name).getMessageCount();
       return depth;
     });
+  }
+
+  /** Empty: the delayed messages of every queue wait together in the delay ladder, not told apart. */
+  @Override
+  public OptionalLong delayed(String queue) {
+    return OptionalLong.empty();
   }
 
   /**
