@@ -116,9 +116,13 @@ public final class RabbitWorkQueue implements WorkQueue {
     this.description = description;
     this.queueType = options.queueType();
     this.ladder = new DelayLadder(queueType);
-    Gauge.builder(DELAY_LADDER_WAITING, this, RabbitWorkQueue::ladderWaiting)
-        .description("Delayed messages of every queue waiting on the RabbitMQ delay ladder")
-        .register(metrics);
+    if (metrics.find(DELAY_LADDER_WAITING).gauge() == null) {
+      // one per registry: the ladder is the broker's, whichever client asks (tests share a
+      // registry)
+      Gauge.builder(DELAY_LADDER_WAITING, this, RabbitWorkQueue::ladderWaiting)
+          .description("Delayed messages of every queue waiting on the RabbitMQ delay ladder")
+          .register(metrics);
+    }
     this.publisher = new ConfirmingPublisher(publishing, options);
     this.settlement = new Settlement(clock);
     this.timer = Executors.newSingleThreadScheduledExecutor(

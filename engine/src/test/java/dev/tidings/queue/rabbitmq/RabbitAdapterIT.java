@@ -11,10 +11,12 @@ import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
 import dev.tidings.testing.RealServers;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -156,7 +158,20 @@ class RabbitAdapterIT {
   @Test
   void a_delayed_message_walks_the_ladder_into_its_lane_without_any_consumer() {
     Instant due = Instant.now().plusSeconds(2);
-    queue.publish(name, text("later", 4).notBefore(due));
+    var registry = new SimpleMeterRegistry();
+    try (var publisher = RabbitWorkQueue.connect(
+        RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system(), registry)) {
+      publisher.publish(name, text("later", 4).notBefore(due));
+      assertThat(registry.get(RabbitWorkQueue.DELAY_LADDER_WAITING).gauge().value())
+          .as("on the ladder (with whatever other builds delayed)")
+          .isGreaterThanOrEqualTo(1);
+      assertThat(registry
+              .get(QueueCounters.DELAYED_PUBLISHED)
+              .tag("queue", name)
+              .counter()
+              .count())
+          .isEqualTo(1);
+    }
     assertThat(queue.depth(name)).as("nothing in the lanes before it is due").isZero();
 
     awaitUntil("in its lane", () -> queue.depth(name) == 1);
