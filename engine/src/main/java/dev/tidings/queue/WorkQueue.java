@@ -36,12 +36,11 @@ public interface WorkQueue extends AutoCloseable {
    * queue's server (and, on RabbitMQ quorum queues, the loss of one node), but no consumer sees it
    * before its time. Then:
    * <ul>
-   *   <li>it is never delivered before its instant, by the queue's clock: on PostgreSQL the database's
-   *       clock, to the microsecond; on RabbitMQ the delay is taken from the publisher's clock at this
-   *       call, rounded up to whole seconds, and counted by the broker, so the granularity is one
-   *       second;
+   *   <li>it is never delivered before its instant: on PostgreSQL by the database's clock, to the
+   *       microsecond; on RabbitMQ by the publisher's clock, as the delay is taken from it at this
+   *       call, rounded up to whole seconds (the granularity) and then counted down by the broker;
    *   <li>it is delivered soon after, when a consumer has room: measured on an idle consumer
-   *       ({@code WorkQueueContract}), 7 to 42 ms late on PostgreSQL, and up to 1.02 s on RabbitMQ,
+   *       ({@code WorkQueueContract}), 5 to 42 ms late on PostgreSQL, and up to 1.02 s on RabbitMQ,
    *       classic or quorum, nearly all of it the rounding up to whole seconds (half a second on
    *       average); {@code tidings_queue_delayed_lateness_seconds} shows it in production;
    *   <li>at least once, as any message; a retry waits its backoff from the failed delivery, not from

@@ -22,11 +22,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The SQL of the queue tables (V2__work_queue.sql, V4__work_queue_claims.sql,
- * V42__work_queue_delayed.sql). Every statement is its
- * own short transaction; none is open while a handler runs. Times come from the database's clock,
- * never from the JVM's, so leases taken and checked by different nodes agree; the one exception is a
- * delayed message's not-before, which its publisher gives, and which is then compared with the
- * database's clock.
+ * V42__work_queue_delayed.sql). Every statement is its own short transaction; none is open while a
+ * handler runs. Times come from the database's clock, never from the JVM's, so leases taken and
+ * checked by different nodes agree; the one exception is a delayed message's not-before, which its
+ * publisher gives, and which is then compared with the database's clock.
  *
  * <p>A message is waiting while {@code claim_token} is null and leased while it is set; claims,
  * renewals and settlements each handle any number of messages in one statement.

