@@ -12,12 +12,15 @@ import java.util.List;
 /**
  * The work queues the capabilities use, by name: what the System page lists and what {@code
  * tidings_queue_depth{queue}} reports, the messages waiting in each, read from the queue at each
- * scrape (NaN while it cannot be read), and {@code tidings_queue_oldest_age_seconds{queue}}, how long
- * its oldest message has been there.
+ * scrape (NaN while it cannot be read), {@code tidings_queue_oldest_age_seconds{queue}}, how long
+ * its oldest message has been there, and {@code tidings_queue_delayed_waiting{queue}}, its delayed
+ * messages whose time has not come (NaN where the adapter cannot tell: on RabbitMQ they wait together
+ * on the delay ladder, {@code tidings_queue_delay_ladder_waiting}).
  */
 final class WorkQueues {
   static final String DEPTH = "tidings_queue_depth";
   static final String OLDEST_AGE = "tidings_queue_oldest_age";
+  static final String DELAYED_WAITING = "tidings_queue_delayed_waiting";
 
   private WorkQueues() {}
 
@@ -47,6 +50,15 @@ final class WorkQueues {
               + " node cannot tell; on RabbitMQ only consuming nodes can, as an upper bound)")
           .tag("queue", name)
           .baseUnit("seconds")
+          .strongReference(true)
+          .register(registry);
+      Gauge.builder(DELAYED_WAITING, queue, q -> {
+            var delayed = q.delayed(name);
+            return delayed.isPresent() ? delayed.getAsLong() : Double.NaN;
+          })
+          .description("Delayed messages of a work queue waiting for their not-before (NaN: the"
+              + " adapter cannot tell them apart by queue)")
+          .tag("queue", name)
           .strongReference(true)
           .register(registry);
     }

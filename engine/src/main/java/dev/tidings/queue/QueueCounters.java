@@ -2,6 +2,8 @@ package dev.tidings.queue;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
@@ -15,11 +17,36 @@ import java.util.concurrent.ConcurrentHashMap;
  * once when it is settled: {@code rejected} by its handler (a poison message its batch consumer
  * isolated included), {@code exhausted} its deliveries, or its {@code consumer_lost} on the last
  * delivery it was allowed. The adapters call this only for settlements the queue accepted.
+ *
+ * <p>Delayed messages: {@code tidings_queue_delayed_published_total{queue}} counts those published with
+ * a not-before ahead, once the queue confirmed them, and {@code
+ * tidings_queue_delayed_lateness_seconds{queue}} (a histogram) how long after its not-before each was
+ * first handed to a handler.
  */
 public final class QueueCounters {
   public static final String DELIVERIES = "tidings_queue_deliveries";
   public static final String RETRIES = "tidings_queue_retries";
   public static final String DEAD_LETTERS = "tidings_queue_dead_letters";
+  public static final String DELAYED_PUBLISHED = "tidings_queue_delayed_published";
+  public static final String DELAYED_LATENESS = "tidings_queue_delayed_lateness";
+
+  /**
+   * Buckets of the lateness histogram: a second and below is the adapters' own granularity; minutes
+   * mean the consumers do not keep up.
+   */
+  private static final Duration[] LATENESS_BUCKETS = {
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(500),
+    Duration.ofSeconds(1),
+    Duration.ofSeconds(2),
+    Duration.ofSeconds(5),
+    Duration.ofSeconds(15),
+    Duration.ofSeconds(60),
+    Duration.ofMinutes(5),
+    Duration.ofMinutes(15),
+    Duration.ofHours(1)
+  };
 
   /** Why a message became a dead letter. */
   public enum DeadReason {
@@ -55,6 +82,19 @@ public final class QueueCounters {
     }
   }
 
+  /** Counts {@code count} delayed messages the queue confirmed. */
+  public void publishedDelayed(String queue, int count) {
+    if (count > 0) of(queue).delayedPublished.increment(count);
+  }
+
+  /**
+   * Records that a delayed message was first handed to a handler {@code lateness} after its not-before
+   * (negative values, from clocks that disagree, count as zero).
+   */
+  public void deliveredLate(String queue, Duration lateness) {
+    of(queue).lateness.record(lateness.isNegative() ? Duration.ZERO : lateness);
+  }
+
   public void retried(String queue) {
     of(queue).retries.increment();
   }
@@ -72,8 +112,19 @@ public final class QueueCounters {
     final Counter redeliveries;
     final Counter retries;
     final Map<DeadReason, Counter> dead;
+    final Counter delayedPublished;
+    final Timer lateness;
 
     OfQueue(MeterRegistry registry, String queue) {
+      this.delayedPublished = Counter.builder(DELAYED_PUBLISHED)
+          .description("Messages published with a not-before instant ahead")
+          .tag("queue", queue)
+          .register(registry);
+      this.lateness = Timer.builder(DELAYED_LATENESS)
+          .description("How long after its not-before a delayed message was first delivered")
+          .tag("queue", queue)
+          .serviceLevelObjectives(LATENESS_BUCKETS)
+          .register(registry);
       this.firstDeliveries = delivery(registry, queue, "first");
       this.redeliveries = delivery(registry, queue, "redelivery");
       this.retries = Counter.builder(RETRIES)

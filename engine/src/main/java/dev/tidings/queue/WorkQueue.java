@@ -3,6 +3,7 @@ package dev.tidings.queue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Durable work queues with priorities (seed 05: triggered sends overtake bulk partitions on one queue),
@@ -13,6 +14,12 @@ import java.util.Optional;
  * default, RabbitMQ in production. Thread-safe.
  */
 public interface WorkQueue extends AutoCloseable {
+  /**
+   * The furthest ahead a message's not-before may be when it is published: 2^26 - 1 seconds, about 776
+   * days, the most RabbitMQ's delay ladder can wait (see the adapter). Further is refused on every
+   * adapter, so that code written against one runs on the other.
+   */
+  Duration MAX_DELAY = Duration.ofSeconds((1L << 26) - 1);
 
   /** Creates the queue and its dead-letter queue if they do not exist; idempotent, safe from many nodes. */
   void declare(QueueSpec spec);
@@ -23,10 +30,35 @@ public interface WorkQueue extends AutoCloseable {
    * {@link QueueUnavailableException} when the queue did not confirm it in time. The message may still
    * arrive then (the connection can drop after the broker took it but before its confirm came back), so
    * a caller that publishes again produces a duplicate, which consumers absorb by being idempotent.
+   *
+   * <p>A message with a {@link Message#notBefore() not-before} instant still ahead of the publisher's
+   * clock is delayed: it is durable from this call on, and survives restarts of the nodes and of the
+   * queue's server (and, on RabbitMQ quorum queues, the loss of one node), but no consumer sees it
+   * before its time. Then:
+   * <ul>
+   *   <li>it is never delivered before its instant: on PostgreSQL by the database's clock, to the
+   *       microsecond; on RabbitMQ by the publisher's clock, as the delay is taken from it at this
+   *       call, rounded up to whole seconds (the granularity) and then counted down by the broker;
+   *   <li>it is delivered soon after, when a consumer has room: measured on an idle consumer
+   *       ({@code WorkQueueContract}), 5 to 42 ms late on PostgreSQL, and up to 1.02 s on RabbitMQ,
+   *       classic or quorum, nearly all of it the rounding up to whole seconds (half a second on
+   *       average); {@code tidings_queue_delayed_lateness_seconds} shows it in production;
+   *   <li>at least once, as any message; a retry waits its backoff from the failed delivery, not from
+   *       the not-before;
+   *   <li>once due it is ordered as any waiting message: by priority, and the
+   *       {@link QueueSpec#oldestEvery()} share counts its age from its not-before. A delayed message
+   *       never holds up messages that are due.
+   * </ul>
+   * An instant that is not after the publisher's clock is ignored: the message is published as one
+   * without. One more than {@link #MAX_DELAY} ahead is refused with an {@link IllegalArgumentException}
+   * before anything is published.
    */
   void publish(String queue, Message message);
 
-  /** Enqueues every message durably with one round of confirmation; on an exception, assume none or some were. */
+  /**
+   * Enqueues every message durably with one round of confirmation; on an exception, assume none or some
+   * were. Delayed and immediate messages may be mixed; each is delivered as {@link #publish} says.
+   */
   void publishAll(String queue, List<Message> messages);
 
   /**
@@ -47,12 +79,22 @@ public interface WorkQueue extends AutoCloseable {
    */
   Subscription subscribeBatches(String queue, int consumers, int batchSize, BatchHandler handler);
 
-  /** Messages waiting to be delivered (not counting those held by consumers). */
+  /**
+   * Messages waiting to be delivered (not counting those held by consumers, nor delayed messages whose
+   * not-before has not come).
+   */
   long depth(String queue);
 
   /**
+   * Delayed messages of {@code queue} whose not-before has not come; empty where the adapter cannot
+   * tell (RabbitMQ keeps the delayed messages of every queue in one shared ladder).
+   */
+  OptionalLong delayed(String queue);
+
+  /**
    * How long the oldest message of {@code queue} has been in it (waiting, backing off or held by a
-   * consumer), from its first publish; zero when it is empty, and empty when this node cannot tell.
+   * consumer), from its first publish (a delayed message: from its not-before); zero when it is
+   * empty, and empty when this node cannot tell.
    * The queue tables know it exactly; on RabbitMQ a node that consumes the queue gives an upper bound,
    * exact to within how often it is asked (see the adapter), and a node that does not consume it cannot
    * tell.

@@ -31,13 +31,19 @@
  *       failed; a live handler within its limit keeps its messages however long it takes.
  *   <li>Of every {@link dev.tidings.queue.QueueSpec#oldestEvery()} deliveries a consumer takes, one goes
  *       to the oldest waiting message whatever its priority, so bulk work is never starved.
+ *   <li>A message with a not-before instant ({@link dev.tidings.queue.Message#notBefore(java.time.Instant)})
+ *       is durable at once and delivered only from that instant on: soon after (to the database's
+ *       microsecond on the queue tables, rounded up to whole seconds on RabbitMQ), at least once, by
+ *       priority once due, without holding up due messages, however the nodes or the queue's server
+ *       restart in between; see {@link dev.tidings.queue.WorkQueue#publish}.
  * </ul>
  *
  * <p>Implementations: {@code dev.tidings.queue.postgres.PostgresWorkQueue} (queue tables in the
  * embedded or an external PostgreSQL; leases with a visibility timeout, set-based claims and
  * settlements, debounced LISTEN/NOTIFY wake-ups) and
  * {@code dev.tidings.queue.rabbitmq.RabbitWorkQueue} (a durable classic queue per priority, delay
- * queues for retry backoff, a dead-letter stream, publisher confirms, manual acks). Headers whose
+ * queues for retry backoff, a ladder of TTL queues for delayed messages, a dead-letter stream,
+ * publisher confirms, manual acks). Headers whose
  * names start with {@code x-tidings-} are reserved for their bookkeeping.
  */
 @NullMarked

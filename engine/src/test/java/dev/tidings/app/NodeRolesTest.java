@@ -110,7 +110,8 @@ class NodeRolesTest {
           .contains("tidings_receipts_total{status=\"delivered\"} 0.0")
           .contains("tidings_receipts_parked_total 0.0")
           .contains("tidings_queue_depth{queue=\"delivery.receipts\"} 0.0")
-          .contains("tidings_queue_depth{queue=\"campaign.send\"} 0.0");
+          .contains("tidings_queue_depth{queue=\"campaign.send\"} 0.0")
+          .contains("tidings_queue_delayed_waiting{queue=\"campaign.send\"} 0.0");
     }
   }
 

@@ -69,7 +69,10 @@ class TableOwnershipTest {
               "item_current_configurations")),
       Map.entry("recommend", List.of("recommender_settings", "recommender_blend")),
       Map.entry("coordination", List.of("countdown", "countdown_part")),
-      Map.entry("queue", List.of("work_queue", "work_queue_message", "work_queue_dead_letter")),
+      Map.entry(
+          "queue",
+          List.of(
+              "work_queue", "work_queue_message", "work_queue_delayed", "work_queue_dead_letter")),
       Map.entry("web", List.of("dashboard_sign_outs")),
       Map.entry("cluster", List.of("nodes"))));
 

@@ -27,6 +27,27 @@ class QueueRecordsTest {
   }
 
   @Test
+  void a_message_is_due_after_its_delay_and_one_too_far_ahead_is_refused() {
+    Instant now = Instant.parse("2026-03-01T10:00:00Z");
+    Message message = new Message(new byte[] {1}, 2, Map.of("k", "v"));
+    assertThat(message.notBefore()).isNull();
+    assertThat(message.delayAfter(now)).isZero();
+    assertThat(message.notBefore(now.minusSeconds(5)).delayAfter(now)).isZero();
+    assertThat(message.notBefore(now).delayAfter(now)).isZero();
+    Message later = message.notBefore(now.plusMillis(1_500));
+    assertThat(later.delayAfter(now)).isEqualTo(Duration.ofMillis(1_500));
+    assertThat(later.body()).isEqualTo(message.body());
+    assertThat(later.headers()).isEqualTo(message.headers());
+    assertThat(later).isNotEqualTo(message).isEqualTo(message.notBefore(now.plusMillis(1_500)));
+    assertThat(message.notBefore(now.plus(WorkQueue.MAX_DELAY)).delayAfter(now))
+        .isEqualTo(WorkQueue.MAX_DELAY);
+    assertThatThrownBy(
+            () -> message.notBefore(now.plus(WorkQueue.MAX_DELAY).plusMillis(1)).delayAfter(now))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("longest delay");
+  }
+
+  @Test
   void backoff_grows_by_the_multiplier_up_to_its_cap() {
     var policy = new RetryPolicy(Duration.ofSeconds(5), 4, Duration.ofMinutes(10));
     assertThat(policy.backoffAfter(1)).isEqualTo(Duration.ofSeconds(5));

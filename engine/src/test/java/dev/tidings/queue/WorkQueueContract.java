@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -945,6 +947,235 @@ public abstract class WorkQueueContract {
         .containsExactlyInAnyOrder(
             new Receipt("m-1", "delivered", 1L), new Receipt("m-2", "opened", 2L));
     assertThat(queue.deadLetters(name, 10).getFirst().reason()).contains("not a Receipt");
+  }
+
+  /** When a delayed message of this suite is due: soon, so that the suite stays fast. */
+  private static Instant inSeconds(long seconds) {
+    return Instant.now().plusSeconds(seconds);
+  }
+
+  /** A delivery and when its handler got it, by this JVM's clock (the machine's servers share it). */
+  record Received(Delivery delivery, Instant at) {}
+
+  private BlockingQueue<Received> receiveAll(WorkQueue from, Disposition disposition) {
+    BlockingQueue<Received> received = new LinkedBlockingQueue<>();
+    subscribed(from.subscribe(name, 1, 1, delivery -> {
+      received.add(new Received(delivery, Instant.now()));
+      return disposition;
+    }));
+    return received;
+  }
+
+  private Timer lateness() {
+    Timer timer =
+        metrics.find(QueueCounters.DELAYED_LATENESS).tag("queue", name).timer();
+    assertThat(timer).as("the lateness of queue %s recorded", name).isNotNull();
+    return timer;
+  }
+
+  /** The slack the suite allows past a not-before: the adapters' own is a second at most. */
+  private static final Duration LATE_AT_MOST = Duration.ofSeconds(3);
+
+  @Test
+  void a_delayed_message_is_not_delivered_before_its_instant_and_is_delivered_after_it()
+      throws Exception {
+    queue.declare(spec(3));
+    Instant due = inSeconds(2);
+    queue.publish(
+        name, new Message("later".getBytes(UTF_8), 6, Map.of("step", "2")).notBefore(due));
+    assertThat(queue.depth(name))
+        .as("a delayed message is not waiting to be delivered")
+        .isZero();
+    assertThat(queue.delayed(name))
+        .satisfiesAnyOf(
+            count -> assertThat(count).isEmpty(), count -> assertThat(count).hasValue(1));
+    List<Received> received = new CopyOnWriteArrayList<>();
+    subscribed(queue.subscribe(name, 1, 1, delivery -> {
+      received.add(new Received(delivery, Instant.now()));
+      return delivery.deliveryCount() == 1 ? Disposition.retry("once more") : Disposition.ACK;
+    }));
+
+    Thread.sleep(Math.max(0, Duration.between(Instant.now(), due).toMillis() - 200)); // not yet
+    assertThat(received).as("delivered before its not-before %s", due).isEmpty();
+    awaitUntil("delivered, and again after its retry", () -> received.size() == 2);
+
+    Received first = received.getFirst();
+    assertThat(first.at()).as("first delivered at or after %s", due).isAfterOrEqualTo(due);
+    assertThat(Duration.between(due, first.at())).isLessThan(LATE_AT_MOST);
+    assertThat(text(first.delivery())).isEqualTo("later");
+    assertThat(first.delivery().priority()).isEqualTo(6);
+    assertThat(first.delivery().headers()).isEqualTo(Map.of("step", "2"));
+    assertThat(received).extracting(r -> r.delivery().deliveryCount()).containsExactly(1, 2);
+    awaitUntil("queue drained", () -> queue.depth(name) == 0);
+    assertThat(queue.delayed(name))
+        .satisfiesAnyOf(
+            count -> assertThat(count).isEmpty(), count -> assertThat(count).hasValue(0));
+    assertThat(counted(QueueCounters.DELAYED_PUBLISHED)).isEqualTo(1.0);
+    assertThat(lateness().count())
+        .as("lateness measured on the first delivery only")
+        .isEqualTo(1);
+    assertThat(lateness().max(TimeUnit.MILLISECONDS)).isLessThan((double) LATE_AT_MOST.toMillis());
+  }
+
+  /**
+   * How late this adapter delivers a delayed message to an idle consumer at most, on a machine that
+   * is not overloaded: its own granularity and a margin.
+   */
+  protected Duration lateAtMost() {
+    return LATE_AT_MOST;
+  }
+
+  @Test
+  void delayed_messages_reach_an_idle_consumer_soon_after_their_instant() {
+    queue.declare(spec(3));
+    Instant start = Instant.now();
+    Map<String, Instant> due = new ConcurrentHashMap<>();
+    List<Message> messages = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      // spread over fractions of a second, so that an adapter that rounds shows what rounding costs
+      Instant at = start.plusMillis(1_000 + i * 173L);
+      due.put("d" + i, at);
+      messages.add(text("d" + i, i % 10).notBefore(at));
+    }
+    queue.publishAll(name, messages);
+    Map<String, Duration> late = new ConcurrentHashMap<>();
+    subscribed(queue.subscribe(name, 2, 4, delivery -> {
+      late.put(text(delivery), Duration.between(due.get(text(delivery)), Instant.now()));
+      return Disposition.ACK;
+    }));
+
+    awaitUntil("all delivered", () -> late.size() == due.size());
+    List<Duration> sorted = late.values().stream().sorted().toList();
+    System.out.printf(
+        "delayed delivery lateness on %s: min %d ms, median %d ms, max %d ms%n",
+        getClass().getSimpleName(),
+        sorted.getFirst().toMillis(),
+        sorted.get(sorted.size() / 2).toMillis(),
+        sorted.getLast().toMillis());
+    assertThat(sorted.getFirst().isNegative())
+        .as("one delivered before its instant: %s", late)
+        .isFalse();
+    assertThat(sorted.getLast()).as("lateness: %s", late).isLessThan(lateAtMost());
+  }
+
+  @Test
+  void a_delayed_message_does_not_hold_up_an_immediate_one() throws Exception {
+    queue.declare(spec(3));
+    Instant due = inSeconds(3);
+    queue.publish(name, text("urgent but later", 9).notBefore(due));
+    queue.publish(name, text("bulk now", 0));
+    BlockingQueue<Received> received = receiveAll(queue, Disposition.ACK);
+
+    Received first = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(first).isNotNull();
+    assertThat(text(first.delivery())).isEqualTo("bulk now");
+    assertThat(first.at())
+        .as("the immediate one did not wait for the delayed one")
+        .isBefore(due);
+    Received second = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(second).isNotNull();
+    assertThat(text(second.delivery())).isEqualTo("urgent but later");
+    assertThat(second.at()).isAfterOrEqualTo(due);
+  }
+
+  @Test
+  void delayed_messages_once_due_go_by_priority_then_publish_order_with_the_others() {
+    queue.declare(spec(3));
+    Instant due = inSeconds(1);
+    queue.publishAll(
+        name,
+        List.of(
+            text("low-a", 1).notBefore(due),
+            text("high", 8).notBefore(due),
+            text("low-b", 1).notBefore(due)));
+    queue.publish(name, text("mid", 4));
+    // consumed once all are due, so that the order is the queue's, not that of their arrival
+    awaitUntil("all due and waiting", () -> queue.depth(name) == 4);
+    assertThat(Instant.now()).isAfterOrEqualTo(due);
+
+    assertThat(consumeInOrder(4)).containsExactly("high", "mid", "low-a", "low-b");
+  }
+
+  @Test
+  void publish_all_takes_delayed_and_immediate_messages_together() throws Exception {
+    queue.declare(spec(3));
+    Instant due = inSeconds(2);
+    queue.publishAll(
+        name,
+        List.of(
+            text("now-1", 3),
+            text("later-1", 3).notBefore(due),
+            text("now-2", 3),
+            text("later-2", 5).notBefore(due.plusSeconds(1))));
+    BlockingQueue<Received> received = receiveAll(queue, Disposition.ACK);
+
+    List<Received> order = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Received next = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(next).as("delivery %d", i + 1).isNotNull();
+      order.add(next);
+    }
+    assertThat(order)
+        .extracting(r -> text(r.delivery()))
+        .containsExactly("now-1", "now-2", "later-1", "later-2");
+    assertThat(order.get(1).at()).isBefore(due);
+    assertThat(order.get(2).at()).isAfterOrEqualTo(due);
+    assertThat(order.get(3).at()).isAfterOrEqualTo(due.plusSeconds(1));
+    assertThat(counted(QueueCounters.DELAYED_PUBLISHED)).isEqualTo(2.0);
+  }
+
+  @Test
+  void a_not_before_in_the_past_is_delivered_at_once() throws Exception {
+    queue.declare(spec(3));
+    BlockingQueue<Received> received = receiveAll(queue, Disposition.ACK);
+    Instant published = Instant.now();
+    queue.publish(name, text("overdue", 2).notBefore(published.minus(Duration.ofHours(1))));
+
+    Received delivered = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(delivered).isNotNull();
+    assertThat(text(delivered.delivery())).isEqualTo("overdue");
+    assertThat(Duration.between(published, delivered.at()))
+        .as("as soon as a message without a not-before")
+        .isLessThan(Duration.ofMillis(900));
+    assertThat(counted(QueueCounters.DELAYED_PUBLISHED)).isZero();
+  }
+
+  @Test
+  void a_delayed_message_survives_a_restart_of_the_node_that_published_it() throws Exception {
+    WorkQueue before = openQueue(); // closed below, not by the clean-up
+    Instant due;
+    try {
+      before.declare(spec(3));
+      due = inSeconds(2);
+      before.publish(name, text("after the restart", 7).notBefore(due));
+    } finally {
+      before.close();
+    }
+    WorkQueue after = opened(openQueue());
+    BlockingQueue<Received> received = receiveAll(after, Disposition.ACK);
+
+    Thread.sleep(Math.max(0, Duration.between(Instant.now(), due).toMillis() - 200)); // not yet
+    assertThat(received).as("delivered before its not-before").isEmpty();
+    Received delivered = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(delivered).isNotNull();
+    assertThat(text(delivered.delivery())).isEqualTo("after the restart");
+    assertThat(delivered.at()).isAfterOrEqualTo(due);
+    assertThat(Duration.between(due, delivered.at())).isLessThan(LATE_AT_MOST);
+  }
+
+  @Test
+  void a_not_before_beyond_the_longest_delay_is_refused_and_nothing_is_published() {
+    queue.declare(spec(3));
+    Instant tooFar = Instant.now().plus(WorkQueue.MAX_DELAY).plus(Duration.ofDays(1));
+
+    assertThatThrownBy(() ->
+            queue.publishAll(name, List.of(text("fine", 1), text("too far", 1).notBefore(tooFar))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("longest delay");
+    assertThat(queue.depth(name)).isZero();
+    assertThat(queue.delayed(name))
+        .satisfiesAnyOf(
+            count -> assertThat(count).isEmpty(), count -> assertThat(count).hasValue(0));
   }
 
   @Test

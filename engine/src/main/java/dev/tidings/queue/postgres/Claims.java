@@ -3,7 +3,6 @@ package dev.tidings.queue.postgres;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.QueueSpec;
 import java.time.Duration;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,8 +12,14 @@ final class Claims {
 
   private Claims() {}
 
+  /**
+   * Past the due time it was told, an idle consumer looks this much later, so that the clocks of the
+   * JVM and of the database need not agree to the microsecond for it to find the message due.
+   */
+  private static final Duration DUE_MARGIN = Duration.ofMillis(2);
+
   /** A claim, or nothing when the database cannot be reached (the consumer waits a poll interval). */
-  static List<Claimed> claimOrEmpty(
+  static MessageTable.Claim claimOrEmpty(
       MessageTable table, QueueSpec spec, int wanted, int oldest, PostgresQueueOptions options) {
     try {
       return table.claim(spec, wanted, oldest);
@@ -24,8 +29,22 @@ final class Claims {
           spec.name(),
           options.pollInterval(),
           e.toString());
-      return List.of();
+      return MessageTable.Claim.NONE;
     }
+  }
+
+  /**
+   * How long a consumer whose claim found nothing sleeps unless woken: its poll interval, or less when
+   * a delayed message of the queue is due before that (a little past its due time; at once when due
+   * ones are still to be moved in).
+   */
+  static Duration idleWait(MessageTable.Claim claim, PostgresQueueOptions options) {
+    Duration poll = options.pollInterval();
+    return claim
+        .nextDue()
+        .map(due -> due.isZero() ? due : due.plus(DUE_MARGIN))
+        .filter(due -> due.compareTo(poll) < 0)
+        .orElse(poll);
   }
 
   static Disposition timedOut(Duration limit) {

@@ -5,19 +5,27 @@ import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.RetryPolicy;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The SQL of the queue tables (V2__work_queue.sql, V4__work_queue_claims.sql). Every statement is its
- * own short transaction; none is open while a handler runs. Times come from the database's clock,
- * never from the JVM's, so leases taken and checked by different nodes agree.
+ * The SQL of the queue tables (V2__work_queue.sql, V4__work_queue_claims.sql,
+ * V42__work_queue_delayed.sql). Every statement is its own short transaction; none is open while a
+ * handler runs. Times come from the database's clock, never from the JVM's, so leases taken and
+ * checked by different nodes agree; the one exception is a delayed message's not-before, which its
+ * publisher gives, and which is then compared with the database's clock.
  *
  * <p>A message is waiting while {@code claim_token} is null and leased while it is set; claims,
  * renewals and settlements each handle any number of messages in one statement.
@@ -44,7 +52,9 @@ final class MessageTable {
              visible_at = clock_timestamp() + :leaseMs * interval '1 millisecond'
         FROM chosen
        WHERE m.id = chosen.id
-      RETURNING m.id, m.body, m.priority, m.deliveries, m.headers::text AS headers
+      RETURNING m.id, m.body, m.priority, m.deliveries, m.headers::text AS headers,
+                CASE WHEN m.deliveries = 1 AND m.not_before IS NOT NULL
+                     THEN extract(epoch FROM clock_timestamp() - m.not_before) END AS late_seconds
       """;
 
   /**
@@ -85,20 +95,50 @@ final class MessageTable {
              visible_at = clock_timestamp() + :leaseMs * interval '1 millisecond'
         FROM chosen
        WHERE m.id = chosen.id
-      RETURNING m.id, m.body, m.priority, m.deliveries, m.headers::text AS headers
+      RETURNING m.id, m.body, m.priority, m.deliveries, m.headers::text AS headers,
+                CASE WHEN m.deliveries = 1 AND m.not_before IS NOT NULL
+                     THEN extract(epoch FROM clock_timestamp() - m.not_before) END AS late_seconds
       """;
 
   /**
-   * Makes the claim walk the claim index in order and stop after its limit, whatever the statistics
-   * say. A queue table's contents swing from empty to millions of rows between two ANALYZEs, and a
-   * queue declared since the last one is unknown to them: the planner then expects a handful of
-   * waiting rows and chose to fetch every waiting row of the queue and sort them (30 ms for 100 of
-   * 40,000, against 2 ms in index order).
+   * Runs before each claim, in its transaction. It moves the due delayed messages of the queue (up to
+   * {@code :promote}, the earliest due first) into the message table, where the claim that follows
+   * sees them; each keeps its not-before as its enqueue time, so its age counts from when it became
+   * due. It also tells how long until the next delayed message is due, so that an idle consumer sleeps
+   * no longer than that.
+   *
+   * <p>And it makes the claim walk the claim index in order and stop after its limit, whatever the
+   * statistics say. A queue table's contents swing from empty to millions of rows between two
+   * ANALYZEs, and a queue declared since the last one is unknown to them: the planner then expects a
+   * handful of waiting rows and chose to fetch every waiting row of the queue and sort them (30 ms for
+   * 100 of 40,000, against 2 ms in index order).
    */
-  private static final String ORDERED_INDEX_WALK = """
+  static final String PROMOTE_DUE = """
+      WITH due AS (
+        DELETE FROM work_queue_delayed
+         WHERE id IN (SELECT id FROM work_queue_delayed
+                       WHERE queue = :queue AND not_before <= statement_timestamp()
+                       ORDER BY not_before, id
+                       LIMIT :promote
+                       FOR UPDATE SKIP LOCKED)
+        RETURNING id, queue, priority, not_before, body, headers),
+      moved AS (
+        INSERT INTO work_queue_message (queue, priority, enqueued_at, not_before, body, headers)
+        SELECT queue, priority, not_before, not_before, body, headers FROM due ORDER BY not_before, id
+        RETURNING 1)
       SELECT set_config('enable_seqscan', 'off', true) AS seqscan,
-             set_config('enable_bitmapscan', 'off', true) AS bitmapscan
+             set_config('enable_bitmapscan', 'off', true) AS bitmapscan,
+             (SELECT count(*) FROM moved) AS promoted,
+             (SELECT extract(epoch FROM min(not_before) - clock_timestamp())
+                FROM work_queue_delayed
+               WHERE queue = :queue AND not_before > statement_timestamp()) AS next_due_seconds
       """;
+
+  /**
+   * Delayed messages moved by one claim at most: a claim stays short when many come due at once, and
+   * the next claims move the rest (see {@link Claim#nextDue()}).
+   */
+  static final int PROMOTE_LIMIT = 1_000;
 
   private final Jdbi jdbi;
 
@@ -172,23 +212,44 @@ final class MessageTable {
   }
 
   /**
-   * Inserts all messages in one transaction (a multi-row insert with reWriteBatchedInserts); with
-   * {@code notify}, the same transaction wakes listeners on commit.
+   * Inserts all messages in one transaction (a multi-row insert with reWriteBatchedInserts): those with
+   * a not-before into the delayed messages, the others into the queue. With {@code notify}, the same
+   * transaction wakes listeners on commit, for delayed messages too (an idle consumer then learns of
+   * one due sooner than those it knew).
    */
   void insert(QueueSpec spec, List<Message> messages, boolean notify) {
     jdbi.useTransaction(handle -> {
-      var batch = handle.prepareBatch("""
-          INSERT INTO work_queue_message (queue, priority, body, headers) VALUES (:queue, :priority, :body, CAST(:headers AS jsonb))
-          """);
-      for (Message message : messages) {
-        batch
-            .bind("queue", spec.name())
-            .bind("priority", Math.min(message.priority(), spec.maxPriority()))
-            .bind("body", message.body())
-            .bind("headers", HeadersJson.write(message.headers()))
-            .add();
+      List<Message> now = messages.stream().filter(m -> m.notBefore() == null).toList();
+      List<Message> later = messages.stream().filter(m -> m.notBefore() != null).toList();
+      if (!now.isEmpty()) {
+        var batch = handle.prepareBatch("""
+            INSERT INTO work_queue_message (queue, priority, body, headers) VALUES (:queue, :priority, :body, CAST(:headers AS jsonb))
+            """);
+        for (Message message : now) {
+          batch
+              .bind("queue", spec.name())
+              .bind("priority", Math.min(message.priority(), spec.maxPriority()))
+              .bind("body", message.body())
+              .bind("headers", HeadersJson.write(message.headers()))
+              .add();
+        }
+        batch.execute();
       }
-      batch.execute();
+      if (!later.isEmpty()) {
+        var batch = handle.prepareBatch("""
+            INSERT INTO work_queue_delayed (queue, not_before, priority, body, headers) VALUES (:queue, :notBefore, :priority, :body, CAST(:headers AS jsonb))
+            """);
+        for (Message message : later) {
+          batch
+              .bind("queue", spec.name())
+              .bind("notBefore", microsUp(Objects.requireNonNull(message.notBefore())))
+              .bind("priority", Math.min(message.priority(), spec.maxPriority()))
+              .bind("body", message.body())
+              .bind("headers", HeadersJson.write(message.headers()))
+              .add();
+        }
+        batch.execute();
+      }
       // NOTIFY is delivered at commit, so a woken consumer always finds the rows.
       if (notify) {
         handle
@@ -199,6 +260,13 @@ final class MessageTable {
             .one();
       }
     });
+  }
+
+  /** {@code instant} in the database's precision, rounded up so that it is never earlier. */
+  private static OffsetDateTime microsUp(Instant instant) {
+    int belowMicros = instant.getNano() % 1_000;
+    Instant up = belowMicros == 0 ? instant : instant.plusNanos(1_000 - belowMicros);
+    return OffsetDateTime.ofInstant(up, ZoneOffset.UTC);
   }
 
   /** Wakes the listeners of every node for each of {@code queues}, in one transaction of its own. */
@@ -213,15 +281,35 @@ final class MessageTable {
   }
 
   /**
-   * Leases up to {@code limit} visible messages, highest priority first and oldest first within one,
-   * except that {@code oldest} of them (at most) are the oldest waiting whatever their priority. All
-   * messages of one claim share its token. Returned in priority order.
+   * What a claim leased, in priority order, and how soon its consumer should look again when that is
+   * nothing: {@code nextDue} is the wait until the queue's next delayed message is due (zero when due
+   * ones are still to be moved), empty when it has none.
    */
-  List<Claimed> claim(QueueSpec spec, int limit, int oldest) {
+  record Claim(List<Claimed> claimed, Optional<Duration> nextDue) {
+    static final Claim NONE = new Claim(List.of(), Optional.empty());
+  }
+
+  /**
+   * Moves the queue's due delayed messages in, then leases up to {@code limit} visible messages,
+   * highest priority first and oldest first within one, except that {@code oldest} of them (at most)
+   * are the oldest waiting whatever their priority. All messages of one claim share its token.
+   */
+  Claim claim(QueueSpec spec, int limit, int oldest) {
     UUID token = UUID.randomUUID();
     boolean mixed = oldest > 0 && spec.maxPriority() > 0;
+    var nextDue = new AtomicReference<Optional<Duration>>(Optional.empty());
     List<Claimed> claimed = jdbi.inTransaction(handle -> {
-      handle.createQuery(ORDERED_INDEX_WALK).mapToMap().one();
+      nextDue.set(handle
+          .createQuery(PROMOTE_DUE)
+          .bind("queue", spec.name())
+          .bind("promote", PROMOTE_LIMIT)
+          .map((rs, ctx) -> {
+            if (rs.getLong("promoted") >= PROMOTE_LIMIT) return Optional.of(Duration.ZERO);
+            double seconds = rs.getDouble("next_due_seconds");
+            if (rs.wasNull()) return Optional.<Duration>empty();
+            return Optional.of(Duration.ofNanos(Math.max(0, (long) Math.ceil(seconds * 1e9))));
+          })
+          .one());
       var query = handle
           .createQuery(mixed ? CLAIM_WITH_OLDEST : CLAIM_BY_PRIORITY)
           .bind("token", token)
@@ -237,14 +325,22 @@ final class MessageTable {
               rs.getBytes("body"),
               rs.getInt("priority"),
               rs.getInt("deliveries"),
-              HeadersJson.read(rs.getString("headers"))))
+              HeadersJson.read(rs.getString("headers")),
+              lateness(rs.getDouble("late_seconds"), rs.wasNull())))
           .list();
     });
     // RETURNING has no order of its own.
-    return claimed.stream()
-        .sorted(
-            Comparator.comparingInt(Claimed::priority).reversed().thenComparingLong(Claimed::id))
-        .toList();
+    return new Claim(
+        claimed.stream()
+            .sorted(Comparator.comparingInt(Claimed::priority)
+                .reversed()
+                .thenComparingLong(Claimed::id))
+            .toList(),
+        nextDue.get());
+  }
+
+  private static @Nullable Duration lateness(double seconds, boolean absent) {
+    return absent ? null : Duration.ofNanos((long) (seconds * 1e9));
   }
 
   /**
@@ -367,24 +463,45 @@ final class MessageTable {
       UNION ALL SELECT id FROM retried
       """;
 
-  /** Messages not held by a live lease: waiting, retrying after a backoff, or left by a dead consumer. */
+  /**
+   * Messages not held by a live lease: waiting, retrying after a backoff, or left by a dead consumer,
+   * and the delayed ones that are due but not moved in yet (no consumer claimed since).
+   */
   long depth(String queue) {
     return jdbi.withHandle(
         handle -> handle.createQuery("""
-            SELECT count(*) FROM work_queue_message
-             WHERE queue = :queue AND (claim_token IS NULL OR visible_at <= clock_timestamp())
+            SELECT (SELECT count(*) FROM work_queue_message
+                     WHERE queue = :queue AND (claim_token IS NULL OR visible_at <= clock_timestamp()))
+                 + (SELECT count(*) FROM work_queue_delayed
+                     WHERE queue = :queue AND not_before <= clock_timestamp())
+            """).bind("queue", queue).mapTo(Long.class).one());
+  }
+
+  /** Delayed messages whose not-before has not come. */
+  long delayed(String queue) {
+    return jdbi.withHandle(
+        handle -> handle.createQuery("""
+            SELECT count(*) FROM work_queue_delayed
+             WHERE queue = :queue AND not_before > clock_timestamp()
             """).bind("queue", queue).mapTo(Long.class).one());
   }
 
   /**
    * Age of the oldest message of the queue, from the oldest of each priority: ids grow with
    * enqueueing, so each priority's first row by the queue's index is its oldest, and no scan of the
-   * queue is needed however deep it is.
+   * queue is needed however deep it is. A delayed message counts from its not-before: moved in, it
+   * carries it as its enqueue time (moved later than that, it can be younger than a row before it,
+   * so the age can be short by how long it waited to be moved); not moved in yet, the earliest due
+   * one is read from the delayed messages' index.
    */
   Duration oldestAge(String queue) {
     return jdbi.withHandle(handle -> handle
         .createQuery("""
-            SELECT coalesce(extract(epoch FROM clock_timestamp() - min(m.enqueued_at)), 0)
+            SELECT greatest(
+                     coalesce(extract(epoch FROM clock_timestamp() - min(m.enqueued_at)), 0),
+                     coalesce((SELECT extract(epoch FROM clock_timestamp() - min(not_before))
+                                 FROM work_queue_delayed
+                                WHERE queue = :queue AND not_before <= clock_timestamp()), 0))
               FROM generate_series(0, :top) AS p(priority)
               CROSS JOIN LATERAL (
                 SELECT enqueued_at FROM work_queue_message

@@ -65,11 +65,12 @@ final class PostgresBatchSubscription implements ConsumerSubscription {
     var oldestShare = new OldestShare(spec.oldestEvery());
     while (running) {
       long seen = wakeups.generation(spec.name());
-      List<Claimed> batch =
+      MessageTable.Claim claim =
           Claims.claimOrEmpty(table, spec, batchSize, oldestShare.oldestOf(batchSize), options);
+      List<Claimed> batch = claim.claimed();
       oldestShare.took(batch.size());
       if (batch.isEmpty()) {
-        if (running && !wakeups.await(spec.name(), seen, options.pollInterval())) return;
+        if (running && !wakeups.await(spec.name(), seen, Claims.idleWait(claim, options))) return;
         continue;
       }
       leases.hold(batch);
@@ -93,6 +94,10 @@ final class PostgresBatchSubscription implements ConsumerSubscription {
     if (deliverable.isEmpty()) return settlement;
     List<Delivery> deliveries = deliverable.stream().map(Claimed::toDelivery).toList();
     for (Delivery delivery : deliveries) counters.delivered(spec.name(), delivery);
+    for (Claimed message : deliverable) {
+      Duration late = message.lateness();
+      if (late != null) counters.deliveredLate(spec.name(), late);
+    }
     var outcome = timeLimit.run(
         spec.handlerTimeout(), () -> leases.drop(deliverable), () -> handler.handle(deliveries));
     switch (outcome) {

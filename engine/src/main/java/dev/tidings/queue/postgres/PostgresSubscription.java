@@ -81,16 +81,18 @@ final class PostgresSubscription implements ConsumerSubscription {
       }
       int wanted = 1 + permits.drainPermits();
       long seen = wakeups.generation(spec.name());
-      List<Claimed> claimed =
+      MessageTable.Claim claim =
           Claims.claimOrEmpty(table, spec, wanted, oldestShare.oldestOf(wanted), options);
+      List<Claimed> claimed = claim.claimed();
       oldestShare.took(claimed.size());
       permits.release(wanted - claimed.size());
       leases.hold(claimed);
       for (Claimed message : claimed) {
         handlers.execute(() -> handle(message, permits::release));
       }
-      if (claimed.isEmpty() && running && !wakeups.await(spec.name(), seen, options.pollInterval()))
-        return;
+      if (claimed.isEmpty()
+          && running
+          && !wakeups.await(spec.name(), seen, Claims.idleWait(claim, options))) return;
     }
   }
 
@@ -109,6 +111,8 @@ final class PostgresSubscription implements ConsumerSubscription {
         spec.handlerTimeout(), () -> leases.drop(message), () -> {
           Delivery delivery = message.toDelivery();
           counters.delivered(spec.name(), delivery);
+          Duration late = message.lateness();
+          if (late != null) counters.deliveredLate(spec.name(), late);
           return handler.handle(delivery);
         })) {
       case TimeLimit.Outcome.Returned<Disposition> returned -> returned.value();

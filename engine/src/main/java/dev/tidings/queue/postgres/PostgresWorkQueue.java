@@ -16,9 +16,12 @@ import dev.tidings.queue.WorkQueue;
 import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -39,6 +42,10 @@ import org.jspecify.annotations.Nullable;
  * node) or a poll interval wakes them. A consumer that loses its lease anyway (a pause longer than
  * the timeout) cannot settle: its ack is refused by the claim token and the message's new holder
  * decides.
+ *
+ * <p>A delayed message (a not-before ahead) waits in a table of its own, out of the claim index, and
+ * the first claim of its queue once it is due moves it in; an idle consumer sleeps no longer than until
+ * the next one is due (V42__work_queue_delayed.sql).
  *
  * <p>Does not own the {@link Database}: closing this queue leaves the pool open.
  */
@@ -91,13 +98,33 @@ public final class PostgresWorkQueue implements WorkQueue {
   public void publishAll(String queue, List<Message> messages) {
     QueueSpec spec = spec(queue);
     if (messages.isEmpty()) return;
+    List<Message> stored = dueOrDelayed(messages);
     unavailableOnFailure(
         "publish " + messages.size() + " message(s) to queue '" + queue + "'", () -> {
-          table.insert(spec, messages, notifier == null);
+          table.insert(spec, stored, notifier == null);
           return null;
         });
+    counters.publishedDelayed(queue, (int)
+        stored.stream().filter(message -> message.notBefore() != null).count());
     if (notifier != null) notifier.published(queue);
     wakeups.wake(queue); // consumers in this process need not wait for the NOTIFY round trip
+  }
+
+  /**
+   * The messages as the table stores them: a not-before that this node's clock has passed is dropped
+   * (the message is due now); one ahead is kept, and then compared with the database's clock.
+   */
+  private static List<Message> dueOrDelayed(List<Message> messages) {
+    Instant now = Instant.now();
+    var stored = new ArrayList<Message>(messages.size());
+    for (Message message : messages) {
+      boolean delayed = message.delayAfter(now).isPositive(); // refuses one too far ahead
+      stored.add(
+          delayed || message.notBefore() == null
+              ? message
+              : new Message(message.body(), message.priority(), message.headers()));
+    }
+    return stored;
   }
 
   @Override
@@ -151,6 +178,13 @@ public final class PostgresWorkQueue implements WorkQueue {
   public long depth(String queue) {
     spec(queue);
     return unavailableOnFailure("measure queue '" + queue + "'", () -> table.depth(queue));
+  }
+
+  @Override
+  public OptionalLong delayed(String queue) {
+    spec(queue);
+    return OptionalLong.of(unavailableOnFailure(
+        "count delayed messages of '" + queue + "'", () -> table.delayed(queue)));
   }
 
   @Override

@@ -62,9 +62,18 @@ final class ConfirmChannel {
     return opened;
   }
 
-  /** Sends one message; the future completes when the broker confirmed it. Blocks while the window is full. */
+  /**
+   * Sends one message to {@code exchange} with {@code routingKey} (the default exchange and a queue's
+   * name: straight into that queue); the future completes when the broker confirmed it. Blocks while
+   * the window is full.
+   */
   CompletableFuture<Void> publish(
-      String queue, AMQP.BasicProperties properties, byte[] body, Duration timeout) {
+      String exchange,
+      String routingKey,
+      AMQP.BasicProperties properties,
+      byte[] body,
+      Duration timeout) {
+    String queue = exchange.isEmpty() ? routingKey : exchange; // what errors name
     try {
       if (!window.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new QueueUnavailableException("no confirm slot free on a RabbitMQ channel within "
@@ -82,8 +91,8 @@ final class ConfirmChannel {
       sequence = current.getNextPublishSeqNo();
       unconfirmed.put(sequence, confirmed);
       current.basicPublish(
-          "",
-          queue,
+          exchange,
+          routingKey,
           true,
           properties.builder().correlationId(Long.toString(sequence)).build(),
           body);
@@ -129,9 +138,11 @@ final class ConfirmChannel {
     CompletableFuture<Void> future = unconfirmed.remove(sequence);
     if (future == null) return;
     window.release();
+    String where = returned.getExchange().isEmpty()
+        ? "queue '" + returned.getRoutingKey() + "'"
+        : "exchange '" + returned.getExchange() + "' with key '" + returned.getRoutingKey() + "'";
     future.completeExceptionally(new QueueUnavailableException("RabbitMQ could not route a message"
-        + " to queue '" + returned.getRoutingKey() + "' (" + returned.getReplyCode() + " "
-        + returned.getReplyText()
+        + " to " + where + " (" + returned.getReplyCode() + " " + returned.getReplyText()
         + "): it was deleted or never declared; declare the queue again"));
   }
 

@@ -14,9 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** Publishes over a small pool of confirm-mode channels and returns only once the broker confirmed. */
 final class ConfirmingPublisher {
-  /** One message to send: where, how, what. */
+  /** One message to send: where (an exchange and a routing key), how, what. */
   @SuppressWarnings("ArrayRecordComponent") // the body as given, not copied or compared
-  record Outgoing(String queue, AMQP.BasicProperties properties, byte[] body) {}
+  record Outgoing(
+      String exchange, String routingKey, AMQP.BasicProperties properties, byte[] body) {
+    /** Straight into {@code queue}, through the default exchange. */
+    Outgoing(String queue, AMQP.BasicProperties properties, byte[] body) {
+      this("", queue, properties, body);
+    }
+  }
 
   private final List<ConfirmChannel> channels = new ArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
@@ -34,7 +40,11 @@ final class ConfirmingPublisher {
     ConfirmChannel channel = channel();
     for (Outgoing message : messages) {
       confirms.add(channel.publish(
-          message.queue(), message.properties(), message.body(), options.confirmTimeout()));
+          message.exchange(),
+          message.routingKey(),
+          message.properties(),
+          message.body(),
+          options.confirmTimeout()));
     }
     try {
       CompletableFuture.allOf(confirms.toArray(CompletableFuture[]::new))

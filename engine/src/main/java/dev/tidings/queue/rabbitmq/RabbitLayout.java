@@ -20,7 +20,9 @@ import java.util.TreeSet;
  *       that queue-wide TTL, dead-lettering into the headers exchange {@code <name>.requeue}, which
  *       routes each message back to its lane by its {@code x-tidings-lane} header (every message of a
  *       delay queue has the same TTL, so expiry at the head is exact);
- *   <li>{@code <name>.dead-letters}: a stream of the messages given up on, read from its end.
+ *   <li>{@code <name>.dead-letters}: a stream of the messages given up on, read from its end;
+ *   <li>each lane bound to the end of the {@link DelayLadder}, shared by every queue, where delayed
+ *       messages wait until they are due.
  * </ul>
  *
  * <p>Quorum lanes and delay queues dead-letter at least once ({@code x-dead-letter-strategy}, which
@@ -105,7 +107,8 @@ record RabbitLayout(String queue, int maxPriority) {
     };
   }
 
-  private static Map<String, Object> quorum(Map<String, Object> deadLettering) {
+  /** {@code deadLettering} with what makes a quorum queue dead-letter at least once. */
+  static HashMap<String, Object> quorum(Map<String, Object> deadLettering) {
     var arguments = new HashMap<String, Object>(deadLettering);
     arguments.put("x-queue-type", RabbitQueueType.QUORUM.argument());
     arguments.put("x-dead-letter-strategy", "at-least-once");

@@ -21,6 +21,7 @@ import dev.tidings.queue.RetryPolicy;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.UnknownQueueException;
 import dev.tidings.queue.WorkQueue;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.URI;
@@ -28,10 +29,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,7 +47,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Work queues on RabbitMQ (3.10 and later), laid out as {@link RabbitLayout} describes: a durable
- * classic or quorum queue per priority ({@link RabbitQueueOptions#queueType()}), delay queues for retry backoff, a dead-letter stream. Persistent
+ * classic or quorum queue per priority ({@link RabbitQueueOptions#queueType()}), delay queues for retry backoff, a dead-letter stream, and the {@link DelayLadder} for delayed messages. Persistent
  * messages, publisher confirms with {@code mandatory}, manual acks, automatic connection recovery.
  * Publishing and consuming use separate connections, so that a broker blocking publishers (a memory
  * or disk alarm) does not stall the acks of consumers.
@@ -69,6 +72,9 @@ public final class RabbitWorkQueue implements WorkQueue {
    */
   private static final Duration QUORUM_REFILL_WAIT = Duration.ofMillis(200);
 
+  /** Gauge: the delayed messages of every queue of the virtual host, on the ladder. */
+  static final String DELAY_LADDER_WAITING = "tidings_queue_delay_ladder_waiting";
+
   private final Connection publishing;
   private final Connection consuming;
   private final ConfirmingPublisher publisher;
@@ -83,6 +89,12 @@ public final class RabbitWorkQueue implements WorkQueue {
   private final Set<RabbitSubscription> subscriptions = ConcurrentHashMap.newKeySet();
   private final MeterRegistry metrics;
   private final QueueCounters counters;
+  private final DelayLadder ladder;
+  /** Whether this node declared the delay ladder; cleared when a delayed publish fails, to declare it again. */
+  private volatile boolean ladderDeclared;
+  /** Queues whose lanes this node bound to the ladder's end. */
+  private final Set<String> boundToLadder = ConcurrentHashMap.newKeySet();
+
   private final LaneAges ages = new LaneAges();
   /** Queues this node has consumed, since when: only those can it tell the age of. */
   private final Map<String, Instant> consumedSince = new ConcurrentHashMap<>();
@@ -102,6 +114,14 @@ public final class RabbitWorkQueue implements WorkQueue {
     this.clock = clock;
     this.description = description;
     this.queueType = options.queueType();
+    this.ladder = new DelayLadder(queueType);
+    if (metrics.find(DELAY_LADDER_WAITING).gauge() == null) {
+      // one per registry: the ladder is the broker's, whichever client asks (tests share a
+      // registry)
+      Gauge.builder(DELAY_LADDER_WAITING, this, RabbitWorkQueue::ladderWaiting)
+          .description("Delayed messages of every queue waiting on the RabbitMQ delay ladder")
+          .register(metrics);
+    }
     this.publisher = new ConfirmingPublisher(publishing, options);
     this.settlement = new Settlement(clock);
     this.timer = Executors.newSingleThreadScheduledExecutor(
@@ -198,6 +218,8 @@ public final class RabbitWorkQueue implements WorkQueue {
     var layout = RabbitLayout.of(spec);
     for (int lane = 0; lane < layout.lanes(); lane++)
       declareQueue(channel, layout.lane(lane), layout.laneArguments(queueType));
+    declareLadder(channel);
+    bindToLadder(channel, layout);
     channel.exchangeDeclare(layout.requeueExchange(), "headers", true);
     for (int lane = 0; lane < layout.lanes(); lane++) {
       channel.queueBind(
@@ -209,6 +231,50 @@ public final class RabbitWorkQueue implements WorkQueue {
     declareQueue(channel, layout.deadLetters(), DeadLetterStream.ARGUMENTS);
     for (Duration backoff : RabbitLayout.backoffs(spec))
       declareQueue(channel, layout.delayQueue(backoff), layout.delayArguments(queueType, backoff));
+  }
+
+  /** Declares the delay ladder, once per node: it is the same for every queue. */
+  private void declareLadder(Channel channel) throws IOException {
+    if (ladderDeclared) return;
+    try {
+      ladder.declare(channel);
+    } catch (IOException | ShutdownSignalException e) {
+      String refused = replyText(e, AMQP.PRECONDITION_FAILED);
+      if (refused != null)
+        throw new QueueTypeConflictException(ladder.queue(0), queueType, refused);
+      throw e;
+    }
+    ladderDeclared = true;
+  }
+
+  /** Binds the lanes of {@code layout} to the ladder's end (again: a lane declared anew has lost its bindings). */
+  private void bindToLadder(Channel channel, RabbitLayout layout) throws IOException {
+    for (int lane = 0; lane < layout.lanes(); lane++) ladder.bindLane(channel, layout.lane(lane));
+    boundToLadder.add(layout.queue());
+  }
+
+  /**
+   * Before a delayed publish to {@code queue}: the ladder and the queue's bindings to it, where this
+   * node has not made sure of them yet (it did not declare the queue, or a delayed publish failed).
+   */
+  private void readyLadderFor(String queue, RabbitLayout layout) {
+    if (ladderDeclared && boundToLadder.contains(queue)) return;
+    withChannel(queue, "prepare delayed delivery to '" + queue + "'", channel -> {
+      declareLadder(channel);
+      bindToLadder(channel, layout);
+      return null;
+    });
+  }
+
+  /** The delayed messages on the ladder, of every queue; NaN when the broker cannot be asked. */
+  private double ladderWaiting() {
+    try {
+      return withChannel(ladder.queue(0), "count the delayed messages", ladder::waiting);
+    } catch (UnknownQueueException e) {
+      return 0; // no ladder: nothing was ever delayed here
+    } catch (RuntimeException e) {
+      return Double.NaN;
+    }
   }
 
   /** Declares {@code name}; one that exists with other arguments (another type) is a conflict no retry resolves. */
@@ -228,28 +294,62 @@ public final class RabbitWorkQueue implements WorkQueue {
     publishAll(queue, List.of(message));
   }
 
+  /**
+   * A delayed message goes onto the {@link DelayLadder} with its delay from this node's clock, rounded
+   * up to whole seconds; the broker counts it down, so it needs no consumer to move it.
+   */
   @Override
   public void publishAll(String queue, List<Message> messages) {
     RabbitLayout layout = layout(queue);
     QueueSpec spec = declared.get(queue);
-    long publishedAt = TidingsHeaders.micros(clock.instant());
-    Map<String, Object> bookkeeping = spec == null
-        ? Map.of(TidingsHeaders.PUBLISHED, publishedAt)
-        : Map.of(
-            TidingsHeaders.PUBLISHED, publishedAt,
-            TidingsHeaders.MAX_DELIVERIES, spec.maxDeliveries(),
-            TidingsHeaders.RETRY, TidingsHeaders.retryStamp(spec.retry()));
-    var outgoing = new ArrayList<ConfirmingPublisher.Outgoing>(messages.size());
-    for (Message message : messages) {
-      outgoing.add(new ConfirmingPublisher.Outgoing(
-          layout.lane(layout.laneOf(message.priority())),
-          properties(
-              UUID.randomUUID().toString(),
-              message.priority(),
-              TidingsHeaders.amqp(message.headers(), bookkeeping)),
-          message.body()));
+    Instant now = clock.instant();
+    var bookkeeping = new HashMap<String, Object>();
+    if (spec != null) {
+      bookkeeping.put(TidingsHeaders.MAX_DELIVERIES, spec.maxDeliveries());
+      bookkeeping.put(TidingsHeaders.RETRY, TidingsHeaders.retryStamp(spec.retry()));
     }
-    publisher.publish(outgoing);
+    var outgoing = new ArrayList<ConfirmingPublisher.Outgoing>(messages.size());
+    int delayed = 0;
+    for (Message message : messages) {
+      String lane = layout.lane(layout.laneOf(message.priority()));
+      Duration delay = message.delayAfter(now); // refuses one too far ahead, before any is sent
+      Instant notBefore = message.notBefore();
+      var headers = new HashMap<String, Object>(bookkeeping);
+      if (delay.isZero() || notBefore == null) {
+        headers.put(TidingsHeaders.PUBLISHED, TidingsHeaders.micros(now));
+        outgoing.add(new ConfirmingPublisher.Outgoing(
+            lane,
+            properties(message, TidingsHeaders.amqp(message.headers(), headers)),
+            message.body()));
+      } else {
+        long seconds = DelayLadder.seconds(delay);
+        headers.put(TidingsHeaders.PUBLISHED, TidingsHeaders.micros(notBefore));
+        headers.put(TidingsHeaders.NOT_BEFORE, TidingsHeaders.micros(notBefore));
+        outgoing.add(new ConfirmingPublisher.Outgoing(
+            ladder.entry(seconds),
+            DelayLadder.routingKey(seconds, lane),
+            properties(message, TidingsHeaders.amqp(message.headers(), headers)),
+            message.body()));
+        delayed++;
+      }
+    }
+    if (delayed > 0) readyLadderFor(queue, layout);
+    try {
+      publisher.publish(outgoing);
+    } catch (RuntimeException e) {
+      if (delayed > 0) {
+        // the ladder or a binding may be what is missing (deleted behind Tidings' back): the next
+        // delayed publish makes sure of them again
+        ladderDeclared = false;
+        boundToLadder.remove(queue);
+      }
+      throw e;
+    }
+    counters.publishedDelayed(queue, delayed);
+  }
+
+  private static AMQP.BasicProperties properties(Message message, Map<String, Object> headers) {
+    return properties(UUID.randomUUID().toString(), message.priority(), headers);
   }
 
   static AMQP.BasicProperties properties(
@@ -327,6 +427,14 @@ public final class RabbitWorkQueue implements WorkQueue {
                 if (published != Long.MAX_VALUE)
                   ages.handedOut(
                       layout.lane(inbound.lane()), TidingsHeaders.instantOfMicros(published));
+                Map<String, Object> headers = inbound.properties().getHeaders();
+                long notBefore = TidingsHeaders.number(headers, TidingsHeaders.NOT_BEFORE, -1);
+                if (notBefore >= 0
+                    && TidingsHeaders.integer(headers, TidingsHeaders.DELIVERIES, 0) == 0) {
+                  counters.deliveredLate(
+                      queue,
+                      Duration.between(TidingsHeaders.instantOfMicros(notBefore), clock.instant()));
+                }
               }
             },
             settlement,
@@ -367,6 +475,12 @@ public final class RabbitWorkQueue implements WorkQueue {
       for (String name : waiting) depth += channel.queueDeclarePassive(name).getMessageCount();
       return depth;
     });
+  }
+
+  /** Empty: the delayed messages of every queue wait together in the delay ladder, not told apart. */
+  @Override
+  public OptionalLong delayed(String queue) {
+    return OptionalLong.empty();
   }
 
   /**
@@ -501,6 +615,7 @@ public final class RabbitWorkQueue implements WorkQueue {
     });
     declared.remove(queue);
     layouts.remove(queue);
+    boundToLadder.remove(queue);
   }
 
   /** Test hook: every queue and exchange this node declared for {@code queue}, for cleaning up. */

@@ -28,8 +28,14 @@ final class TidingsHeaders {
   static final String RESOLVES = PREFIX + "resolves";
 
   static final String DEAD_AT = PREFIX + "dead-at";
-  /** When the message was first published, in microseconds: its age for the oldest-message share. */
+  /**
+   * When the message was first published, in microseconds: its age for the oldest-message share. A
+   * delayed message's is its not-before, so that its age counts from when it became due.
+   */
   static final String PUBLISHED = PREFIX + "published";
+
+  /** A delayed message's not-before, in microseconds: its first delivery measures how late it is. */
+  static final String NOT_BEFORE = PREFIX + "not-before";
   /**
    * Routes a message leaving a delay queue back to its lane, see {@link RabbitLayout}. Not under
    * {@code x-}: a headers exchange ignores binding arguments whose names start with it, and would

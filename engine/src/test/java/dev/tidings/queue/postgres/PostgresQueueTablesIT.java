@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,7 +74,7 @@ class PostgresQueueTablesIT {
           spec, IntStream.range(0, 1_000).mapToObj(i -> message("m" + i, i % 3)).toList(), false);
     }
     int leased = 0;
-    while (leased < 5_000) leased += table.claim(spec, 500, 0).size();
+    while (leased < 5_000) leased += table.claim(spec, 500, 0).claimed().size();
 
     for (String claim : List.of(MessageTable.CLAIM_BY_PRIORITY, MessageTable.CLAIM_WITH_OLDEST)) {
       JsonNode plan = explainAnalyzed(claim, spec);
@@ -84,20 +87,88 @@ class PostgresQueueTablesIT {
     }
   }
 
+  @Test
+  void a_claim_reads_no_delayed_message_however_many_wait() {
+    var table = new MessageTable(database.jdbi());
+    var spec = QueueSpec.of(queueName());
+    table.declare(spec);
+    Instant now = Instant.now();
+    for (int chunk = 0; chunk < 20; chunk++) {
+      int from = chunk * 1_000;
+      // delayed by an hour to three days, at the top priority: ahead of every due message in the
+      // claim's order, were they in the claim's index
+      table.insert(
+          spec,
+          IntStream.range(from, from + 1_000)
+              .mapToObj(i -> message("later" + i, 9)
+                  .notBefore(now.plus(Duration.ofHours(1)).plusSeconds(i * 12L)))
+              .toList(),
+          false);
+    }
+    table.insert(
+        spec, IntStream.range(0, 100).mapToObj(i -> message("now" + i, 0)).toList(), false);
+
+    JsonNode promote = explainAnalyzed(
+        MessageTable.PROMOTE_DUE,
+        query -> query.bind("queue", spec.name()).bind("promote", MessageTable.PROMOTE_LIMIT));
+    assertThat(promote.toString()).contains("work_queue_delayed_due").doesNotContain("Seq Scan");
+    assertThat(buffers(promote))
+        .as("buffers read to find no due message among 20,000 delayed: %s", promote)
+        .isLessThan(50);
+    for (String claim : List.of(MessageTable.CLAIM_BY_PRIORITY, MessageTable.CLAIM_WITH_OLDEST)) {
+      JsonNode plan = explainAnalyzed(claim, spec);
+      List<JsonNode> walks = plan.findParents("Index Name").stream()
+          .filter(node -> node.path("Index Name").asString().equals("work_queue_message_waiting"))
+          .toList();
+      assertThat(walks).as("walks of the claim index: %s", plan).isNotEmpty();
+      assertThat(walks)
+          .as("rows the claim read and passed over beside 20,000 delayed: %s", plan)
+          .allSatisfy(
+              walk -> assertThat(walk.path("Rows Removed by Filter").asLong()).isZero());
+      assertThat(buffers(plan))
+          .as("buffers read and written to claim 10 of 100 due messages: %s", plan)
+          .isLessThan(400);
+    }
+
+    MessageTable.Claim claim = table.claim(spec, 10, 0);
+    assertThat(claim.claimed())
+        .hasSize(10)
+        .allSatisfy(m -> assertThat(m.priority()).isZero());
+    assertThat(claim.nextDue())
+        .hasValueSatisfying(
+            due -> assertThat(due).isBetween(Duration.ofMinutes(59), Duration.ofHours(1)));
+    assertThat(table.delayed(spec.name())).isEqualTo(20_000);
+    assertThat(table.depth(spec.name())).isEqualTo(90);
+  }
+
+  private static long buffers(JsonNode plan) {
+    return plan.path("Shared Hit Blocks").asLong()
+        + plan.path("Shared Read Blocks").asLong();
+  }
+
   /** Runs {@code claim} for 10 messages under EXPLAIN (ANALYZE, BUFFERS) and undoes it. */
   private static JsonNode explainAnalyzed(String claim, QueueSpec spec) {
+    return explainAnalyzed(claim, query -> {
+      query
+          .bind("token", UUID.randomUUID())
+          .bind("leaseMs", 60_000)
+          .bind("queue", spec.name())
+          .bind("limit", 10);
+      if (claim.contains(":oldest"))
+        query.bind("oldest", 1).bind("maxPriority", spec.maxPriority());
+      return query;
+    });
+  }
+
+  /** Runs {@code statement} with the parameters {@code bind} gives under EXPLAIN (ANALYZE, BUFFERS) and undoes it. */
+  private static JsonNode explainAnalyzed(String statement, UnaryOperator<Query> bind) {
     return database.jdbi().withHandle(handle -> {
       handle.begin();
       try {
-        var query = handle
-            .createQuery("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + claim)
-            .bind("token", UUID.randomUUID())
-            .bind("leaseMs", 60_000)
-            .bind("queue", spec.name())
-            .bind("limit", 10);
-        if (claim.contains(":oldest"))
-          query.bind("oldest", 1).bind("maxPriority", spec.maxPriority());
-        String json = query.mapTo(String.class).one();
+        String json = bind.apply(
+                handle.createQuery("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + statement))
+            .mapTo(String.class)
+            .one();
         return Json.MAPPER.readTree(json).get(0).get("Plan");
       } finally {
         handle.rollback();
@@ -122,7 +193,8 @@ class PostgresQueueTablesIT {
       claimers.add(Thread.ofVirtual().start(() -> {
         var share = new OldestShare(spec.oldestEvery());
         while (true) {
-          List<Claimed> claimed = table.claim(spec, limit, share.oldestOf(limit));
+          List<Claimed> claimed =
+              table.claim(spec, limit, share.oldestOf(limit)).claimed();
           if (claimed.isEmpty()) return;
           share.took(claimed.size());
           if (claimed.size() > limit) oversized.add(claimed.size());
@@ -144,7 +216,7 @@ class PostgresQueueTablesIT {
     table.declare(spec);
     table.insert(
         spec, IntStream.range(0, 200).mapToObj(i -> message("r" + i, 4)).toList(), false);
-    List<Claimed> claimed = table.claim(spec, 200, 0);
+    List<Claimed> claimed = table.claim(spec, 200, 0).claimed();
     assertThat(claimed).hasSize(200);
 
     // Every lease of the queue renewed in one transaction, right after the claim took the pages'

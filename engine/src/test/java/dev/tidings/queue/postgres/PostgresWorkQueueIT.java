@@ -5,6 +5,7 @@ import dev.tidings.queue.WorkQueueContract;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.RealServers;
 import dev.tidings.testing.TestDatabases;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -39,6 +40,12 @@ class PostgresWorkQueueIT extends WorkQueueContract {
   @Override
   protected AutoCloseable stallPublishing(WorkQueue queue) {
     return PostgresWorkQueueFixture.lockMessageTable(database);
+  }
+
+  /** Measured: 5 to 42 ms on an idle consumer (the next due time bounds its sleep). */
+  @Override
+  protected Duration lateAtMost() {
+    return Duration.ofSeconds(1);
   }
 
   @Override

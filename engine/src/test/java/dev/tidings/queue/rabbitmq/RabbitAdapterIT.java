@@ -11,6 +11,7 @@ import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.DeadLetter;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
+import dev.tidings.queue.QueueCounters;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.QueueUnavailableException;
 import dev.tidings.queue.Subscription;
@@ -19,6 +20,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -155,6 +157,91 @@ class RabbitAdapterIT {
     assertThat(many.getFirst()).extracting(RabbitAdapterIT::body).isEqualTo("d2499");
     assertThat(many.getLast()).extracting(RabbitAdapterIT::body).isEqualTo("d1000");
     assertThat(queue.deadLetters(name, 10_000)).hasSize(count);
+  }
+
+  @Test
+  void a_delayed_message_walks_the_ladder_into_its_lane_without_any_consumer() {
+    Instant due = Instant.now().plusSeconds(2);
+    var registry = new SimpleMeterRegistry();
+    try (var publisher = RabbitWorkQueue.connect(
+        RealServers.amqpUrl(), RabbitQueueOptions.defaults(), InstantSource.system(), registry)) {
+      publisher.publish(name, text("later", 4).notBefore(due));
+      assertThat(registry.get(RabbitWorkQueue.DELAY_LADDER_WAITING).gauge().value())
+          .as("on the ladder (with whatever other builds delayed)")
+          .isGreaterThanOrEqualTo(1);
+      assertThat(registry
+              .get(QueueCounters.DELAYED_PUBLISHED)
+              .tag("queue", name)
+              .counter()
+              .count())
+          .isEqualTo(1);
+    }
+    assertThat(queue.depth(name)).as("nothing in the lanes before it is due").isZero();
+
+    awaitUntil("in its lane", () -> queue.depth(name) == 1);
+    assertThat(Instant.now()).isAfterOrEqualTo(due);
+    assertThat(queue.depth(name)).isEqualTo(1);
+  }
+
+  @Test
+  void a_node_that_publishes_delayed_messages_binds_lanes_declared_without_the_ladder()
+      throws Exception {
+    var ladder = new DelayLadder(RabbitQueueType.CLASSIC);
+    String lane = RabbitLayout.laneName(name, 6);
+    // as a queue declared by an earlier version is
+    onTheBroker(channel ->
+        channel.queueUnbind(lane, ladder.dueExchange(), "*.".repeat(DelayLadder.LEVELS) + lane));
+
+    try (var otherNode = RabbitWorkQueue.connect(
+        RealServers.amqpUrl(),
+        RabbitQueueOptions.defaults(),
+        InstantSource.system(),
+        new SimpleMeterRegistry())) {
+      otherNode.publish(
+          name, text("to a lane bound again", 6).notBefore(Instant.now().plusSeconds(1)));
+    }
+
+    awaitUntil("in its lane", () -> queue.depth(name) == 1);
+  }
+
+  @Test
+  void a_delayed_message_whose_queue_is_gone_when_it_is_due_is_kept_aside() throws Exception {
+    var ladder = new DelayLadder(RabbitQueueType.CLASSIC);
+    queue.publish(
+        name,
+        new Message("orphan".getBytes(UTF_8), 2, Map.of("test", name))
+            .notBefore(Instant.now().plusSeconds(1)));
+    queue.delete(name);
+
+    var found = new java.util.concurrent.atomic.AtomicBoolean();
+    awaitUntil("kept in " + ladder.unrouted(), () -> {
+      try {
+        onTheBroker(channel -> found.compareAndSet(false, takeOwn(channel, ladder.unrouted())));
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+      return found.get();
+    });
+  }
+
+  /** Takes this test's message from {@code queue}, leaving every other one there; whether it was there. */
+  private boolean takeOwn(Channel channel, String queue) throws IOException {
+    boolean own = false;
+    var others = new java.util.ArrayList<Long>();
+    for (int i = 0; i < 1_000; i++) {
+      var response = channel.basicGet(queue, false);
+      if (response == null) break;
+      long tag = response.getEnvelope().getDeliveryTag();
+      Map<String, Object> headers = response.getProps().getHeaders();
+      if (headers != null && name.equals(String.valueOf(headers.get("test")))) {
+        channel.basicAck(tag, false);
+        own = true;
+      } else {
+        others.add(tag);
+      }
+    }
+    for (long tag : others) channel.basicNack(tag, false, true); // the others go back
+    return own;
   }
 
   private static int i(String body) {

@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import dev.tidings.queue.Disposition;
+import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
+import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.WorkQueueContract;
 import dev.tidings.testing.RabbitCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +24,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +64,12 @@ class RabbitQuorumWorkQueueIT extends WorkQueueContract {
     var rabbit = (RabbitWorkQueue) queue;
     rabbit.pauseConfirms();
     return rabbit::resumeConfirms;
+  }
+
+  /** Delays are rounded up to whole seconds: measured 3 ms to 1.02 s on an idle consumer. */
+  @Override
+  protected Duration lateAtMost() {
+    return Duration.ofSeconds(2);
   }
 
   @Override
@@ -120,6 +133,44 @@ class RabbitQuorumWorkQueueIT extends WorkQueueContract {
           .hasMessageContaining("TIDINGS_AMQP_QUEUE_TYPE=quorum")
           .hasMessageContaining("PRECONDITION_FAILED");
       before.delete(classic);
+    }
+  }
+
+  @Test
+  void a_delayed_message_survives_the_loss_of_the_node_leading_its_ladder_level() throws Exception {
+    String name = "quorum-delay-" + UUID.randomUUID();
+    int killed = 0;
+    try (var queue = RabbitWorkQueue.connect(
+        cluster.amqpUrl(), QUORUM, InstantSource.system(), new SimpleMeterRegistry())) {
+      queue.declare(QueueSpec.of(name));
+      BlockingQueue<Instant> received = new LinkedBlockingQueue<>();
+      Subscription subscription = queue.subscribe(name, 1, 1, delivery -> {
+        received.add(Instant.now());
+        return Disposition.ACK;
+      });
+      try {
+        Instant due = Instant.now().plusSeconds(6);
+        // 6 s: 4 on level 2, then 2 on level 1
+        queue.publish(name, Message.of(new byte[] {6}, 3).notBefore(due));
+        killed = cluster.leaderOf(new DelayLadder(RabbitQueueType.QUORUM).queue(2));
+        assertThat(killed).as("a node leads level 2").isPositive();
+        cluster.kill(killed);
+
+        Instant at = received.poll(60, TimeUnit.SECONDS);
+        assertThat(at)
+            .as("delivered although the node holding it as leader died")
+            .isNotNull();
+        assertThat(at).isAfterOrEqualTo(due);
+        System.out.printf(
+            "delayed message delivered %d ms after its time, its ladder level's leader killed%n",
+            Duration.between(due, at).toMillis());
+        assertThat(received.poll(1, TimeUnit.SECONDS)).as("delivered once").isNull();
+      } finally {
+        subscription.close();
+      }
+      queue.delete(name);
+    } finally {
+      if (killed > 0) cluster.start(killed);
     }
   }
 
