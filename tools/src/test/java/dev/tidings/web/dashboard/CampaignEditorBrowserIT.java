@@ -137,7 +137,7 @@ class CampaignEditorBrowserIT {
     screenshot("campaign-new");
 
     browser.findElement(By.id("save")).click();
-    await(b -> b.getCurrentUrl().contains("/edit?done=created"));
+    await(b -> b.getCurrentUrl().contains("?done=created"));
     campaignId = idIn(browser.getCurrentUrl());
     assertThat(browser.findElement(By.cssSelector("[role=status]")).getText())
         .contains("Saved as a draft");
@@ -158,6 +158,7 @@ class CampaignEditorBrowserIT {
   @Order(2)
   void the_preview_shows_one_subscribers_email_its_slots_and_whether_they_would_get_it() {
     String member = members.keySet().iterator().next();
+    browser.get(url("/campaigns/" + campaignId + "/edit"));
     field("previewAs").sendKeys(members.get(member));
     browser.findElement(By.cssSelector("form[action$='/preview'] button")).click();
     await(b -> b.getCurrentUrl().contains("/preview?subscriber="));
@@ -283,8 +284,10 @@ class CampaignEditorBrowserIT {
             + "<p><a href=\"{{unsubscribeUrl}}\">Unsubscribe</a></p>\n</body></html>");
     setValue(field("text"), "Hello {{subscriber.firstName}}\n\nUnsubscribe: {{unsubscribeUrl}}");
     browser.findElement(By.id("save")).click();
-    await(b -> b.getCurrentUrl().contains("/edit?done=created"));
+    await(b -> b.getCurrentUrl().contains("?done=created"));
     draftId = idIn(browser.getCurrentUrl());
+    browser.findElement(By.linkText("Edit")).click(); // a new draft opens on its campaign's page
+    await(b -> b.getCurrentUrl().endsWith("/campaigns/" + draftId + "/edit"));
 
     replace(field("subject"), "Winter is here, {{subscriber.firstName}}");
     browser.findElement(By.id("save")).click();
@@ -303,7 +306,7 @@ class CampaignEditorBrowserIT {
     var problems = await(b -> b.findElements(By.cssSelector(".problems[role=alert]")).stream()
         .findFirst()
         .orElse(null));
-    assertThat(problems.getText()).contains("html").contains("line 3");
+    assertThat(problems.getText()).contains("HTML part").contains("line 3");
     assertThat(field("html").getAttribute("aria-invalid")).isEqualTo("true");
     assertThat(field("html").getAttribute("value"))
         .as("what was typed comes back to be fixed")
@@ -414,7 +417,7 @@ class CampaignEditorBrowserIT {
     replace(field("within"), "PT12H");
     replace(field("holdout"), "20");
     browser.findElement(By.id("save")).click();
-    await(b -> b.getCurrentUrl().contains("/edit?done=created"));
+    await(b -> b.getCurrentUrl().contains("?done=created"));
     long id = idIn(browser.getCurrentUrl());
     JsonNode sendTime = Json.MAPPER.readTree(api("/api/v1/campaigns/" + id)).path("sendTime");
     assertThat(sendTime.path("mode").asString()).isEqualTo("per-subscriber");
