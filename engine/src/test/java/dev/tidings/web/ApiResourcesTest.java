@@ -538,7 +538,8 @@ class ApiResourcesTest {
             .append(i)
             .append(",Title,1.00,EUR,https://i.example/x.png,https://s.example/x\n");
       }
-      assertThat(api.post("/api/v1/products/import", "text/csv", big.toString()).status())
+      assertThat(api.postAskingFirst("/api/v1/products/import", "text/csv", big.toString())
+              .status())
           .isEqualTo(413);
       assertThat(api.get("/api/v1/products/big-0").status()).isEqualTo(404);
     }
@@ -727,7 +728,8 @@ class ApiResourcesTest {
       var events = new ArrayList<String>();
       for (int i = 0; events.size() * 110 < 16 * 1024; i++) events.add(event("ev-big-" + i));
 
-      var asArray = api.postJson("/api/v1/events", "[" + String.join(",", events) + "]");
+      var asArray = api.postAskingFirst(
+          "/api/v1/events", "application/json", "[" + String.join(",", events) + "]");
       assertThat(asArray.status()).isEqualTo(413);
       var asLines = api.post("/api/v1/events", "application/x-ndjson", String.join("\n", events));
       assertThat(asLines.status()).isEqualTo(202);
