@@ -23,6 +23,10 @@ public enum AdvisoryLock {
   NOTIFICATION_PARTITIONS(
       7_308, Form.SINGLE, "creating and dropping notification_buckets partitions"),
   RETENTION_RUN(7_310, Form.SINGLE, "a retention run: one node at a time"),
+  EVENT_RELAY(
+      7_311,
+      Form.SINGLE,
+      "relaying the event outbox: one node at a time, so positions commit in order"),
   RECEIPT_MESSAGE(9_001, Form.SPACE, "parking or applying the receipts of one message");
 
   /** How the number is passed to {@code pg_advisory_*}. */

@@ -1,0 +1,41 @@
+-- Events (dev.tidings.events). A capability that emits events writes them here in its own
+-- transaction, one row per write (a batch of receipts is one row, not one per step): nothing is told
+-- that was not committed, and nothing committed is lost. The relay moves rows out, oldest first.
+CREATE TABLE event_outbox (
+  id         bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  written_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  events     jsonb       NOT NULL
+);
+
+ALTER TABLE event_outbox SET (
+  autovacuum_vacuum_scale_factor = 0.02,
+  autovacuum_vacuum_insert_scale_factor = 0.02);
+
+-- Every relayed event, one row each, in the order the relay took them: the position is the cursor a
+-- shop's systems read from (GET /api/v1/events?after=). Relay transactions take an advisory lock, so
+-- positions become visible in order and a reader never skips one that commits late.
+CREATE TABLE event_log (
+  position   bigint      PRIMARY KEY,
+  id         text        NOT NULL,
+  type       text        NOT NULL,
+  subject    text        NOT NULL,
+  occurred   timestamptz NOT NULL,
+  relayed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  data       jsonb       NOT NULL
+);
+
+CREATE SEQUENCE event_log_position;
+
+-- Expiry walks the oldest rows.
+CREATE INDEX event_log_relayed ON event_log (relayed_at);
+
+-- The events a listener has applied, by event id: the relay delivers at least once, and a listener
+-- whose effect counts (open hours, experiment counts) applies each event once.
+CREATE TABLE event_inbox (
+  listener text        NOT NULL,
+  event_id text        NOT NULL,
+  seen_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (listener, event_id)
+);
+
+CREATE INDEX event_inbox_seen ON event_inbox (seen_at);
