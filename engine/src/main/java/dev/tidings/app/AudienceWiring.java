@@ -3,7 +3,9 @@ package dev.tidings.app;
 import dev.tidings.audience.FollowService;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.SuppressionChanges;
+import dev.tidings.audience.SuppressionListener;
 import dev.tidings.audience.SuppressionService;
+import dev.tidings.events.EventListener;
 import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.Uploads;
@@ -55,5 +57,11 @@ public final class AudienceWiring implements Capability {
         infrastructure.clock(),
         settings.maxBodyBytes(),
         Uploads.underDataDirectory(settings.dataDir(), settings.maxImportBytes())));
+  }
+
+  @Override
+  public List<EventListener> eventListeners() {
+    return List.of(
+        new SuppressionListener(infrastructure.database().jdbi(), infrastructure.clock()));
   }
 }

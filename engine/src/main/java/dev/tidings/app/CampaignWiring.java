@@ -17,10 +17,12 @@ import dev.tidings.campaign.editor.SlotPreviews;
 import dev.tidings.campaign.editor.TestSends;
 import dev.tidings.campaign.send.Sends;
 import dev.tidings.delivery.SendTimeOutcomes;
+import dev.tidings.events.EventListener;
 import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.sendtime.OpenHours;
+import dev.tidings.sendtime.OpenHoursListener;
 import dev.tidings.sendtime.SendTimeMetrics;
 import dev.tidings.sendtime.SendTimePlans;
 import dev.tidings.web.RouteGroup;
@@ -186,5 +188,11 @@ public final class CampaignWiring implements Capability {
   @Override
   public synchronized void close() {
     if (scheduler != null) scheduler.close();
+  }
+
+  /** The send-time plans learn the open hours from the funnel's first human opens. */
+  @Override
+  public List<EventListener> eventListeners() {
+    return List.of(new OpenHoursListener(infrastructure.database().jdbi()));
   }
 }

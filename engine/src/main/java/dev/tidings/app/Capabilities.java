@@ -68,6 +68,10 @@ final class Capabilities {
         webhooks,
         subscriberHistory,
         dashboard));
+    var heard = List.copyOf(all);
+    all.add(new EventsWiring(
+        infrastructure,
+        () -> heard.stream().flatMap(c -> c.eventListeners().stream()).toList()));
     return List.copyOf(all);
   }
 }

@@ -1,5 +1,6 @@
 package dev.tidings.app;
 
+import dev.tidings.events.EventListener;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.retention.Expiring;
 import dev.tidings.retention.Retention;
@@ -18,6 +19,11 @@ public interface Capability extends AutoCloseable {
   }
 
   default List<ConsumerGroup> consumers() {
+    return List.of();
+  }
+
+  /** How this capability reacts to others' events: registered with the relay, consumed on workers. */
+  default List<EventListener> eventListeners() {
     return List.of();
   }
 

@@ -5,17 +5,15 @@ import dev.tidings.campaign.send.SendTopics;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.EngagementReceipts;
 import dev.tidings.delivery.MessageExpiry;
-import dev.tidings.delivery.OpenHoursListener;
 import dev.tidings.delivery.ParkedReceiptExpiry;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.delivery.ReceiptSink;
 import dev.tidings.delivery.ReceiptStore;
 import dev.tidings.delivery.SendOutcomeReceipts;
-import dev.tidings.delivery.StepListener;
+import dev.tidings.events.EventOutbox;
 import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.opentime.EngagementRecorder;
-import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
@@ -48,7 +46,7 @@ public final class DeliveryWiring implements Capability {
     this.store = Lazy.of(() -> new ReceiptStore(
         infrastructure.database().jdbi(),
         infrastructure.clock(),
-        StepListener.all(StepListener.ofPeople(ExperimentSteps::count), new OpenHoursListener()),
+        EventOutbox.ON,
         infrastructure.metrics()));
     this.sink = Lazy.of(() -> new ReceiptQueue(infrastructure.workQueue()));
   }

@@ -1,7 +1,9 @@
 package dev.tidings.app;
 
+import dev.tidings.events.EventListener;
 import dev.tidings.optimize.CampaignExperiments;
 import dev.tidings.optimize.ExperimentSendExpiry;
+import dev.tidings.optimize.ExperimentStepsListener;
 import dev.tidings.optimize.ItemConfigurations;
 import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
@@ -51,5 +53,10 @@ public final class OptimizeWiring implements Capability {
   public List<RouteGroup> routes() {
     return List.of(
         new OptimizeRoutes(configurations(), infrastructure.settings().maxBodyBytes()));
+  }
+
+  @Override
+  public List<EventListener> eventListeners() {
+    return List.of(new ExperimentStepsListener(infrastructure.database().jdbi()));
   }
 }

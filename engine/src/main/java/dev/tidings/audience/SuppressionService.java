@@ -68,10 +68,10 @@ public final class SuppressionService {
 
   /**
    * Suppresses the addresses of subscribers at once, inside the caller's transaction ({@code handle}):
-   * the delivery capability does it in the same transaction that records a bounce, complaint or
-   * unsubscribe, so no receipt is applied without its suppression. Returns how many addresses were new.
+   * {@link SuppressionListener} does it for the funnel's bounces, complaints and unsubscribes. Returns
+   * how many addresses were new.
    */
-  public static int suppressSubscribers(
+  static int suppressSubscribers(
       Handle handle, Map<String, SuppressionReason> bySubscriber, Instant at) {
     if (bySubscriber.isEmpty()) return 0;
     List<String> ids = new ArrayList<>(bySubscriber.size());

@@ -199,6 +199,7 @@ public record Settings(
     view.put(SettingsCatalog.RETENTION_EVENTS.name(), retention.events().toString());
     view.put(
         SettingsCatalog.RETENTION_DEAD_LETTERS.name(), retention.deadLetters().toString());
+    view.put(SettingsCatalog.RETENTION_EVENT_LOG.name(), retention.eventLog().toString());
     view.put(SettingsCatalog.RETENTION_INTERVAL.name(), retention.interval().toString());
     view.put(SettingsCatalog.RETENTION_BATCH.name(), Integer.toString(retention.batch()));
     view.put(SettingsCatalog.SMTP_PROVIDER.name(), smtpProvider.name().toLowerCase(Locale.ROOT));

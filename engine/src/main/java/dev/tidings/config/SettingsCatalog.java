@@ -206,6 +206,11 @@ public final class SettingsCatalog {
       Duration.ofDays(30),
       Duration.ofHours(1),
       "how long dead letters of the queue tables are kept after they died (30 days)");
+  public static final Setting RETENTION_EVENT_LOG = Setting.duration(
+      "TIDINGS_RETENTION_EVENT_LOG",
+      Duration.ofDays(30),
+      Duration.ofDays(1),
+      "how long the event log keeps an event after it was relayed (30 days; at least 1): how far back `GET /api/v1/events?after=` can start");
   public static final Setting RETENTION_INTERVAL = Setting.duration(
       "TIDINGS_RETENTION_INTERVAL",
       Duration.ofHours(1),
@@ -299,6 +304,7 @@ public final class SettingsCatalog {
       RETENTION_MESSAGES,
       RETENTION_EVENTS,
       RETENTION_DEAD_LETTERS,
+      RETENTION_EVENT_LOG,
       RETENTION_INTERVAL,
       RETENTION_BATCH,
       RECOMMEND_WARM_ENTRIES,

@@ -127,6 +127,7 @@ public final class SettingsLoader {
             duration(SettingsCatalog.RETENTION_MESSAGES),
             duration(SettingsCatalog.RETENTION_EVENTS),
             duration(SettingsCatalog.RETENTION_DEAD_LETTERS),
+            duration(SettingsCatalog.RETENTION_EVENT_LOG),
             duration(SettingsCatalog.RETENTION_INTERVAL),
             integer(SettingsCatalog.RETENTION_BATCH)),
         smtpProvider(),

@@ -1,8 +1,8 @@
 package dev.tidings.delivery;
 
 import dev.tidings.Json;
-import dev.tidings.audience.SuppressionReason;
-import dev.tidings.audience.SuppressionService;
+import dev.tidings.events.EventOutbox;
+import dev.tidings.events.delivery.FunnelEvent;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.AdvisoryLock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,7 +15,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,7 +39,8 @@ import org.jdbi.v3.core.Jdbi;
  *   <li>the new rows' counts are added to a shard of the campaign's counters, chosen per transaction,
  *       so that concurrent consumers do not wait on one row;
  *   <li>a message's current status moves only to a higher priority ({@code WHERE status < new});
- *   <li>new bounces, complaints and unsubscribes suppress the subscriber's address.
+ *   <li>each step new to a message is told as an event (FunnelEvents), in the same transaction: a
+ *       bounce, complaint or unsubscribe is how the audience comes to suppress the address.
  * </ol>
  *
  * Rows are written in key order so that two consumers' transactions take row locks in the same order.
@@ -54,23 +54,22 @@ public final class ReceiptStore {
 
   private final Jdbi jdbi;
   private final InstantSource clock;
-  private final StepListener listener;
+  private final EventOutbox outbox;
   private final ReceiptMetrics metrics;
 
-  /** Telling no listener of the new steps, counting in {@code metrics}. */
+  /** Telling each new step's event, counting in {@code metrics}. */
   public ReceiptStore(Jdbi jdbi, InstantSource clock, MeterRegistry metrics) {
-    this(jdbi, clock, StepListener.NONE, metrics);
+    this(jdbi, clock, EventOutbox.ON, metrics);
   }
 
   /**
-   * @param listener told of each batch's new steps inside its transaction
+   * @param outbox where each batch's new steps are told, in its transaction ({@link FunnelEvents})
    * @param metrics where the receipts are counted ({@link ReceiptMetrics})
    */
-  public ReceiptStore(
-      Jdbi jdbi, InstantSource clock, StepListener listener, MeterRegistry metrics) {
+  public ReceiptStore(Jdbi jdbi, InstantSource clock, EventOutbox outbox, MeterRegistry metrics) {
     this.jdbi = jdbi;
     this.clock = clock;
-    this.listener = listener;
+    this.outbox = outbox;
     this.metrics = new ReceiptMetrics(metrics);
   }
 
@@ -270,16 +269,9 @@ public final class ReceiptStore {
     }
     List<StepRow> inserted = insertSteps(handle, rows.values());
     countNew(handle, inserted);
-    if (!inserted.isEmpty())
-      listener.added(
-          handle,
-          inserted.stream()
-              .map(row ->
-                  new StepListener.AddedStep(row.message(), row.campaign(), row.step(), row.at()))
-              .toList());
+    tell(handle, inserted, ids);
     moveForward(handle, highest.values());
     recordSlotClicks(handle, humanClicks, ids);
-    suppress(handle, inserted, ids, now);
     return inserted.size();
   }
 
@@ -460,21 +452,14 @@ public final class ReceiptStore {
         .execute();
   }
 
-  private static void suppress(
-      Handle handle, List<StepRow> inserted, Map<String, MessageId> ids, Instant now) {
-    Map<String, SuppressionReason> bySubscriber = new LinkedHashMap<>();
+  private void tell(Handle handle, List<StepRow> inserted, Map<String, MessageId> ids) {
+    List<FunnelEvent> events = new ArrayList<>();
     for (StepRow row : inserted) {
-      Optional<SuppressionReason> reason = switch (row.step()) {
-        case BOUNCED -> Optional.of(SuppressionReason.BOUNCE);
-        case COMPLAINED -> Optional.of(SuppressionReason.COMPLAINT);
-        case UNSUBSCRIBED -> Optional.of(SuppressionReason.UNSUBSCRIBE);
-        default -> Optional.empty();
-      };
       MessageId id = ids.get(row.message());
-      if (reason.isPresent() && id != null)
-        bySubscriber.putIfAbsent(id.subscriberId(), reason.get());
+      if (id != null)
+        FunnelEvents.of(row.message(), id, row.step(), row.at()).ifPresent(events::add);
     }
-    SuppressionService.suppressSubscribers(handle, bySubscriber, now);
+    outbox.append(handle, events);
   }
 
   private static void recordUnknown(Handle handle, List<Unknown> unknown, Instant now) {

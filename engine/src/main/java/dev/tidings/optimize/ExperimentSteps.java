@@ -6,9 +6,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.jdbi.v3.core.Handle;
 
 /**
- * A person's first open or click of an experiment's email counts for its variant, in the transaction
- * that records the funnel step (the delivery funnel tells of each step of a message once, so these count
- * once too). Counts go to one of {@link #SHARDS} rows per variant, so concurrent batches of one variant do
+ * A person's first open or click of an experiment's email counts for its variant, once
+ * ({@link ExperimentStepsListener} hears each step of a message from the funnel's events, once). Counts go to one of {@link #SHARDS} rows per variant, so concurrent batches of one variant do
  * not queue on one row; readers sum the shards.
  */
 public final class ExperimentSteps {
@@ -17,8 +16,7 @@ public final class ExperimentSteps {
   private ExperimentSteps() {}
 
   /** Counts the people's first opens and clicks among these messages for their variants. */
-  public static void count(
-      Handle handle, List<String> openedMessages, List<String> clickedMessages) {
+  static void count(Handle handle, List<String> openedMessages, List<String> clickedMessages) {
     List<String> messages = new ArrayList<>(openedMessages);
     messages.addAll(clickedMessages);
     if (messages.isEmpty()) return;

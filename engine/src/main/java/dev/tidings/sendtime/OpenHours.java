@@ -25,7 +25,7 @@ public final class OpenHours {
   public record Open(String subscriberId, Instant at) {}
 
   /** Adds the opens in one statement inside {@code handle}'s transaction. */
-  public static void record(Handle handle, List<Open> opens) {
+  static void record(Handle handle, List<Open> opens) {
     if (opens.isEmpty()) return;
     // one row per (subscriber, hour): an upsert may not touch the same row twice in one statement
     Map<String, Integer> added = new HashMap<>();

@@ -3,7 +3,6 @@ package dev.tidings.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.delivery.FunnelStep;
-import dev.tidings.delivery.StepListener;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.FunnelSteps;
 import dev.tidings.testing.TestDatabases;
@@ -37,8 +36,6 @@ class CampaignExperimentsIT {
     experiments = new CampaignExperiments(database.jdbi(), clock, new SimpleMeterRegistry());
   }
 
-  private final StepListener counting = StepListener.ofPeople(ExperimentSteps::count);
-
   @AfterEach
   void close() {
     database.close();
@@ -47,7 +44,11 @@ class CampaignExperimentsIT {
   /** The funnel reaching a step: 61 is a person's first open, 71 their first click. */
   private void step(String message, long campaign, int step) {
     FunnelSteps.record(
-        database.jdbi(), counting, message, campaign, FunnelStep.ofCode(step).orElseThrow());
+        database.jdbi(),
+        new ExperimentStepsListener(database.jdbi()),
+        message,
+        campaign,
+        FunnelStep.ofCode(step).orElseThrow());
   }
 
   @Test

@@ -12,10 +12,9 @@ import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.RecordingSends;
 import dev.tidings.config.Secret;
 import dev.tidings.delivery.FunnelStep;
-import dev.tidings.delivery.StepListener;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.optimize.CampaignExperiments;
-import dev.tidings.optimize.ExperimentSteps;
+import dev.tidings.optimize.ExperimentStepsListener;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.FunnelSteps;
 import dev.tidings.testing.TestDatabases;
@@ -94,7 +93,7 @@ class ExperimentRoutesIT {
   private void step(String message, long campaign) {
     FunnelSteps.record(
         database.jdbi(),
-        StepListener.ofPeople(ExperimentSteps::count),
+        new ExperimentStepsListener(database.jdbi()),
         message,
         campaign,
         FunnelStep.HUMAN_OPENED);
