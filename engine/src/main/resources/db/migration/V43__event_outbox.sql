@@ -39,3 +39,9 @@ CREATE TABLE event_inbox (
 );
 
 CREATE INDEX event_inbox_seen ON event_inbox (seen_at);
+
+-- How a capability's trigger tells events (the catalogue's products added, back in stock, cheaper): it
+-- hands a JSON array of events, as dev.tidings.events.EventOutbox writes them, to the outbox's owner.
+CREATE FUNCTION event_outbox_append(events jsonb) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO event_outbox (events) SELECT events WHERE jsonb_array_length(events) > 0
+$$;

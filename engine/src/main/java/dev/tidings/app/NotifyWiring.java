@@ -3,11 +3,11 @@ package dev.tidings.app;
 import dev.tidings.campaign.DigestSource;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.SubscriberPrices;
-import dev.tidings.jobs.BackgroundJob;
-import dev.tidings.jobs.Election;
+import dev.tidings.events.EventListener;
 import dev.tidings.notify.DigestExpiry;
 import dev.tidings.notify.Notifications;
 import dev.tidings.notify.NotifyDigests;
+import dev.tidings.notify.ProductNewsListener;
 import dev.tidings.retention.Expiring;
 import dev.tidings.storage.StoredRowRepair;
 import dev.tidings.web.RouteGroup;
@@ -24,8 +24,6 @@ import java.util.function.Supplier;
 public final class NotifyWiring implements Capability {
   /** Buckets kept: a digest's longest look back, and a few days for a digest that runs late. */
   static final int KEEP_DAYS = Notifications.MAX_DAYS + 5;
-
-  private static final Duration NEWS_POLL = Duration.ofSeconds(1);
 
   private final Infrastructure infrastructure;
   private final Lazy<Notifications> notifications;
@@ -80,14 +78,7 @@ public final class NotifyWiring implements Capability {
   }
 
   @Override
-  public List<Background> background() {
-    return List.of(() -> infrastructure
-        .jobs()
-        .start(BackgroundJob.of(
-            "product-news",
-            Duration.ZERO,
-            NEWS_POLL,
-            Election.everyNode(),
-            () -> notifications().tellAllProductNews())));
+  public List<EventListener> eventListeners() {
+    return List.of(new ProductNewsListener(notifications()));
   }
 }

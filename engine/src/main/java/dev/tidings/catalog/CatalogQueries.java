@@ -1,26 +1,21 @@
 package dev.tidings.catalog;
 
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.Map;
-import org.jdbi.v3.core.Handle;
+import dev.tidings.storage.PublishedSql;
 
 /**
- * Reads of the catalogue that another capability makes inside its own transaction (the counting of
- * activity groups events by their product's brand and category in the statement's transaction), so it
- * never names the catalogue's table itself.
+ * Reads of the catalogue that another capability composes into its own statements (the counting of
+ * activity groups events by their product's brand and category in its own transaction), so it never
+ * names the catalogue's table itself and never hands over its transaction.
  */
 public final class CatalogQueries {
   private CatalogQueries() {}
 
-  /** The traits of the products the catalogue knows among {@code ids}, in one query. */
-  public static Map<String, ProductTraits> traitsOf(Handle handle, Collection<String> ids) {
-    var traits = new HashMap<String, ProductTraits>();
-    handle
-        .createQuery(ProductTable.TRAITS + " WHERE id = ANY(:ids)")
-        .bindArray("ids", String.class, ids.stream().distinct().toList())
-        .map(ProductTable::traitsRow)
-        .forEach(product -> traits.put(product.id(), product));
-    return traits;
+  /**
+   * The traits of the products the catalogue knows among {@code :ids} (a text array), one row each:
+   * columns {@code id}, {@code brand} and {@code category} (null when unknown).
+   */
+  public static String traitsOfIds() {
+    return PublishedSql.by(
+        CatalogQueries.class, "SELECT id, brand, category FROM products WHERE id = ANY(:ids)");
   }
 }

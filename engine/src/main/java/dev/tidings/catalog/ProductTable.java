@@ -1,6 +1,8 @@
 package dev.tidings.catalog;
 
 import dev.tidings.WebUrl;
+import dev.tidings.events.EventOutbox;
+import dev.tidings.events.catalog.LeftFeed;
 import dev.tidings.imports.CopyRowWriter;
 import dev.tidings.imports.StringMaps;
 import dev.tidings.storage.StoredRows;
@@ -189,9 +191,13 @@ final class ProductTable {
    * returns how many.
    */
   static long markLeftFeedUnavailable(Handle handle, Instant now) {
-    return handle.createUpdate("""
+    List<String> left =
+        handle.createQuery("""
             UPDATE products SET available = false, updated_at = :now
-             WHERE source = 'feed' AND available AND updated_at < :now""").bind("now", now).execute();
+             WHERE source = 'feed' AND available AND updated_at < :now
+            RETURNING id""").bind("now", now).mapTo(String.class).list();
+    EventOutbox.ON.append(handle, left.stream().map(id -> new LeftFeed(id, now)).toList());
+    return left.size();
   }
 
   /** One row as COPY text for {@link #COLUMNS}, written by the shop itself (not the feed). */

@@ -2,6 +2,9 @@ package dev.tidings.notify;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Problem;
+import dev.tidings.events.EventInbox;
+import dev.tidings.events.EventListener.ReceivedEvent;
+import dev.tidings.events.catalog.ProductEvent;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.DayPartitions;
@@ -88,37 +91,29 @@ public final class Notifications {
     this.shelf = shelf;
   }
 
-  /** Products a news round takes at most; a full round is followed at once by the next. */
-  public static final int NEWS_ROUND = 500;
-
   /**
-   * Tells every product new to the catalogue that waits, round after round, until a round comes back
-   * short (or the thread is interrupted); returns how many it told.
+   * Tells the followers of their brands of the products in {@code events} (see {@link ProductNews}),
+   * each event once however often it is delivered; returns how many events were new to it.
    */
-  public int tellAllProductNews() {
-    int told = 0;
-    int round;
-    do {
-      round = tellProductNews(NEWS_ROUND);
-      told += round;
-    } while (round == NEWS_ROUND && !Thread.currentThread().isInterrupted());
-    return told;
-  }
-
-  /**
-   * Tells the followers of their brands of up to {@code limit} products new to the catalogue (see
-   * {@link ProductNews}); returns how many products it took, 0 when none waited.
-   */
-  public int tellProductNews(int limit) {
+  int tellProductNews(String listener, List<ReceivedEvent> events) {
     LocalDate today = today();
     days.ensure(today);
     try {
       var told = jdbi.inTransaction(handle -> {
-        var claimed = ProductNews.claim(handle, limit);
-        long notifications = claimed.isEmpty()
+        handle
+            .createQuery("SELECT count(pg_advisory_xact_lock(:lock))")
+            .bind("lock", PUBLISH_LOCK.key())
+            .mapTo(Long.class)
+            .one();
+        List<ReceivedEvent> fresh = EventInbox.unseen(handle, listener, events);
+        List<ProductEvent> products = new ArrayList<>();
+        for (ReceivedEvent received : fresh)
+          if (received.event() instanceof ProductEvent product) products.add(product);
+        var news = ProductNews.of(products);
+        long notifications = news.isEmpty()
             ? 0
-            : ProductNews.tell(handle, claimed, today, clock.instant(), backInStockNews);
-        return new long[] {claimed.size(), notifications};
+            : ProductNews.tell(handle, news, today, clock.instant(), backInStockNews);
+        return new long[] {fresh.size(), notifications};
       });
       metrics.productNewsTold(told[1]);
       return (int) told[0];

@@ -2,9 +2,12 @@ package dev.tidings.notify;
 
 import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.TargetType;
-import dev.tidings.catalog.ProductAdditions;
+import dev.tidings.events.catalog.BackInStock;
+import dev.tidings.events.catalog.ProductAdded;
+import dev.tidings.events.catalog.ProductEvent;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,15 +17,13 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * Products new to the catalogue (and, with {@code TIDINGS_BACK_IN_STOCK_NEWS}, products back in stock), told
- * to the followers of their brand. The catalogue queues each new
- * available product of a brand ({@link ProductAdditions}) with what a notification shows of it; a round
- * claims a batch through it, stores each as published content (unless content with its id exists) and fans
- * them out to their brands' followers in one statement, deleting the claims in the same transaction: a
- * product is told once however many nodes run rounds, and a round of hundreds of products is one pass
- * over their brands' followers.
+ * to the followers of their brand. The catalogue tells each new or returning product as an event with what
+ * a notification shows of it; {@link ProductNewsListener} hands a batch of them here, which stores each as
+ * published content (unless content with its id exists) and fans them out to their brands' followers in
+ * one statement: a batch of hundreds of products is one pass over their brands' followers.
  */
 final class ProductNews {
-  /** A claimed product, as the trigger copied it; {@code backInStock}: queued for being back in stock. */
+  /** A product worth telling; {@code backInStock}: told for being back in stock, not for being new. */
   record Claimed(
       String productId,
       String title,
@@ -33,17 +34,28 @@ final class ProductNews {
 
   private ProductNews() {}
 
-  /** Claims up to {@code limit} of the catalogue's new products; others claiming at once take others. */
-  static List<Claimed> claim(Handle handle, int limit) {
-    return ProductAdditions.claim(handle, limit).stream()
-        .map(added -> new Claimed(
-            added.productId(),
-            added.title(),
-            added.brand(),
-            added.url(),
-            added.imageUrl(),
-            added.backInStock()))
-        .toList();
+  /** The products of {@code events} a brand's followers may hear of: those of a brand. */
+  static List<Claimed> of(List<ProductEvent> events) {
+    List<Claimed> news = new ArrayList<>();
+    for (ProductEvent event : events) {
+      switch (event) {
+        case ProductAdded added
+        when added.brand() != null ->
+          news.add(new Claimed(
+              added.productId(),
+              added.title(),
+              added.brand(),
+              added.url(),
+              added.imageUrl(),
+              false));
+        case BackInStock back
+        when back.brand() != null ->
+          news.add(new Claimed(
+              back.productId(), back.title(), back.brand(), back.url(), back.imageUrl(), true));
+        default -> {}
+      }
+    }
+    return news;
   }
 
   /**

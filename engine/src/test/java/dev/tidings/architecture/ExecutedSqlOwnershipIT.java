@@ -30,6 +30,8 @@ import dev.tidings.message.MessageToken;
 import dev.tidings.notify.Content;
 import dev.tidings.notify.ContentType;
 import dev.tidings.notify.CrossingCount;
+import dev.tidings.notify.ProductNewsListener;
+import dev.tidings.testing.OutboxDeliveries;
 import dev.tidings.testing.RealServers;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -135,7 +137,7 @@ class ExecutedSqlOwnershipIT {
             + " VALUES ('bob', 'brand', 'acme', now())"));
 
     var notifications = node.capability(NotifyWiring.class).notifications();
-    notifications.tellAllProductNews();
+    OutboxDeliveries.deliver(jdbi, new ProductNewsListener(notifications));
     var show = new Content(
         "show",
         ContentType.SHOW,

@@ -114,7 +114,7 @@ class HostileFeedTest {
 
   @BeforeEach
   void aCatalogueFromTheFeed() throws IOException {
-    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE products, product_additions"));
+    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE products, event_outbox"));
     try (InputStream feed = Files.newInputStream(ProductFeedContract.feed("products.tsv"))) {
       var snapshot =
           catalog.importFeedSnapshot(feed, Format.FEED_TSV, ImportOptions.allOrNothing());

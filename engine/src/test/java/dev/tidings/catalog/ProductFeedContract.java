@@ -57,7 +57,7 @@ public abstract class ProductFeedContract {
 
   @BeforeEach
   void empty() {
-    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE products, product_additions"));
+    database.jdbi().useHandle(handle -> handle.execute("TRUNCATE products, event_outbox"));
     clock.advance(Duration.ofMinutes(1));
   }
 
@@ -313,13 +313,16 @@ public abstract class ProductFeedContract {
         ImportOptions.allOrNothing());
   }
 
+  /** The products told as news for their brand's followers: new or back in stock, of a brand. */
   private List<String> queuedNews() {
     return database
         .jdbi()
-        .withHandle(handle -> handle
-            .createQuery(
-                "SELECT product_id || ':' || back_in_stock FROM product_additions ORDER BY 1")
-            .mapTo(String.class)
-            .list());
+        .withHandle(handle -> handle.createQuery("""
+                SELECT (e->>'subject') || ':' || (e->>'type' = 'dev.tidings.catalog.back_in_stock')
+                  FROM event_outbox, jsonb_array_elements(events) AS e
+                 WHERE e->>'type' IN ('dev.tidings.catalog.product_added',
+                                      'dev.tidings.catalog.back_in_stock')
+                   AND e->'data'->>'brand' IS NOT NULL
+                 ORDER BY 1""").mapTo(String.class).list());
   }
 }

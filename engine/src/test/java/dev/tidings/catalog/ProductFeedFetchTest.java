@@ -105,8 +105,7 @@ class ProductFeedFetchTest {
   void empty() throws IOException {
     database
         .jdbi()
-        .useHandle(
-            handle -> handle.execute("TRUNCATE products, product_additions, product_feed_state"));
+        .useHandle(handle -> handle.execute("TRUNCATE products, event_outbox, product_feed_state"));
     metrics = new SimpleMeterRegistry();
     ifNoneMatch.clear();
     gzipped = null;
@@ -408,12 +407,16 @@ class ProductFeedFetchTest {
     return out.toByteArray();
   }
 
+  /** The products told as news for their brand's followers: new or back in stock, of a brand. */
   private List<String> queuedNews() {
     return database
         .jdbi()
-        .withHandle(handle -> handle
-            .createQuery("SELECT product_id FROM product_additions ORDER BY 1")
-            .mapTo(String.class)
-            .list());
+        .withHandle(handle -> handle.createQuery("""
+                SELECT e->>'subject'
+                  FROM event_outbox, jsonb_array_elements(events) AS e
+                 WHERE e->>'type' IN ('dev.tidings.catalog.product_added',
+                                      'dev.tidings.catalog.back_in_stock')
+                   AND e->'data'->>'brand' IS NOT NULL
+                 ORDER BY 1""").mapTo(String.class).list());
   }
 }

@@ -7,7 +7,6 @@ import dev.tidings.app.CatalogWiring;
 import dev.tidings.app.Logging;
 import dev.tidings.app.Node;
 import dev.tidings.app.NodeAdditions;
-import dev.tidings.app.NotifyWiring;
 import dev.tidings.app.Role;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
@@ -184,10 +183,12 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       load(
           "products",
           counts.products(),
-          options -> catalog.importFile(directory.resolve("products.jsonl"), options));
+          // the starting catalogue is news to nobody
+          options ->
+              catalog.importFile(directory.resolve("products.jsonl"), options.withNews(false)));
       loadMarkets(node);
     } else {
-      load("products", -1, options -> catalog.importFile(feed, options));
+      load("products", -1, options -> catalog.importFile(feed, options.withNews(false)));
       var fromFeed = DemoFeed.of(catalog);
       System.out.printf("  the shop is the feed's %,d products%n", fromFeed.size());
       fromFeed.moveFollows(follows, directory.resolve("follows-feed.jsonl"));
@@ -197,8 +198,6 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     }
     Path followsFile = follows;
     Path eventsFile = events;
-    // the starting catalogue is news to nobody: it is told before anyone follows its brands
-    node.capability(NotifyWiring.class).notifications().tellAllProductNews();
     load(
         "subscribers",
         counts.subscribers(),

@@ -9,6 +9,8 @@ import dev.tidings.audience.TargetType;
 import dev.tidings.catalog.CatalogService;
 import dev.tidings.catalog.Product;
 import dev.tidings.sample.SampleMarkets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,15 +24,16 @@ final class DemoDigest {
   private static final String DEFINITION = "/demo/digest.json";
   private static final int BRANDS = 3;
   private static final int PER_BRAND = 2;
+  private static final Duration NEWS_WAIT = Duration.ofSeconds(30);
 
   private DemoDigest() {}
 
   static void publishAndSend(Node node) {
     try {
-      int added = addNewProducts(node);
-      // the node's own news rounds may take some of them: either way each is told once
-      node.capability(NotifyWiring.class).notifications().tellAllProductNews();
-      System.out.printf("demo digest: %d new products of the most followed brands%n", added);
+      List<String> added = addNewProducts(node);
+      // the catalogue tells them as events; the node's relay hands them to the notifications
+      awaitNews(node, added);
+      System.out.printf("demo digest: %d new products of the most followed brands%n", added.size());
       long id = DemoCampaign.send(node, "demo digest", DEFINITION);
       DemoCampaign.follow(node.capability(CampaignWiring.class).campaigns(), id, "demo digest");
     } catch (RuntimeException e) {
@@ -38,12 +41,28 @@ final class DemoDigest {
     }
   }
 
-  private static int addNewProducts(Node node) {
+  /** Waits (a while at most) until the notifications stored each new product as news. */
+  private static void awaitNews(Node node, List<String> products) {
+    var notifications = node.capability(NotifyWiring.class).notifications();
+    long deadline = System.nanoTime() + NEWS_WAIT.toNanos();
+    for (String id : products) {
+      while (notifications.get(id).isEmpty() && System.nanoTime() < deadline) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private static List<String> addNewProducts(Node node) {
     var catalog = node.capability(CatalogWiring.class).catalog();
     var brands =
         node.capability(AudienceWiring.class).follows().mostFollowed(TargetType.BRAND, BRANDS);
     List<Product> shelf = catalog.list(Optional.empty(), CatalogService.MAX_PAGE);
-    int added = 0;
+    List<String> added = new ArrayList<>();
     for (var brand : brands) {
       var models = shelf.stream()
           .filter(product -> product.available() && product.brand().equals(Optional.of(brand.id())))
@@ -52,7 +71,7 @@ final class DemoDigest {
       for (Product model : models) {
         Product created = newSeason(model);
         if (catalog.create(created).isEmpty()) continue;
-        added++;
+        added.add(created.id());
         // priced in every market, as the rest of the shop is
         node.capability(CatalogWiring.class)
             .markets()

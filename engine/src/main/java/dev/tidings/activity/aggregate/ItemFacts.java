@@ -11,12 +11,18 @@ import org.jdbi.v3.core.Handle;
 public record ItemFacts(Optional<String> brand, Optional<String> category) {
   public static final ItemFacts UNKNOWN = new ItemFacts(Optional.empty(), Optional.empty());
 
-  /** The facts of the items the catalog knows among {@code itemIds}, in one query. */
+  /** The facts of the items the catalog knows among {@code itemIds}, in one query the catalog wrote. */
   public static Map<String, ItemFacts> of(Handle handle, Collection<String> itemIds) {
     var facts = new HashMap<String, ItemFacts>();
-    CatalogQueries.traitsOf(handle, itemIds)
-        .forEach(
-            (id, product) -> facts.put(id, new ItemFacts(product.brand(), product.category())));
+    handle
+        .createQuery(CatalogQueries.traitsOfIds())
+        .bindArray("ids", String.class, itemIds.stream().distinct().toList())
+        .map((rs, ctx) -> Map.entry(
+            rs.getString("id"),
+            new ItemFacts(
+                Optional.ofNullable(rs.getString("brand")),
+                Optional.ofNullable(rs.getString("category")))))
+        .forEach(entry -> facts.put(entry.getKey(), entry.getValue()));
     return facts;
   }
 }
