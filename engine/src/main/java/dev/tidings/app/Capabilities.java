@@ -45,6 +45,7 @@ final class Capabilities {
         () -> OpenTimeWiring.slotPreviews(openTime.images()));
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
+    var events = new EventsWiring(infrastructure);
     var dashboard = new DashboardWiring(
         infrastructure,
         campaigns,
@@ -67,6 +68,7 @@ final class Capabilities {
         sending,
         webhooks,
         subscriberHistory,
+        events,
         dashboard));
     return List.copyOf(all);
   }
