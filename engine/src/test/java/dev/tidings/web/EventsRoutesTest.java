@@ -49,6 +49,7 @@ class EventsRoutesTest {
   private static final String KEY = "events-test-key-0123456789";
   private static final Instant AT = Instant.parse("2026-03-01T10:15:30.123Z");
   private static Database database;
+  private static PostgresWorkQueue queue;
   private static HttpServer server;
   private static ApiClient api;
   /** Every event appended, in the order the relay gives them positions. */
@@ -57,7 +58,7 @@ class EventsRoutesTest {
   @BeforeAll
   static void start() {
     database = TestDatabases.embedded();
-    var queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
+    queue = new PostgresWorkQueue(database, new SimpleMeterRegistry());
     // three transactions of the emitters: one event, a batch of several, and another batch
     appended.add(new Subscribed("sub-1", AT));
     List<DomainEvent> receipts = List.of(
@@ -72,9 +73,9 @@ class EventsRoutesTest {
         new ActivityAccepted(null, "sub-2", "view", "p-1", 1, AT.plusSeconds(6)),
         new RunCompleted(7, 1, 2, 0, AT.plusSeconds(7)));
     appended.addAll(others);
-    database.jdbi().useTransaction(handle -> {
-      EventOutbox.ON.append(handle, List.of(appended.getFirst()));
-    });
+    database
+        .jdbi()
+        .useTransaction(handle -> EventOutbox.ON.append(handle, List.of(appended.getFirst())));
     database.jdbi().useTransaction(handle -> EventOutbox.ON.append(handle, receipts));
     database.jdbi().useTransaction(handle -> EventOutbox.ON.append(handle, others));
     long relayed = new EventRelay(
@@ -96,6 +97,7 @@ class EventsRoutesTest {
   @AfterAll
   static void stop() {
     server.close();
+    queue.close();
     database.close();
   }
 
@@ -209,9 +211,8 @@ class EventsRoutesTest {
     List<String> types = new ArrayList<>();
     answer.json().path("types").forEach(type -> types.add(type.asString()));
     assertThat(types)
-        .containsExactlyElementsOf(Arrays.stream(CloudEventType.values())
-            .map(CloudEventType::typeName)
-            .toList());
+        .containsExactlyElementsOf(
+            Arrays.stream(CloudEventType.values()).map(CloudEventType::typeName).toList());
   }
 
   @Test

@@ -67,8 +67,9 @@ public final class EventsRoutes implements RouteGroup {
         // answered below
       }
     }
-    throw ApiProblem.badRequest("after must be a cursor: the whole number 0 or more that an answer's"
-        + " next gave, got " + Problems.quote(shorter(text)));
+    throw ApiProblem.badRequest(
+        "after must be a cursor: the whole number 0 or more that an answer's" + " next gave, got "
+            + Problems.quote(shorter(text)));
   }
 
   /** {@code ?type=}, repeated: the event types to answer; every type when absent. */
