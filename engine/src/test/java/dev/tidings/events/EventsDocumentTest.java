@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.Json;
 import dev.tidings.testing.Repository;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -19,12 +20,13 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * docs/events.md documents every event type with a JSON Schema of its data, and each schema says what
  * the type's record is: its properties are the record's components, in order, each of the JSON type
  * the component is written as, and all required; a type, a component or a changed type without its
- * schema fails here.
+ * schema fails here. openapi.json has the same schemas, and the envelope's attributes.
  */
 class EventsDocumentTest {
   private static final Pattern JSON_BLOCK = Pattern.compile("(?s)```json\\n(.*?)```");
@@ -88,6 +90,39 @@ class EventsDocumentTest {
           assertThat(property.path("format").asString()).as(where).isEqualTo("date-time");
       }
     }
+  }
+
+  @Test
+  void the_openapi_document_has_the_same_schema_of_each_type_and_the_envelope() throws IOException {
+    JsonNode document;
+    try (InputStream in = EventsDocumentTest.class.getResourceAsStream("/web/openapi.json")) {
+      document = Json.MAPPER.readTree(in);
+    }
+    JsonNode components = document.path("components").path("schemas");
+    for (var entry : schemas.entrySet()) {
+      ObjectNode expected = (ObjectNode) entry.getValue().deepCopy();
+      expected.remove("$schema");
+      assertThat(components.path(entry.getKey().typeName()))
+          .as("components.schemas of openapi.json: %s as docs/events.md has it", entry.getKey())
+          .isEqualTo(expected);
+    }
+    JsonNode envelope = components.path("CloudEvent");
+    assertThat(texts(envelope.path("properties").path("type").path("enum")))
+        .containsExactlyElementsOf(
+            Arrays.stream(CloudEventType.values()).map(CloudEventType::typeName).toList());
+    JsonNode written = new CloudEvent(
+            "id-1",
+            1,
+            CloudEventType.ERASED,
+            "s-1",
+            Instant.parse("2026-03-01T10:15:30Z"),
+            Json.MAPPER.createObjectNode())
+        .json();
+    assertThat(envelope.path("properties").propertyNames())
+        .as("the envelope's attributes")
+        .containsExactlyInAnyOrderElementsOf(written.propertyNames());
+    assertThat(texts(envelope.path("required")))
+        .containsExactlyInAnyOrderElementsOf(written.propertyNames());
   }
 
   /** The schema's word for how {@code Json.MAPPER} writes the component's type. */
