@@ -33,6 +33,7 @@ class EventsDocumentTest {
   private static final String DRAFT = "https://json-schema.org/draft/2020-12/schema";
   private static final Map<CloudEventType, JsonNode> schemas = new EnumMap<>(CloudEventType.class);
   private static final List<String> problems = new ArrayList<>();
+  private static final List<String> titles = new ArrayList<>();
 
   @BeforeAll
   static void read() throws IOException {
@@ -42,6 +43,7 @@ class EventsDocumentTest {
       JsonNode block = Json.MAPPER.readTree(blocks.group(1));
       if (!block.has("$schema")) continue;
       String title = block.path("title").asString();
+      titles.add(title);
       var type = CloudEventType.named(title);
       if (type.isEmpty()) problems.add("a schema for " + title + ", which is no event type");
       else if (schemas.put(type.get(), block) != null) problems.add("two schemas for " + title);
@@ -52,6 +54,10 @@ class EventsDocumentTest {
   void every_type_has_one_schema_and_every_schema_a_type() {
     assertThat(problems).isEmpty();
     assertThat(schemas.keySet()).containsExactlyInAnyOrder(CloudEventType.values());
+    assertThat(titles)
+        .as("the schemas in the order GET /api/v1/events/types lists the types")
+        .containsExactlyElementsOf(
+            Arrays.stream(CloudEventType.values()).map(CloudEventType::typeName).toList());
   }
 
   @Test
