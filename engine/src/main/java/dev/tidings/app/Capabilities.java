@@ -45,6 +45,11 @@ final class Capabilities {
         () -> OpenTimeWiring.slotPreviews(openTime.images()));
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
+    // the listeners are asked for once every capability is built: each lists its own
+    var listeners = new ArrayList<Capability>();
+    var events = new EventsWiring(
+        infrastructure,
+        () -> listeners.stream().flatMap(c -> c.eventListeners().stream()).toList());
     var dashboard = new DashboardWiring(
         infrastructure,
         campaigns,
@@ -67,11 +72,9 @@ final class Capabilities {
         sending,
         webhooks,
         subscriberHistory,
+        events,
         dashboard));
-    var heard = List.copyOf(all);
-    all.add(new EventsWiring(
-        infrastructure,
-        () -> heard.stream().flatMap(c -> c.eventListeners().stream()).toList()));
+    listeners.addAll(all);
     return List.copyOf(all);
   }
 }

@@ -2,12 +2,15 @@ package dev.tidings.app;
 
 import dev.tidings.events.EventConsumers;
 import dev.tidings.events.EventExpiry;
+import dev.tidings.events.EventLog;
 import dev.tidings.events.EventListener;
 import dev.tidings.events.EventRelay;
 import dev.tidings.events.EventRoutes;
 import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.retention.Expiring;
+import dev.tidings.web.RouteGroup;
+import dev.tidings.web.events.EventsRoutes;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
@@ -15,16 +18,24 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Events: the relay from the outbox to the log and the listeners' queues, run by every node that
- * consumes, and the listeners each capability registers, consumed there.
+ * consumes; the listeners each capability registers, consumed there; and the log a shop's systems read
+ * from any offset.
  */
-final class EventsWiring implements Capability {
+public final class EventsWiring implements Capability {
   private final Infrastructure infrastructure;
   private final Lazy<EventRoutes> routes;
+  private final Lazy<EventLog> log;
   private BackgroundJobs.@Nullable Running relay;
 
   EventsWiring(Infrastructure infrastructure, Supplier<List<EventListener>> listeners) {
     this.infrastructure = infrastructure;
     this.routes = Lazy.of(() -> new EventRoutes(listeners.get()));
+    this.log = Lazy.of(() -> new EventLog(infrastructure.database().jdbi()));
+  }
+
+  @Override
+  public List<RouteGroup> routes() {
+    return List.of(new EventsRoutes(log.get()));
   }
 
   EventRelay relay() {

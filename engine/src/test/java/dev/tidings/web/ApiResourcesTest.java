@@ -26,6 +26,7 @@ import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
 import dev.tidings.delivery.webhook.RecordingReceiptSink;
+import dev.tidings.events.EventLog;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.history.SubscriberHistory;
 import dev.tidings.mail.outbox.OutboxMailTransport;
@@ -56,6 +57,7 @@ import dev.tidings.web.catalog.CatalogRoutes;
 import dev.tidings.web.catalog.MarketRoutes;
 import dev.tidings.web.delivery.DeliveryRoutes;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
+import dev.tidings.web.events.EventsRoutes;
 import dev.tidings.web.notify.NotifyRoutes;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import dev.tidings.web.optimize.ExperimentRoutes;
@@ -151,6 +153,7 @@ class ApiResourcesTest {
                     campaignId -> Optional.empty(),
                     new ActivityHistory(database.jdbi()))),
             new ActivityRoutes(activity, 8 * 1024, MAX_IMPORT),
+            new EventsRoutes(new EventLog(database.jdbi())),
             new NotifyRoutes(
                 new Notifications(
                     database.jdbi(),
