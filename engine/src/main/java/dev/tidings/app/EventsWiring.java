@@ -2,8 +2,8 @@ package dev.tidings.app;
 
 import dev.tidings.events.EventConsumers;
 import dev.tidings.events.EventExpiry;
-import dev.tidings.events.EventLog;
 import dev.tidings.events.EventListener;
+import dev.tidings.events.EventLog;
 import dev.tidings.events.EventRelay;
 import dev.tidings.events.EventRoutes;
 import dev.tidings.jobs.BackgroundJobs;
