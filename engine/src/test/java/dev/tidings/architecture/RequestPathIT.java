@@ -50,8 +50,10 @@ import org.junit.jupiter.api.Test;
  * node (from the route to the slot list it keeps and the engagement it queues) stays within 22 files
  * (20 until the open also asked what the email's own digest told, two files of the notify capability;
  * 21 until the edge framed every answer itself, one filter every request passes), a delivery webhook
- * (from the route, through the queue, to the funnel tables) within 16 (15 before that filter); and no stack
- * climbs back up: once a frame is below the edges (HTTP routes, wiring, command line), no deeper frame
+ * (from the route, through the queue, to the funnel tables) within 17 (15 before that filter, 16 before
+ * the funnel told its new steps as events); a person's open through a webhook reaches the send-time
+ * open hours through the event relay and the listener of the send-time package; and no stack climbs
+ * back up: once a frame is below the edges (HTTP routes, wiring, command line), no deeper frame
  * is in them again. Code that reaches no statement (the card drawn, the blend's arithmetic) is not on
  * these stacks and not counted. Both walks are printed, file by file.
  */
@@ -140,7 +142,7 @@ class RequestPathIT {
   }
 
   @Test
-  void a_webhook_receipt_reaches_the_funnel_through_at_most_16_files() throws Exception {
+  void a_webhook_receipt_reaches_the_funnel_through_at_most_17_files() throws Exception {
     String message = new MessageId(7, 1, "reader-7").text();
     var store = node.capability(DeliveryWiring.class).store();
     store.apply(
@@ -176,8 +178,58 @@ class RequestPathIT {
     Set<String> files = walk(stack -> has(stack, "dev.tidings.web.delivery.DeliveryWebhookRoutes")
         || (has(stack, "dev.tidings.delivery.ReceiptConsumer")
             && has(stack, "dev.tidings.delivery.ReceiptStore")));
-    assertThat(files).as("files from the webhook to the funnel").hasSizeBetween(5, 16);
+    assertThat(files).as("files from the webhook to the funnel").hasSizeBetween(5, 17);
     assertThat(files).contains("dev/tidings/delivery/ReceiptStore.java");
+  }
+
+  @Test
+  void a_human_open_reaches_the_open_hours_through_events_and_never_climbs_back_up()
+      throws Exception {
+    String message = new MessageId(7, 1, "reader-opens").text();
+    var store = node.capability(DeliveryWiring.class).store();
+    store.apply(
+        List.of(Receipt.of(message, DeliveryStatus.SENT, Instant.now(), ReceiptSource.SMTP)),
+        List.of());
+    var event = Fixtures.withMessageId(
+        Fixtures.json("postmark/anymail-tests/Open-open-event.json"), "Metadata", message);
+    event.put("ReceivedAt", Instant.now().toString());
+    stacks.clear();
+
+    var response = http.send(
+        HttpRequest.newBuilder(base.resolve("/webhooks/postmark"))
+            .header("Content-Type", "application/json")
+            .header(
+                "Authorization",
+                "Basic "
+                    + Base64.getEncoder()
+                        .encodeToString(
+                            "postmark:correct-horse-battery".getBytes(StandardCharsets.UTF_8)))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(event)))
+            .build(),
+        HttpResponse.BodyHandlers.discarding());
+    assertThat(response.statusCode()).isBetween(200, 299);
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (stacks.stream()
+        .noneMatch(stack -> has(stack, "dev.tidings.sendtime.OpenHoursListener"))) {
+      assertThat(System.nanoTime()).as("the open reaches the open hours").isLessThan(deadline);
+      Thread.sleep(50);
+    }
+    Thread.sleep(500); // the rest of that transaction's statements
+
+    Set<String> files = walk(stack -> has(stack, "dev.tidings.web.delivery.DeliveryWebhookRoutes")
+        || (has(stack, "dev.tidings.delivery.ReceiptConsumer")
+            && has(stack, "dev.tidings.delivery.ReceiptStore"))
+        || has(stack, "dev.tidings.events.EventRelay")
+        || has(stack, "dev.tidings.sendtime.OpenHoursListener"));
+    assertThat(files)
+        .contains(
+            "dev/tidings/delivery/ReceiptStore.java",
+            "dev/tidings/events/EventOutbox.java",
+            "dev/tidings/events/EventRelay.java",
+            "dev/tidings/sendtime/OpenHoursListener.java");
+    assertThat(files)
+        .as("the composition root only wires: no open passes through it")
+        .noneMatch(file -> file.startsWith("dev/tidings/app/"));
   }
 
   /** The request's files, each once, in the order first met; checks that no stack climbs back up. */
