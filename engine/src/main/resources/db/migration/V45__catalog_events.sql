@@ -5,16 +5,10 @@
 -- inside their own transaction, goes. An import that says its products are not news (tidings.news off)
 -- tells nothing, as before.
 
--- An event as the outbox holds it; the time in UTC with microseconds, as Java's Instant reads it.
+-- A product's event, with its id in the data as the records have it.
 CREATE FUNCTION catalog_event(kind text, product text, data jsonb) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT jsonb_build_object(
-    'id', gen_random_uuid()::text,
-    'type', 'dev.tidings.catalog.' || kind,
-    'subject', product,
-    'time', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-    'data', data || jsonb_build_object(
-      'productId', product,
-      'time', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
+  SELECT event_outbox_event(
+    'dev.tidings.catalog.' || kind, product, data || jsonb_build_object('productId', product))
 $$;
 
 DROP TRIGGER products_to_additions ON products;

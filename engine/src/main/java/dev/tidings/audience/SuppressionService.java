@@ -2,6 +2,8 @@ package dev.tidings.audience;
 
 import dev.tidings.EmailAddress;
 import dev.tidings.PageLimit;
+import dev.tidings.events.EventOutbox;
+import dev.tidings.events.audience.Suppressed;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -41,6 +43,14 @@ public final class SuppressionService {
     return add(given).stored();
   }
 
+  /** The subscriber whose address it is, when there is one, is told suppressed (by id, never the address). */
+  private static void tellSuppressed(Handle handle, Suppression stored) {
+    SubscriberTable.findByEmail(handle, stored.email())
+        .ifPresent(subscriber -> EventOutbox.ON.append(
+            handle,
+            List.of(new Suppressed(subscriber.id(), stored.reason().wire(), stored.createdAt()))));
+  }
+
   /** What {@link #add} did: the suppression as stored, and whether this call stored it. */
   public record Added(Suppression stored, boolean isNew) {}
 
@@ -58,7 +68,10 @@ public final class SuppressionService {
       for (int attempt = 1; ; attempt++) {
         boolean inserted = SuppressionTable.insertUnlessSuppressed(handle, suppression);
         var stored = SuppressionTable.find(handle, forms(suppression.email()));
-        if (stored.isPresent()) return new Added(stored.get(), inserted);
+        if (stored.isPresent()) {
+          if (inserted) tellSuppressed(handle, stored.get());
+          return new Added(stored.get(), inserted);
+        }
         if (attempt == MAX_ATTEMPTS)
           throw new IllegalStateException("the suppression of an address was deleted "
               + MAX_ATTEMPTS + " times while it was being written");
@@ -80,7 +93,13 @@ public final class SuppressionService {
       ids.add(id);
       reasons.add(reason.wire());
     });
-    return SuppressionTable.insertForSubscribers(handle, ids, reasons, at);
+    var suppressed = SuppressionTable.insertForSubscribers(handle, ids, reasons, at);
+    EventOutbox.ON.append(
+        handle,
+        suppressed.entrySet().stream()
+            .map(entry -> new Suppressed(entry.getKey(), entry.getValue(), at))
+            .toList());
+    return suppressed.size();
   }
 
   public Optional<Suppression> get(String email) {

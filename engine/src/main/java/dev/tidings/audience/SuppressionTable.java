@@ -4,7 +4,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
@@ -32,17 +34,26 @@ final class SuppressionTable {
   }
 
   /** Suppresses the addresses of these subscribers, each for its reason; unknown ids are skipped. */
-  static int insertForSubscribers(
+  /** Suppresses the subscribers' addresses; answers the subscribers whose address this suppressed. */
+  static Map<String, String> insertForSubscribers(
       Handle handle, List<String> subscriberIds, List<String> reasons, Instant at) {
-    return handle
-        .createUpdate("INSERT INTO suppressions (" + COLUMNS + ")"
-            + " SELECT s.email, x.reason, :at FROM unnest(:ids, :reasons) AS x(id, reason)"
-            + " JOIN subscribers s ON s.id = x.id"
-            + " ON CONFLICT ((lower(email))) DO NOTHING")
+    Map<String, String> suppressed = new LinkedHashMap<>();
+    handle
+        .createQuery("""
+            WITH wanted AS (
+              SELECT x.id, s.email, x.reason FROM unnest(:ids, :reasons) AS x (id, reason)
+                JOIN subscribers s ON s.id = x.id),
+            stored AS (
+              INSERT INTO suppressions (%s) SELECT email, reason, :at FROM wanted
+              ON CONFLICT ((lower(email))) DO NOTHING RETURNING email)
+            SELECT w.id, w.reason FROM wanted w JOIN stored ON stored.email = w.email
+             ORDER BY w.id""".formatted(COLUMNS))
         .bindArray("ids", String.class, subscriberIds)
         .bindArray("reasons", String.class, reasons)
         .bind("at", at)
-        .execute();
+        .map((rs, ctx) -> Map.entry(rs.getString("id"), rs.getString("reason")))
+        .forEach(row -> suppressed.putIfAbsent(row.getKey(), row.getValue()));
+    return suppressed;
   }
 
   /** The suppression of one address, given in its lower-cased forms (as given, normalised). */
