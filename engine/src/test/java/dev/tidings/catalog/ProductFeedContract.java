@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.WebUrl;
 import dev.tidings.coordination.MutableClock;
+import dev.tidings.events.CloudEventType;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportOptions;
 import dev.tidings.imports.ImportReport;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.OutboxDeliveries;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Currency;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -250,10 +253,17 @@ public abstract class ProductFeedContract {
     String oneLeft = String.join("\n", Files.readAllLines(feed("products.tsv")).subList(0, 3))
         .replace("159.00 USD\t139.00 USD", "149.00 USD\t99.00 USD")
         .replace("out of stock", "in stock");
+    told();
     var second = snapshot(oneLeft);
 
     assertThat(second.report().imported()).isEqualTo(2);
     assertThat(second.markedUnavailable()).isEqualTo(1);
+    assertThat(told())
+        .as("what the catalogue told of the second snapshot")
+        .containsExactlyInAnyOrder(
+            "dev.tidings.catalog.left_feed:PHONE_CASE_9",
+            "dev.tidings.catalog.back_in_stock:TEE_BLUE_M",
+            "dev.tidings.catalog.price_dropped:TV_123456");
     assertThat(catalog.get("PHONE_CASE_9").orElseThrow().available()).isFalse();
     assertThat(catalog.get("TEE_BLUE_M").orElseThrow().available()).isTrue();
     Product tv = catalog.get("TV_123456").orElseThrow();
@@ -311,6 +321,14 @@ public abstract class ProductFeedContract {
         new ByteArrayInputStream(tsv.getBytes(StandardCharsets.UTF_8)),
         Format.FEED_TSV,
         ImportOptions.allOrNothing());
+  }
+
+  /** Every event the catalogue told since the last call, as type:subject. */
+  private List<String> told() {
+    return OutboxDeliveries.take(database.jdbi(), EnumSet.allOf(CloudEventType.class)).stream()
+        .map(
+            event -> event.envelope().type().typeName() + ":" + event.envelope().subject())
+        .toList();
   }
 
   /** The products told as news for their brand's followers: new or back in stock, of a brand. */
