@@ -46,15 +46,17 @@ CREATE FUNCTION event_outbox_append(events jsonb) RETURNS void LANGUAGE sql AS $
   INSERT INTO event_outbox (events) SELECT events WHERE jsonb_array_length(events) > 0
 $$;
 
--- One event as EventOutbox writes it, for a trigger to gather into the array it appends: a fresh id,
--- the CloudEvents type and subject, and the record's fields with the time they happened (UTC, to the
--- microsecond, as Java's Instant reads it).
-CREATE FUNCTION event_outbox_event(type text, subject text, data jsonb) RETURNS jsonb LANGUAGE sql AS $$
+-- One event as EventOutbox writes it, for a statement to gather into the array it appends: a fresh id,
+-- the CloudEvents type and subject, and the record's fields with the time it happened (UTC, to the
+-- microsecond, as Java's Instant reads it), now unless the statement knows better.
+CREATE FUNCTION event_outbox_event(
+    type text, subject text, data jsonb, at timestamptz DEFAULT clock_timestamp())
+  RETURNS jsonb LANGUAGE sql AS $$
   SELECT jsonb_build_object(
     'id', gen_random_uuid()::text,
     'type', type,
     'subject', subject,
-    'time', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+    'time', to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
     'data', data || jsonb_build_object(
-      'time', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
+      'time', to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
 $$;

@@ -2,6 +2,7 @@ package dev.tidings.activity;
 
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.events.EventOutbox;
 import dev.tidings.imports.BulkImporter;
 import dev.tidings.imports.Format;
 import dev.tidings.imports.ImportKind;
@@ -38,6 +39,7 @@ public final class ActivityIntake {
   private final BulkImporter importer;
   private final int batchEvents;
   private final StoredEvents listener;
+  private final EventOutbox outbox;
 
   public ActivityIntake(Jdbi jdbi, InstantSource clock) {
     this(jdbi, clock, DEFAULT_BATCH_EVENTS);
@@ -53,6 +55,15 @@ public final class ActivityIntake {
    * aggregates).
    */
   public ActivityIntake(Jdbi jdbi, InstantSource clock, int batchEvents, StoredEvents listener) {
+    this(jdbi, clock, batchEvents, listener, EventOutbox.ON);
+  }
+
+  /**
+   * {@code outbox}: each event stored through this intake (not the replays, nor bulk imports of history)
+   * is told as accepted ({@link dev.tidings.events.activity.ActivityAccepted}), in its batch's statement.
+   */
+  public ActivityIntake(
+      Jdbi jdbi, InstantSource clock, int batchEvents, StoredEvents listener, EventOutbox outbox) {
     if (batchEvents < 1)
       throw new IllegalArgumentException("batchEvents must be >= 1, got " + batchEvents);
     this.jdbi = jdbi;
@@ -60,6 +71,7 @@ public final class ActivityIntake {
     this.importer = new BulkImporter(jdbi, clock);
     this.batchEvents = batchEvents;
     this.listener = listener;
+    this.outbox = outbox;
   }
 
   public int batchEvents() {
@@ -132,7 +144,7 @@ public final class ActivityIntake {
   }
 
   private EventBatches batches() {
-    return new EventBatches(jdbi, clock.instant(), batchEvents, listener);
+    return new EventBatches(jdbi, clock.instant(), batchEvents, listener, outbox);
   }
 
   /** Events stored so far (replays not counted). */

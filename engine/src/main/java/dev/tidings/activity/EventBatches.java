@@ -1,5 +1,7 @@
 package dev.tidings.activity;
 
+import dev.tidings.events.EventOutbox;
+import dev.tidings.events.activity.ActivityAccepted;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,15 +20,18 @@ final class EventBatches implements AutoCloseable {
   private final Instant receivedAt;
   private final int batchEvents;
   private final StoredEvents listener;
+  private final EventOutbox outbox;
   private final List<ActivityEvent> pending;
   private @Nullable Handle transaction;
   private IntakeResult written = IntakeResult.NOTHING;
   private boolean discarded;
   private boolean committed;
 
-  EventBatches(Jdbi jdbi, Instant receivedAt, int batchEvents, StoredEvents listener) {
+  EventBatches(
+      Jdbi jdbi, Instant receivedAt, int batchEvents, StoredEvents listener, EventOutbox outbox) {
     this.jdbi = jdbi;
     this.listener = listener;
+    this.outbox = outbox;
     this.receivedAt = receivedAt;
     this.batchEvents = batchEvents;
     this.pending = new ArrayList<>(Math.min(batchEvents, 1024));
@@ -74,14 +79,26 @@ final class EventBatches implements AutoCloseable {
   private void write(Handle handle) {
     int stored;
     if (listener == StoredEvents.NONE) {
-      stored = EventTable.insert(handle, pending, receivedAt);
+      stored = EventTable.insert(handle, pending, receivedAt, outbox.on());
     } else {
       List<StoredEvent> added = EventTable.insertReturningStored(handle, pending, receivedAt);
       listener.stored(handle, added);
+      outbox.append(handle, added.stream().map(EventBatches::accepted).toList());
       stored = added.size();
     }
     written = written.plus(stored, pending.size() - stored);
     pending.clear();
+  }
+
+  private static ActivityAccepted accepted(StoredEvent stored) {
+    ActivityEvent event = stored.event();
+    return new ActivityAccepted(
+        event.eventId().orElse(null),
+        event.userId(),
+        event.type().wire(),
+        event.itemId(),
+        event.quantity(),
+        event.timestamp());
   }
 
   @Override

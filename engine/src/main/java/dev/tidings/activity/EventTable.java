@@ -51,11 +51,32 @@ final class EventTable {
        ORDER BY event_id COLLATE "C", position
       %s""".formatted(NAME, COLUMNS, SKIP_REPLAYS);
 
+  /**
+   * {@link #INSERT_BATCH}, telling each event stored (not the replays) as accepted in the same statement:
+   * no transaction of its own, one outbox row for the batch.
+   */
+  private static final String INSERT_BATCH_TELLING = """
+      WITH stored AS (%s RETURNING event_id, user_id, type, item_id, quantity, occurred_at)
+      SELECT count(*) FROM stored, (
+        SELECT event_outbox_append(coalesce(jsonb_agg(event_outbox_event(
+                 'dev.tidings.activity.accepted', user_id,
+                 jsonb_build_object('eventId', event_id, 'subscriberId', user_id, 'activity', type,
+                                    'itemId', item_id, 'quantity', quantity),
+                 occurred_at)), '[]'::jsonb))
+          FROM stored) AS told""".formatted(INSERT_BATCH);
+
   private EventTable() {}
 
-  /** Inserts {@code events} in one statement; returns how many were stored (the rest were replays). */
-  static int insert(Handle handle, List<ActivityEvent> events, Instant receivedAt) {
-    return bind(handle.createUpdate(INSERT_BATCH), events, receivedAt).execute();
+  /**
+   * Inserts {@code events} in one statement, telling them as accepted when {@code tell}; returns how
+   * many were stored (the rest were replays).
+   */
+  static int insert(Handle handle, List<ActivityEvent> events, Instant receivedAt, boolean tell) {
+    if (!tell)
+      return bind(handle.createUpdate(INSERT_BATCH), events, receivedAt).execute();
+    return bind(handle.createQuery(INSERT_BATCH_TELLING), events, receivedAt)
+        .mapTo(Integer.class)
+        .one();
   }
 
   /**

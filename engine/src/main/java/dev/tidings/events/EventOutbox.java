@@ -26,6 +26,11 @@ public final class EventOutbox {
     this.enabled = enabled;
   }
 
+  /** Whether it writes: an emitter that tells its events from its own statement asks. */
+  public boolean on() {
+    return enabled;
+  }
+
   /** Writes {@code events} into the outbox within {@code handle}'s transaction. */
   public void append(Handle handle, Collection<? extends DomainEvent> events) {
     if (!enabled || events.isEmpty()) return;
