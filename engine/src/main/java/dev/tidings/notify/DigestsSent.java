@@ -19,24 +19,26 @@ public final class DigestsSent {
 
   private DigestsSent() {}
 
-  static void record(
+  /** Records what one digest told; false when it was recorded before (nothing changed). */
+  static boolean record(
       Handle handle,
       String subscriberId,
       List<String> contentIds,
       long campaignId,
       long runId,
       Instant now) {
-    handle
-        .createUpdate("""
+    return handle
+            .createUpdate("""
             INSERT INTO digests_sent (campaign_id, run_id, subscriber_id, sent_at, content_ids)
             VALUES (:campaign, :run, :subscriber, :now, :ids)
             ON CONFLICT DO NOTHING""")
-        .bind("campaign", campaignId)
-        .bind("run", runId)
-        .bind("subscriber", subscriberId)
-        .bind("now", Timestamp.from(now))
-        .bindArray("ids", String.class, contentIds)
-        .execute();
+            .bind("campaign", campaignId)
+            .bind("run", runId)
+            .bind("subscriber", subscriberId)
+            .bind("now", Timestamp.from(now))
+            .bindArray("ids", String.class, contentIds)
+            .execute()
+        == 1;
   }
 
   static List<String> told(Handle handle, long campaignId, long runId, String subscriberId) {

@@ -4,7 +4,9 @@ import dev.tidings.InvalidInputException;
 import dev.tidings.Problem;
 import dev.tidings.events.EventInbox;
 import dev.tidings.events.EventListener.ReceivedEvent;
+import dev.tidings.events.EventOutbox;
 import dev.tidings.events.catalog.ProductEvent;
+import dev.tidings.events.notify.DigestSent;
 import dev.tidings.message.MessageId;
 import dev.tidings.storage.AdvisoryLock;
 import dev.tidings.storage.DayPartitions;
@@ -294,8 +296,13 @@ public final class Notifications {
   private void flushSent(DigestNote note, long campaignId, long runId) {
     jdbi.useTransaction(handle -> {
       NotificationBuckets.flush(handle, note.subscriberId(), note.positions());
-      DigestsSent.record(
-          handle, note.subscriberId(), note.contentIds(), campaignId, runId, clock.instant());
+      Instant now = clock.instant();
+      if (DigestsSent.record(
+          handle, note.subscriberId(), note.contentIds(), campaignId, runId, now))
+        EventOutbox.ON.append(
+            handle,
+            List.of(new DigestSent(
+                note.subscriberId(), campaignId, note.contentIds().size(), now)));
     });
   }
 

@@ -97,6 +97,12 @@ class DigestCampaignIT {
     assertThat(digests.path("digests").asLong()).isEqualTo(1);
     assertThat(digests.path("pieces").asLong()).isEqualTo(2);
     assertThat(digests.path("latest").path(0).path("userId").asString()).isEqualTo("ann");
+    assertThat(awaitEventsOf(first, 3))
+        .as("what the run told, read from the events API")
+        .containsExactlyInAnyOrder(
+            "dev.tidings.campaign.handed_over:" + first,
+            "dev.tidings.notify.digest_sent:ann",
+            "dev.tidings.campaign.run_completed:" + first);
 
     product("gloves", "velin", "Velin leather gloves");
     awaitNotifications("ann", 1);
@@ -110,6 +116,21 @@ class DigestCampaignIT {
         .orElseThrow();
     assertThat(next.html()).contains("Velin leather gloves").doesNotContain("Velin winter boots");
     assertThat(api.get("/api/v1/campaigns/x/digests").status()).isEqualTo(400);
+  }
+
+  /** The campaign's events in the log (type:subject), once at least {@code count} are there. */
+  private List<String> awaitEventsOf(long campaign, int count) throws InterruptedException {
+    String path = "/api/v1/events?limit=1000&type=dev.tidings.campaign.handed_over"
+        + "&type=dev.tidings.campaign.run_completed&type=dev.tidings.notify.digest_sent";
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (true) {
+      List<String> told = new java.util.ArrayList<>();
+      for (JsonNode event : api.get(path).json().path("events"))
+        if (event.path("data").path("campaignId").asLong() == campaign)
+          told.add(event.path("type").asString() + ":" + event.path("subject").asString());
+      if (told.size() >= count || System.nanoTime() > deadline) return told;
+      Thread.sleep(100);
+    }
   }
 
   private void subscriber(String id) {

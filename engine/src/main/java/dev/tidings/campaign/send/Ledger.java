@@ -1,5 +1,8 @@
 package dev.tidings.campaign.send;
 
+import dev.tidings.events.EventOutbox;
+import dev.tidings.events.campaign.HandedOver;
+import dev.tidings.events.campaign.RunCompleted;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -231,18 +234,25 @@ final class Ledger {
     jdbi.useHandle(handle -> handle.execute("ANALYZE send_recipient"));
   }
 
-  /** Ends planning: the run counts what its ledger holds and workers may take its partitions. */
+  /**
+   * Ends planning: the run counts what its ledger holds and workers may take its partitions; the run
+   * is told handed over to sending, with how many emails it plans, in the same transaction.
+   */
   void running(long campaignId, long runId, int partitions) {
-    jdbi.useHandle(handle -> handle
-        .createUpdate("""
+    jdbi.useTransaction(handle -> handle
+        .createQuery("""
             UPDATE send_run SET state = 'RUNNING', partitions = :partitions,
               planned = (SELECT count(*) FROM send_recipient
                          WHERE campaign_id = :campaign AND run_id = :run)
-            WHERE campaign_id = :campaign AND run_id = :run AND state = 'PLANNING'""")
+            WHERE campaign_id = :campaign AND run_id = :run AND state = 'PLANNING'
+            RETURNING planned""")
         .bind("campaign", campaignId)
         .bind("run", runId)
         .bind("partitions", partitions)
-        .execute());
+        .mapTo(Long.class)
+        .findOne()
+        .ifPresent(planned -> EventOutbox.ON.append(
+            handle, List.of(new HandedOver(campaignId, runId, planned, Instant.now())))));
   }
 
   /**
@@ -505,19 +515,30 @@ final class Ledger {
    * (or not running).
    */
   Optional<String> complete(long campaignId, long runId) {
-    return jdbi.withHandle(handle -> handle
-        .createQuery("""
-            UPDATE send_run
-            SET state = CASE WHEN failed + unknown > 0 THEN 'COMPLETED_WITH_ERRORS'
-                             ELSE 'COMPLETED' END,
-                finished_at = now()
-            WHERE campaign_id = :campaign AND run_id = :run AND bulk AND state = 'RUNNING'
-              AND sent + failed + unknown + skipped = planned
-            RETURNING state""")
-        .bind("campaign", campaignId)
-        .bind("run", runId)
-        .mapTo(String.class)
-        .findOne());
+    return jdbi.inTransaction(handle -> {
+      Optional<Map.Entry<String, RunCompleted>> done = handle
+          .createQuery("""
+              UPDATE send_run
+              SET state = CASE WHEN failed + unknown > 0 THEN 'COMPLETED_WITH_ERRORS'
+                               ELSE 'COMPLETED' END,
+                  finished_at = now()
+              WHERE campaign_id = :campaign AND run_id = :run AND bulk AND state = 'RUNNING'
+                AND sent + failed + unknown + skipped = planned
+              RETURNING state, sent, failed + unknown AS failed, finished_at""")
+          .bind("campaign", campaignId)
+          .bind("run", runId)
+          .map((rows, context) -> Map.entry(
+              rows.getString("state"),
+              new RunCompleted(
+                  campaignId,
+                  runId,
+                  rows.getLong("sent"),
+                  rows.getLong("failed"),
+                  rows.getTimestamp("finished_at").toInstant())))
+          .findOne();
+      done.ifPresent(run -> EventOutbox.ON.append(handle, List.of(run.getValue())));
+      return done.map(Map.Entry::getKey);
+    });
   }
 
   /** Changes the state from one of {@code from} to {@code to}; false when it was in none of them. */
