@@ -7,9 +7,8 @@ import dev.tidings.delivery.FunnelStep;
 import dev.tidings.delivery.Receipt;
 import dev.tidings.delivery.ReceiptSource;
 import dev.tidings.delivery.ReceiptStore;
-import dev.tidings.delivery.StepListener;
+import dev.tidings.events.EventOutbox;
 import dev.tidings.message.MessageId;
-import dev.tidings.optimize.ExperimentSteps;
 import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
@@ -38,6 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 
 /**
@@ -56,7 +56,10 @@ public final class DeliveryBench {
   public enum Way {
     /** Posted to the delivery-events route, queued, consumed into {@link ReceiptStore}. */
     HTTP,
-    /** {@link ReceiptStore} fed directly by the bench's consumers: queue to database. */
+    /**
+     * {@link ReceiptStore} fed directly by the bench's consumers: queue to database, with events out
+     * (the outbox, the relay and the funnel's listeners running as on a worker) and without.
+     */
     STORE,
     OPTIMISTIC,
     PESSIMISTIC
@@ -133,6 +136,7 @@ public final class DeliveryBench {
       Database database,
       Options options,
       Function<Database, Pipeline> pipeline,
+      Function<Database, AutoCloseable> eventsOut,
       BiFunction<String, Long, Tracker> progress,
       PrintStream out) {
     long campaign = System.currentTimeMillis() / 1000;
@@ -145,16 +149,34 @@ public final class DeliveryBench {
       // the same stories for a campaign of their own, so that both Tidings ways start from nothing
       Workload again =
           workload(campaign + 2, options.messages(), options.receipts(), options.seed());
-      try (Pipeline served = pipeline.apply(database)) {
+      try (Pipeline served = pipeline.apply(database);
+          AutoCloseable events = eventsOut.apply(database)) {
         out.printf(
-            "end to end: %d HTTP clients, queue on %s%n", options.httpClients(), served.queue());
+            "end to end: %d HTTP clients, queue on %s, events out%n",
+            options.httpClients(), served.queue());
         designs.add(endToEnd(database, campaign + 2, again, options, served, progress, out));
+      } catch (Exception e) {
+        if (e instanceof RuntimeException unchecked) throw unchecked;
+        throw new IllegalStateException(e);
       }
       report(out, designs.getLast());
     }
     if (options.ways().contains(Way.STORE)) {
-      designs.add(tidings(database, campaign, load, options, progress));
+      // events off first, on a campaign of its own, then on: each starts from nothing
+      Workload quiet =
+          workload(campaign + 3, options.messages(), options.receipts(), options.seed());
+      designs.add(tidings(database, campaign + 3, quiet, options, progress, null));
       report(out, designs.getLast());
+      designs.add(tidings(database, campaign, load, options, progress, eventsOut));
+      report(out, designs.getLast());
+      double off = designs.get(designs.size() - 2).receiptsPerSecond();
+      double on = designs.getLast().receiptsPerSecond();
+      out.printf(
+          Locale.ROOT,
+          "events out costs the receipts %.1f%% (%,.0f receipts/s with them, %,.0f without)%n",
+          100 * (1 - on / off),
+          on,
+          off);
     }
     if (options.ways().contains(Way.OPTIMISTIC)) {
       designs.add(optimistic(database, load, options, progress));
@@ -304,15 +326,20 @@ public final class DeliveryBench {
       long campaign,
       Workload load,
       Options options,
-      BiFunction<String, Long, Tracker> progress) {
-    var store = sendRecordsApplied(database, load);
+      BiFunction<String, Long, Tracker> progress,
+      @Nullable Function<Database, AutoCloseable> eventsOut) {
+    String name = eventsOut == null ? "tidings store, events off" : "tidings store";
+    var store =
+        sendRecordsApplied(database, load, eventsOut == null ? EventOutbox.OFF : EventOutbox.ON);
     double seconds;
-    try (Tracker tracker =
-        progress.apply("tidings store", (long) load.receipts().size())) {
+    try (AutoCloseable events = eventsOut == null ? () -> {} : eventsOut.apply(database);
+        Tracker tracker = progress.apply(name, (long) load.receipts().size())) {
       seconds = consume(load, options, tracker, batch -> store.apply(batch, List.of()));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
     return new Design(
-        "tidings store",
+        name,
         load.receipts().size(),
         seconds,
         load.receipts().size() / seconds,
@@ -323,12 +350,10 @@ public final class DeliveryBench {
    * The messages are in the gateway before their receipts come, as the seed's inbox had them (and as
    * the baselines' tables are prepared): their send records are applied first, not timed.
    */
-  private static ReceiptStore sendRecordsApplied(Database database, Workload load) {
+  private static ReceiptStore sendRecordsApplied(
+      Database database, Workload load, EventOutbox outbox) {
     var store = new ReceiptStore(
-        database.jdbi(),
-        InstantSource.system(),
-        StepListener.ofPeople(ExperimentSteps::count),
-        new SimpleMeterRegistry());
+        database.jdbi(), InstantSource.system(), outbox, new SimpleMeterRegistry());
     List<Receipt> sendRecords = new ArrayList<>();
     for (String message : load.last().keySet())
       sendRecords.add(
@@ -361,7 +386,7 @@ public final class DeliveryBench {
       Pipeline pipeline,
       BiFunction<String, Long, Tracker> progress,
       PrintStream out) {
-    sendRecordsApplied(database, load);
+    sendRecordsApplied(database, load, EventOutbox.ON);
     List<byte[]> bodies = new ArrayList<>();
     List<Receipt> receipts = load.receipts();
     for (int from = 0; from < receipts.size(); from += options.batch()) {

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       SendBenchCommand.class,
       SendTimeBenchCommand.class,
       DeliveryBenchCommand.class,
+      EventRelayBenchCommand.class,
       RecommendBenchCommand.class,
       OptimizeBenchCommand.class,
       RetentionBenchCommand.class,
@@ -35,6 +36,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, send-time, delivery, recommend, optimize, retention or startup");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, send-time, delivery, event-relay, recommend, optimize, retention or startup");
   }
 }

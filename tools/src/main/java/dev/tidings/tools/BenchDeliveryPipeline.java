@@ -8,9 +8,8 @@ import dev.tidings.delivery.ReceiptBatch;
 import dev.tidings.delivery.ReceiptConsumer;
 import dev.tidings.delivery.ReceiptQueue;
 import dev.tidings.delivery.ReceiptStore;
-import dev.tidings.delivery.StepListener;
 import dev.tidings.delivery.webhook.DeliveryWebhooks;
-import dev.tidings.optimize.ExperimentSteps;
+import dev.tidings.events.EventOutbox;
 import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.Topic;
@@ -74,10 +73,7 @@ final class BenchDeliveryPipeline implements DeliveryBench.Pipeline {
     try {
       var sink = new ReceiptQueue(queue, topic);
       var consumer = new ReceiptConsumer(new ReceiptStore(
-          database.jdbi(),
-          InstantSource.system(),
-          StepListener.ofPeople(ExperimentSteps::count),
-          new SimpleMeterRegistry()));
+          database.jdbi(), InstantSource.system(), EventOutbox.ON, new SimpleMeterRegistry()));
       var applied = new AtomicLong();
       Topic.BatchOf<ReceiptBatch> counting = batch -> {
         var result = consumer.handle(batch);

@@ -132,6 +132,7 @@ final class DeliveryBenchCommand extends EnvironmentAware implements Callable<In
               messages, receipts, batch, consumers, pessimisticReceipts, seed, chosen, httpClients),
           database ->
               BenchDeliveryPipeline.start(database, rabbit, consumers, settings.maxBodyBytes()),
+          database -> BenchEventsOut.start(database, BenchEventsOut.funnelListeners(database)),
           DeliveryBenchCommand::progress,
           System.out);
       if (json != null) {

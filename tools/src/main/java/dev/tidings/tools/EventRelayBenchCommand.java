@@ -1,0 +1,207 @@
+package dev.tidings.tools;
+
+import dev.tidings.Json;
+import dev.tidings.app.Logging;
+import dev.tidings.cli.EnvironmentAware;
+import dev.tidings.cli.UsageException;
+import dev.tidings.events.CloudEventType;
+import dev.tidings.events.DomainEvent;
+import dev.tidings.events.EventListener;
+import dev.tidings.events.EventOutbox;
+import dev.tidings.events.EventRelay;
+import dev.tidings.events.EventRoutes;
+import dev.tidings.events.delivery.Bounced;
+import dev.tidings.events.delivery.Clicked;
+import dev.tidings.events.delivery.Opened;
+import dev.tidings.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+    name = "event-relay",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Events relayed: writes the funnel's events into the outbox (rows of --per-row events, as batches of",
+      "receipts write them: 90% opened, 6% clicked, 4% bounced), then measures how fast the relay moves them",
+      "into the log alone (the path's ceiling) and how fast they are relayed and applied by the listeners a",
+      "worker runs (suppressions, experiment counts, open hours), each on its own queue in the same",
+      "database. Prints events/s for each. Uses TIDINGS_DB_URL when set (in a schema of its own, dropped",
+      "afterwards), else a fresh embedded PostgreSQL."
+    })
+final class EventRelayBenchCommand extends EnvironmentAware implements Callable<Integer> {
+  @Option(
+      names = "--events",
+      defaultValue = "300000",
+      description = "events per phase (default ${DEFAULT-VALUE})")
+  int events;
+
+  @Option(
+      names = "--per-row",
+      defaultValue = "1000",
+      description = "events per outbox row, one emitter's transaction (default ${DEFAULT-VALUE})")
+  int perRow;
+
+  @Option(names = "--json", description = "also write the figures as JSON to this file")
+  @Nullable Path json;
+
+  /** One phase's figures. */
+  record Phase(String name, long events, double seconds, double eventsPerSecond) {}
+
+  record Result(int events, int perRow, double writtenPerSecond, List<Phase> phases) {}
+
+  @Override
+  public Integer call() throws IOException {
+    if (events < 1 || perRow < 1)
+      throw new UsageException("--events and --per-row must be at least 1");
+    var settings = settings();
+    Logging.configure(settings.logFormat());
+    try (var scratch = ScratchDirectory.create("tidings-bench-event-relay");
+        var throwaway = ThrowawayDatabase.open(settings, scratch.path(), 12)) {
+      Database database = throwaway.database();
+      System.out.println("database: " + database.describe());
+      List<Phase> phases = new ArrayList<>();
+
+      double written = write(database);
+      System.out.printf(Locale.ROOT, "written into the outbox: %,.0f events/s%n", written);
+      long start = System.nanoTime();
+      long relayed;
+      try (var queue = ThrowawayQueues.queueTables(database);
+          var progress = ProgressTracker.of("relayed into the log", events, "events")) {
+        var relay = new EventRelay(
+            database.jdbi(),
+            queue,
+            new EventRoutes(List.of()),
+            InstantSource.system(),
+            new SimpleMeterRegistry());
+        relayed = 0;
+        while (relayed < events) {
+          relayed += relay.relayOnce().orElse(0);
+          progress.stepTo(relayed);
+        }
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+      phases.add(report("log only (the relay's own ceiling)", relayed, start));
+
+      write(database);
+      Map<CloudEventType, Long> expected = expected();
+      List<Counting> listeners = BenchEventsOut.funnelListeners(database).stream()
+          .map(listener -> new Counting(listener, expected))
+          .toList();
+      start = System.nanoTime();
+      try (var out = BenchEventsOut.start(database, List.copyOf(listeners));
+          var progress = ProgressTracker.of("relayed and applied", events, "events")) {
+        while (!listeners.stream().allMatch(Counting::done)) {
+          progress.stepTo(
+              listeners.stream().mapToLong(c -> c.applied.get()).min().orElse(0));
+          Thread.sleep(20);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 1;
+      }
+      phases.add(report("relayed and applied by the funnel's 3 listeners", events, start));
+
+      if (json != null) {
+        Json.MAPPER
+            .writerWithDefaultPrettyPrinter()
+            .writeValue(json.toFile(), new Result(events, perRow, written, phases));
+        System.out.println("figures written to " + json);
+      }
+      return 0;
+    }
+  }
+
+  private static Phase report(String name, long events, long startNanos) {
+    double seconds = (System.nanoTime() - startNanos) / 1e9;
+    var phase = new Phase(name, events, seconds, events / seconds);
+    System.out.printf(
+        Locale.ROOT,
+        "%-50s %,10d events in %6.2f s  %,10.0f events/s%n",
+        name,
+        events,
+        seconds,
+        phase.eventsPerSecond());
+    return phase;
+  }
+
+  /** The i-th event of a phase: 90% opened, 6% clicked, 4% bounced, of 50,000 subscribers. */
+  private static DomainEvent event(int i, Instant at) {
+    String message = "bench-message-" + i;
+    String subscriber = "bench-subscriber-" + (i % 50_000);
+    int kind = i % 50;
+    if (kind < 45) return new Opened(message, 1, subscriber, at);
+    if (kind < 48) return new Clicked(message, 1, subscriber, at);
+    return new Bounced(message, 1, subscriber, at);
+  }
+
+  private Map<CloudEventType, Long> expected() {
+    Map<CloudEventType, Long> counts = new EnumMap<>(CloudEventType.class);
+    Instant at = Instant.now();
+    for (int i = 0; i < events; i++) counts.merge(CloudEventType.of(event(i, at)), 1L, Long::sum);
+    return counts;
+  }
+
+  /** Writes a phase's events in rows of --per-row; answers events written per second. */
+  private double write(Database database) {
+    long start = System.nanoTime();
+    Instant at = Instant.now();
+    try (var progress = ProgressTracker.of("written into the outbox", events, "events")) {
+      for (int from = 0; from < events; from += perRow) {
+        List<DomainEvent> row = new ArrayList<>(perRow);
+        for (int i = from; i < Math.min(events, from + perRow); i++) row.add(event(i, at));
+        database.jdbi().useTransaction(handle -> EventOutbox.ON.append(handle, row));
+        progress.stepTo(Math.min(events, from + perRow));
+      }
+    }
+    return events / ((System.nanoTime() - start) / 1e9);
+  }
+
+  /** A listener counted: done once it applied every event of its types. */
+  private static final class Counting implements EventListener {
+    private final EventListener listener;
+    private final long expected;
+    private final AtomicLong applied = new AtomicLong();
+
+    Counting(EventListener listener, Map<CloudEventType, Long> byType) {
+      this.listener = listener;
+      this.expected = listener.types().stream()
+          .mapToLong(type -> byType.getOrDefault(type, 0L))
+          .sum();
+    }
+
+    boolean done() {
+      return applied.get() >= expected;
+    }
+
+    @Override
+    public String name() {
+      return listener.name();
+    }
+
+    @Override
+    public Set<CloudEventType> types() {
+      return listener.types();
+    }
+
+    @Override
+    public void apply(List<ReceivedEvent> events) throws Exception {
+      listener.apply(events);
+      applied.addAndGet(events.size());
+    }
+  }
+}
