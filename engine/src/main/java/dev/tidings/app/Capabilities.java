@@ -44,6 +44,7 @@ final class Capabilities {
         optimize::experiments,
         () -> OpenTimeWiring.slotPreviews(openTime.images()));
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
+    var outgoing = new WebhooksWiring(infrastructure, additions.webhooks());
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
     var dashboard = new DashboardWiring(
         infrastructure,
@@ -66,6 +67,7 @@ final class Capabilities {
         campaigns,
         sending,
         webhooks,
+        outgoing,
         subscriberHistory,
         dashboard));
     var heard = List.copyOf(all);
