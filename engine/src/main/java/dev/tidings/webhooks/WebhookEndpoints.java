@@ -121,7 +121,7 @@ public final class WebhookEndpoints {
               enabled = coalesce(:enabled, enabled),
               updated_at = :now
             WHERE id = :id
-            RETURNING """ + COLUMNS)
+            RETURNING \s""" + COLUMNS)
         .bind("id", id)
         .bind("url", fields.url().orElse(null))
         .bind("description", fields.description().orElse(null))
@@ -156,7 +156,7 @@ public final class WebhookEndpoints {
             UPDATE webhook_endpoints SET
               previous_secret = secret, previous_until = :until, secret = :secret, updated_at = :now
             WHERE id = :id
-            RETURNING """ + COLUMNS)
+            RETURNING \s""" + COLUMNS)
         .bind("id", id)
         .bind("secret", secret.value())
         .bind("until", Timestamp.from(until))
