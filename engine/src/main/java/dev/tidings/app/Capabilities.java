@@ -52,7 +52,8 @@ final class Capabilities {
         optimize,
         recommend::recommender,
         activity::aggregation,
-        catalog::subscriberPrices);
+        catalog::subscriberPrices,
+        outgoing);
     // a program's own capabilities first, as their routes are more specific than the dashboard's
     var all = new ArrayList<Capability>(additions.capabilities());
     all.addAll(List.of(
