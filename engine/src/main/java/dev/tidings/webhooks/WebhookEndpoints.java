@@ -219,15 +219,27 @@ public final class WebhookEndpoints {
   }
 
   private void check(EndpointFields fields, boolean creating) {
+    var problems = problems(fields, creating);
+    if (!problems.isEmpty()) throw InvalidInputException.of(problems);
+  }
+
+  /**
+   * What is wrong with {@code fields} for a new endpoint ({@code creating}) or a change, each with its
+   * field: what {@link #create} and {@link #update} would refuse, for a form that shows it instead.
+   */
+  public List<Problem> problems(EndpointFields fields, boolean creating) {
     var problems = new ArrayList<Problem>();
     if (creating && fields.url().isEmpty()) problems.add(Problem.missing("url"));
+    if (creating && list().size() >= MAX_ENDPOINTS)
+      problems.add(
+          Problem.of("an installation has at most " + MAX_ENDPOINTS + " webhook endpoints"));
     fields.url().flatMap(url -> urls.problem("url", url)).ifPresent(problems::add);
     fields
         .description()
         .filter(description -> description.length() > MAX_DESCRIPTION)
         .ifPresent(description -> problems.add(Problem.range(
             "description", "description must be at most " + MAX_DESCRIPTION + " characters")));
-    if (!problems.isEmpty()) throw InvalidInputException.of(problems);
+    return problems;
   }
 
   private static String[] typeNames(Set<CloudEventType> types) {

@@ -1,6 +1,5 @@
 package dev.tidings.web.dashboard;
 
-import dev.tidings.InvalidInputException;
 import dev.tidings.LogText;
 import dev.tidings.Problem;
 import dev.tidings.events.CloudEventType;
@@ -14,7 +13,6 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -236,15 +234,16 @@ final class WebhookPages {
     if (posted.isEmpty()) return;
     var fields = posted.get();
     var asTyped = form("/webhooks", fields);
-    try {
-      var created = sources.endpoints().create(endpointFields(fields));
-      log.info(
-          "webhook endpoint {} registered from the dashboard",
-          created.endpoint().id());
-      showSecret(response, visitor, created.endpoint().id(), created.secret(), "registered", null);
-    } catch (InvalidInputException refused) {
-      showList(response, visitor, 422, asTyped, messages(refused), Optional.empty());
+    var wanted = endpointFields(fields);
+    var problems = sources.endpoints().problems(wanted, true);
+    if (!problems.isEmpty()) {
+      showList(response, visitor, 422, asTyped, messages(problems), Optional.empty());
+      return;
     }
+    var created = sources.endpoints().create(wanted);
+    log.info(
+        "webhook endpoint {} registered from the dashboard", created.endpoint().id());
+    showSecret(response, visitor, created.endpoint().id(), created.secret(), "registered", null);
   }
 
   private void endpoint(ServerRequest request, ServerResponse response, Visitor visitor) {
@@ -303,23 +302,21 @@ final class WebhookPages {
     if (found.isEmpty()) return;
     var fields = posted.get();
     String path = "/webhooks/" + found.get().id();
-    try {
-      var updated = sources.endpoints().update(found.get().id(), endpointFields(fields));
-      if (updated.isEmpty()) {
-        Html.redirect(response, "/webhooks?done=gone");
-        return;
-      }
-      Html.redirect(response, path + "?done=saved");
-    } catch (InvalidInputException refused) {
+    var wanted = endpointFields(fields);
+    var problems = sources.endpoints().problems(wanted, false);
+    if (!problems.isEmpty()) {
       showEndpoint(
           response,
           visitor,
           422,
           found.get(),
           form(path, fields),
-          messages(refused),
+          messages(problems),
           Optional.empty());
+      return;
     }
+    var updated = sources.endpoints().update(found.get().id(), wanted);
+    Html.redirect(response, updated.isEmpty() ? "/webhooks?done=gone" : path + "?done=saved");
   }
 
   private void rotate(
@@ -478,9 +475,7 @@ final class WebhookPages {
         .toList();
   }
 
-  private static List<String> messages(InvalidInputException refused) {
-    var out = new ArrayList<String>();
-    for (Problem problem : refused.asProblems()) out.add(problem.message());
-    return out;
+  private static List<String> messages(List<Problem> problems) {
+    return problems.stream().map(Problem::message).toList();
   }
 }
