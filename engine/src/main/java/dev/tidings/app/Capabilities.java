@@ -44,6 +44,7 @@ final class Capabilities {
         optimize::experiments,
         () -> OpenTimeWiring.slotPreviews(openTime.images()));
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
+    var outgoing = new WebhooksWiring(infrastructure, additions.webhooks());
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
     // the listeners are asked for once every capability is built: each lists its own
     var listeners = new ArrayList<Capability>();
@@ -56,7 +57,8 @@ final class Capabilities {
         optimize,
         recommend::recommender,
         activity::aggregation,
-        catalog::subscriberPrices);
+        catalog::subscriberPrices,
+        outgoing);
     // a program's own capabilities first, as their routes are more specific than the dashboard's
     var all = new ArrayList<Capability>(additions.capabilities());
     all.addAll(List.of(
@@ -71,6 +73,7 @@ final class Capabilities {
         campaigns,
         sending,
         webhooks,
+        outgoing,
         subscriberHistory,
         events,
         dashboard));

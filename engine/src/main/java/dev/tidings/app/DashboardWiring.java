@@ -17,6 +17,7 @@ import dev.tidings.web.dashboard.DashboardRoutes;
 import dev.tidings.web.dashboard.DashboardSources;
 import dev.tidings.web.dashboard.SessionSignOuts;
 import dev.tidings.web.dashboard.SubscriberPagesSources;
+import dev.tidings.web.dashboard.WebhookPagesSources;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -34,6 +35,7 @@ final class DashboardWiring implements Capability {
   private final Supplier<Recommender> recommender;
   private final Supplier<BacklogAggregation> counting;
   private final Supplier<SubscriberPrices> prices;
+  private final WebhooksWiring webhooks;
 
   /** {@code prices}: an email's products as its subscriber's market sells them. */
   DashboardWiring(
@@ -42,7 +44,9 @@ final class DashboardWiring implements Capability {
       OptimizeWiring optimize,
       Supplier<Recommender> recommender,
       Supplier<BacklogAggregation> counting,
-      Supplier<SubscriberPrices> prices) {
+      Supplier<SubscriberPrices> prices,
+      WebhooksWiring webhooks) {
+    this.webhooks = webhooks;
     this.counting = counting;
     this.prices = prices;
     this.infrastructure = infrastructure;
@@ -93,7 +97,8 @@ final class DashboardWiring implements Capability {
         new SessionSignOuts(jdbi, clock),
         Optional.of(infrastructure.authThrottle()),
         infrastructure.metrics(),
-        Optional.of(subscriberPages(jdbi, reads))));
+        Optional.of(subscriberPages(jdbi, reads)),
+        Optional.of(new WebhookPagesSources(webhooks.endpoints(), webhooks.deadLetters()))));
   }
 
   /** Suppressions on the primary (the page after a change shows it), the rest from the read pool. */

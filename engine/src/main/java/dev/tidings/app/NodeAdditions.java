@@ -3,6 +3,7 @@ package dev.tidings.app;
 import dev.tidings.campaign.send.Composer;
 import dev.tidings.config.Settings;
 import dev.tidings.coordination.ComputeOnce;
+import dev.tidings.webhooks.WebhookSender;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,31 +20,39 @@ import java.util.function.Function;
  * @param composer writes the emails this node's send consumers send, instead of the campaigns
  * @param slotComputeOnce builds the open-time slots' compute-once from the node's infrastructure
  *     (whatever it opens, it opens through {@link Infrastructure#open}, so the node closes it)
+ * @param webhooks how outgoing webhooks retry and how many go at once (a test's schedule in
+ *     milliseconds)
  */
 public record NodeAdditions(
     List<Capability> capabilities,
     Optional<Composer> composer,
-    Optional<Function<Infrastructure, ComputeOnce>> slotComputeOnce) {
-  public static final NodeAdditions NONE =
-      new NodeAdditions(List.of(), Optional.empty(), Optional.empty());
+    Optional<Function<Infrastructure, ComputeOnce>> slotComputeOnce,
+    WebhookSender.Options webhooks) {
+  public static final NodeAdditions NONE = new NodeAdditions(
+      List.of(), Optional.empty(), Optional.empty(), WebhookSender.Options.DEFAULT);
 
   public NodeAdditions {
     capabilities = List.copyOf(capabilities);
     Objects.requireNonNull(composer, "composer");
     Objects.requireNonNull(slotComputeOnce, "slotComputeOnce");
+    Objects.requireNonNull(webhooks, "webhooks");
   }
 
   public NodeAdditions withCapability(Capability capability) {
     var more = new ArrayList<>(capabilities);
     more.add(capability);
-    return new NodeAdditions(more, composer, slotComputeOnce);
+    return new NodeAdditions(more, composer, slotComputeOnce, webhooks);
   }
 
   public NodeAdditions withComposer(Composer writer) {
-    return new NodeAdditions(capabilities, Optional.of(writer), slotComputeOnce);
+    return new NodeAdditions(capabilities, Optional.of(writer), slotComputeOnce, webhooks);
   }
 
   public NodeAdditions withSlotComputeOnce(Function<Infrastructure, ComputeOnce> builder) {
-    return new NodeAdditions(capabilities, composer, Optional.of(builder));
+    return new NodeAdditions(capabilities, composer, Optional.of(builder), webhooks);
+  }
+
+  public NodeAdditions withWebhooks(WebhookSender.Options options) {
+    return new NodeAdditions(capabilities, composer, slotComputeOnce, options);
   }
 }

@@ -35,7 +35,12 @@ public enum FetchPurpose {
           "application/x-gzip",
           "application/octet-stream",
           ""),
-      false);
+      false),
+  /**
+   * A webhook's delivery: a POST to a shop's endpoint ({@link GuardedFetcher#post}), whose answer is
+   * its status alone.
+   */
+  WEBHOOK("webhook", "*/*", Set.of(), false);
 
   private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   private static final byte[] JPEG = {(byte) 0xff, (byte) 0xd8, (byte) 0xff};

@@ -30,13 +30,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -49,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * the name up again (a second lookup could answer differently: DNS rebinding). Redirects are
  * followed here, at most {@link Limits#maxRedirects()}, each hop checked again. The whole fetch, all
  * hops and the last byte included, runs under one deadline, and the body is read up to the byte
- * limit and no further. The body is kept in memory ({@link #fetch}) or streamed to a file ({@link
+ * limit and no further. A {@link #post} (a webhook's delivery) goes through the same address checks
+ * and deadline, but follows no redirect: a POST is answered where it was sent, or not at all. The body is kept in memory ({@link #fetch}) or streamed to a file ({@link
  * #fetchToFile}); both go through the same hops and the same checks, only where the bytes go differs.
  *
  * <p>Apache HttpClient rather than the JDK's: the JDK client resolves names itself with no hook, so
@@ -227,6 +231,86 @@ public final class GuardedFetcher implements AutoCloseable {
       return use.apply(result);
     } finally {
       delete(file);
+    }
+  }
+
+  /**
+   * POSTs {@code body} to {@code url} for {@code purpose}, with {@code headers} (from code, never from
+   * input), under the same address checks and deadline as a fetch. No redirect is followed: a 3xx is
+   * the answer. Of the answer's body, at most the byte limit is read, and the connection is dropped
+   * rather than drained past it. Never throws for what the URL or its server does.
+   */
+  public PostResult post(
+      URI url, FetchPurpose purpose, Map<String, String> headers, byte[] body, String contentType) {
+    var refusal = refusal(url);
+    PostResult result;
+    if (refusal != null) result = new PostResult.Refused(refusal);
+    else {
+      var current = new AtomicReference<@Nullable HttpPost>();
+      var task = new FutureTask<>(() -> send(url, headers, body, contentType, current));
+      Thread.ofVirtual().name("guarded-post").start(task);
+      try {
+        result = task.get(limits.total().toNanos(), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        var request = current.get();
+        if (request != null) request.cancel();
+        task.cancel(true);
+        result = new PostResult.Failed("no complete answer within " + limits.total());
+      } catch (InterruptedException e) {
+        var request = current.get();
+        if (request != null) request.cancel();
+        task.cancel(true);
+        Thread.currentThread().interrupt();
+        result = new PostResult.Failed("interrupted");
+      } catch (ExecutionException e) {
+        result = new PostResult.Failed(String.valueOf(e.getCause()));
+      }
+    }
+    var of = Objects.requireNonNull(counters.get(purpose));
+    var counter = switch (result) {
+      case PostResult.Answered answered when answered.successful() -> of.fetched();
+      case PostResult.Answered answered -> of.failed();
+      case PostResult.Refused refused -> of.refused();
+      case PostResult.Failed failed -> of.failed();
+    };
+    counter.increment();
+    return result;
+  }
+
+  private PostResult send(
+      URI url,
+      Map<String, String> headers,
+      byte[] body,
+      String contentType,
+      AtomicReference<@Nullable HttpPost> current) {
+    var request = new HttpPost(url);
+    request.setHeader("Accept-Encoding", "identity");
+    headers.forEach(request::setHeader);
+    request.setEntity(new ByteArrayEntity(body, ContentType.parse(contentType)));
+    current.set(request);
+    var answered = new AtomicReference<PostResult.@Nullable Answered>();
+    try {
+      return client.execute(request, response -> {
+        var entity = response.getEntity();
+        byte[] head = new byte[0];
+        if (entity != null) {
+          // not closed: closing would read the rest of a body past the limit
+          InputStream in = entity.getContent();
+          head = in.readNBytes((int) Math.min(limits.maxBytes(), HEAD_BYTES));
+        }
+        var answer = new PostResult.Answered(response.getCode(), head);
+        answered.set(answer);
+        request.cancel();
+        return answer;
+      });
+    } catch (RefusedAddress e) {
+      return new PostResult.Refused(e.reason());
+    } catch (IOException | RuntimeException e) {
+      var answer = answered.get();
+      if (answer != null) return answer; // answered; only dropping the connection complained
+      if (e.getCause() instanceof RefusedAddress refusedAddress)
+        return new PostResult.Refused(refusedAddress.reason());
+      return new PostResult.Failed(e.toString());
     }
   }
 

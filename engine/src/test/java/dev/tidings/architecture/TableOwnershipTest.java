@@ -74,6 +74,7 @@ class TableOwnershipTest {
           List.of(
               "work_queue", "work_queue_message", "work_queue_delayed", "work_queue_dead_letter")),
       Map.entry("events", List.of("event_outbox", "event_log", "event_inbox")),
+      Map.entry("webhooks", List.of("webhook_endpoints", "webhook_dead_letters")),
       Map.entry("web", List.of("dashboard_sign_outs")),
       Map.entry("cluster", List.of("nodes"))));
 

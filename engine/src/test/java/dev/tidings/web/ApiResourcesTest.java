@@ -63,6 +63,10 @@ import dev.tidings.web.opentime.OpenTimeRoutes;
 import dev.tidings.web.optimize.ExperimentRoutes;
 import dev.tidings.web.optimize.OptimizeRoutes;
 import dev.tidings.web.recommend.RecommendRoutes;
+import dev.tidings.web.webhooks.WebhookRoutes;
+import dev.tidings.webhooks.WebhookDeadLetters;
+import dev.tidings.webhooks.WebhookEndpoints;
+import dev.tidings.webhooks.WebhookUrls;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -162,6 +166,11 @@ class ApiResourcesTest {
                     new SimpleMeterRegistry()),
                 8 * 1024),
             new OptimizeRoutes(new ItemConfigurations(database.jdbi(), clock), 8 * 1024),
+            new WebhookRoutes(
+                new WebhookEndpoints(
+                    database.jdbi(), new WebhookUrls(FetchAllowance.none()), clock),
+                new WebhookDeadLetters(database.jdbi(), queue, clock),
+                8 * 1024),
             new ExperimentRoutes(
                 new CampaignService(
                     database.jdbi(),

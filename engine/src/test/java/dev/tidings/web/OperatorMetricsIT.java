@@ -77,6 +77,10 @@ class OperatorMetricsIT {
     server.awaitHealthy(http, Duration.ofSeconds(90));
     worker.awaitHealthy(http, Duration.ofSeconds(90));
     api = new ApiClient(server.uri("/").getPort(), KEY);
+    // an outgoing webhook endpoint no delivery reaches (the fetch rules refuse a loopback address):
+    // every event fails there, so the per-endpoint failure series the alert rules name is exported
+    var endpoint = api.postJson("/api/v1/webhooks", "{\"url\": \"https://127.0.0.1:9/hook\"}");
+    assertThat(endpoint.status()).as(endpoint.body()).isEqualTo(201);
     // message ids are (campaign, run, subscriber): a fresh database numbers its campaigns from 1
     // again, and the shared Redis still holds the open-time lists of earlier runs' campaign 1
     try (var connection = DriverManager.getConnection(installation.databaseUrl());

@@ -59,6 +59,7 @@ public final class DashboardRoutes implements RouteGroup {
   private final CampaignsPage campaignsPage;
   private final Recommendations recommendations;
   private final Optional<SubscriberPages> subscriberPages;
+  private final Optional<WebhookPages> webhookPages;
   private final byte[] script;
   private final byte[] style;
 
@@ -85,7 +86,20 @@ public final class DashboardRoutes implements RouteGroup {
       Optional<AuthThrottle> throttle,
       MeterRegistry metrics,
       Optional<SubscriberPagesSources> subscribers) {
+    this(sources, editor, signOuts, throttle, metrics, subscribers, Optional.empty());
+  }
+
+  /** @param webhooks what the outgoing webhooks' pages read and change; empty: no such pages */
+  public DashboardRoutes(
+      DashboardSources sources,
+      Optional<CampaignEditorSources> editor,
+      SessionSignOuts signOuts,
+      Optional<AuthThrottle> throttle,
+      MeterRegistry metrics,
+      Optional<SubscriberPagesSources> subscribers,
+      Optional<WebhookPagesSources> webhooks) {
     this.subscriberPages = subscribers.map(SubscriberPages::new);
+    this.webhookPages = webhooks.map(WebhookPages::new);
     this.sources = sources;
     this.guard = new FormGuard(metrics);
     this.live = new LiveStream(metrics);
@@ -140,6 +154,7 @@ public final class DashboardRoutes implements RouteGroup {
     previews.ifPresent(p -> p.register(routing, this::page));
     routing.get("/campaigns/{id}", page(this::campaign));
     subscriberPages.ifPresent(pages -> pages.register(routing, this::page, guard));
+    webhookPages.ifPresent(pages -> pages.register(routing, this::page, guard));
     routing.get("/explorer", page(this::explorer));
     routing.get("/system", page(this::system));
     routing.get("/system/dead-letters/{queue}", page(this::deadLetters));
@@ -298,7 +313,19 @@ public final class DashboardRoutes implements RouteGroup {
             readable(() -> sources.counting().get()),
             readable(() -> sources.nodes().get()).orElse(List.of()),
             sources.delivery().stepsSince(minute),
-            sources.delivery().stepsSince(now.minus(Duration.ofHours(1)))));
+            sources.delivery().stepsSince(now.minus(Duration.ofHours(1))),
+            webhookPages.map(pages -> pages.systemSection(visitor)).orElse(""),
+            request.query().first("done").asOptional().flatMap(DashboardRoutes::systemNotice)));
+  }
+
+  private static Optional<String> systemNotice(String done) {
+    return switch (done) {
+      case "replayed" -> Optional.of("Replayed: the delivery is queued again as a first attempt.");
+      case "gone" ->
+        Optional.of(
+            "That dead letter was no longer there (replayed already, or its endpoint deleted).");
+      default -> Optional.empty();
+    };
   }
 
   /** A figure for the page, or empty when its server cannot be read now: the page still shows. */

@@ -91,6 +91,24 @@ final class SystemPage {
       List<NodeRegistry.Node> nodes,
       Map<FunnelStep, Long> lastMinute,
       Map<FunnelStep, Long> lastHour) {
+    return render(
+        visitor, dependencies, queues, counting, nodes, lastMinute, lastHour, "", Optional.empty());
+  }
+
+  /**
+   * With {@code webhooks}, the outgoing webhooks' section (already HTML, from {@link WebhookPages}),
+   * and a notice of what a form on the page just did.
+   */
+  static String render(
+      Visitor visitor,
+      List<Dependency> dependencies,
+      List<Queue> queues,
+      Optional<DashboardSources.Counting> counting,
+      List<NodeRegistry.Node> nodes,
+      Map<FunnelStep, Long> lastMinute,
+      Map<FunnelStep, Long> lastHour,
+      String webhooks,
+      Optional<String> notice) {
     var view = new View(
         dependencies.stream()
             .map(d -> new DependencyRow(
@@ -126,6 +144,15 @@ final class SystemPage {
                 n.answering(),
                 n.thisNode()))
             .toList());
-    return Html.page("System", Html.Section.SYSTEM, visitor, Templates.render("system", view));
+    String body = Templates.render("system", view);
+    if (!webhooks.isEmpty()) {
+      // the section joins the page's grid, before its closing tag
+      int end = body.lastIndexOf("</div>");
+      body = body.substring(0, end) + webhooks + body.substring(end);
+    }
+    String said = notice
+        .map(text -> "<p role=\"status\" class=\"notice\">" + Html.escape(text) + "</p>")
+        .orElse("");
+    return Html.page("System", Html.Section.SYSTEM, visitor, said + body);
   }
 }
