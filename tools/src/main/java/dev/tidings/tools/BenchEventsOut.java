@@ -19,6 +19,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Events out as a worker node runs them, for benchmarks of the paths that tell events: the relay
@@ -46,13 +47,24 @@ public final class BenchEventsOut implements AutoCloseable {
   }
 
   public static BenchEventsOut start(Database database, List<EventListener> listeners) {
+    return start(database, queue -> listeners, queue -> List.of());
+  }
+
+  /**
+   * The relay and {@code listeners}, with the consumers of {@code more} (a webhook sender), all on one
+   * work queue in {@code database} that each is given.
+   */
+  public static BenchEventsOut start(
+      Database database,
+      Function<WorkQueue, List<EventListener>> listeners,
+      Function<WorkQueue, List<ConsumerGroup>> more) {
     var metrics = new SimpleMeterRegistry();
     WorkQueue queue = ThrowawayQueues.queueTables(database);
-    var routes = new EventRoutes(listeners);
+    var routes = new EventRoutes(listeners.apply(queue));
     var relay = new EventRelay(database.jdbi(), queue, routes, InstantSource.system(), metrics);
     relay.declareQueues();
     List<Subscription> subscriptions = new ArrayList<>();
-    new EventConsumers(routes, queue, metrics).register(new ConsumerGroup.Consumers() {
+    var consumers = new ConsumerGroup.Consumers() {
       @Override
       public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
         queue.declare(spec);
@@ -65,7 +77,9 @@ public final class BenchEventsOut implements AutoCloseable {
         queue.declare(spec);
         subscriptions.add(queue.subscribeBatches(spec.name(), consumers, batchSize, handler));
       }
-    });
+    };
+    new EventConsumers(routes, queue, metrics).register(consumers);
+    more.apply(queue).forEach(group -> group.register(consumers));
     var jobs = new BackgroundJobs(metrics, InstantSource.system());
     jobs.start(relay.job());
     return new BenchEventsOut(queue, jobs, subscriptions);

@@ -1,5 +1,6 @@
 package dev.tidings.tools;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.tidings.Json;
 import dev.tidings.app.Logging;
 import dev.tidings.cli.EnvironmentAware;
@@ -13,9 +14,21 @@ import dev.tidings.events.EventRoutes;
 import dev.tidings.events.delivery.Bounced;
 import dev.tidings.events.delivery.Clicked;
 import dev.tidings.events.delivery.Opened;
+import dev.tidings.fetch.FetchAllowance;
+import dev.tidings.fetch.GuardedFetcher;
 import dev.tidings.storage.Database;
+import dev.tidings.webhooks.EndpointFields;
+import dev.tidings.webhooks.RetrySchedule;
+import dev.tidings.webhooks.WebhookDeadLetters;
+import dev.tidings.webhooks.WebhookEndpoints;
+import dev.tidings.webhooks.WebhookFanOut;
+import dev.tidings.webhooks.WebhookMetrics;
+import dev.tidings.webhooks.WebhookSender;
+import dev.tidings.webhooks.WebhookUrls;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -24,8 +37,11 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -39,8 +55,9 @@ import picocli.CommandLine.Option;
       "receipts write them: 90% opened, 6% clicked, 4% bounced), then measures how fast the relay moves them",
       "into the log alone (the path's ceiling) and how fast they are relayed and applied by the listeners a",
       "worker runs (suppressions, experiment counts, open hours), each on its own queue in the same",
-      "database. Prints events/s for each. Uses TIDINGS_DB_URL when set (in a schema of its own, dropped",
-      "afterwards), else a fresh embedded PostgreSQL."
+      "database, and then with a webhook endpoint too, every event signed and POSTed through the guarded",
+      "fetcher to a receiver on this machine. Prints events/s for each. Uses TIDINGS_DB_URL when set (in a",
+      "schema of its own, dropped afterwards), else a fresh embedded PostgreSQL."
     })
 final class EventRelayBenchCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(
@@ -54,6 +71,20 @@ final class EventRelayBenchCommand extends EnvironmentAware implements Callable<
       defaultValue = "1000",
       description = "events per outbox row, one emitter's transaction (default ${DEFAULT-VALUE})")
   int perRow;
+
+  @Option(
+      names = "--webhook-events",
+      defaultValue = "20000",
+      description =
+          "events of the phase with a webhook endpoint, each POSTed to a receiver on this machine"
+              + " (default ${DEFAULT-VALUE})")
+  int webhookEvents;
+
+  @Option(
+      names = "--webhook-senders",
+      defaultValue = "8",
+      description = "webhook senders, as a worker runs them (default ${DEFAULT-VALUE})")
+  int webhookSenders;
 
   @Option(names = "--json", description = "also write the figures as JSON to this file")
   @Nullable Path json;
@@ -116,6 +147,8 @@ final class EventRelayBenchCommand extends EnvironmentAware implements Callable<
       }
       phases.add(report("relayed and applied by the funnel's 3 listeners", events, start));
 
+      phases.add(withWebhooks(database));
+
       if (json != null) {
         Json.MAPPER
             .writerWithDefaultPrettyPrinter()
@@ -123,6 +156,95 @@ final class EventRelayBenchCommand extends EnvironmentAware implements Callable<
         System.out.println("figures written to " + json);
       }
       return 0;
+    }
+  }
+
+  /**
+   * The funnel's listeners and a webhook endpoint that hears every type, POSTed through the guarded
+   * fetcher, signed, to a receiver on this machine that answers 204: done when it has every event.
+   */
+  private Phase withWebhooks(Database database) throws IOException {
+    int saved = events;
+    events = webhookEvents;
+    try (var receiver = new CountingReceiver();
+        var fetcher = new GuardedFetcher(
+            FetchAllowance.everything(), WebhookSender.LIMITS, new SimpleMeterRegistry())) {
+      write(database);
+      Map<CloudEventType, Long> expected = expected();
+      var clock = InstantSource.system();
+      var endpoints = new WebhookEndpoints(
+          database.jdbi(), new WebhookUrls(FetchAllowance.everything()), clock);
+      endpoints.create(new EndpointFields(
+          Optional.of(receiver.url()),
+          Optional.of("bench receiver"),
+          Optional.empty(),
+          Optional.of(true)));
+      List<Counting> listeners = BenchEventsOut.funnelListeners(database).stream()
+          .map(listener -> new Counting(listener, expected))
+          .toList();
+      long start = System.nanoTime();
+      try (var out = BenchEventsOut.start(
+              database,
+              queue -> {
+                List<EventListener> all = new ArrayList<>(listeners);
+                all.add(new WebhookFanOut(endpoints, queue));
+                return all;
+              },
+              queue -> List.of(new WebhookSender(
+                      endpoints,
+                      new WebhookDeadLetters(database.jdbi(), queue, clock),
+                      queue,
+                      fetcher,
+                      new WebhookSender.Options(RetrySchedule.DEFAULT, webhookSenders),
+                      clock,
+                      new WebhookMetrics(new SimpleMeterRegistry()))
+                  .consumers()));
+          var progress = ProgressTracker.of("relayed, applied and POSTed", events, "events")) {
+        while (!listeners.stream().allMatch(Counting::done) || receiver.received() < events) {
+          progress.stepTo(Math.min(
+              receiver.received(),
+              listeners.stream().mapToLong(c -> c.applied.get()).min().orElse(0)));
+          Thread.sleep(20);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+      return report("the same, and every event POSTed to a webhook endpoint", events, start);
+    } finally {
+      events = saved;
+    }
+  }
+
+  /** A receiver on this machine that answers every POST 204 and counts the distinct event ids. */
+  private static final class CountingReceiver implements AutoCloseable {
+    private final HttpServer server;
+    private final Set<String> ids = ConcurrentHashMap.newKeySet();
+
+    CountingReceiver() throws IOException {
+      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 512);
+      server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+      server.createContext("/hook", exchange -> {
+        exchange.getRequestBody().readAllBytes();
+        String id = exchange.getRequestHeaders().getFirst("webhook-id");
+        if (id != null) ids.add(id);
+        exchange.sendResponseHeaders(204, -1);
+        exchange.close();
+      });
+      server.start();
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
+    }
+
+    long received() {
+      return ids.size();
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
     }
   }
 
