@@ -1,10 +1,16 @@
 -- Events (dev.tidings.events). A capability that emits events writes them here in its own
 -- transaction, one row per write (a batch of receipts is one row, not one per step): nothing is told
 -- that was not committed, and nothing committed is lost. The relay moves rows out, oldest first.
+-- A row is a JSON array of events (id, type, subject, time, data), or a batch of one type in columns
+-- ({"type", "subject": the column that is the subject, "columns": {"field": [values], "time": [...]}}),
+-- which a hot path writes with a few aggregates instead of an object per event; the relay gives each
+-- of its events the id e<row id>-<n>.
 CREATE TABLE event_outbox (
   id         bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   written_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-  events     jsonb       NOT NULL
+  -- json, not jsonb: a writer's text is only checked, not converted, on the emitter's hot path; the
+  -- relay reads it as jsonb
+  events     json        NOT NULL
 );
 
 ALTER TABLE event_outbox SET (
@@ -43,7 +49,7 @@ CREATE INDEX event_inbox_seen ON event_inbox (seen_at);
 -- How a capability's trigger tells events (the catalogue's products added, back in stock, cheaper): it
 -- hands a JSON array of events, as dev.tidings.events.EventOutbox writes them, to the outbox's owner.
 CREATE FUNCTION event_outbox_append(events jsonb) RETURNS void LANGUAGE sql AS $$
-  INSERT INTO event_outbox (events) SELECT events WHERE jsonb_array_length(events) > 0
+  INSERT INTO event_outbox (events) SELECT CAST(events AS json) WHERE jsonb_array_length(events) > 0
 $$;
 
 -- One event as EventOutbox writes it, for a statement to gather into the array it appends: a fresh id,
@@ -59,4 +65,13 @@ CREATE FUNCTION event_outbox_event(
     'time', to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
     'data', data || jsonb_build_object(
       'time', to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
+$$;
+
+-- A batch of events of one type in columns, from a statement that stores many (the activity intake):
+-- appended when it holds any (over no rows, an aggregate is null).
+CREATE FUNCTION event_outbox_append_columns(type text, subject text, columns json)
+  RETURNS void LANGUAGE sql AS $$
+  INSERT INTO event_outbox (events)
+  SELECT json_build_object('type', type, 'subject', subject, 'columns', columns)
+   WHERE json_typeof(columns->'time') = 'array'
 $$;

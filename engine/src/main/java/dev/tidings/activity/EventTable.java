@@ -58,11 +58,11 @@ final class EventTable {
   private static final String INSERT_BATCH_TELLING = """
       WITH stored AS (%s RETURNING event_id, user_id, type, item_id, quantity, occurred_at)
       SELECT count(*) FROM stored, (
-        SELECT event_outbox_append(coalesce(jsonb_agg(event_outbox_event(
-                 'dev.tidings.activity.accepted', user_id,
-                 jsonb_build_object('eventId', event_id, 'subscriberId', user_id, 'activity', type,
-                                    'itemId', item_id, 'quantity', quantity),
-                 occurred_at)), '[]'::jsonb))
+        SELECT event_outbox_append_columns('dev.tidings.activity.accepted', 'subscriberId',
+                 json_build_object(
+                   'eventId', json_agg(event_id), 'subscriberId', json_agg(user_id),
+                   'activity', json_agg(type), 'itemId', json_agg(item_id),
+                   'quantity', json_agg(quantity), 'time', json_agg(occurred_at)))
           FROM stored) AS told""".formatted(INSERT_BATCH);
 
   private EventTable() {}

@@ -44,7 +44,7 @@ public final class EventOutbox {
       row.set("data", Json.MAPPER.valueToTree(event));
     }
     handle
-        .createUpdate("INSERT INTO event_outbox (events) VALUES (CAST(:events AS jsonb))")
+        .createUpdate("INSERT INTO event_outbox (events) VALUES (CAST(:events AS json))")
         .bind("events", rows.toString())
         .execute();
   }

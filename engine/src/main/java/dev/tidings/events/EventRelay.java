@@ -119,10 +119,32 @@ public final class EventRelay {
             WITH taken AS MATERIALIZED (
               DELETE FROM event_outbox WHERE id IN (
                 SELECT id FROM event_outbox ORDER BY id LIMIT :rows)
-              RETURNING id, events),
+              RETURNING id, CAST(events AS jsonb) AS events),
+            listed AS (
+              SELECT t.id AS row_id, e.n, e.event
+                FROM taken t, jsonb_array_elements(t.events) WITH ORDINALITY AS e (event, n)
+               WHERE jsonb_typeof(t.events) = 'array'),
+            columnar AS (
+              SELECT t.id AS row_id, c.n, t.events AS batch,
+                     to_char(CAST(t.events->'columns'->'time'->>(CAST(c.n AS int) - 1) AS timestamptz)
+                               AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
+                FROM taken t,
+                     generate_series(1, jsonb_array_length(t.events->'columns'->'time')) AS c (n)
+               WHERE jsonb_typeof(t.events) = 'object'),
             exploded AS MATERIALIZED (
-              SELECT e.event FROM taken t, jsonb_array_elements(t.events) WITH ORDINALITY AS e (event, n)
-               ORDER BY t.id, e.n)
+              SELECT event FROM (
+                SELECT row_id, n, event FROM listed
+                UNION ALL
+                SELECT row_id, n, jsonb_build_object(
+                         'id', 'e' || row_id || '-' || n,
+                         'type', batch->>'type',
+                         'subject', batch->'columns'->(batch->>'subject')->>(CAST(n AS int) - 1),
+                         'time', at,
+                         'data', (SELECT jsonb_object_agg(k.key, k.value->(CAST(n AS int) - 1))
+                                    FROM jsonb_each(batch->'columns') AS k)
+                                 || jsonb_build_object('time', at))
+                  FROM columnar) AS all_events
+               ORDER BY row_id, n)
             INSERT INTO event_log (position, id, type, subject, occurred, data)
             SELECT nextval('event_log_position'), event->>'id', event->>'type', event->>'subject',
                    CAST(event->>'time' AS timestamptz), event->'data'

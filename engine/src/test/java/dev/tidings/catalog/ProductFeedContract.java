@@ -337,7 +337,7 @@ public abstract class ProductFeedContract {
         .jdbi()
         .withHandle(handle -> handle.createQuery("""
                 SELECT (e->>'subject') || ':' || (e->>'type' = 'dev.tidings.catalog.back_in_stock')
-                  FROM event_outbox, jsonb_array_elements(events) AS e
+                  FROM event_outbox, jsonb_array_elements(CAST(events AS jsonb)) AS e
                  WHERE e->>'type' IN ('dev.tidings.catalog.product_added',
                                       'dev.tidings.catalog.back_in_stock')
                    AND e->'data'->>'brand' IS NOT NULL

@@ -71,7 +71,7 @@ public abstract class ReceiptStoreContract {
             .createQuery("""
                 SELECT type, count(*) FROM (
                   SELECT e->>'type' AS type, e->'data' AS data
-                    FROM event_outbox, jsonb_array_elements(events) AS e
+                    FROM event_outbox, jsonb_array_elements(CAST(events AS jsonb)) AS e
                   UNION ALL SELECT type, data FROM event_log) AS told
                  WHERE CAST(data->>'campaignId' AS bigint) = ? GROUP BY type""")
             .bind(0, campaign)
@@ -290,7 +290,7 @@ public abstract class ReceiptStoreContract {
         .jdbi()
         .withHandle(handle -> handle
             .createQuery("""
-            SELECT e->>'subject' FROM event_outbox, jsonb_array_elements(events) AS e
+            SELECT e->>'subject' FROM event_outbox, jsonb_array_elements(CAST(events AS jsonb)) AS e
              WHERE e->>'type' = 'dev.tidings.delivery.bounced' AND e->'data'->>'messageId' = ?
             UNION ALL SELECT subject FROM event_log
              WHERE type = 'dev.tidings.delivery.bounced' AND data->>'messageId' = ?""")

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.tidings.activity.ActivityEvent;
+import dev.tidings.activity.ActivityIntake;
+import dev.tidings.activity.EventType;
+import dev.tidings.events.activity.ActivityAccepted;
 import dev.tidings.events.audience.Subscribed;
 import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
@@ -20,6 +24,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -191,10 +196,57 @@ abstract class EventRelayContract {
             + " (on RabbitMQ; the queue tables roll back with the relay's transaction)")
         .hasSize(200);
     assertThat(count(
-            "SELECT count(*) FROM event_outbox, jsonb_array_elements(events) AS e"
+            "SELECT count(*) FROM event_outbox, jsonb_array_elements(CAST(events AS jsonb)) AS e"
                 + " WHERE e->>'subject' LIKE :s",
             "s-" + run + "%"))
         .isZero();
+  }
+
+  @Test
+  void a_batch_written_in_columns_is_relayed_as_one_event_each_in_its_order() {
+    var routes = new EventRoutes(List.of());
+    var at = Instant.parse("2026-03-01T09:30:00.123456Z");
+    List<ActivityEvent> views = new ArrayList<>();
+    for (int i = 0; i < 3; i++)
+      views.add(new ActivityEvent(
+          Optional.of("ev-" + run + "-" + i),
+          "u-" + run + "-" + i,
+          EventType.VIEW,
+          "p-" + i,
+          at.plusSeconds(i),
+          i + 1,
+          Optional.empty()));
+    new ActivityIntake(database.jdbi(), InstantSource.system()).record(views);
+    relay(routes).drain();
+
+    List<CloudEvent> logged = database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT position, CAST(data AS text) AS data, id, type, subject, occurred"
+                + " FROM event_log WHERE subject LIKE :s ORDER BY position")
+            .bind("s", "u-" + run + "-%")
+            .map((rs, ctx) -> new CloudEvent(
+                rs.getString("id"),
+                rs.getLong("position"),
+                CloudEventType.named(rs.getString("type")).orElseThrow(),
+                rs.getString("subject"),
+                rs.getTimestamp("occurred").toInstant(),
+                dev.tidings.Json.MAPPER.readTree(rs.getString("data"))))
+            .list());
+    assertThat(logged).hasSize(3);
+    assertThat(logged).extracting(CloudEvent::id).doesNotHaveDuplicates();
+    for (int i = 0; i < 3; i++) {
+      var accepted = (ActivityAccepted) logged.get(i).event();
+      assertThat(accepted)
+          .isEqualTo(new ActivityAccepted(
+              "ev-" + run + "-" + i,
+              "u-" + run + "-" + i,
+              "view",
+              "p-" + i,
+              i + 1,
+              at.plusSeconds(i)));
+      assertThat(logged.get(i).time()).isEqualTo(at.plusSeconds(i));
+    }
   }
 
   @Test

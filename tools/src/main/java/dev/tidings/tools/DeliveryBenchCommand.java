@@ -94,6 +94,15 @@ final class DeliveryBenchCommand extends EnvironmentAware implements Callable<In
       description = "seed of the generated receipts (default ${DEFAULT-VALUE})")
   long seed;
 
+  @Option(
+      names = "--events-out",
+      defaultValue = "worker",
+      description =
+          "what runs beside the store with events on: worker (the relay and the funnel's listeners,"
+              + " as a worker runs them) or outbox (the events written, nothing relaying them)"
+              + " (default ${DEFAULT-VALUE})")
+  String eventsOut;
+
   @Option(names = "--json", description = "also write the figures as JSON to this file")
   @Nullable Path json;
 
@@ -116,6 +125,8 @@ final class DeliveryBenchCommand extends EnvironmentAware implements Callable<In
       }
     }
     if (chosen.isEmpty()) throw new UsageException("--ways must name at least one way");
+    if (!eventsOut.equals("worker") && !eventsOut.equals("outbox"))
+      throw new UsageException("--events-out takes worker or outbox, not '" + eventsOut + "'");
     var settings = settings();
     Logging.configure(settings.logFormat());
     // One access-log line per request would bury the figures.
@@ -132,7 +143,10 @@ final class DeliveryBenchCommand extends EnvironmentAware implements Callable<In
               messages, receipts, batch, consumers, pessimisticReceipts, seed, chosen, httpClients),
           database ->
               BenchDeliveryPipeline.start(database, rabbit, consumers, settings.maxBodyBytes()),
-          database -> BenchEventsOut.start(database, BenchEventsOut.funnelListeners(database)),
+          eventsOut.equals("outbox")
+              ? database -> () -> {}
+              : database ->
+                  BenchEventsOut.start(database, BenchEventsOut.funnelListeners(database)),
           DeliveryBenchCommand::progress,
           System.out);
       if (json != null) {
