@@ -75,3 +75,12 @@ CREATE FUNCTION event_outbox_append_columns(type text, subject text, columns jso
   SELECT json_build_object('type', type, 'subject', subject, 'columns', columns)
    WHERE json_typeof(columns->'time') = 'array'
 $$;
+
+-- How far the feeder has appended the log to a stream a shop's systems read (the RabbitMQ stream): the
+-- position of the last event the stream confirmed. Written after each append, under the feeder's
+-- advisory lock; a feeder that stops between the two appends that batch again once (readers drop the
+-- repeats by id).
+CREATE TABLE event_stream_cursor (
+  stream   text   PRIMARY KEY,
+  position bigint NOT NULL
+);

@@ -23,6 +23,8 @@ public enum AdvisoryLock {
   NOTIFICATION_PARTITIONS(
       7_308, Form.SINGLE, "creating and dropping notification_buckets partitions"),
   RETENTION_RUN(7_310, Form.SINGLE, "a retention run: one node at a time"),
+  EVENT_STREAM(
+      7_312, Form.SINGLE, "feeding the event log to the RabbitMQ stream: one node at a time"),
   EVENT_RELAY(
       7_311,
       Form.SINGLE,

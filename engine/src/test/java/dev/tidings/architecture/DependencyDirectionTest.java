@@ -69,7 +69,8 @@ class DependencyDirectionTest {
     "dev.tidings.queue.postgres..",
     "dev.tidings.queue.rabbitmq..",
     "dev.tidings.mail.smtp..",
-    "dev.tidings.mail.outbox.."
+    "dev.tidings.mail.outbox..",
+    "dev.tidings.events.rabbitmq.."
   };
 
   @Test

@@ -73,7 +73,8 @@ class TableOwnershipTest {
           "queue",
           List.of(
               "work_queue", "work_queue_message", "work_queue_delayed", "work_queue_dead_letter")),
-      Map.entry("events", List.of("event_outbox", "event_log", "event_inbox")),
+      Map.entry(
+          "events", List.of("event_outbox", "event_log", "event_inbox", "event_stream_cursor")),
       Map.entry("webhooks", List.of("webhook_endpoints", "webhook_dead_letters")),
       Map.entry("web", List.of("dashboard_sign_outs")),
       Map.entry("cluster", List.of("nodes"))));
