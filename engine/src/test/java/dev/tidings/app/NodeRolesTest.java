@@ -3,17 +3,23 @@ package dev.tidings.app;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tidings.audience.SuppressionListener;
 import dev.tidings.campaign.send.SendOptions;
 import dev.tidings.config.SettingsLoader;
 import dev.tidings.delivery.ReceiptQueue;
+import dev.tidings.notify.ProductNewsListener;
 import dev.tidings.opentime.EngagementRecorder;
+import dev.tidings.optimize.ExperimentStepsListener;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.queue.Disposition;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
+import dev.tidings.sendtime.OpenHoursListener;
 import dev.tidings.testing.StartsServers;
 import dev.tidings.testing.TestDatabases;
 import dev.tidings.web.RouteGroup;
+import dev.tidings.webhooks.WebhookDelivery;
+import dev.tidings.webhooks.WebhookFanOut;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -97,6 +103,12 @@ class NodeRolesTest {
               SendOptions.defaults().receiptQueueName(),
               EngagementRecorder.RECEIPTS_TOPIC.name(),
               SendOptions.defaults().queueName(),
+              WebhookDelivery.TOPIC.name(),
+              "tidings.events." + SuppressionListener.NAME,
+              "tidings.events." + ProductNewsListener.NAME,
+              "tidings.events." + ExperimentStepsListener.NAME,
+              "tidings.events." + OpenHoursListener.NAME,
+              "tidings.events." + WebhookFanOut.NAME,
               queue);
       publish(node, "to the worker");
       assertThat(consumed.poll(20, TimeUnit.SECONDS)).isEqualTo("to the worker");
