@@ -38,6 +38,7 @@ class DeliveryBenchIT {
               EnumSet.of(DeliveryBench.Way.HTTP, DeliveryBench.Way.STORE),
               3),
           db -> BenchDeliveryPipeline.start(db, Optional.empty(), 2, 1 << 20),
+          db -> BenchEventsOut.start(db, BenchEventsOut.funnelListeners(db)),
           (task, total) -> new Tracker() {
             @Override
             public void stepTo(long done) {}
@@ -48,7 +49,7 @@ class DeliveryBenchIT {
           out);
       assertThat(result.designs())
           .extracting(DeliveryBench.Design::name)
-          .containsExactly("tidings http", "tidings store");
+          .containsExactly("tidings http", "tidings store, events off", "tidings store");
       for (var design : result.designs()) {
         assertThat(design.receipts()).as(design.name()).isEqualTo(5_000);
         assertThat(design.funnelError()).as(design.name()).isZero();
@@ -56,6 +57,7 @@ class DeliveryBenchIT {
     }
     assertThat(printed.toString(StandardCharsets.UTF_8))
         .contains("queue on queue tables")
-        .contains("all 20 requests answered");
+        .contains("all 20 requests answered")
+        .contains("events out costs the receipts");
   }
 }
