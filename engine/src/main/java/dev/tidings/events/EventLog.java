@@ -51,7 +51,8 @@ public final class EventLog {
         .list());
   }
 
-  private static CloudEvent row(ResultSet rows) throws SQLException {
+  /** A row of {@code event_log} (position, id, type, subject, occurred, data as text) as its event. */
+  static CloudEvent row(ResultSet rows) throws SQLException {
     String type = rows.getString("type");
     return new CloudEvent(
         rows.getString("id"),

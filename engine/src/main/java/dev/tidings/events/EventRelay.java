@@ -151,24 +151,11 @@ public final class EventRelay {
               FROM exploded
             RETURNING position, id, type, subject, occurred, CAST(data AS text) AS data""")
         .bind("rows", ROWS_PER_ROUND)
-        .map((rows, context) -> row(rows))
+        .map((rows, context) -> EventLog.row(rows))
         .list()
         .stream()
         .sorted(java.util.Comparator.comparingLong(CloudEvent::position))
         .toList();
-  }
-
-  private static CloudEvent row(java.sql.ResultSet rows) throws java.sql.SQLException {
-    String type = rows.getString("type");
-    return new CloudEvent(
-        rows.getString("id"),
-        rows.getLong("position"),
-        CloudEventType.named(type)
-            .orElseThrow(() ->
-                new IllegalStateException("the outbox holds an event of unknown type " + type)),
-        rows.getString("subject"),
-        rows.getTimestamp("occurred").toInstant(),
-        Json.MAPPER.readTree(rows.getString("data")));
   }
 
   private void publish(List<CloudEvent> events) {
