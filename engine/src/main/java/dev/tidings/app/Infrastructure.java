@@ -270,8 +270,17 @@ public final class Infrastructure implements AutoCloseable {
         workQueue = rabbit;
       } else {
         var databaseOfQueue = database();
-        workQueue = open(
+        var tables = open(
             () -> new PostgresWorkQueue(databaseOfQueue, PostgresQueueOptions.defaults(), metrics));
+        if (settings.embeddedDatabase()) {
+          // the embedded database is this process's alone: a lease in it is one a killed run left
+          int ended = tables.endLeasesOfAnEarlierProcess();
+          if (ended > 0)
+            log.warn(
+                "{} queue messages were held by an earlier run that did not stop; delivering them again",
+                ended);
+        }
+        workQueue = tables;
       }
     }
     return workQueue;

@@ -6,7 +6,6 @@ import dev.tidings.config.Settings;
 import java.io.Console;
 import java.io.PrintStream;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What an operator needs to see once a node is up: where it is and how to call it. The API key itself
@@ -46,8 +45,7 @@ public final class Banner {
     String url = "http://localhost:" + port;
     String keyFile = settings.dataDir().resolve("api-key").toString();
     out.println();
-    out.println(
-        "Tidings " + role.name().toLowerCase(Locale.ROOT) + " node is running at " + url + "/");
+    out.println("Tidings " + role.label() + " node is running at " + url + "/");
     if (role.startsRoutes()) {
       String where = settings.apiKey().isPresent() ? "TIDINGS_API_KEY" : "kept in " + keyFile;
       boolean showKey =

@@ -29,7 +29,7 @@ public abstract class NodeCommand extends EnvironmentAware implements Callable<I
   @Override
   public final Integer call() {
     var settings = settings();
-    Role role = role();
+    Role role = Role.on(role(), settings.embeddedDatabase());
     var additions = additions(settings);
     Logging.configure(settings.logFormat(), settings.accessLog());
     var node = Node.of(settings, additions);

@@ -36,6 +36,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       throw new IllegalArgumentException("port must be within 0..65535 but was " + port);
     try {
       Files.createDirectories(dataDirectory);
+      OrphanedPostmaster.stopIfLeft(dataDirectory);
       var postgres = EmbeddedPostgres.builder()
           .setPort(port)
           .setDataDirectory(dataDirectory)

@@ -144,6 +144,16 @@ class NodeRolesTest {
   }
 
   @Test
+  void serve_on_the_embedded_database_works_its_own_queues_and_elsewhere_leaves_them_to_workers() {
+    assertThat(Role.on(Role.SERVE, true)).isEqualTo(Role.SERVE_ALONE);
+    assertThat(Role.SERVE_ALONE.startsRoutes()).isTrue();
+    assertThat(Role.SERVE_ALONE.startsConsumers()).isTrue();
+    assertThat(Role.on(Role.SERVE, false)).isEqualTo(Role.SERVE);
+    assertThat(Role.on(Role.WORKER, true)).isEqualTo(Role.WORKER);
+    assertThat(Role.on(Role.DEMO, false)).isEqualTo(Role.DEMO);
+  }
+
+  @Test
   void demo_runs_both() throws Exception {
     try (var node = node()) {
       node.start(Role.DEMO, 0);

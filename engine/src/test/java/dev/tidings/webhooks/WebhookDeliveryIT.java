@@ -16,6 +16,7 @@ import dev.tidings.queue.Subscription;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.ReceivedEvents;
+import dev.tidings.testing.StandardWebhooksReceiver;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -365,6 +365,21 @@ final class MessageTable {
         .execute());
   }
 
+  /**
+   * Ends every lease of every queue now; how many there were. A message with deliveries left waits
+   * again at once; one at its last delivery keeps its claim with its lease run out, so the next round
+   * of {@link #releaseExpired} dead-letters it as it would any consumer's that died.
+   */
+  int endEveryLease() {
+    return jdbi.withHandle(handle -> handle.createUpdate("""
+            UPDATE work_queue_message m
+               SET claim_token = CASE WHEN m.deliveries < q.max_deliveries THEN NULL ELSE m.claim_token END,
+                   visible_at = clock_timestamp()
+              FROM work_queue q
+             WHERE q.name = m.queue AND m.claim_token IS NOT NULL
+            """).execute());
+  }
+
   /** What became of expired leases: dead-lettered at their last delivery, or waiting again. */
   record Expired(int deadLettered, int returned) {}
 

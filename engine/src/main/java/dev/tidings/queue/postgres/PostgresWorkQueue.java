@@ -233,6 +233,16 @@ public final class PostgresWorkQueue implements WorkQueue {
     listener.close();
   }
 
+  /**
+   * Ends every lease at once, as if each had run out, so that what they held is delivered again now
+   * rather than after the visibility timeout (the delivery counts towards its max deliveries). Only for
+   * a database no other live process uses, at the start of the one that does (the embedded default):
+   * every lease there was taken by an earlier process of it that was killed. How many there were.
+   */
+  public int endLeasesOfAnEarlierProcess() {
+    return unavailableOnFailure("end the leases of an earlier process", table::endEveryLease);
+  }
+
   /** Test hook: stop as a killed process would, leaving every message in progress leased until its timeout. */
   void abandon() {
     for (ConsumerSubscription subscription : List.copyOf(subscriptions)) subscription.abandon();

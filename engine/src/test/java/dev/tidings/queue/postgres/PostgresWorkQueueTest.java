@@ -55,6 +55,46 @@ class PostgresWorkQueueTest extends WorkQueueContract {
   }
 
   @Test
+  void the_leases_a_killed_process_left_end_at_the_next_start_not_after_the_visibility_timeout()
+      throws Exception {
+    String queueName = "wq-killed-" + UUID.randomUUID().toString().substring(0, 8);
+    // a schema of its own: ending every lease must not touch the other tests' queues
+    try (var alone = TestDatabases.embedded()) {
+      var killed = new PostgresWorkQueue(alone, PostgresWorkQueueFixture.FAST, metrics);
+      // the default visibility timeout (5 min) and 2 deliveries: waiting it out is not an option
+      killed.declare(new QueueSpec(queueName, 0, 2, QueueSpec.DEFAULT_VISIBILITY_TIMEOUT));
+      killed.publishAll(
+          queueName, List.of(Message.of(new byte[] {1}, 0), Message.of(new byte[] {2}, 0)));
+      BlockingQueue<Delivery> held = new LinkedBlockingQueue<>();
+      killed.subscribe(queueName, 2, 1, delivery -> {
+        held.add(delivery);
+        Thread.sleep(Long.MAX_VALUE);
+        return Disposition.ACK;
+      });
+      assertThat(held.poll(10, TimeUnit.SECONDS)).isNotNull();
+      assertThat(held.poll(10, TimeUnit.SECONDS)).isNotNull();
+      killed.abandon();
+
+      try (var restarted = new PostgresWorkQueue(alone, PostgresWorkQueueFixture.FAST, metrics)) {
+        assertThat(restarted.endLeasesOfAnEarlierProcess()).isEqualTo(2);
+        BlockingQueue<Delivery> again = new LinkedBlockingQueue<>();
+        Subscription subscription = restarted.subscribe(queueName, 2, 1, delivery -> {
+          again.add(delivery);
+          return Disposition.ACK;
+        });
+        try {
+          assertThat(again.poll(10, TimeUnit.SECONDS))
+              .as("delivered again at once, not after 5 minutes")
+              .isNotNull();
+          assertThat(again.poll(10, TimeUnit.SECONDS)).isNotNull();
+        } finally {
+          subscription.close();
+        }
+      }
+    }
+  }
+
+  @Test
   void an_idle_consumer_is_woken_by_notify_long_before_its_poll_interval() throws Exception {
     String queueName = "wq-notify-" + UUID.randomUUID().toString().substring(0, 8);
     var slowPolling = new PostgresQueueOptions(

@@ -1,4 +1,4 @@
-package dev.tidings.webhooks;
+package dev.tidings.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -27,17 +27,17 @@ import javax.crypto.spec.SecretKeySpec;
  * accepts when any {@code v1,} signature in the space-separated list equals one, compared in
  * constant time. Verified deliveries are kept by {@code webhook-id}, so duplicates collapse.
  */
-final class StandardWebhooksReceiver implements AutoCloseable {
-  static final Duration TOLERANCE = Duration.ofMinutes(5);
+public final class StandardWebhooksReceiver implements AutoCloseable {
+  public static final Duration TOLERANCE = Duration.ofMinutes(5);
 
   /** What the receiver does with the {@code n}th request (1-based) before verifying it. */
-  enum Behaviour {
+  public enum Behaviour {
     ANSWER,
     FAIL,
     HANG
   }
 
-  interface Plan {
+  public interface Plan {
     Behaviour nth(int n);
   }
 
@@ -46,11 +46,11 @@ final class StandardWebhooksReceiver implements AutoCloseable {
   private volatile Plan plan = n -> Behaviour.ANSWER;
   private final AtomicInteger requests = new AtomicInteger();
   private final AtomicInteger unverified = new AtomicInteger();
-  final Map<String, String> verified = new ConcurrentHashMap<>();
-  final List<String> verifiedIds = new CopyOnWriteArrayList<>();
-  final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
+  public final Map<String, String> verified = new ConcurrentHashMap<>();
+  public final List<String> verifiedIds = new CopyOnWriteArrayList<>();
+  public final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
 
-  StandardWebhooksReceiver(List<String> secrets) throws IOException {
+  public StandardWebhooksReceiver(List<String> secrets) throws IOException {
     this.secrets = List.copyOf(secrets);
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
@@ -58,23 +58,23 @@ final class StandardWebhooksReceiver implements AutoCloseable {
     server.start();
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
   }
 
-  void secrets(List<String> known) {
+  public void secrets(List<String> known) {
     this.secrets = List.copyOf(known);
   }
 
-  void plan(Plan next) {
+  public void plan(Plan next) {
     this.plan = next;
   }
 
-  int requests() {
+  public int requests() {
     return requests.get();
   }
 
-  int unverified() {
+  public int unverified() {
     return unverified.get();
   }
 
