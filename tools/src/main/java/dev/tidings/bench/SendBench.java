@@ -6,6 +6,7 @@ import dev.tidings.campaign.send.SendOptions;
 import dev.tidings.campaign.send.SendPipeline;
 import dev.tidings.campaign.send.SendProgress;
 import dev.tidings.coordination.Coordination;
+import dev.tidings.events.EventOutbox;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.SendResult;
 import dev.tidings.message.MessageId;
@@ -58,8 +59,12 @@ public final class SendBench {
   public record Backend(
       String name, Jdbi jdbi, WorkQueue queue, Coordination coordination, MailTransport mail) {}
 
+  /**
+   * The run with a run's hand-over and completion told to {@code outbox}; the relay and listeners,
+   * when on, are the caller's to run beside it.
+   */
   public static Result run(
-      Backend backend, Options options, DiscardSmtpServer smtp, PrintStream out)
+      Backend backend, Options options, EventOutbox outbox, DiscardSmtpServer smtp, PrintStream out)
       throws InterruptedException {
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     var sendOptions = SendOptions.defaults()
@@ -75,6 +80,7 @@ public final class SendBench {
         backend.queue(),
         backend.coordination(),
         sendOptions,
+        outbox,
         InstantSource.system(),
         metrics)) {
       resetPeaks();

@@ -7,6 +7,8 @@ import dev.tidings.bench.SendBench;
 import dev.tidings.cli.EnvironmentAware;
 import dev.tidings.cli.UsageException;
 import dev.tidings.config.Settings;
+import dev.tidings.events.EventOutbox;
+import dev.tidings.storage.Database;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -31,7 +33,9 @@ import picocli.CommandLine.Option;
           + " workers render and send every email over SMTP to a local server that discards them.",
       "Backends: embedded (a fresh embedded PostgreSQL with queue tables and in-process"
           + " coordination) and real (RabbitMQ + Redis + PostgreSQL on this machine, in a"
-          + " throwaway database). Also the same emails sent directly, without the pipeline."
+          + " throwaway database). Also the same emails sent directly, without the pipeline.",
+      "Each backend runs twice: with events out off (a run's hand-over and completion not told)"
+          + " and on (told, with the relay and the funnel's listeners running beside it)."
     })
 final class SendBenchCommand extends EnvironmentAware implements Callable<Integer> {
   @Option(
@@ -105,15 +109,15 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
     try (var smtp = DiscardSmtpServer.start()) {
       String smtpUrl = "smtp://127.0.0.1:" + smtp.port() + "?pool=" + Math.min(64, slots * senders);
       if (!which.equals("real")) results.add(embedded(options, smtp, smtpUrl, results));
-      if (!which.equals("embedded")) results.add(real(options, smtp, smtpUrl));
+      if (!which.equals("embedded")) results.add(real(options, smtp, smtpUrl, results));
     }
     System.out.println();
     System.out.printf(
-        "%-22s %10s %9s %10s %12s %10s %6s%n",
+        "%-30s %10s %9s %10s %12s %10s %6s%n",
         "backend", "emails", "plan s", "total s", "emails/s", "render us", "heap MB");
     for (var result : results) {
       System.out.printf(
-          "%-22s %,10d %9.2f %10.2f %,12.0f %10.1f %6d%n",
+          "%-30s %,10d %9.2f %10.2f %,12.0f %10.1f %6d%n",
           result.backend(),
           result.emails(),
           result.planSeconds(),
@@ -142,14 +146,68 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
       try (var node = new Infrastructure(settings(environment))) {
         var backendPieces = new SendBench.Backend(
             "embedded", node.database().jdbi(), node.workQueue(), node.coordination(), node.mail());
-        var result = SendBench.run(backendPieces, options, smtp, System.out);
-        results.add(SendBench.direct(node.mail(), options, smtp));
-        return result;
+        results.add(eventsOff(backendPieces, options, smtp, results));
+        results.add(eventsOn(backendPieces, node.database(), options, smtp));
+        return SendBench.direct(node.mail(), options, smtp);
       }
     }
   }
 
-  private SendBench.Result real(SendBench.Options options, DiscardSmtpServer smtp, String smtpUrl)
+  /**
+   * The run with events out off: no hand-over or completion told, nothing relayed. The first run of the
+   * command follows an unreported warm-up run, so that the JIT's first minute does not fall on the
+   * events-off figure alone.
+   */
+  private static SendBench.Result eventsOff(
+      SendBench.Backend backend,
+      SendBench.Options options,
+      DiscardSmtpServer smtp,
+      List<SendBench.Result> results)
+      throws InterruptedException {
+    if (results.isEmpty()) {
+      var warmUp = new SendBench.Options(
+          Math.min(options.subscribers(), 30_000),
+          options.slots(),
+          options.senders(),
+          options.chunk(),
+          options.partitionSize());
+      var warming = new SendBench.Backend(
+          "warm-up (not reported)",
+          backend.jdbi(),
+          backend.queue(),
+          backend.coordination(),
+          backend.mail());
+      SendBench.run(warming, warmUp, EventOutbox.OFF, smtp, System.out);
+    }
+    var off = new SendBench.Backend(
+        backend.name() + ", events off",
+        backend.jdbi(),
+        backend.queue(),
+        backend.coordination(),
+        backend.mail());
+    return SendBench.run(off, options, EventOutbox.OFF, smtp, System.out);
+  }
+
+  /**
+   * The run as a worker node makes it: events told, and the relay and the funnel's listeners running
+   * beside the send on the same database and cores.
+   */
+  private static SendBench.Result eventsOn(
+      SendBench.Backend backend,
+      Database database,
+      SendBench.Options options,
+      DiscardSmtpServer smtp)
+      throws InterruptedException {
+    try (var events = BenchEventsOut.start(database, BenchEventsOut.funnelListeners(database))) {
+      return SendBench.run(backend, options, EventOutbox.ON, smtp, System.out);
+    }
+  }
+
+  private SendBench.Result real(
+      SendBench.Options options,
+      DiscardSmtpServer smtp,
+      String smtpUrl,
+      List<SendBench.Result> results)
       throws IOException, InterruptedException, SQLException {
     String database = "tidings_bench_send_" + UUID.randomUUID().toString().substring(0, 8);
     try (var connection = DriverManager.getConnection(adminUrl);
@@ -167,16 +225,14 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
       environment.put("TIDINGS_SMTP_URL", smtpUrl);
       environment.put("TIDINGS_DB_POOL_SIZE", Integer.toString(slots * 2 + 8));
       try (var node = new Infrastructure(settings(environment))) {
-        return SendBench.run(
-            new SendBench.Backend(
-                "rabbitmq+redis+pg",
-                node.database().jdbi(),
-                node.workQueue(),
-                node.coordination(),
-                node.mail()),
-            options,
-            smtp,
-            System.out);
+        var backendPieces = new SendBench.Backend(
+            "rabbitmq+redis+pg",
+            node.database().jdbi(),
+            node.workQueue(),
+            node.coordination(),
+            node.mail());
+        results.add(eventsOff(backendPieces, options, smtp, results));
+        return eventsOn(backendPieces, node.database(), options, smtp);
       }
     } finally {
       try (var connection = DriverManager.getConnection(adminUrl);

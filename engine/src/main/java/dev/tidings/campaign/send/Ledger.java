@@ -28,9 +28,16 @@ final class Ledger {
   static final String PLANNING = "PLANNING";
 
   private final Jdbi jdbi;
+  private final EventOutbox outbox;
 
   Ledger(Jdbi jdbi) {
+    this(jdbi, EventOutbox.ON);
+  }
+
+  /** @param outbox where a run's hand-over and completion are told, in the transaction that records them */
+  Ledger(Jdbi jdbi, EventOutbox outbox) {
     this.jdbi = jdbi;
+    this.outbox = outbox;
   }
 
   /** A recipient's fate after its SMTP reply; {@code planned} hands it back unsent. */
@@ -251,7 +258,7 @@ final class Ledger {
         .bind("partitions", partitions)
         .mapTo(Long.class)
         .findOne()
-        .ifPresent(planned -> EventOutbox.ON.append(
+        .ifPresent(planned -> outbox.append(
             handle, List.of(new HandedOver(campaignId, runId, planned, Instant.now())))));
   }
 
@@ -536,7 +543,7 @@ final class Ledger {
                   rows.getLong("failed"),
                   rows.getTimestamp("finished_at").toInstant())))
           .findOne();
-      done.ifPresent(run -> EventOutbox.ON.append(handle, List.of(run.getValue())));
+      done.ifPresent(run -> outbox.append(handle, List.of(run.getValue())));
       return done.map(Map.Entry::getKey);
     });
   }

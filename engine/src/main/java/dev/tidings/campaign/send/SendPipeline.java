@@ -1,6 +1,7 @@
 package dev.tidings.campaign.send;
 
 import dev.tidings.coordination.Coordination;
+import dev.tidings.events.EventOutbox;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.queue.ConsumerGroup;
 import dev.tidings.queue.Topic;
@@ -37,7 +38,19 @@ public final class SendPipeline implements AutoCloseable {
       SendOptions options,
       InstantSource clock,
       MeterRegistry metrics) {
-    this.ledger = new Ledger(jdbi);
+    this(jdbi, queue, coordination, options, EventOutbox.ON, clock, metrics);
+  }
+
+  /** As above, telling a run's hand-over and completion to {@code outbox} (benchmarks turn it off). */
+  public SendPipeline(
+      Jdbi jdbi,
+      WorkQueue queue,
+      Coordination coordination,
+      SendOptions options,
+      EventOutbox outbox,
+      InstantSource clock,
+      MeterRegistry metrics) {
+    this.ledger = new Ledger(jdbi, outbox);
     this.states = new RunStates(ledger, options.stateCacheTtl());
     this.coordination = coordination;
     this.queue = queue;
