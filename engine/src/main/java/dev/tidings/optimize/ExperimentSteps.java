@@ -1,7 +1,12 @@
 package dev.tidings.optimize;
 
+import dev.tidings.events.EventListener.ReceivedEvent;
+import dev.tidings.events.delivery.Clicked;
+import dev.tidings.events.delivery.Opened;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jdbi.v3.core.Handle;
 
@@ -16,6 +21,30 @@ public final class ExperimentSteps {
   private ExperimentSteps() {}
 
   /** Counts the people's first opens and clicks among these messages for their variants. */
+  /** The events, among {@code events}, of emails sent in an experiment, in order. */
+  static List<ReceivedEvent> ofExperiments(Handle handle, List<ReceivedEvent> events) {
+    if (events.isEmpty()) return events;
+    List<String> messages = new ArrayList<>(events.size());
+    for (ReceivedEvent received : events) messages.add(messageOf(received));
+    Set<String> sent = new HashSet<>(handle
+        .createQuery("SELECT message_id FROM experiment_sends WHERE message_id = ANY(:messages)")
+        .bindArray("messages", String.class, messages)
+        .mapTo(String.class)
+        .list());
+    if (sent.isEmpty()) return List.of();
+    return events.stream()
+        .filter(received -> sent.contains(messageOf(received)))
+        .toList();
+  }
+
+  private static String messageOf(ReceivedEvent received) {
+    return switch (received.event()) {
+      case Opened open -> open.messageId();
+      case Clicked click -> click.messageId();
+      default -> "";
+    };
+  }
+
   static void count(Handle handle, List<String> openedMessages, List<String> clickedMessages) {
     List<String> messages = new ArrayList<>(openedMessages);
     messages.addAll(clickedMessages);

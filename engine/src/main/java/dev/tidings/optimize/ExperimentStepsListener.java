@@ -36,9 +36,11 @@ public final class ExperimentStepsListener implements EventListener {
   @Override
   public void apply(List<ReceivedEvent> events) {
     jdbi.useTransaction(handle -> {
+      // most emails are in no experiment: their events count for nothing, so need no inbox mark
+      List<ReceivedEvent> ofExperiments = ExperimentSteps.ofExperiments(handle, events);
       List<String> opened = new ArrayList<>();
       List<String> clicked = new ArrayList<>();
-      for (ReceivedEvent received : EventInbox.unseen(handle, NAME, events)) {
+      for (ReceivedEvent received : EventInbox.unseen(handle, NAME, ofExperiments)) {
         switch (received.event()) {
           case Opened open -> opened.add(open.messageId());
           case Clicked click -> clicked.add(click.messageId());

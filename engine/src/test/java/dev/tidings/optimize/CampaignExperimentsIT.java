@@ -3,8 +3,10 @@ package dev.tidings.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tidings.delivery.FunnelStep;
+import dev.tidings.events.delivery.Opened;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.FunnelSteps;
+import dev.tidings.testing.ReceivedEvents;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
@@ -75,6 +77,30 @@ class CampaignExperimentsIT {
     assertThat(experiments.results(6, 2, CampaignExperiments.Goal.OPEN))
         .extracting(p -> p.trials())
         .containsExactly(0L, 0L);
+  }
+
+  @Test
+  void a_step_delivered_again_counts_once_and_an_email_in_no_experiment_leaves_no_inbox_mark()
+      throws Exception {
+    experiments.sent(7, "m-9", "s-9", 0);
+    var listener = new ExperimentStepsListener(database.jdbi());
+    var opened = ReceivedEvents.of(new Opened("m-9", 7, "s-9", MONDAY));
+    var elsewhere = ReceivedEvents.of(new Opened("m-not-tested", 7, "s-8", MONDAY));
+    listener.apply(opened);
+    listener.apply(opened);
+    listener.apply(elsewhere);
+
+    assertThat(experiments.results(7, 1, CampaignExperiments.Goal.OPEN))
+        .extracting(p -> p.successes() + "/" + p.trials())
+        .containsExactly("1/1");
+    long marks = database
+        .jdbi()
+        .withHandle(handle -> handle
+            .createQuery("SELECT count(*) FROM event_inbox WHERE listener = :listener")
+            .bind("listener", ExperimentStepsListener.NAME)
+            .mapTo(Long.class)
+            .one());
+    assertThat(marks).as("the experiment's open alone is marked").isEqualTo(1);
   }
 
   @Test
