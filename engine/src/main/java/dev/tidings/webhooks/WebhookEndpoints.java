@@ -194,12 +194,18 @@ public final class WebhookEndpoints {
         .findOne());
   }
 
-  /** Notes a delivered attempt: the failures in a row end. */
+  /**
+   * Notes a delivered attempt: the failures in a row end. The last success is kept to the second: a
+   * busy endpoint's deliveries would otherwise each write (and wait on the lock of) its one row, which
+   * held every sender of an endpoint to one commit at a time.
+   */
   void delivered(String id) {
     jdbi.useHandle(handle -> handle
         .createUpdate("""
             UPDATE webhook_endpoints SET last_success_at = :now, failures_in_a_row = 0
-            WHERE id = :id""")
+            WHERE id = :id
+              AND (failures_in_a_row > 0 OR last_success_at IS NULL
+                   OR last_success_at < CAST(:now AS timestamptz) - interval '1 second')""")
         .bind("id", id)
         .bind("now", Timestamp.from(clock.instant()))
         .execute());

@@ -71,8 +71,9 @@ public final class WebhookSender {
   }
 
   public ConsumerGroup consumers() {
+    // one consumer holding them all: many deliveries claimed by one statement, not one each
     return consumers ->
-        consumers.consume(WebhookDelivery.TOPIC, options.consumers(), 1, this::send);
+        consumers.consume(WebhookDelivery.TOPIC, 1, options.consumers(), this::send);
   }
 
   /** One attempt of one delivery; the message is settled here whatever the endpoint answers. */
