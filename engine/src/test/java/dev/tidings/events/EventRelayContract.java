@@ -9,14 +9,11 @@ import dev.tidings.activity.ActivityIntake;
 import dev.tidings.activity.EventType;
 import dev.tidings.events.activity.ActivityAccepted;
 import dev.tidings.events.audience.Subscribed;
-import dev.tidings.queue.BatchHandler;
-import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.queue.MessageHandler;
-import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.UnknownQueueException;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.storage.Database;
+import dev.tidings.testing.Subscribing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,19 +91,7 @@ abstract class EventRelayContract {
 
   private void consume(EventRoutes routes) {
     new EventConsumers(routes, queue, new SimpleMeterRegistry())
-        .register(new ConsumerGroup.Consumers() {
-          @Override
-          public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
-            throw new UnsupportedOperationException();
-          }
-
-          @Override
-          public void consumeBatches(
-              QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
-            queue.declare(spec);
-            subscriptions.add(queue.subscribeBatches(spec.name(), consumers, batchSize, handler));
-          }
-        });
+        .register(new Subscribing(queue, subscriptions));
   }
 
   private EventRelay relay(EventRoutes routes) {

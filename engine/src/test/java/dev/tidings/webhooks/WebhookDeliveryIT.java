@@ -8,15 +8,12 @@ import dev.tidings.events.audience.Subscribed;
 import dev.tidings.events.delivery.Opened;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.fetch.GuardedFetcher;
-import dev.tidings.queue.BatchHandler;
-import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.queue.MessageHandler;
-import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.ReceivedEvents;
 import dev.tidings.testing.StandardWebhooksReceiver;
+import dev.tidings.testing.Subscribing;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -86,19 +83,7 @@ class WebhookDeliveryIT {
         new WebhookSender.Options(schedule, 4),
         InstantSource.system(),
         metrics);
-    sender.consumers().register(new ConsumerGroup.Consumers() {
-      @Override
-      public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
-        queue.declare(spec);
-        running.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
-      }
-
-      @Override
-      public void consumeBatches(
-          QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
-        throw new UnsupportedOperationException();
-      }
-    });
+    sender.consumers().register(new Subscribing(queue, running));
   }
 
   private StandardWebhooksReceiver receiver(List<String> secrets) throws Exception {

@@ -10,10 +10,6 @@ import dev.tidings.events.EventOutbox;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.SendResult;
 import dev.tidings.message.MessageId;
-import dev.tidings.queue.BatchHandler;
-import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.queue.MessageHandler;
-import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -240,21 +236,6 @@ public final class SendBench {
     double micros() {
       long n = count.get();
       return n == 0 ? 0 : nanos.get() / 1e3 / n;
-    }
-  }
-
-  private record Subscribing(WorkQueue queue, List<Subscription> subscriptions)
-      implements ConsumerGroup.Consumers {
-    @Override
-    public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
-      queue.declare(spec);
-      subscriptions.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
-    }
-
-    @Override
-    public void consumeBatches(QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
-      queue.declare(spec);
-      subscriptions.add(queue.subscribeBatches(spec.name(), consumers, batchSize, handler));
     }
   }
 }

@@ -1,16 +1,14 @@
 package dev.tidings.tools;
 
 import dev.tidings.audience.SuppressionListener;
+import dev.tidings.bench.Subscribing;
 import dev.tidings.events.EventConsumers;
 import dev.tidings.events.EventListener;
 import dev.tidings.events.EventRelay;
 import dev.tidings.events.EventRoutes;
 import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.optimize.ExperimentStepsListener;
-import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.queue.MessageHandler;
-import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.sendtime.OpenHoursListener;
@@ -64,20 +62,7 @@ public final class BenchEventsOut implements AutoCloseable {
     var relay = new EventRelay(database.jdbi(), queue, routes, InstantSource.system(), metrics);
     relay.declareQueues();
     List<Subscription> subscriptions = new ArrayList<>();
-    var consumers = new ConsumerGroup.Consumers() {
-      @Override
-      public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
-        queue.declare(spec);
-        subscriptions.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
-      }
-
-      @Override
-      public void consumeBatches(
-          QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
-        queue.declare(spec);
-        subscriptions.add(queue.subscribeBatches(spec.name(), consumers, batchSize, handler));
-      }
-    };
+    var consumers = new Subscribing(queue, subscriptions);
     new EventConsumers(routes, queue, metrics).register(consumers);
     more.apply(queue).forEach(group -> group.register(consumers));
     var jobs = new BackgroundJobs(metrics, InstantSource.system());

@@ -4,15 +4,13 @@ import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.mail.MailTransport;
-import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.queue.MessageHandler;
-import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.PlainComposer;
+import dev.tidings.testing.Subscribing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -73,20 +71,7 @@ final class SendHarness implements AutoCloseable {
 
   void startWorkers(Composer composer, MailTransport mail) {
     ConsumerGroup group = pipeline.consumers(composer, mail);
-    group.register(new ConsumerGroup.Consumers() {
-      @Override
-      public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
-        queue.declare(spec);
-        running.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
-      }
-
-      @Override
-      public void consumeBatches(
-          QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
-        queue.declare(spec);
-        running.add(queue.subscribeBatches(spec.name(), consumers, batchSize, handler));
-      }
-    });
+    group.register(new Subscribing(queue, running));
   }
 
   void stopWorkers() {

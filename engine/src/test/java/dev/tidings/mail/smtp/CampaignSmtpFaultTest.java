@@ -11,15 +11,13 @@ import dev.tidings.campaign.send.SendState;
 import dev.tidings.coordination.Coordination;
 import dev.tidings.coordination.inprocess.InProcessCoordination;
 import dev.tidings.coordination.postgres.PostgresCountdown;
-import dev.tidings.queue.BatchHandler;
 import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.queue.MessageHandler;
-import dev.tidings.queue.QueueSpec;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.postgres.PostgresWorkQueue;
 import dev.tidings.storage.Database;
 import dev.tidings.testing.PlainComposer;
 import dev.tidings.testing.StartsServers;
+import dev.tidings.testing.Subscribing;
 import dev.tidings.testing.TestDatabases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -76,19 +74,7 @@ class CampaignSmtpFaultTest {
         new SimpleMeterRegistry());
     Composer composer = new PlainComposer();
     ConsumerGroup group = pipeline.consumers(composer, transport);
-    group.register(new ConsumerGroup.Consumers() {
-      @Override
-      public void consume(QueueSpec spec, int consumers, int prefetch, MessageHandler handler) {
-        queue.declare(spec);
-        running.add(queue.subscribe(spec.name(), consumers, prefetch, handler));
-      }
-
-      @Override
-      public void consumeBatches(
-          QueueSpec spec, int consumers, int batchSize, BatchHandler handler) {
-        throw new UnsupportedOperationException();
-      }
-    });
+    group.register(new Subscribing(queue, running));
   }
 
   @AfterEach
