@@ -99,8 +99,8 @@ final class DeliveryBenchCommand extends EnvironmentAware implements Callable<In
       defaultValue = "worker",
       description =
           "what runs beside the store with events on: worker (the relay and the funnel's listeners,"
-              + " as a worker runs them) or outbox (the events written, nothing relaying them)"
-              + " (default ${DEFAULT-VALUE})")
+              + " as a worker runs them), relay (the relay alone, to the log, no listener) or outbox"
+              + " (the events written, nothing relaying them) (default ${DEFAULT-VALUE})")
   String eventsOut;
 
   @Option(names = "--json", description = "also write the figures as JSON to this file")
@@ -125,8 +125,9 @@ final class DeliveryBenchCommand extends EnvironmentAware implements Callable<In
       }
     }
     if (chosen.isEmpty()) throw new UsageException("--ways must name at least one way");
-    if (!eventsOut.equals("worker") && !eventsOut.equals("outbox"))
-      throw new UsageException("--events-out takes worker or outbox, not '" + eventsOut + "'");
+    if (!Set.of("worker", "relay", "outbox").contains(eventsOut))
+      throw new UsageException(
+          "--events-out takes worker, relay or outbox, not '" + eventsOut + "'");
     var settings = settings();
     Logging.configure(settings.logFormat());
     // One access-log line per request would bury the figures.
@@ -143,10 +144,12 @@ final class DeliveryBenchCommand extends EnvironmentAware implements Callable<In
               messages, receipts, batch, consumers, pessimisticReceipts, seed, chosen, httpClients),
           database ->
               BenchDeliveryPipeline.start(database, rabbit, consumers, settings.maxBodyBytes()),
-          eventsOut.equals("outbox")
-              ? database -> () -> {}
-              : database ->
-                  BenchEventsOut.start(database, BenchEventsOut.funnelListeners(database)),
+          switch (eventsOut) {
+            case "outbox" -> database -> () -> {};
+            case "relay" -> database -> BenchEventsOut.start(database, List.of());
+            default ->
+              database -> BenchEventsOut.start(database, BenchEventsOut.funnelListeners(database));
+          },
           DeliveryBenchCommand::progress,
           System.out);
       if (json != null) {
