@@ -20,7 +20,6 @@ public final class ExperimentSteps {
 
   private ExperimentSteps() {}
 
-  /** Counts the people's first opens and clicks among these messages for their variants. */
   /** The events, among {@code events}, of emails sent in an experiment, in order. */
   static List<ReceivedEvent> ofExperiments(Handle handle, List<ReceivedEvent> events) {
     if (events.isEmpty()) return events;
@@ -45,6 +44,7 @@ public final class ExperimentSteps {
     };
   }
 
+  /** Counts the people's first opens and clicks among these messages for their variants. */
   static void count(Handle handle, List<String> openedMessages, List<String> clickedMessages) {
     List<String> messages = new ArrayList<>(openedMessages);
     messages.addAll(clickedMessages);

@@ -10,6 +10,7 @@ import dev.tidings.events.EventOutbox;
 import dev.tidings.mail.MailTransport;
 import dev.tidings.mail.SendResult;
 import dev.tidings.message.MessageId;
+import dev.tidings.queue.Subscribing;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -36,7 +37,11 @@ import org.jdbi.v3.core.Jdbi;
 public final class SendBench {
   private SendBench() {}
 
-  public record Options(int subscribers, int slots, int senders, int chunk, int partitionSize) {}
+  public record Options(int subscribers, int slots, int senders, int chunk, int partitionSize) {
+    public Options withSubscribers(int fewer) {
+      return new Options(fewer, slots, senders, chunk, partitionSize);
+    }
+  }
 
   public record Result(
       String backend,
@@ -53,7 +58,11 @@ public final class SendBench {
 
   /** The node's pieces the run uses; the caller owns and closes them. */
   public record Backend(
-      String name, Jdbi jdbi, WorkQueue queue, Coordination coordination, MailTransport mail) {}
+      String name, Jdbi jdbi, WorkQueue queue, Coordination coordination, MailTransport mail) {
+    public Backend named(String other) {
+      return new Backend(other, jdbi, queue, coordination, mail);
+    }
+  }
 
   /**
    * The run with a run's hand-over and completion told to {@code outbox}; the relay and listeners,

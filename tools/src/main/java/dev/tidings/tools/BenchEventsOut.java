@@ -1,7 +1,6 @@
 package dev.tidings.tools;
 
 import dev.tidings.audience.SuppressionListener;
-import dev.tidings.bench.Subscribing;
 import dev.tidings.events.EventConsumers;
 import dev.tidings.events.EventListener;
 import dev.tidings.events.EventRelay;
@@ -9,6 +8,7 @@ import dev.tidings.events.EventRoutes;
 import dev.tidings.jobs.BackgroundJobs;
 import dev.tidings.optimize.ExperimentStepsListener;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.queue.Subscribing;
 import dev.tidings.queue.Subscription;
 import dev.tidings.queue.WorkQueue;
 import dev.tidings.sendtime.OpenHoursListener;

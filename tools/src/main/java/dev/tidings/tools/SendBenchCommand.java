@@ -87,6 +87,8 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
   @Option(names = "--amqp-url", defaultValue = "amqp://guest:guest@127.0.0.1:5672")
   String amqpUrl = "amqp://guest:guest@127.0.0.1:5672";
 
+  private boolean warmedUp;
+
   @Override
   public Integer call() throws Exception {
     String which = backend.toLowerCase(Locale.ROOT);
@@ -146,7 +148,7 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
       try (var node = new Infrastructure(settings(environment))) {
         var backendPieces = new SendBench.Backend(
             "embedded", node.database().jdbi(), node.workQueue(), node.coordination(), node.mail());
-        results.add(eventsOff(backendPieces, options, smtp, results));
+        results.add(eventsOff(backendPieces, options, smtp));
         results.add(eventsOn(backendPieces, node.database(), options, smtp));
         return SendBench.direct(node.mail(), options, smtp);
       }
@@ -154,38 +156,21 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
   }
 
   /**
-   * The run with events out off: no hand-over or completion told, nothing relayed. The first run of the
-   * command follows an unreported warm-up run, so that the JIT's first minute does not fall on the
+   * The run with events out off: no hand-over or completion told, nothing relayed. The command's first
+   * run follows an unreported warm-up run, so that the JIT's first minute does not fall on the
    * events-off figure alone.
    */
-  private static SendBench.Result eventsOff(
-      SendBench.Backend backend,
-      SendBench.Options options,
-      DiscardSmtpServer smtp,
-      List<SendBench.Result> results)
+  private SendBench.Result eventsOff(
+      SendBench.Backend backend, SendBench.Options options, DiscardSmtpServer smtp)
       throws InterruptedException {
-    if (results.isEmpty()) {
-      var warmUp = new SendBench.Options(
-          Math.min(options.subscribers(), 30_000),
-          options.slots(),
-          options.senders(),
-          options.chunk(),
-          options.partitionSize());
-      var warming = new SendBench.Backend(
-          "warm-up (not reported)",
-          backend.jdbi(),
-          backend.queue(),
-          backend.coordination(),
-          backend.mail());
-      SendBench.run(warming, warmUp, EventOutbox.OFF, smtp, System.out);
+    if (!warmedUp) {
+      var warmUp = options.withSubscribers(Math.min(options.subscribers(), 30_000));
+      SendBench.run(
+          backend.named("warm-up (not reported)"), warmUp, EventOutbox.OFF, smtp, System.out);
+      warmedUp = true;
     }
-    var off = new SendBench.Backend(
-        backend.name() + ", events off",
-        backend.jdbi(),
-        backend.queue(),
-        backend.coordination(),
-        backend.mail());
-    return SendBench.run(off, options, EventOutbox.OFF, smtp, System.out);
+    return SendBench.run(
+        backend.named(backend.name() + ", events off"), options, EventOutbox.OFF, smtp, System.out);
   }
 
   /**
@@ -231,7 +216,7 @@ final class SendBenchCommand extends EnvironmentAware implements Callable<Intege
             node.workQueue(),
             node.coordination(),
             node.mail());
-        results.add(eventsOff(backendPieces, options, smtp, results));
+        results.add(eventsOff(backendPieces, options, smtp));
         return eventsOn(backendPieces, node.database(), options, smtp);
       }
     } finally {

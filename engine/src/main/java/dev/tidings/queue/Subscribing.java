@@ -1,17 +1,11 @@
-package dev.tidings.testing;
+package dev.tidings.queue;
 
-import dev.tidings.queue.BatchHandler;
-import dev.tidings.queue.ConsumerGroup;
-import dev.tidings.queue.MessageHandler;
-import dev.tidings.queue.QueueSpec;
-import dev.tidings.queue.Subscription;
-import dev.tidings.queue.WorkQueue;
 import java.util.List;
 
 /**
- * Runs a capability's consumers outside a node, as a worker would: each queue declared on {@code
- * queue} and each handler subscribed there, every subscription added to {@code subscriptions} for
- * the test to close.
+ * Runs a capability's consumers outside a node's workers (in tests and benchmarks), as a worker would:
+ * each queue declared on {@code queue} and each handler subscribed there, every subscription added to
+ * {@code subscriptions} for the caller to close. No metrics, no queue list: a node uses its own.
  */
 public record Subscribing(WorkQueue queue, List<Subscription> subscriptions)
     implements ConsumerGroup.Consumers {
