@@ -12,7 +12,7 @@ public enum Role {
    * {@code serve} on the embedded database: no other node can reach that database, so no worker could
    * take its queues (sending, receipts, counting, events) and this node works them itself.
    */
-  SERVE_ALONE(true, true, "serve (its own worker: the embedded database is this node's alone)"),
+  SERVE_ALONE(true, true, "serve and worker"),
   /** A queue-consuming node: every capability's consumers; HTTP for health and metrics only. */
   WORKER(false, true, "worker"),
   /** Everything in one process. */
