@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -64,11 +65,20 @@ class WorkerPausedFaultIT {
       // fence refused, counted; or, frozen while it waited for the rate, it notices its lease ran
       // out on its own clock, writes nothing (the count stays 0) and says it stopped
       nodes.awaitHealthy(paused);
-      await("the woken worker to give up the partitions it held when it froze")
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(200))
-          .until(() -> nodes.metric(paused, "tidings_send_stale_writes_refused_total") > 0
-              || paused.log().substring(logAtPause).contains("another worker takes it over"));
+      try {
+        await("the woken worker to give up the partitions it held when it froze")
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> nodes.metric(paused, "tidings_send_stale_writes_refused_total") > 0
+                || paused.log().substring(logAtPause).contains("another worker takes it over"));
+      } catch (ConditionTimeoutException e) {
+        String since = paused.log().substring(logAtPause);
+        throw new AssertionError(
+            "%s; campaign %s; the woken worker's log since it froze (last 4,000 characters):%n%s"
+                .formatted(
+                    e.getMessage(), progress, since.substring(Math.max(0, since.length() - 4_000))),
+            e);
+      }
       double refused = nodes.metric(paused, "tidings_send_stale_writes_refused_total");
       String refusedByWrite = nodes.series(paused, "tidings_send_stale_writes_refused_total");
 

@@ -134,11 +134,11 @@ final class SendWorker implements Topic.Handler<SendTask> {
     var recording = new Recording();
     try {
       while (true) {
-        if (!running(job)) return stopped(job);
+        if (!running(job)) return stopped(task, job, lease, "the lease expired");
         if (!pacer.acquire(job, chunkSize, () -> lease.keepAlive() && running(job))) {
           return running(job)
               ? lost(task, "the lease expired while waiting for the rate")
-              : stopped(job);
+              : stopped(task, job, lease, "the lease expired while waiting for the rate");
         }
         List<String> chunk = ledger.claim(
             task.campaignId(), task.runId(), task.partition(), lease.fence(), chunkSize);
@@ -158,6 +158,16 @@ final class SendWorker implements Topic.Handler<SendTask> {
       recording.awaitLast();
     }
     return finish(task, lease);
+  }
+
+  /**
+   * The run stopped under the partition, which this worker may also have lost meanwhile (it was
+   * frozen past its lease while the run completed, say): a lost lease is said whatever the run's
+   * state, so an operator sees every worker that stalled past its TTL.
+   */
+  private Disposition stopped(SendTask task, SendJob job, HeldLease lease, String whyLost) {
+    if (!lease.valid()) lost(task, whyLost);
+    return stopped(job);
   }
 
   /**
