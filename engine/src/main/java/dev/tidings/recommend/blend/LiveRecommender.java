@@ -3,10 +3,11 @@ package dev.tidings.recommend.blend;
 import dev.tidings.activity.aggregate.AggregateStore;
 import dev.tidings.audience.FollowService;
 import dev.tidings.catalog.CatalogService;
+import dev.tidings.events.Broadcasts;
+import dev.tidings.events.activity.SignalsChanged;
 import dev.tidings.recommend.RecommendationRequest;
 import dev.tidings.recommend.Recommendations;
 import dev.tidings.recommend.Recommender;
-import dev.tidings.storage.ChangeFeed;
 import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -79,7 +80,7 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
   private final Refreshed<Fit> ease;
   private final SignalReader signals;
   private final @Nullable WarmSignals warm;
-  private final @Nullable ChangeFeed feed;
+  private final Broadcasts.@Nullable Listening feed;
   private final Blender blender;
   private final List<ScheduledExecutorService> schedulers;
 
@@ -99,11 +100,11 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
   }
 
   /**
-   * Where a node keeps its users' signals warm: the aggregates and follows it loads them from, the
-   * database whose change feed says who changed, and how many entries it holds at most.
+   * Where a node keeps its users' signals warm: the aggregates and follows it loads them from, where
+   * it hears whose signals changed, and how many entries it holds at most.
    */
   public record Warming(
-      AggregateStore aggregates, Follows.Loader follows, Database database, long maxEntries) {}
+      AggregateStore aggregates, Follows.Loader follows, Broadcasts broadcasts, long maxEntries) {}
 
   private LiveRecommender(
       SettingsStore store,
@@ -156,7 +157,7 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
               LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).minusDays(recentDays.getAsInt()),
           warming.maxEntries(),
           metrics);
-      this.feed = ChangeFeed.start(warming.database(), WarmSignals.CHANNEL, warm, metrics);
+      this.feed = warming.broadcasts().listen(SignalsChanged.BROADCAST, warm);
     } else {
       this.warm = null;
       this.feed = null;
@@ -201,7 +202,7 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
   /**
    * As {@link #of(Database, InstantSource, Options, MeterRegistry, long)}, with the catalogue and the
    * signals of users not held warm read from {@code reads} (a standby's pool, which may lag a
-   * moment). What the change feed says changed is reloaded from {@code database}, the primary: a
+   * moment). Whose signals the database says changed is reloaded from {@code database}, the primary: a
    * standby that has not replayed the change yet would otherwise be cached as the news. Settings
    * stay on the primary too, since they are written there.
    */
@@ -224,7 +225,11 @@ public final class LiveRecommender implements Recommender, AutoCloseable {
         clock,
         options,
         metrics,
-        new Warming(aggregates, Follows.Loader.of(follows), database, warmEntries));
+        new Warming(
+            aggregates,
+            Follows.Loader.of(follows),
+            new Broadcasts(database, metrics),
+            warmEntries));
   }
 
   /**

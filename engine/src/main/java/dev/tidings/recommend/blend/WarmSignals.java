@@ -6,7 +6,8 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.tidings.activity.aggregate.AggregateKey;
 import dev.tidings.activity.aggregate.AggregateStore;
 import dev.tidings.activity.aggregate.KeyPart;
-import dev.tidings.storage.ChangeFeed;
+import dev.tidings.events.Broadcast;
+import dev.tidings.events.activity.SignalsChanged;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,7 +18,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Every user's signals (their aggregates and follows) held in this node's memory, so a first open or
  * an API call reads no table on the common path. The database stays the truth: the memory is loaded
- * from it at start, and every statement that changes a user's signals names that user on a {@link
- * ChangeFeed} (a trigger on the tables, whoever writes them), which marks them stale until the next
- * request reads them again.
+ * from it at start, and every statement that changes a user's signals tells {@link SignalsChanged}
+ * naming that user (a trigger on the tables, whoever writes them), which marks them stale until the
+ * next request reads them again.
  *
  * <p>Most users have no signals at all. While the memory is <em>complete</em> (loaded in full since
  * the feed last connected, and nothing evicted since), a user it does not hold has none, and is
@@ -40,11 +40,8 @@ import org.slf4j.LoggerFactory;
  * evicts the least used, is no longer complete, and a user it does not hold is read from the database
  * (and kept).
  */
-final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
+final class WarmSignals implements Broadcast.Listener<SignalsChanged>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WarmSignals.class);
-
-  /** The change feed's channel (migration V29). */
-  static final String CHANNEL = "tidings_signals";
 
   /** What the memory holds for a user. */
   private sealed interface Held {}
@@ -227,7 +224,7 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
 
   /** The feed (re)connected: changes may have been missed, so everything is read again. */
   @Override
-  public void lost() {
+  public void missed() {
     long current;
     synchronized (resetLock) {
       current = generation.incrementAndGet();
@@ -238,28 +235,13 @@ final class WarmSignals implements ChangeFeed.Listener, AutoCloseable {
   }
 
   @Override
-  public void changed(List<String> items) {
-    for (String item : items) {
-      if (item.equals("*")) {
-        lost();
-        return;
+  public void heard(SignalsChanged event) {
+    switch (event) {
+      case SignalsChanged.Everyone everyone -> missed();
+      case SignalsChanged.Of of -> {
+        users.put(of.subscriberId(), new Stale());
+        marked.increment();
       }
-      Optional<String> user = userOf(item);
-      if (user.isEmpty()) continue;
-      users.put(user.get(), new Stale());
-      marked.increment();
-    }
-  }
-
-  /** The user a feed line names: their id as an aggregate key part writes it. */
-  static Optional<String> userOf(String item) {
-    try {
-      AggregateKey key = AggregateKey.parse("s@user:" + item);
-      return key.parts().size() == 2 && key.parts().get(1) instanceof KeyPart.Text text
-          ? Optional.of(text.value())
-          : Optional.empty();
-    } catch (RuntimeException e) {
-      return Optional.empty();
     }
   }
 

@@ -11,7 +11,8 @@ import dev.tidings.audience.FollowTarget;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.audience.TargetType;
-import dev.tidings.storage.ChangeFeed;
+import dev.tidings.events.Broadcasts;
+import dev.tidings.events.activity.SignalsChanged;
 import dev.tidings.storage.Database;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -50,7 +51,7 @@ abstract class WarmSignalsContract {
   private FollowService follows;
   private SubscriberService subscribers;
   private WarmSignals warm;
-  private ChangeFeed feed;
+  private Broadcasts.Listening feed;
   private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
 
   protected abstract Database openDatabase();
@@ -72,7 +73,8 @@ abstract class WarmSignalsContract {
 
   private void start(long maxEntries) {
     warm = new WarmSignals(aggregates, Follows.Loader.of(follows), () -> FROM, maxEntries, metrics);
-    feed = ChangeFeed.start(database, WarmSignals.CHANNEL, warm, new SimpleMeterRegistry());
+    feed =
+        new Broadcasts(database, new SimpleMeterRegistry()).listen(SignalsChanged.BROADCAST, warm);
   }
 
   private void subscriber(String id) {
@@ -251,7 +253,7 @@ abstract class WarmSignalsContract {
     double loadsBefore = metrics
         .counter("tidings_recommend_warm_loads_total", "result", "complete")
         .count();
-    warm.lost();
+    warm.missed();
     // the new load runs at once and may finish before this line: it is counted, not raced
     await(
         "loaded again",
