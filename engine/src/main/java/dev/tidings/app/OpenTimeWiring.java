@@ -24,6 +24,7 @@ import dev.tidings.recommend.Recommender;
 import dev.tidings.retention.Expiring;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.opentime.OpenTimeRoutes;
+import io.micrometer.core.instrument.FunctionCounter;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -101,8 +102,16 @@ public final class OpenTimeWiring implements Capability {
           Optional.of(rules.get()),
           Optional.of(markets.get()));
     });
-    this.engagements =
-        Lazy.of(() -> new EngagementRecorder(infrastructure.workQueue(), ENGAGEMENT_BUFFER));
+    this.engagements = Lazy.of(() -> {
+      var recorder = new EngagementRecorder(infrastructure.workQueue(), ENGAGEMENT_BUFFER);
+      FunctionCounter.builder(
+              "tidings_opentime_engagements_lost", recorder, EngagementRecorder::lost)
+          .description(
+              "Opens and clicks a mail client's request recorded but the node could not"
+                  + " queue (a full buffer, a queue that was away): missing from activity and the funnel")
+          .register(infrastructure.metrics());
+      return recorder;
+    });
   }
 
   /** The node's coordination: one computation per email across every node on the same servers. */
