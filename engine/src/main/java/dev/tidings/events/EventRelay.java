@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,49 +114,56 @@ public final class EventRelay {
     });
   }
 
+  /**
+   * Takes the oldest outbox rows, expands them into events here rather than in SQL (the database every
+   * node shares then only stores them; the JSON of each event is built by the node that relays, and
+   * nodes scale out where the database does not), reserves their positions as one block of the
+   * sequence (only the relay, under its lock, draws from it) and inserts them in one statement.
+   */
   private static List<CloudEvent> take(Handle handle) {
-    return handle
+    List<OutboxRow> rows = handle
         .createQuery("""
-            WITH taken AS MATERIALIZED (
-              DELETE FROM event_outbox WHERE id IN (
-                SELECT id FROM event_outbox ORDER BY id LIMIT :rows)
-              RETURNING id, CAST(events AS jsonb) AS events),
-            listed AS (
-              SELECT t.id AS row_id, e.n, e.event
-                FROM taken t, jsonb_array_elements(t.events) WITH ORDINALITY AS e (event, n)
-               WHERE jsonb_typeof(t.events) = 'array'),
-            columnar AS (
-              SELECT t.id AS row_id, c.n, t.events AS batch,
-                     to_char(CAST(t.events->'columns'->'time'->>(CAST(c.n AS int) - 1) AS timestamptz)
-                               AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
-                FROM taken t,
-                     generate_series(1, jsonb_array_length(t.events->'columns'->'time')) AS c (n)
-               WHERE jsonb_typeof(t.events) = 'object'),
-            exploded AS MATERIALIZED (
-              SELECT event FROM (
-                SELECT row_id, n, event FROM listed
-                UNION ALL
-                SELECT row_id, n, jsonb_build_object(
-                         'id', 'e' || row_id || '-' || n,
-                         'type', batch->>'type',
-                         'subject', batch->'columns'->(batch->>'subject')->>(CAST(n AS int) - 1),
-                         'time', at,
-                         'data', (SELECT jsonb_object_agg(k.key, k.value->(CAST(n AS int) - 1))
-                                    FROM jsonb_each(batch->'columns') AS k)
-                                 || jsonb_build_object('time', at))
-                  FROM columnar) AS all_events
-               ORDER BY row_id, n)
-            INSERT INTO event_log (position, id, type, subject, occurred, data)
-            SELECT nextval('event_log_position'), event->>'id', event->>'type', event->>'subject',
-                   CAST(event->>'time' AS timestamptz), event->'data'
-              FROM exploded
-            RETURNING position, id, type, subject, occurred, CAST(data AS text) AS data""")
+            DELETE FROM event_outbox WHERE id IN (
+              SELECT id FROM event_outbox ORDER BY id LIMIT :rows)
+            RETURNING id, CAST(events AS text) AS events""")
         .bind("rows", ROWS_PER_ROUND)
-        .map((rows, context) -> EventLog.row(rows))
-        .list()
-        .stream()
-        .sorted(java.util.Comparator.comparingLong(CloudEvent::position))
+        .map((row, context) -> new OutboxRow(row.getLong("id"), row.getString("events")))
+        .list();
+    List<OutboxRow.Unplaced> taken = rows.stream()
+        .sorted(Comparator.comparingLong(OutboxRow::id))
+        .flatMap(row -> row.expand().stream())
         .toList();
+    if (taken.isEmpty()) return List.of();
+    long last = handle
+        .createQuery("SELECT setval('event_log_position', nextval('event_log_position') + :n - 1)")
+        .bind("n", taken.size())
+        .mapTo(Long.class)
+        .one();
+    long first = last - taken.size() + 1;
+    List<CloudEvent> events = new ArrayList<>(taken.size());
+    for (int i = 0; i < taken.size(); i++) events.add(taken.get(i).at(first + i));
+    handle
+        .createUpdate("""
+            INSERT INTO event_log (position, id, type, subject, occurred, data)
+            SELECT position, id, type, subject, CAST(occurred AS timestamptz), CAST(data AS jsonb)
+              FROM unnest(CAST(:positions AS bigint[]), CAST(:ids AS text[]), CAST(:types AS text[]),
+                          CAST(:subjects AS text[]), CAST(:occurred AS text[]), CAST(:data AS text[]))
+                   AS e (position, id, type, subject, occurred, data)""")
+        .bindArray(
+            "positions", Long.class, events.stream().map(CloudEvent::position).toList())
+        .bindArray("ids", String.class, events.stream().map(CloudEvent::id).toList())
+        .bindArray(
+            "types", String.class, events.stream().map(e -> e.type().typeName()).toList())
+        .bindArray(
+            "subjects", String.class, events.stream().map(CloudEvent::subject).toList())
+        .bindArray(
+            "occurred",
+            String.class,
+            events.stream().map(e -> e.time().toString()).toList())
+        .bindArray(
+            "data", String.class, events.stream().map(e -> e.data().toString()).toList())
+        .execute();
+    return events;
   }
 
   private void publish(List<CloudEvent> events) {
