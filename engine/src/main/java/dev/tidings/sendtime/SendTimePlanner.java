@@ -1,6 +1,6 @@
 package dev.tidings.sendtime;
 
-import java.nio.charset.StandardCharsets;
+import dev.tidings.StableShare;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -135,25 +135,10 @@ public final class SendTimePlanner {
   }
 
   /**
-   * Whether the subscriber is in the campaign's hold-out: a 64-bit FNV-1a hash of the campaign, the
-   * subscriber and a salt of its own (so the hold-out is independent of an experiment's cohorts), mixed
-   * and mapped onto [0, 1).
+   * Whether the subscriber is in the campaign's hold-out: a stable share of the campaign's recipients,
+   * salted so it is independent of an experiment's cohorts.
    */
   public static boolean heldOut(long campaignId, String subscriberId, double share) {
-    if (share <= 0) return false;
-    long hash = 0xcbf29ce484222325L;
-    for (byte b :
-        ("send-time-holdout:" + campaignId + ":" + subscriberId).getBytes(StandardCharsets.UTF_8)) {
-      hash ^= b & 0xff;
-      hash *= 0x100000001b3L;
-    }
-    // splitmix64's finaliser: FNV's low bits alone are poorly spread
-    hash ^= hash >>> 30;
-    hash *= 0xbf58476d1ce4e5b9L;
-    hash ^= hash >>> 27;
-    hash *= 0x94d049bb133111ebL;
-    hash ^= hash >>> 31;
-    double unit = (hash >>> 11) * 0x1.0p-53;
-    return unit < share;
+    return StableShare.within("send-time-holdout:" + campaignId + ":" + subscriberId, share);
   }
 }
