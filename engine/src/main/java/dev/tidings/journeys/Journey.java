@@ -60,10 +60,12 @@ public record Journey(
       @Nullable String goal,
       double holdOut) {
     var problems = new ArrayList<Problem>();
-    if (name.isBlank()) problems.add(Problem.missing("name"));
+    // a reader hands over what it could not read as null (Problems.toValidate): said missing here
+    if (name == null || name.isBlank()) problems.add(Problem.missing("name"));
     else if (name.length() > 200)
       problems.add(Problem.range("name", "name has at most 200 characters"));
-    problems.addAll(triggerProblems(trigger));
+    if (trigger == null) problems.add(Problem.missing("trigger"));
+    else problems.addAll(triggerProblems(trigger));
     if (entry.reentryAfter().isNegative() || entry.reentryAfter().compareTo(LONGEST_WAIT) > 0)
       problems.add(Problem.range("entry.reentryAfter", "entry.reentryAfter must be 0 to 365 days"));
     if (entry.segmentId() != null && entry.segmentId() < 1)
