@@ -76,6 +76,7 @@ class TableOwnershipTest {
       Map.entry(
           "events", List.of("event_outbox", "event_log", "event_inbox", "event_stream_cursor")),
       Map.entry("webhooks", List.of("webhook_endpoints", "webhook_dead_letters")),
+      Map.entry("journeys", List.of("journeys", "journey_versions")),
       Map.entry("web", List.of("dashboard_sign_outs")),
       Map.entry("cluster", List.of("nodes"))));
 
