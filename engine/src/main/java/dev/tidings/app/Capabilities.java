@@ -46,6 +46,7 @@ final class Capabilities {
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var outgoing = new WebhooksWiring(infrastructure, additions.webhooks());
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
+    var journeys = new JourneysWiring(infrastructure);
     // the listeners are asked for once every capability is built: each lists its own
     var listeners = new ArrayList<Capability>();
     var events = new EventsWiring(
@@ -75,6 +76,7 @@ final class Capabilities {
         webhooks,
         outgoing,
         subscriberHistory,
+        journeys,
         events,
         dashboard));
     listeners.addAll(all);

@@ -29,6 +29,7 @@ import dev.tidings.delivery.webhook.RecordingReceiptSink;
 import dev.tidings.events.EventLog;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.history.SubscriberHistory;
+import dev.tidings.journeys.JourneyStore;
 import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.notify.Notifications;
@@ -58,6 +59,7 @@ import dev.tidings.web.catalog.MarketRoutes;
 import dev.tidings.web.delivery.DeliveryRoutes;
 import dev.tidings.web.delivery.DeliveryWebhookRoutes;
 import dev.tidings.web.events.EventsRoutes;
+import dev.tidings.web.journeys.JourneyRoutes;
 import dev.tidings.web.notify.NotifyRoutes;
 import dev.tidings.web.opentime.OpenTimeRoutes;
 import dev.tidings.web.optimize.ExperimentRoutes;
@@ -166,6 +168,7 @@ class ApiResourcesTest {
                     new SimpleMeterRegistry()),
                 8 * 1024),
             new OptimizeRoutes(new ItemConfigurations(database.jdbi(), clock), 8 * 1024),
+            new JourneyRoutes(new JourneyStore(database.jdbi(), clock), 8 * 1024),
             new WebhookRoutes(
                 new WebhookEndpoints(
                     database.jdbi(), new WebhookUrls(FetchAllowance.none()), clock),
@@ -879,6 +882,72 @@ class ApiResourcesTest {
               .path("market")
               .asString())
           .isEqualTo("DE");
+    }
+  }
+
+  @Nested
+  class Journeys {
+    private static final String JOURNEYS = "/api/v1/journeys";
+    private static final String CART = """
+        {"name": "%s", "trigger": {"type": "did", "activity": "cart", "within": "PT1H"},
+         "entry": {"reentryAfter": "P3D"},
+         "steps": [{"id": "hour", "type": "wait", "for": "%s", "next": "reminder"},
+                   {"id": "reminder", "type": "send", "campaignId": 11}],
+         "goal": "purchase", "holdOut": 0.1}""";
+
+    @Test
+    void saved_read_edited_as_a_new_version_and_the_old_version_still_read() {
+      var created = api.postJson(JOURNEYS, CART.formatted("Abandoned cart", "PT1H"));
+      assertThat(created.status()).isEqualTo(201);
+      long id = created.json().path("id").asLong();
+      assertThat(created.json().path("version").asInt()).isEqualTo(1);
+
+      var edited = api.putJson(JOURNEYS + "/" + id, CART.formatted("Abandoned cart", "PT30M"));
+      assertThat(edited.status()).isEqualTo(200);
+      assertThat(edited.json().path("version").asInt()).isEqualTo(2);
+
+      assertThat(api.get(JOURNEYS + "/" + id)
+              .json()
+              .path("steps")
+              .path(0)
+              .path("for")
+              .asString())
+          .isEqualTo("PT30M");
+      assertThat(api.get(JOURNEYS + "/" + id + "/versions/1")
+              .json()
+              .path("steps")
+              .path(0)
+              .path("for")
+              .asString())
+          .isEqualTo("PT1H");
+      assertThat(api.get(JOURNEYS).json().path("items").toString())
+          .contains("\"id\":" + id)
+          .contains("\"version\":2");
+    }
+
+    @Test
+    void a_journey_or_version_that_does_not_exist_is_a_404() {
+      assertThat(api.get(JOURNEYS + "/987654321").status()).isEqualTo(404);
+      assertThat(api.get(JOURNEYS + "/not-a-number").status()).isEqualTo(404);
+      assertThat(
+              api.putJson(JOURNEYS + "/987654321", CART.formatted("X", "PT1H")).status())
+          .isEqualTo(404);
+      long id =
+          api.postJson(JOURNEYS, CART.formatted("Y", "PT1H")).json().path("id").asLong();
+      assertThat(api.get(JOURNEYS + "/" + id + "/versions/2").status()).isEqualTo(404);
+      assertThat(api.get(JOURNEYS + "/" + id + "/versions/zero").status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_bad_journey_gets_a_422_that_names_each_field_and_saves_nothing() {
+      int before = api.get(JOURNEYS).json().path("items").size();
+      var refused = api.postJson(JOURNEYS, """
+          {"name": "Bad", "trigger": {"type": "did", "activity": "cart", "within": "soon"},
+           "steps": [{"id": "a", "type": "send", "campaignId": 0, "next": "b"}]}""");
+      assertThat(refused.status()).isEqualTo(422);
+      assertThat(fields(refused))
+          .containsExactlyInAnyOrder("trigger.within", "steps[0].campaignId");
+      assertThat(api.get(JOURNEYS).json().path("items").size()).isEqualTo(before);
     }
   }
 }
