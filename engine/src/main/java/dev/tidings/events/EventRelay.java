@@ -140,8 +140,25 @@ public final class EventRelay {
         .mapTo(Long.class)
         .one();
     long first = last - taken.size() + 1;
-    List<CloudEvent> events = new ArrayList<>(taken.size());
-    for (int i = 0; i < taken.size(); i++) events.add(taken.get(i).at(first + i));
+    int n = taken.size();
+    List<CloudEvent> events = new ArrayList<>(n);
+    // One array per column: unnest zips them back into rows, so the insert is one statement.
+    List<Long> positions = new ArrayList<>(n);
+    List<String> ids = new ArrayList<>(n);
+    List<String> types = new ArrayList<>(n);
+    List<String> subjects = new ArrayList<>(n);
+    List<String> occurred = new ArrayList<>(n);
+    List<String> data = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      CloudEvent event = taken.get(i).at(first + i);
+      events.add(event);
+      positions.add(event.position());
+      ids.add(event.id());
+      types.add(event.type().typeName());
+      subjects.add(event.subject());
+      occurred.add(event.time().toString());
+      data.add(event.data().toString());
+    }
     handle
         .createUpdate("""
             INSERT INTO event_log (position, id, type, subject, occurred, data)
@@ -149,19 +166,12 @@ public final class EventRelay {
               FROM unnest(CAST(:positions AS bigint[]), CAST(:ids AS text[]), CAST(:types AS text[]),
                           CAST(:subjects AS text[]), CAST(:occurred AS text[]), CAST(:data AS text[]))
                    AS e (position, id, type, subject, occurred, data)""")
-        .bindArray(
-            "positions", Long.class, events.stream().map(CloudEvent::position).toList())
-        .bindArray("ids", String.class, events.stream().map(CloudEvent::id).toList())
-        .bindArray(
-            "types", String.class, events.stream().map(e -> e.type().typeName()).toList())
-        .bindArray(
-            "subjects", String.class, events.stream().map(CloudEvent::subject).toList())
-        .bindArray(
-            "occurred",
-            String.class,
-            events.stream().map(e -> e.time().toString()).toList())
-        .bindArray(
-            "data", String.class, events.stream().map(e -> e.data().toString()).toList())
+        .bindArray("positions", Long.class, positions)
+        .bindArray("ids", String.class, ids)
+        .bindArray("types", String.class, types)
+        .bindArray("subjects", String.class, subjects)
+        .bindArray("occurred", String.class, occurred)
+        .bindArray("data", String.class, data)
         .execute();
     return events;
   }

@@ -7,7 +7,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -58,9 +57,7 @@ record OutboxRow(long id, String events) {
       Instant time = instant(times.get(i).asString());
       String at = MICROS.format(time);
       ObjectNode data = Json.MAPPER.createObjectNode();
-      for (Iterator<Map.Entry<String, JsonNode>> it = columns.properties().iterator();
-          it.hasNext(); ) {
-        Map.Entry<String, JsonNode> column = it.next();
+      for (Map.Entry<String, JsonNode> column : columns.properties()) {
         JsonNode value = column.getValue().get(i);
         data.set(column.getKey(), value == null ? Json.MAPPER.nullNode() : value);
       }
