@@ -46,7 +46,7 @@ final class Capabilities {
     var webhooks = new DeliveryWebhooksWiring(infrastructure, delivery::sink);
     var outgoing = new WebhooksWiring(infrastructure, additions.webhooks());
     var subscriberHistory = new SubscriberHistoryWiring(infrastructure, campaigns::campaigns);
-    var journeys = new JourneysWiring(infrastructure);
+    var journeys = new JourneysWiring(infrastructure, campaigns::campaigns);
     // the listeners are asked for once every capability is built: each lists its own
     var listeners = new ArrayList<Capability>();
     var events = new EventsWiring(

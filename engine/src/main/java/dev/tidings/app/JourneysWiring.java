@@ -1,23 +1,108 @@
 package dev.tidings.app;
 
+import dev.tidings.TidingsException;
+import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.CampaignService;
+import dev.tidings.delivery.DeliveryStats;
+import dev.tidings.events.EventListener;
+import dev.tidings.jobs.BackgroundJobs.Running;
+import dev.tidings.journeys.JourneyFigures;
+import dev.tidings.journeys.JourneyRuntime;
 import dev.tidings.journeys.JourneyStore;
+import dev.tidings.journeys.ReaderLimitsStore;
+import dev.tidings.journeys.StepSender;
+import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.sendtime.OpenHours;
 import dev.tidings.web.RouteGroup;
 import dev.tidings.web.journeys.JourneyRoutes;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
-/** Journeys: their definitions and versions through the API. */
+/**
+ * Journeys: their definitions and versions through the API, the listener that lets people in, the
+ * consumer that moves them on worker nodes, and the sweep for anyone whose message was lost.
+ */
 public final class JourneysWiring implements Capability {
-  private final Infrastructure infrastructure;
-  private final Lazy<JourneyStore> store;
+  /** Consumers of the people due, per worker node. */
+  static final int STEPPERS = 2;
 
-  JourneysWiring(Infrastructure infrastructure) {
+  private final Infrastructure infrastructure;
+  private final Supplier<CampaignService> campaigns;
+  private final Lazy<JourneyStore> store;
+  private final Lazy<ReaderLimitsStore> limits;
+  private final Lazy<JourneyRuntime> runtime;
+  private @Nullable Running sweep;
+
+  JourneysWiring(Infrastructure infrastructure, Supplier<CampaignService> campaigns) {
     this.infrastructure = infrastructure;
-    this.store =
-        Lazy.of(() -> new JourneyStore(infrastructure.database().jdbi(), infrastructure.clock()));
+    this.campaigns = campaigns;
+    var jdbi = infrastructure.database().jdbi();
+    this.store = Lazy.of(() -> new JourneyStore(jdbi, infrastructure.clock()));
+    this.limits = Lazy.of(() -> new ReaderLimitsStore(jdbi));
+    this.runtime = Lazy.of(() -> new JourneyRuntime(
+        jdbi,
+        store.get(),
+        limits.get(),
+        new JourneyPeople(
+            new SubscriberService(jdbi, infrastructure.clock()),
+            new OpenHours(jdbi),
+            new DeliveryStats(jdbi)),
+        new CampaignSteps(campaigns),
+        infrastructure.workQueue(),
+        infrastructure.metrics(),
+        infrastructure.clock(),
+        STEPPERS));
   }
 
   @Override
   public List<RouteGroup> routes() {
-    return List.of(new JourneyRoutes(store.get(), infrastructure.settings().maxBodyBytes()));
+    return List.of(new JourneyRoutes(
+        store.get(),
+        limits.get(),
+        new JourneyFigures(infrastructure.database().jdbi()),
+        id -> campaigns.get().get(id).isPresent(),
+        () -> runtime.get().refresh(),
+        infrastructure.settings().maxBodyBytes()));
+  }
+
+  @Override
+  public List<EventListener> eventListeners() {
+    return List.of(runtime.get().entries());
+  }
+
+  @Override
+  public List<ConsumerGroup> consumers() {
+    return List.of(consumers -> {
+      // worker nodes, where people move, also find the ones whose message was lost
+      synchronized (this) {
+        if (sweep == null) sweep = infrastructure.jobs().start(runtime.get().sweepJob());
+      }
+      runtime.get().stepper().register(consumers);
+    });
+  }
+
+  @Override
+  public synchronized void close() {
+    if (sweep != null) sweep.close();
+    sweep = null;
+  }
+
+  /** A step's email through the campaigns' ledger. */
+  private record CampaignSteps(Supplier<CampaignService> campaigns) implements StepSender {
+    @Override
+    public Optional<Long> runFor(long campaignId, String key) {
+      return campaigns.get().keyedRun(campaignId, key);
+    }
+
+    @Override
+    public void send(long campaignId, long runId, String subscriberId) {
+      try {
+        campaigns.get().triggerIn(campaignId, runId, subscriberId);
+      } catch (TidingsException e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+    }
   }
 }

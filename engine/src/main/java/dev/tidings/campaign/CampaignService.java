@@ -246,6 +246,30 @@ public final class CampaignService {
   }
 
   /**
+   * The run of this campaign that {@code key} names (a journey's step for one entry number), made the
+   * first time it is asked for and the same run ever after; empty for a campaign that does not exist.
+   */
+  public Optional<Long> keyedRun(long id, String key) {
+    return jdbi.inTransaction(handle -> CampaignTable.keyedRun(handle, id, key));
+  }
+
+  /**
+   * Sends this campaign's content to one subscriber now in {@code runId} (a {@link #keyedRun}), once
+   * however often it is asked: a repeat of a send that was queued and not yet taken queues it again,
+   * and one already taken or sent changes nothing. Consent and suppression are checked when the email
+   * is composed, as for every send.
+   */
+  public SendJob triggerIn(long id, long runId, String subscriberId) {
+    Campaign campaign = get(id).orElseThrow(() -> CampaignProblem.notFound(id));
+    if (campaign.state() == CampaignState.CANCELLED)
+      throw CampaignProblem.conflict("campaign " + id + " is CANCELLED; it sends nothing more");
+    var job =
+        new SendJob(id, runId, SendJob.TRIGGERED_PRIORITY, campaign.definition().ratePerSecond());
+    sends.trigger(job, subscriberId);
+    return job;
+  }
+
+  /**
    * Whether this campaign's audience holds the subscriber now (a segment's conditions, consent and
    * suppressions), for a preview that says whether a send would reach them.
    */

@@ -150,6 +150,27 @@ final class CampaignTable {
              WHERE id = :id RETURNING trigger_run_id""").bind("id", id).mapTo(Long.class).findOne();
   }
 
+  static Optional<Long> keyedRun(Handle handle, long id, String key) {
+    if (handle
+        .createQuery("SELECT EXISTS (SELECT 1 FROM campaigns WHERE id = :id)")
+        .bind("id", id)
+        .mapTo(Boolean.class)
+        .one()) {
+      // the insert of a key asked for twice at once waits for the first and takes its run
+      handle.createUpdate("""
+              INSERT INTO campaign_keyed_runs (campaign_id, key, run_id)
+              VALUES (:id, :key, nextval('campaign_run_id')) ON CONFLICT DO NOTHING""").bind("id", id).bind("key", key).execute();
+      return handle
+          .createQuery(
+              "SELECT run_id FROM campaign_keyed_runs WHERE campaign_id = :id AND key = :key")
+          .bind("id", id)
+          .bind("key", key)
+          .mapTo(Long.class)
+          .findOne();
+    }
+    return Optional.empty();
+  }
+
   private static Campaign campaign(ResultSet rs, StatementContext ctx) throws SQLException {
     long runId = rs.getLong("run_id");
     Optional<Long> run = rs.wasNull() ? Optional.empty() : Optional.of(runId);

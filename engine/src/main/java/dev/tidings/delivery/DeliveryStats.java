@@ -182,6 +182,29 @@ public final class DeliveryStats {
     }
   }
 
+  /** An email that went to a subscriber: its message id and when it was sent. */
+  public record Sent(String messageId, Instant at) {}
+
+  /**
+   * The emails of any campaign or journey sent to each of these subscribers since {@code since} (what
+   * caps a reader's emails a day and a week), by subscriber; one range of each one's index.
+   */
+  public Map<String, List<Sent>> sentSince(Collection<String> subscriberIds, Instant since) {
+    if (subscriberIds.isEmpty()) return Map.of();
+    Map<String, List<Sent>> sent = new HashMap<>();
+    jdbi.useHandle(handle -> handle
+        .createQuery("""
+            SELECT subscriber_id, message_id, sent_at FROM message_status
+             WHERE subscriber_id = ANY(:ids) AND sent_at >= :since""")
+        .bindArray("ids", String.class, List.copyOf(subscriberIds))
+        .bind("since", Timestamp.from(since))
+        .map((rs, ctx) -> Map.entry(
+            rs.getString(1), new Sent(rs.getString(2), rs.getTimestamp(3).toInstant())))
+        .forEach(row ->
+            sent.computeIfAbsent(row.getKey(), id -> new ArrayList<>()).add(row.getValue())));
+    return sent;
+  }
+
   /**
    * The subscriber's last {@code limit} emails, newest sent first (those whose outcome is not known
    * yet first of all), each with the steps it reached: a range of the subscriber's index, then their

@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <pre>{@code
  * {"name": "Abandoned cart",
- *  "trigger": {"type": "did", "activity": "cart", "times": 1, "within": "PT1H"},
+ *  "trigger": {"type": "did", "activity": "add_to_cart", "times": 1, "within": "PT1H"},
  *  "entry": {"reentryAfter": "P3D"},
  *  "steps": [{"id": "hour", "type": "wait", "for": "PT1H", "next": "reminder"},
  *            {"id": "reminder", "type": "send", "campaignId": 11}],

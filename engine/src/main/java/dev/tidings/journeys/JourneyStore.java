@@ -1,12 +1,14 @@
 package dev.tidings.journeys;
 
 import dev.tidings.Json;
+import dev.tidings.PageLimit;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -20,7 +22,12 @@ public final class JourneyStore {
 
   /** A journey in a list: its latest version, and when it was first made. */
   public record Listed(
-      long id, int latestVersion, String name, Instant createdAt, Instant updatedAt) {}
+      long id,
+      int latestVersion,
+      String name,
+      JourneyState state,
+      Instant createdAt,
+      Instant updatedAt) {}
 
   private final Jdbi jdbi;
   private final InstantSource clock;
@@ -87,21 +94,77 @@ public final class JourneyStore {
         .findOne());
   }
 
-  /** Every journey by its latest version, newest first. */
-  public List<Listed> list() {
+  /** A page of the journeys by their latest version, newest first, those before {@code after}. */
+  public List<Listed> list(Optional<Long> after, int limit) {
+    PageLimit.check(limit);
     return jdbi.withHandle(handle -> handle
         .createQuery("""
-            SELECT j.id, j.latest_version, v.name, j.created_at, j.updated_at
+            SELECT j.id, j.latest_version, v.name, j.state, j.created_at, j.updated_at
               FROM journeys j JOIN journey_versions v
                 ON v.journey_id = j.id AND v.version = j.latest_version
-             ORDER BY j.id DESC""")
+             WHERE j.id < :after
+             ORDER BY j.id DESC LIMIT :limit""")
+        .bind("after", after.orElse(Long.MAX_VALUE))
+        .bind("limit", limit)
         .map((rows, context) -> new Listed(
             rows.getLong("id"),
             rows.getInt("latest_version"),
             rows.getString("name"),
+            JourneyState.valueOf(rows.getString("state")),
             rows.getTimestamp("created_at").toInstant(),
             rows.getTimestamp("updated_at").toInstant()))
         .list());
+  }
+
+  /** A journey that is not a draft: its state and its latest version, which people enter. */
+  public record Live(long id, JourneyState state, Saved latest) {}
+
+  /** Every journey that is active, paused or draining, with its latest version. */
+  public List<Live> live() {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("""
+            SELECT j.state, v.journey_id, v.version, CAST(v.definition AS text) AS definition,
+                   v.saved_at
+              FROM journeys j JOIN journey_versions v
+                ON v.journey_id = j.id AND v.version = j.latest_version
+             WHERE j.state <> 'DRAFT'""")
+        .map((rows, context) -> new Live(
+            rows.getLong("journey_id"), JourneyState.valueOf(rows.getString("state")), saved(rows)))
+        .list());
+  }
+
+  /** The journey's state; empty when there is no such journey. */
+  public Optional<JourneyState> state(long id) {
+    return jdbi.withHandle(handle -> handle
+        .createQuery("SELECT state FROM journeys WHERE id = :id")
+        .bind("id", id)
+        .mapTo(String.class)
+        .findOne()
+        .map(JourneyState::valueOf));
+  }
+
+  /**
+   * Moves the journey to {@code to} when it is in one of {@code from}; answers its state after (the
+   * same when it was not in one of them), empty when there is no such journey.
+   */
+  public Optional<JourneyState> changeState(long id, Set<JourneyState> from, JourneyState to) {
+    return jdbi.inTransaction(handle -> {
+      handle
+          .createUpdate("""
+              UPDATE journeys SET state = :to, updated_at = :now
+               WHERE id = :id AND state = ANY(:from)""")
+          .bind("to", to.name())
+          .bind("now", clock.instant())
+          .bind("id", id)
+          .bindArray("from", String.class, from.stream().map(Enum::name).toList())
+          .execute();
+      return handle
+          .createQuery("SELECT state FROM journeys WHERE id = :id")
+          .bind("id", id)
+          .mapTo(String.class)
+          .findOne()
+          .map(JourneyState::valueOf);
+    });
   }
 
   private static void insertVersion(

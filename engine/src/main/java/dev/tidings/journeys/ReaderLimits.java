@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +23,16 @@ public record ReaderLimits(
     @Nullable LocalTime quietUntil) {
   private static final Duration DAY = Duration.ofDays(1);
   private static final Duration WEEK = Duration.ofDays(7);
+
+  /** What a shop gets until it sets its own: three emails a day, ten a week, no quiet hours. */
+  public static final ReaderLimits DEFAULT = new ReaderLimits(3, 10, null, null);
+
+  /** Which limit holds a send back. */
+  public enum Limit {
+    DAY,
+    WEEK,
+    QUIET
+  }
 
   public ReaderLimits {
     if (perDay < 1 || perWeek < perDay)
@@ -51,6 +62,16 @@ public record ReaderLimits(
       at = moved;
     }
     return at;
+  }
+
+  /** The limit that holds back an email to go at {@code now}, or empty when it may go then. */
+  public Optional<Limit> holding(List<Instant> sent, ZoneId zone, Instant now) {
+    List<Instant> sorted = new ArrayList<>(sent);
+    Collections.sort(sorted);
+    if (!pastCap(sorted, now, DAY, perDay).equals(now)) return Optional.of(Limit.DAY);
+    if (!pastCap(sorted, now, WEEK, perWeek).equals(now)) return Optional.of(Limit.WEEK);
+    if (!pastQuiet(now, zone).equals(now)) return Optional.of(Limit.QUIET);
+    return Optional.empty();
   }
 
   /** The first instant from {@code at} when fewer than {@code cap} sends fall in the window before. */

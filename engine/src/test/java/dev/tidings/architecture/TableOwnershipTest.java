@@ -45,7 +45,10 @@ class TableOwnershipTest {
               "aggregate_days",
               "aggregate_people",
               "aggregation_definitions")),
-      Map.entry("campaign", List.of("campaigns", "send_run", "send_partition", "send_recipient")),
+      Map.entry(
+          "campaign",
+          List.of(
+              "campaigns", "campaign_keyed_runs", "send_run", "send_partition", "send_recipient")),
       Map.entry(
           "delivery",
           List.of(
@@ -76,7 +79,17 @@ class TableOwnershipTest {
       Map.entry(
           "events", List.of("event_outbox", "event_log", "event_inbox", "event_stream_cursor")),
       Map.entry("webhooks", List.of("webhook_endpoints", "webhook_dead_letters")),
-      Map.entry("journeys", List.of("journeys", "journey_versions")),
+      Map.entry(
+          "journeys",
+          List.of(
+              "journeys",
+              "journey_versions",
+              "journey_instances",
+              "journey_facts",
+              "journey_sends",
+              "journey_step_runs",
+              "journey_signals",
+              "reader_limits")),
       Map.entry("web", List.of("dashboard_sign_outs")),
       Map.entry("cluster", List.of("nodes"))));
 

@@ -61,7 +61,7 @@ abstract class JourneyStoreContract {
     assertThat(store.version(first.id(), 1).orElseThrow().journey())
         .as("people who entered on version 1 finish on it")
         .isEqualTo(cart("Cart", Duration.ofHours(1)));
-    assertThat(store.list()).singleElement().satisfies(listed -> {
+    assertThat(store.list(java.util.Optional.empty(), 100)).singleElement().satisfies(listed -> {
       assertThat(listed.name()).isEqualTo("Cart, sooner");
       assertThat(listed.latestVersion()).isEqualTo(2);
     });
@@ -72,7 +72,7 @@ abstract class JourneyStoreContract {
     assertThat(store.revise(999_999, cart("X", Duration.ofHours(1)))).isEmpty();
     assertThat(store.latest(999_999)).isEmpty();
     assertThat(store.version(999_999, 1)).isEmpty();
-    assertThat(store.list()).isEmpty();
+    assertThat(store.list(java.util.Optional.empty(), 100)).isEmpty();
   }
 
   @Test

@@ -29,7 +29,9 @@ import dev.tidings.delivery.webhook.RecordingReceiptSink;
 import dev.tidings.events.EventLog;
 import dev.tidings.fetch.FetchAllowance;
 import dev.tidings.history.SubscriberHistory;
+import dev.tidings.journeys.JourneyFigures;
 import dev.tidings.journeys.JourneyStore;
+import dev.tidings.journeys.ReaderLimitsStore;
 import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.notify.Notifications;
@@ -168,7 +170,13 @@ class ApiResourcesTest {
                     new SimpleMeterRegistry()),
                 8 * 1024),
             new OptimizeRoutes(new ItemConfigurations(database.jdbi(), clock), 8 * 1024),
-            new JourneyRoutes(new JourneyStore(database.jdbi(), clock), 8 * 1024),
+            new JourneyRoutes(
+                new JourneyStore(database.jdbi(), clock),
+                new ReaderLimitsStore(database.jdbi()),
+                new JourneyFigures(database.jdbi()),
+                id -> id == Journeys.CAMPAIGN,
+                () -> {},
+                8 * 1024),
             new WebhookRoutes(
                 new WebhookEndpoints(
                     database.jdbi(), new WebhookUrls(FetchAllowance.none()), clock),
@@ -887,9 +895,12 @@ class ApiResourcesTest {
 
   @Nested
   class Journeys {
+    /** The one campaign these journeys' sends may name. */
+    static final long CAMPAIGN = 11;
+
     private static final String JOURNEYS = "/api/v1/journeys";
     private static final String CART = """
-        {"name": "%s", "trigger": {"type": "did", "activity": "cart", "within": "PT1H"},
+        {"name": "%s", "trigger": {"type": "did", "activity": "add_to_cart", "within": "PT1H"},
          "entry": {"reentryAfter": "P3D"},
          "steps": [{"id": "hour", "type": "wait", "for": "%s", "next": "reminder"},
                    {"id": "reminder", "type": "send", "campaignId": 11}],
@@ -948,6 +959,77 @@ class ApiResourcesTest {
       assertThat(fields(refused))
           .containsExactlyInAnyOrder("trigger.within", "steps[0].campaignId");
       assertThat(api.get(JOURNEYS).json().path("items").size()).isEqualTo(before);
+    }
+
+    @Test
+    void a_send_of_a_campaign_that_does_not_exist_is_refused_by_its_step() {
+      var refused = api.postJson(JOURNEYS, """
+          {"name": "Lost", "trigger": {"type": "signed_up"},
+           "steps": [{"id": "hello", "type": "send", "campaignId": 12}]}""");
+      assertThat(refused.status()).isEqualTo(422);
+      assertThat(fields(refused)).containsExactly("steps[0].campaignId");
+    }
+
+    @Test
+    void activated_paused_drained_and_activated_again_each_move_said() {
+      long id = api.postJson(JOURNEYS, CART.formatted("States", "PT1H"))
+          .json()
+          .path("id")
+          .asLong();
+      assertThat(api.get(JOURNEYS + "/" + id).json().path("state").asString()).isEqualTo("DRAFT");
+      assertThat(api.postJson(JOURNEYS + "/" + id + "/pause", "").status())
+          .as("a draft does not pause")
+          .isEqualTo(409);
+      for (String[] move : new String[][] {
+        {"activate", "ACTIVE"}, {"pause", "PAUSED"}, {"drain", "DRAINING"}, {"activate", "ACTIVE"}
+      }) {
+        var answer = api.postJson(JOURNEYS + "/" + id + "/" + move[0], "");
+        assertThat(answer.status()).as(move[0] + ": " + answer.body()).isEqualTo(200);
+        assertThat(answer.json().path("state").asString()).isEqualTo(move[1]);
+      }
+      assertThat(api.postJson(JOURNEYS + "/987654321/activate", "").status()).isEqualTo(404);
+      var figures = api.get(JOURNEYS + "/" + id + "/figures").json();
+      assertThat(figures.path("state").asString()).isEqualTo("ACTIVE");
+      assertThat(figures.path("entries").asLong()).isZero();
+      assertThat(figures.path("steps"))
+          .extracting(step -> step.path("step").asString())
+          .containsExactly("hour", "reminder");
+      assertThat(figures.path("lift").path("goal").asString()).isEqualTo("purchase");
+      assertThat(figures.path("lift").path("heldOut").path("entrants").asLong()).isZero();
+    }
+
+    @Test
+    void the_list_is_paged_newest_first() {
+      long older = api.postJson(JOURNEYS, CART.formatted("Older", "PT1H"))
+          .json()
+          .path("id")
+          .asLong();
+      long newer = api.postJson(JOURNEYS, CART.formatted("Newer", "PT1H"))
+          .json()
+          .path("id")
+          .asLong();
+      var first = api.get(JOURNEYS + "?limit=1").json();
+      assertThat(first.path("items").path(0).path("id").asLong()).isEqualTo(newer);
+      assertThat(first.path("items").path(0).path("state").asString()).isEqualTo("DRAFT");
+      var second =
+          api.get(JOURNEYS + "?limit=1&after=" + first.path("next").asString()).json();
+      assertThat(second.path("items").path(0).path("id").asLong()).isEqualTo(older);
+      assertThat(api.get(JOURNEYS + "?after=soon").status()).isEqualTo(422);
+    }
+
+    @Test
+    void the_reader_limits_are_read_set_and_refused_by_field() {
+      assertThat(api.get("/api/v1/reader-limits").json().path("perDay").asInt()).isPositive();
+      var refused = api.putJson("/api/v1/reader-limits", """
+          {"perDay": 0, "perWeek": 2, "quietHours": {"from": "late", "until": "08:00"}}""");
+      assertThat(refused.status()).isEqualTo(422);
+      assertThat(fields(refused)).containsExactlyInAnyOrder("perDay", "quietHours.from");
+      var set = api.putJson("/api/v1/reader-limits", """
+          {"perDay": 2, "perWeek": 5, "quietHours": {"from": "21:00", "until": "08:00"}}""");
+      assertThat(set.status()).as(set.body()).isEqualTo(200);
+      var read = api.get("/api/v1/reader-limits").json();
+      assertThat(read.path("perWeek").asInt()).isEqualTo(5);
+      assertThat(read.path("quietHours").path("from").asString()).isEqualTo("21:00");
     }
   }
 }

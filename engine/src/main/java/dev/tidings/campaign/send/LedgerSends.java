@@ -154,7 +154,13 @@ final class LedgerSends implements Sends {
     if (run.bulk())
       throw new IllegalArgumentException("run " + job.runId() + " of campaign " + job.campaignId()
           + " is a bulk run; triggered sends need a run of their own");
-    if (!ledger.addTriggered(job.campaignId(), job.runId(), subscriberId)) return;
+    // a recipient still planned was added by a caller that may have died before queueing its task:
+    // a
+    // task queued twice is claimed once
+    if (!ledger.addTriggered(job.campaignId(), job.runId(), subscriberId)
+        && !ledger
+            .recipientState(job.campaignId(), job.runId(), subscriberId)
+            .equals(Optional.of(Ledger.Mark.planned.name()))) return;
     queue.declare(tasks.spec());
     queue.declare(receipts.spec());
     tasks.publish(queue, SendTask.triggered(job, subscriberId), SendJob.TRIGGERED_PRIORITY);

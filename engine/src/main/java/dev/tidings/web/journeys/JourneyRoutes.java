@@ -1,61 +1,108 @@
 package dev.tidings.web.journeys;
 
+import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
+import dev.tidings.Problem;
+import dev.tidings.journeys.Journey;
+import dev.tidings.journeys.JourneyFigures;
 import dev.tidings.journeys.JourneyJson;
+import dev.tidings.journeys.JourneyState;
 import dev.tidings.journeys.JourneyStore;
+import dev.tidings.journeys.ReaderLimits;
+import dev.tidings.journeys.ReaderLimitsJson;
+import dev.tidings.journeys.ReaderLimitsStore;
+import dev.tidings.journeys.Step;
 import dev.tidings.web.ApiProblem;
 import dev.tidings.web.JsonBodies;
+import dev.tidings.web.Page;
 import dev.tidings.web.Requests;
 import dev.tidings.web.RouteGroup;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongPredicate;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Journeys' definitions: {@code POST /api/v1/journeys} saves a new one as version 1; {@code PUT
+ * Journeys: {@code POST /api/v1/journeys} saves a new one as version 1 (a draft); {@code PUT
  * /api/v1/journeys/{id}} saves an edit as the next version (people inside finish on theirs); list,
- * read the latest, and read any version as it was saved.
+ * read the latest, read any version as it was saved; {@code activate}, {@code pause} and {@code
+ * drain}; and {@code figures}: the people at each step, each step's sends and the lift against the
+ * hold-out. {@code /api/v1/reader-limits} reads and sets the caps on every reader's email.
  */
 public final class JourneyRoutes implements RouteGroup {
   private static final String BASE = "/api/v1/journeys";
+  private static final String LIMITS = "/api/v1/reader-limits";
 
   private final JourneyStore store;
+  private final ReaderLimitsStore limits;
+  private final JourneyFigures figures;
+  private final LongPredicate campaignExists;
+  private final Runnable stateChanged;
   private final long maxBodyBytes;
 
-  public JourneyRoutes(JourneyStore store, long maxBodyBytes) {
+  /**
+   * @param campaignExists whether a campaign of this id exists (a journey's sends name them)
+   * @param stateChanged what a change of a journey's state tells this node's runtime
+   */
+  public JourneyRoutes(
+      JourneyStore store,
+      ReaderLimitsStore limits,
+      JourneyFigures figures,
+      LongPredicate campaignExists,
+      Runnable stateChanged,
+      long maxBodyBytes) {
     this.store = store;
+    this.limits = limits;
+    this.figures = figures;
+    this.campaignExists = campaignExists;
+    this.stateChanged = stateChanged;
     this.maxBodyBytes = maxBodyBytes;
   }
 
   @Override
   public void register(HttpRouting.Builder routing) {
     routing.post(BASE, (request, response) -> {
-      var saved = store.create(JourneyJson.fromJson(JsonBodies.read(request, maxBodyBytes)));
+      var journey = JourneyJson.fromJson(JsonBodies.read(request, maxBodyBytes));
+      checkCampaigns(journey);
+      var saved = store.create(journey);
       response.header(HeaderNames.LOCATION, BASE + "/" + saved.id());
-      JsonBodies.write(response, 201, json(saved));
+      JsonBodies.write(response, 201, json(saved, JourneyState.DRAFT));
     });
     routing.get(BASE, (request, response) -> {
-      var json = Json.MAPPER.createObjectNode();
-      var items = json.putArray("items");
-      for (JourneyStore.Listed listed : store.list())
-        items
-            .addObject()
-            .put("id", listed.id())
-            .put("name", listed.name())
-            .put("version", listed.latestVersion())
-            .put("createdAt", listed.createdAt().toString())
-            .put("updatedAt", listed.updatedAt().toString());
-      JsonBodies.ok(response, json);
+      int limit = Requests.limit(request);
+      Optional<Long> after = Requests.query(request, "after").map(JourneyRoutes::after);
+      JsonBodies.ok(
+          response,
+          Page.of(
+              store.list(after, limit),
+              limit,
+              listed -> Json.MAPPER
+                  .createObjectNode()
+                  .put("id", listed.id())
+                  .put("name", listed.name())
+                  .put("version", listed.latestVersion())
+                  .put("state", listed.state().name())
+                  .put("createdAt", listed.createdAt().toString())
+                  .put("updatedAt", listed.updatedAt().toString()),
+              listed -> Long.toString(listed.id())));
     });
     routing.get(BASE + "/{id}", (request, response) -> {
       long id = id(request);
-      JsonBodies.ok(response, json(store.latest(id).orElseThrow(() -> missing(id))));
+      JsonBodies.ok(response, json(store.latest(id).orElseThrow(() -> missing(id)), state(id)));
     });
     routing.put(BASE + "/{id}", (request, response) -> {
       long id = id(request);
       var journey = JourneyJson.fromJson(JsonBodies.read(request, maxBodyBytes));
-      JsonBodies.ok(response, json(store.revise(id, journey).orElseThrow(() -> missing(id))));
+      checkCampaigns(journey);
+      var saved = store.revise(id, journey).orElseThrow(() -> missing(id));
+      stateChanged.run();
+      JsonBodies.ok(response, json(saved, state(id)));
     });
     routing.get(BASE + "/{id}/versions/{version}", (request, response) -> {
       long id = id(request);
@@ -65,14 +112,132 @@ public final class JourneyRoutes implements RouteGroup {
           .version(id, version)
           .orElseThrow(() -> ApiProblem.notFound("journey " + id + " has no version '"
               + (text.length() > 12 ? text.substring(0, 12) + "..." : text) + "'"));
-      JsonBodies.ok(response, json(saved));
+      JsonBodies.ok(response, json(saved, state(id)));
+    });
+    state(
+        routing,
+        "activate",
+        JourneyState.ACTIVE,
+        EnumSet.of(
+            JourneyState.DRAFT, JourneyState.PAUSED, JourneyState.DRAINING, JourneyState.ACTIVE));
+    state(
+        routing,
+        "pause",
+        JourneyState.PAUSED,
+        EnumSet.of(JourneyState.ACTIVE, JourneyState.DRAINING, JourneyState.PAUSED));
+    state(
+        routing,
+        "drain",
+        JourneyState.DRAINING,
+        EnumSet.of(JourneyState.ACTIVE, JourneyState.PAUSED, JourneyState.DRAINING));
+    routing.get(BASE + "/{id}/figures", (request, response) -> {
+      long id = id(request);
+      var saved = store.latest(id).orElseThrow(() -> missing(id));
+      JsonBodies.ok(response, figures(id, state(id), figures.of(id, saved.journey())));
+    });
+    routing.get(LIMITS, (request, response) -> JsonBodies.ok(response, json(limits.get())));
+    routing.put(
+        LIMITS,
+        (request, response) -> JsonBodies.ok(
+            response,
+            json(limits.put(ReaderLimitsJson.fromJson(JsonBodies.read(request, maxBodyBytes))))));
+  }
+
+  /** {@code POST /api/v1/journeys/{id}/<verb>}: moves the journey to {@code to} from one of {@code from}. */
+  private void state(
+      HttpRouting.Builder routing, String verb, JourneyState to, Set<JourneyState> from) {
+    routing.post(BASE + "/{id}/" + verb, (request, response) -> {
+      long id = id(request);
+      JourneyState now = store.state(id).orElseThrow(() -> missing(id));
+      if (!from.contains(now))
+        throw ApiProblem.conflict("journey " + id + " is " + now + "; only a journey that is "
+            + from.stream().map(Enum::name).sorted().toList() + " can " + verb);
+      if (to == JourneyState.ACTIVE)
+        checkCampaigns(store.latest(id).orElseThrow(() -> missing(id)).journey());
+      JourneyState after = store.changeState(id, from, to).orElseThrow(() -> missing(id));
+      stateChanged.run();
+      if (after != to)
+        throw ApiProblem.conflict("journey " + id + " became " + after + " meanwhile");
+      JsonBodies.ok(response, json(store.latest(id).orElseThrow(() -> missing(id)), after));
     });
   }
 
-  private static ObjectNode json(JourneyStore.Saved saved) {
+  /** Refuses a journey whose sends name a campaign that does not exist, naming each step. */
+  private void checkCampaigns(Journey journey) {
+    List<Problem> problems = new ArrayList<>();
+    for (int i = 0; i < journey.steps().size(); i++)
+      if (journey.steps().get(i) instanceof Step.Send send
+          && !campaignExists.test(send.campaignId()))
+        problems.add(Problem.unknown(
+            "steps[" + i + "].campaignId", "there is no campaign " + send.campaignId()));
+    if (!problems.isEmpty()) throw InvalidInputException.of(problems);
+  }
+
+  private JourneyState state(long id) {
+    return store.state(id).orElseThrow(() -> missing(id));
+  }
+
+  private static ObjectNode figures(long id, JourneyState state, JourneyFigures.Figures figures) {
+    ObjectNode json = Json.MAPPER.createObjectNode();
+    json.put("id", id);
+    json.put("state", state.name());
+    json.put("entries", figures.entries());
+    json.put("inside", figures.inside());
+    ObjectNode exits = json.putObject("exits");
+    figures.exits().forEach(exits::put);
+    var steps = json.putArray("steps");
+    for (JourneyFigures.StepFigures step : figures.steps())
+      steps
+          .addObject()
+          .put("step", step.step())
+          .put("inside", step.inside())
+          .put("sent", step.sent())
+          .put("heldOut", step.heldOut())
+          .put("opened", step.opened())
+          .put("clicked", step.clicked());
+    figures.lift().ifPresent(lift -> {
+      ObjectNode node = json.putObject("lift");
+      node.put("goal", figures.goal());
+      node.put("attributionWindow", JourneyFigures.attribution().toString());
+      node.putObject("sent")
+          .put("entrants", lift.sent().trials())
+          .put("converted", lift.sent().successes())
+          .put("rate", lift.sent().rate());
+      node.putObject("heldOut")
+          .put("entrants", lift.heldOut().trials())
+          .put("converted", lift.heldOut().successes())
+          .put("rate", lift.heldOut().rate());
+      node.put("difference", lift.difference());
+      node.putObject("interval").put("low", lift.low()).put("high", lift.high());
+      node.put("pValue", lift.pValue());
+      node.put("significant", lift.significant());
+    });
+    return json;
+  }
+
+  private static ObjectNode json(ReaderLimits limits) {
+    ObjectNode json = Json.MAPPER.createObjectNode();
+    json.put("perDay", limits.perDay());
+    json.put("perWeek", limits.perWeek());
+    if (limits.quietFrom() != null && limits.quietUntil() != null)
+      json.putObject("quietHours")
+          .put("from", limits.quietFrom().toString())
+          .put("until", limits.quietUntil().toString());
+    return json;
+  }
+
+  private static long after(String text) {
+    if (!text.matches("[1-9][0-9]{0,17}"))
+      throw InvalidInputException.of(
+          List.of(Problem.format("after", "after is a journey id from the last page's next")));
+    return Long.parseLong(text);
+  }
+
+  private static ObjectNode json(JourneyStore.Saved saved, JourneyState state) {
     ObjectNode json = Json.MAPPER.createObjectNode();
     json.put("id", saved.id());
     json.put("version", saved.version());
+    json.put("state", state.name());
     json.put("savedAt", saved.savedAt().toString());
     json.setAll(JourneyJson.toJson(saved.journey()));
     return json;
