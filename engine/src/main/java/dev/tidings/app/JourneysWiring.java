@@ -30,6 +30,7 @@ public final class JourneysWiring implements Capability {
 
   private final Infrastructure infrastructure;
   private final Supplier<CampaignService> campaigns;
+  private final StepSender steps;
   private final Lazy<JourneyStore> store;
   private final Lazy<ReaderLimitsStore> limits;
   private final Lazy<JourneyRuntime> runtime;
@@ -39,6 +40,7 @@ public final class JourneysWiring implements Capability {
     this.infrastructure = infrastructure;
     this.campaigns = campaigns;
     var jdbi = infrastructure.database().jdbi();
+    this.steps = new CampaignSteps(campaigns);
     this.store = Lazy.of(() -> new JourneyStore(jdbi, infrastructure.clock()));
     this.limits = Lazy.of(() -> new ReaderLimitsStore(jdbi));
     this.runtime = Lazy.of(() -> new JourneyRuntime(
@@ -49,7 +51,7 @@ public final class JourneysWiring implements Capability {
             new SubscriberService(jdbi, infrastructure.clock()),
             new OpenHours(jdbi),
             new DeliveryStats(jdbi)),
-        new CampaignSteps(campaigns),
+        steps,
         infrastructure.workQueue(),
         infrastructure.metrics(),
         infrastructure.clock(),
@@ -61,7 +63,7 @@ public final class JourneysWiring implements Capability {
     return List.of(new JourneyRoutes(
         store.get(),
         limits.get(),
-        new JourneyFigures(infrastructure.database().jdbi()),
+        new JourneyFigures(infrastructure.database().jdbi(), steps),
         id -> campaigns.get().get(id).isPresent(),
         () -> runtime.get().refresh(),
         infrastructure.settings().maxBodyBytes()));
@@ -103,6 +105,15 @@ public final class JourneysWiring implements Capability {
       } catch (TidingsException e) {
         throw new IllegalStateException(e.getMessage(), e);
       }
+    }
+
+    @Override
+    public Optional<Outcomes> outcomes(long campaignId, long runId) {
+      return campaigns
+          .get()
+          .runProgress(campaignId, runId)
+          .map(run ->
+              new Outcomes(run.planned(), run.sent(), run.failed(), run.unknown(), run.skipped()));
     }
   }
 }

@@ -253,6 +253,11 @@ public final class CampaignService {
     return jdbi.inTransaction(handle -> CampaignTable.keyedRun(handle, id, key));
   }
 
+  /** Where the campaign's run {@code runId} is: planned, sent, failed, unknown and skipped. */
+  public Optional<SendProgress> runProgress(long id, long runId) {
+    return sends.progress(id, runId);
+  }
+
   /**
    * Sends this campaign's content to one subscriber now in {@code runId} (a {@link #keyedRun}), once
    * however often it is asked: a repeat of a send that was queued and not yet taken queues it again,

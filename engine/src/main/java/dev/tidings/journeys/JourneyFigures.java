@@ -25,14 +25,25 @@ public final class JourneyFigures {
   static final double TAU = 0.02;
 
   private final Jdbi jdbi;
+  private final StepSender sender;
 
-  public JourneyFigures(Jdbi jdbi) {
+  public JourneyFigures(Jdbi jdbi, StepSender sender) {
     this.jdbi = jdbi;
+    this.sender = sender;
   }
 
-  /** One step's people and sends. */
+  /**
+   * One step's people and sends: {@code sent} the people it sent to, {@code heldOut} those held out
+   * it would have sent to, and {@code emails} what the ledger says became of the emails.
+   */
   public record StepFigures(
-      String step, long inside, long sent, long heldOut, long opened, long clicked) {}
+      String step,
+      long inside,
+      long sent,
+      long heldOut,
+      long opened,
+      long clicked,
+      StepSender.Outcomes emails) {}
 
   /** Conversions of the people sent the emails against those held out. */
   public record Lift(
@@ -99,11 +110,26 @@ public final class JourneyFigures {
               rows.getString(1),
               new long[] {rows.getLong(2), rows.getLong(3), rows.getLong(4), rows.getLong(5)}))
           .forEach(row -> sends.put(row.getKey(), row.getValue()));
+      Map<String, StepSender.Outcomes> emails = new HashMap<>();
+      handle
+          .createQuery(
+              "SELECT step, campaign_id, run_id FROM journey_step_runs WHERE journey_id = :id")
+          .bind("id", id)
+          .map((rows, context) -> Map.entry(
+              rows.getString(1),
+              sender.outcomes(rows.getLong(2), rows.getLong(3)).orElse(StepSender.Outcomes.NONE)))
+          .forEach(row -> emails.merge(row.getKey(), row.getValue(), StepSender.Outcomes::plus));
       List<StepFigures> steps = new ArrayList<>();
       for (Step step : journey.steps()) {
         long[] sent = sends.getOrDefault(step.id(), new long[4]);
         steps.add(new StepFigures(
-            step.id(), inside.getOrDefault(step.id(), 0L), sent[0], sent[1], sent[2], sent[3]));
+            step.id(),
+            inside.getOrDefault(step.id(), 0L),
+            sent[0],
+            sent[1],
+            sent[2],
+            sent[3],
+            emails.getOrDefault(step.id(), StepSender.Outcomes.NONE)));
       }
       long insideAll = inside.values().stream().mapToLong(Long::longValue).sum();
       Optional<Lift> lift = Optional.empty();

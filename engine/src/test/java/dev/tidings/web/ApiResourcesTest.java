@@ -32,6 +32,7 @@ import dev.tidings.history.SubscriberHistory;
 import dev.tidings.journeys.JourneyFigures;
 import dev.tidings.journeys.JourneyStore;
 import dev.tidings.journeys.ReaderLimitsStore;
+import dev.tidings.journeys.RecordingStepSender;
 import dev.tidings.mail.outbox.OutboxMailTransport;
 import dev.tidings.message.TokenCodec;
 import dev.tidings.notify.Notifications;
@@ -173,7 +174,8 @@ class ApiResourcesTest {
             new JourneyRoutes(
                 new JourneyStore(database.jdbi(), clock),
                 new ReaderLimitsStore(database.jdbi()),
-                new JourneyFigures(database.jdbi()),
+                new JourneyFigures(
+                    database.jdbi(), new RecordingStepSender(java.util.Set.of(Journeys.CAMPAIGN))),
                 id -> id == Journeys.CAMPAIGN,
                 () -> {},
                 8 * 1024),

@@ -194,7 +194,16 @@ public final class JourneyRoutes implements RouteGroup {
           .put("sent", step.sent())
           .put("heldOut", step.heldOut())
           .put("opened", step.opened())
-          .put("clicked", step.clicked());
+          .put("clicked", step.clicked())
+          .set(
+              "emails",
+              Json.MAPPER
+                  .createObjectNode()
+                  .put("planned", step.emails().planned())
+                  .put("sent", step.emails().sent())
+                  .put("failed", step.emails().failed())
+                  .put("unknown", step.emails().unknown())
+                  .put("skipped", step.emails().skipped()));
     figures.lift().ifPresent(lift -> {
       ObjectNode node = json.putObject("lift");
       node.put("goal", figures.goal());
