@@ -8,6 +8,7 @@ import dev.tidings.campaign.CampaignRenderer;
 import dev.tidings.campaign.CampaignScheduler;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.DigestSource;
+import dev.tidings.campaign.EntryContext;
 import dev.tidings.campaign.ExperimentLedger;
 import dev.tidings.campaign.TemplateProducts;
 import dev.tidings.campaign.Unsubscribes;
@@ -110,7 +111,8 @@ public final class CampaignWiring implements Capability {
       Infrastructure infrastructure,
       Supplier<DigestSource> digests,
       Supplier<ExperimentLedger> experiments,
-      Supplier<TemplateProducts> templateProducts) {
+      Supplier<TemplateProducts> templateProducts,
+      Supplier<EntryContext> entries) {
     return Lazy.of(() -> {
       var jdbi = infrastructure.database().jdbi();
       var clock = infrastructure.clock();
@@ -123,6 +125,7 @@ public final class CampaignWiring implements Capability {
           digests.get(),
           experiments.get(),
           templateProducts.get(),
+          entries.get(),
           clock,
           infrastructure.metrics());
     });

@@ -33,7 +33,8 @@ final class Capabilities {
         notify::digests,
         optimize::ledger,
         () -> new TemplateProducts(
-            catalog.catalog()::namedBy, openTime.templateProducts()::put, infrastructure.clock()));
+            catalog.catalog()::namedBy, openTime.templateProducts()::put, infrastructure.clock()),
+        () -> JourneysWiring.cards(infrastructure, catalog::subscriberPrices));
     var sending = new SendingWiring(
         infrastructure, () -> Optional.of(additions.composer().orElseGet(emails::get)));
     var campaigns = new CampaignWiring(

@@ -3,9 +3,12 @@ package dev.tidings.app;
 import dev.tidings.TidingsException;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.campaign.CampaignService;
+import dev.tidings.campaign.EntryContext;
+import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.events.EventListener;
 import dev.tidings.jobs.BackgroundJobs.Running;
+import dev.tidings.journeys.EntryItems;
 import dev.tidings.journeys.JourneyFigures;
 import dev.tidings.journeys.JourneyRuntime;
 import dev.tidings.journeys.JourneyStore;
@@ -56,6 +59,19 @@ public final class JourneysWiring implements Capability {
         infrastructure.metrics(),
         infrastructure.clock(),
         STEPPERS));
+  }
+
+  /**
+   * A journey email's entry products as cards, for the campaigns' emails: built on its own, as the
+   * emails are built before the journeys (which send through the campaigns).
+   */
+  static EntryContext cards(Infrastructure infrastructure, Supplier<SubscriberPrices> prices) {
+    var jdbi = infrastructure.database().jdbi();
+    var store = new JourneyStore(jdbi, infrastructure.clock());
+    return new JourneyCards(
+        new EntryItems(jdbi, id -> store.latest(id).map(saved -> saved.journey().trigger())),
+        prices,
+        infrastructure.clock());
   }
 
   @Override

@@ -40,6 +40,7 @@ public final class CampaignEmails implements BatchComposer {
   private final ExperimentLedger experiments;
   private final VariantChooser variants;
   private final TemplateProducts templateProducts;
+  private final EntryContext entries;
   private final Map<EmailAddress.Problem, Counter> refusedAddresses =
       new EnumMap<>(EmailAddress.Problem.class);
 
@@ -101,7 +102,33 @@ public final class CampaignEmails implements BatchComposer {
       TemplateProducts templateProducts,
       InstantSource clock,
       MeterRegistry metrics) {
+    this(
+        jdbi,
+        subscribers,
+        suppressions,
+        renderer,
+        digests,
+        experiments,
+        templateProducts,
+        EntryContext.NONE,
+        clock,
+        metrics);
+  }
+
+  /** @param entries the cards of the journey entry an email is sent for (its cart, its product) */
+  public CampaignEmails(
+      Jdbi jdbi,
+      SubscriberService subscribers,
+      SuppressionService suppressions,
+      CampaignRenderer renderer,
+      DigestSource digests,
+      ExperimentLedger experiments,
+      TemplateProducts templateProducts,
+      EntryContext entries,
+      InstantSource clock,
+      MeterRegistry metrics) {
     this.templateProducts = templateProducts;
+    this.entries = entries;
     this.campaigns = new CompiledCampaigns(
         id -> jdbi.withHandle(handle -> CampaignTable.find(handle, id)), clock);
     this.subscribers = subscribers;
@@ -139,10 +166,17 @@ public final class CampaignEmails implements BatchComposer {
     Set<String> suppressed = suppressions.suppressedAmong(
         found.values().stream().map(Subscriber::email).distinct().toList());
     if (entry.get().campaign().definition().digest().isPresent()) digests.prepare(found.keySet());
+    Map<String, List<DigestSource.Notice>> cards =
+        entries.cards(job.campaignId(), job.runId(), found.keySet());
     List<Composed> out = new ArrayList<>(messages.size());
     for (MessageId message : messages) {
       Subscriber subscriber = found.get(message.subscriberId());
-      out.add(compose(entry.get(), subscriber, suppressed, message));
+      out.add(compose(
+          entry.get(),
+          subscriber,
+          suppressed,
+          message,
+          cards.getOrDefault(message.subscriberId(), List.of())));
     }
     return out;
   }
@@ -191,7 +225,8 @@ public final class CampaignEmails implements BatchComposer {
       CompiledCampaigns.Entry entry,
       @Nullable Subscriber subscriber,
       Set<String> suppressed,
-      MessageId message) {
+      MessageId message,
+      List<DigestSource.Notice> cards) {
     if (subscriber == null)
       return new Composed.Skip("subscriber " + message.subscriberId() + " no longer exists");
     if (EmailAddress.parse(subscriber.email()) instanceof EmailAddress.Invalid invalid) {
@@ -213,7 +248,12 @@ public final class CampaignEmails implements BatchComposer {
     Optional<String> nothingToTell = tooLittle(definition, digest);
     if (nothingToTell.isPresent()) return new Composed.Skip(nothingToTell.get());
     int chosen = variant;
-    return switch (render(entry, chosen, subscriber, message, digest.notices())) {
+    List<DigestSource.Notice> notices = digest.notices();
+    if (!cards.isEmpty()) {
+      notices = new ArrayList<>(cards);
+      notices.addAll(digest.notices());
+    }
+    return switch (render(entry, chosen, subscriber, message, notices)) {
       case CampaignRenderer.Result.Written written ->
         definition.digest().isEmpty() && definition.experiment().isEmpty()
             ? new Composed.Email(written.email())

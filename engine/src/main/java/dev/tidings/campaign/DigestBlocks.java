@@ -57,6 +57,25 @@ final class DigestBlocks {
   }
 
   private static String why(Map<String, Object> item) {
+    // a journey's cards say why the reader sees them; a digest's say what is new
+    switch (String.valueOf(item.get("kind"))) {
+      case "carted" -> {
+        return "In your cart";
+      }
+      case "viewed" -> {
+        return "You looked at this";
+      }
+      case "back_in_stock" -> {
+        return "Back in stock";
+      }
+      case "price_dropped" -> {
+        return "Now for less";
+      }
+      case "bought" -> {
+        return "You bought this";
+      }
+      default -> {}
+    }
     String type = String.valueOf(item.get("type"));
     String what = switch (type) {
       case "product" -> "New product";

@@ -87,6 +87,7 @@ class AbandonedCartJourneyIT {
   private void scenario(NodeProcess server, NodeProcess worker) throws Exception {
     var api = new ApiClient(server.uri("/").getPort(), KEY);
     for (String person : List.of("ann", "bob", "cy")) subscriber(api, person);
+    for (String item : List.of("boots", "scarf", "gloves", "hat")) product(api, item);
     long reminder = campaign(api, "Still in your cart");
     long lastCall = campaign(api, "Last call for your cart");
     var made = api.postJson("/api/v1/journeys", """
@@ -139,6 +140,11 @@ class AbandonedCartJourneyIT {
     assertThat(subjectsTo(worker, "cy@example.test"))
         .as("cy bought after the reminder")
         .containsExactly("Still in your cart");
+    assertThat(htmlTo(worker, "bob@example.test"))
+        .as("bob's reminder shows his own cart, not another's")
+        .allSatisfy(html -> assertThat(html)
+            .contains("Velin scarf", "In your cart", "https://img.shop.test/scarf.jpg")
+            .doesNotContain("Velin gloves"));
 
     JsonNode figures = figures(api, journey);
     assertThat(figures.path("entries").asLong()).isEqualTo(3);
@@ -186,6 +192,13 @@ class AbandonedCartJourneyIT {
     assertThat(answer.status()).as(answer.body()).isIn(200, 201);
   }
 
+  private static void product(ApiClient api, String id) {
+    var answer = api.putJson("/api/v1/products/" + id, """
+        {"title": "Velin %s", "brand": "velin", "price": "49.00", "currency": "EUR",
+         "imageUrl": "https://img.shop.test/%s.jpg", "landingUrl": "https://shop.test/%s"}""".formatted(id, id, id));
+    assertThat(answer.status()).as(answer.body()).isIn(200, 201);
+  }
+
   private static long campaign(ApiClient api, String subject) {
     var created = api.postJson("/api/v1/campaigns", """
         {"name": "%s", "from": {"email": "news@shop.test", "name": "Shop"},
@@ -205,18 +218,41 @@ class AbandonedCartJourneyIT {
 
   /** The subjects of the emails to {@code address} in the sending node's outbox. */
   private static List<String> subjectsTo(NodeProcess worker, String address) throws Exception {
-    Path outbox = worker.dataDir().resolve("outbox");
     List<String> subjects = new ArrayList<>();
-    if (!Files.isDirectory(outbox)) return subjects;
+    for (MimeMessage message : emailsTo(worker, address)) subjects.add(message.getSubject());
+    return subjects;
+  }
+
+  /** The HTML parts of the emails to {@code address}. */
+  private static List<String> htmlTo(NodeProcess worker, String address) throws Exception {
+    List<String> html = new ArrayList<>();
+    for (MimeMessage message : emailsTo(worker, address)) html.add(html(message));
+    return html;
+  }
+
+  private static String html(jakarta.mail.Part part) throws Exception {
+    if (part.isMimeType("text/html")) return part.getContent().toString();
+    if (part.getContent() instanceof jakarta.mail.Multipart multipart)
+      for (int i = 0; i < multipart.getCount(); i++) {
+        String found = html(multipart.getBodyPart(i));
+        if (!found.isEmpty()) return found;
+      }
+    return "";
+  }
+
+  private static List<MimeMessage> emailsTo(NodeProcess worker, String address) throws Exception {
+    Path outbox = worker.dataDir().resolve("outbox");
+    List<MimeMessage> emails = new ArrayList<>();
+    if (!Files.isDirectory(outbox)) return emails;
     try (Stream<Path> files = Files.walk(outbox)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".eml")).toList()) {
         var message = new MimeMessage(
             Session.getInstance(new java.util.Properties()),
             new ByteArrayInputStream(Files.readAllBytes(file)));
         var to = (InternetAddress) message.getRecipients(Message.RecipientType.TO)[0];
-        if (to.getAddress().equals(address)) subjects.add(message.getSubject());
+        if (to.getAddress().equals(address)) emails.add(message);
       }
     }
-    return subjects;
+    return emails;
   }
 }
