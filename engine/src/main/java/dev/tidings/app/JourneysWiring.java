@@ -1,7 +1,9 @@
 package dev.tidings.app;
 
+import dev.tidings.Json;
 import dev.tidings.TidingsException;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.EntryContext;
 import dev.tidings.catalog.SubscriberPrices;
@@ -12,6 +14,7 @@ import dev.tidings.journeys.EntryItems;
 import dev.tidings.journeys.JourneyFigures;
 import dev.tidings.journeys.JourneyRuntime;
 import dev.tidings.journeys.JourneyStore;
+import dev.tidings.journeys.JourneyTemplates;
 import dev.tidings.journeys.ReaderLimitsStore;
 import dev.tidings.journeys.StepSender;
 import dev.tidings.queue.ConsumerGroup;
@@ -22,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Journeys: their definitions and versions through the API, the listener that lets people in, the
@@ -82,7 +86,22 @@ public final class JourneysWiring implements Capability {
         new JourneyFigures(infrastructure.database().jdbi(), steps),
         id -> campaigns.get().get(id).isPresent(),
         () -> runtime.get().refresh(),
+        this::draft,
         infrastructure.settings().maxBodyBytes()));
+  }
+
+  /** A ready-made journey's email as a draft campaign to everyone, its content the shop's to edit. */
+  private long draft(JourneyTemplates.Email email, String fromEmail, String fromName) {
+    ObjectNode json = Json.MAPPER.createObjectNode();
+    json.put("name", email.name());
+    ObjectNode from = json.putObject("from").put("email", fromEmail);
+    if (!fromName.isBlank()) from.put("name", fromName);
+    json.put("subject", email.subject());
+    json.put("html", email.html());
+    json.put("text", email.text());
+    json.put("slots", email.slots());
+    json.putObject("audience").put("type", "all");
+    return campaigns.get().create(CampaignJson.fromJson(json)).id();
   }
 
   @Override

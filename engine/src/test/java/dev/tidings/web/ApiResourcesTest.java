@@ -178,6 +178,7 @@ class ApiResourcesTest {
                     database.jdbi(), new RecordingStepSender(java.util.Set.of(Journeys.CAMPAIGN))),
                 id -> id == Journeys.CAMPAIGN,
                 () -> {},
+                (email, from, name) -> Journeys.CAMPAIGN,
                 8 * 1024),
             new WebhookRoutes(
                 new WebhookEndpoints(
@@ -1017,6 +1018,33 @@ class ApiResourcesTest {
           api.get(JOURNEYS + "?limit=1&after=" + first.path("next").asString()).json();
       assertThat(second.path("items").path(0).path("id").asLong()).isEqualTo(older);
       assertThat(api.get(JOURNEYS + "?after=soon").status()).isEqualTo(422);
+    }
+
+    @Test
+    void a_ready_made_journey_is_listed_and_made_as_a_draft_with_its_emails() {
+      var listed = api.get("/api/v1/journey-templates").json().path("items");
+      assertThat(listed)
+          .extracting(item -> item.path("key").asString())
+          .contains(
+              "welcome",
+              "abandoned_cart",
+              "browse_abandonment",
+              "back_in_stock",
+              "price_drop",
+              "post_purchase",
+              "win_back");
+      var made = api.postJson("/api/v1/journey-templates/abandoned_cart", """
+          {"from": {"email": "news@shop.test", "name": "Shop"}}""");
+      assertThat(made.status()).as(made.body()).isEqualTo(201);
+      assertThat(made.json().path("state").asString()).isEqualTo("DRAFT");
+      assertThat(made.json().path("goal").asString()).isEqualTo("purchase");
+      assertThat(made.json().path("steps").toString()).contains("\"campaignId\":" + CAMPAIGN);
+      var refused = api.postJson("/api/v1/journey-templates/abandoned_cart", """
+          {"from": {"email": "not an address"}}""");
+      assertThat(refused.status()).isEqualTo(422);
+      assertThat(fields(refused)).containsExactly("from.email");
+      assertThat(api.postJson("/api/v1/journey-templates/teleport", "{}").status())
+          .isEqualTo(404);
     }
 
     @Test

@@ -1,13 +1,16 @@
 package dev.tidings.web.journeys;
 
+import dev.tidings.EmailAddress;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.Problem;
+import dev.tidings.journeys.CampaignDrafts;
 import dev.tidings.journeys.Journey;
 import dev.tidings.journeys.JourneyFigures;
 import dev.tidings.journeys.JourneyJson;
 import dev.tidings.journeys.JourneyState;
 import dev.tidings.journeys.JourneyStore;
+import dev.tidings.journeys.JourneyTemplates;
 import dev.tidings.journeys.ReaderLimits;
 import dev.tidings.journeys.ReaderLimitsJson;
 import dev.tidings.journeys.ReaderLimitsStore;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongPredicate;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -33,17 +37,21 @@ import tools.jackson.databind.node.ObjectNode;
  * /api/v1/journeys/{id}} saves an edit as the next version (people inside finish on theirs); list,
  * read the latest, read any version as it was saved; {@code activate}, {@code pause} and {@code
  * drain}; and {@code figures}: the people at each step, each step's sends and the lift against the
- * hold-out. {@code /api/v1/reader-limits} reads and sets the caps on every reader's email.
+ * hold-out. {@code /api/v1/reader-limits} reads and sets the caps on every reader's email; {@code
+ * /api/v1/journey-templates} lists the ready-made journeys and makes one, its emails as draft
+ * campaigns.
  */
 public final class JourneyRoutes implements RouteGroup {
   private static final String BASE = "/api/v1/journeys";
   private static final String LIMITS = "/api/v1/reader-limits";
+  private static final String TEMPLATES = "/api/v1/journey-templates";
 
   private final JourneyStore store;
   private final ReaderLimitsStore limits;
   private final JourneyFigures figures;
   private final LongPredicate campaignExists;
   private final Runnable stateChanged;
+  private final CampaignDrafts drafts;
   private final long maxBodyBytes;
 
   /**
@@ -56,12 +64,14 @@ public final class JourneyRoutes implements RouteGroup {
       JourneyFigures figures,
       LongPredicate campaignExists,
       Runnable stateChanged,
+      CampaignDrafts drafts,
       long maxBodyBytes) {
     this.store = store;
     this.limits = limits;
     this.figures = figures;
     this.campaignExists = campaignExists;
     this.stateChanged = stateChanged;
+    this.drafts = drafts;
     this.maxBodyBytes = maxBodyBytes;
   }
 
@@ -135,6 +145,31 @@ public final class JourneyRoutes implements RouteGroup {
       var saved = store.latest(id).orElseThrow(() -> missing(id));
       JsonBodies.ok(response, figures(id, state(id), figures.of(id, saved.journey())));
     });
+    routing.get(TEMPLATES, (request, response) -> {
+      ObjectNode json = Json.MAPPER.createObjectNode();
+      var items = json.putArray("items");
+      for (JourneyTemplates.Template template : JourneyTemplates.all()) {
+        ObjectNode item = items
+            .addObject()
+            .put("key", template.key())
+            .put("name", template.name())
+            .put("description", template.description());
+        var emails = item.putArray("emails");
+        for (JourneyTemplates.Email email : template.emails())
+          emails.addObject().put("step", email.step()).put("subject", email.subject());
+      }
+      JsonBodies.ok(response, json);
+    });
+    routing.post(TEMPLATES + "/{key}", (request, response) -> {
+      String key = Requests.path(request, "key");
+      var template = JourneyTemplates.get(key)
+          .orElseThrow(() -> ApiProblem.notFound("there is no journey template '"
+              + (key.length() > 40 ? key.substring(0, 40) + "..." : key) + "'"));
+      Sender from = sender(JsonBodies.read(request, maxBodyBytes));
+      var saved = JourneyTemplates.make(template, drafts, store, from.email(), from.name());
+      response.header(HeaderNames.LOCATION, BASE + "/" + saved.id());
+      JsonBodies.write(response, 201, json(saved, JourneyState.DRAFT));
+    });
     routing.get(LIMITS, (request, response) -> JsonBodies.ok(response, json(limits.get())));
     routing.put(
         LIMITS,
@@ -160,6 +195,21 @@ public final class JourneyRoutes implements RouteGroup {
         throw ApiProblem.conflict("journey " + id + " became " + after + " meanwhile");
       JsonBodies.ok(response, json(store.latest(id).orElseThrow(() -> missing(id)), after));
     });
+  }
+
+  /** Who a template's emails are from. */
+  private record Sender(String email, String name) {}
+
+  private static Sender sender(JsonNode body) {
+    JsonNode from = body.path("from");
+    String email = from.path("email").isString() ? from.path("email").asString() : "";
+    String name = from.path("name").isString() ? from.path("name").asString() : "";
+    if (!(EmailAddress.parse(email) instanceof EmailAddress.Valid))
+      throw InvalidInputException.of(List.of(
+          email.isEmpty()
+              ? Problem.missing("from.email")
+              : Problem.format("from.email", "from.email is not one email address")));
+    return new Sender(email, name);
   }
 
   /** Refuses a journey whose sends name a campaign that does not exist, naming each step. */
