@@ -10,6 +10,7 @@ import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.events.EventListener;
 import dev.tidings.jobs.BackgroundJobs.Running;
+import dev.tidings.journeys.CampaignDrafts;
 import dev.tidings.journeys.EntryItems;
 import dev.tidings.journeys.JourneyFigures;
 import dev.tidings.journeys.JourneyRuntime;
@@ -78,15 +79,35 @@ public final class JourneysWiring implements Capability {
         infrastructure.clock());
   }
 
+  /** The journeys and their versions, for the dashboard's pages. */
+  public JourneyStore store() {
+    return store.get();
+  }
+
+  /** A journey's live figures, for the dashboard's pages. */
+  public JourneyFigures figures() {
+    return new JourneyFigures(infrastructure.database().jdbi(), steps);
+  }
+
+  /** Makes a template's emails as draft campaigns, as the API's templates do. */
+  public CampaignDrafts drafts() {
+    return this::draft;
+  }
+
+  /** Tells this node's runtime that a journey changed (its state, or a new version). */
+  public void changed() {
+    runtime.get().refresh();
+  }
+
   @Override
   public List<RouteGroup> routes() {
     return List.of(new JourneyRoutes(
         store.get(),
         limits.get(),
-        new JourneyFigures(infrastructure.database().jdbi(), steps),
+        figures(),
         id -> campaigns.get().get(id).isPresent(),
-        () -> runtime.get().refresh(),
-        this::draft,
+        this::changed,
+        drafts(),
         infrastructure.settings().maxBodyBytes()));
   }
 
