@@ -193,3 +193,7 @@ function showChosen(scope) {
   });
   update();
 }
+
+// A refused journey comes back with its problems on top: the keyboard starts there, as in the
+// campaign editor.
+if (document.querySelector('form.journey-editor')) document.getElementById('problems')?.focus();
