@@ -25,8 +25,8 @@ final class JourneyFlow {
   static final int GAP = 40;
   static final int LANE_WIDTH = 120;
   static final int ENTRY_HEIGHT = 88;
-  static final int STEP_HEIGHT = 100;
-  static final int SEND_HEIGHT = 150;
+  static final int STEP_HEIGHT = 92;
+  static final int SEND_HEIGHT = 136;
   /** Paths leave a box a little below its middle and arrive a little above, so they never meet. */
   private static final int STUB_OFFSET = 12;
 

@@ -155,7 +155,7 @@ final class JourneyPage {
         List.of(
             fact("Entries", "entries", texts),
             fact("Inside now", "inside", texts),
-            fact("Sent an email", "sent", texts)),
+            fact("Emails sent", "sent", texts)),
         exits,
         lift,
         JourneyWords.goal(journey.goal()),

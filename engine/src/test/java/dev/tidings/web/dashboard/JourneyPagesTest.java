@@ -14,6 +14,8 @@ import dev.tidings.journeys.Step;
 import dev.tidings.journeys.StepSender;
 import dev.tidings.journeys.Trigger;
 import dev.tidings.optimize.stats.Proportion;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * The journeys' pages from their templates: the list with its live cells, a journey drawn as its
  * steps with the people at each and each send's funnel, the moves its state allows as guarded forms,
  * the lift, and the editor, whose every problem shows beside the field it names, in the form's rows.
- * User text is escaped everywhere (the fixtures carry markup).
+ * User text is escaped everywhere (the fixtures carry markup). The drawn journey is also written to
+ * {@code target/journey-pages} for a look in a browser.
  */
 class JourneyPagesTest {
   private static final Visitor VISITOR = Visitor.signedIn("test-token");
@@ -103,8 +106,10 @@ class JourneyPagesTest {
   }
 
   @Test
-  void a_journey_is_drawn_as_its_steps_with_the_people_at_each_and_each_sends_funnel() {
+  void a_journey_is_drawn_as_its_steps_with_the_people_at_each_and_each_sends_funnel()
+      throws Exception {
     Document page = journeyPage(SPLIT, JourneyState.ACTIVE, figures(SPLIT));
+    write("journey.html", page.outerHtml());
     assertThat(page.outerHtml()).doesNotContain("<b>bold</b>", "<i>A</i>");
     assertThat(page.select("h1").text()).startsWith("Cart <b>bold</b>");
     assertThat(page.select(".grid[data-live]").attr("data-live")).isEqualTo("/live/journeys/9");
@@ -353,6 +358,16 @@ class JourneyPagesTest {
             looping.rowOf()))
         .isEqualTo("Step 3 goes to 'x', which is no step.");
     assertThat(JourneyFields.of("", looping.rowOf()).slot()).isEqualTo(JourneyFields.FORM);
+  }
+
+  /** A page in {@code target/journey-pages}, with the dashboard's style, for a look in a browser. */
+  private static void write(String name, String html) throws Exception {
+    Path directory = Path.of("target", "journey-pages");
+    Files.createDirectories(directory);
+    Path css = Path.of("src/main/resources/web/dashboard.css").toAbsolutePath();
+    Files.writeString(
+        directory.resolve(name),
+        html.replace("/static/dashboard.css", css.toUri().toString()));
   }
 
   private static String error(Document page, String id) {

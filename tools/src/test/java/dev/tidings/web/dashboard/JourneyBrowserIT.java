@@ -128,6 +128,14 @@ class JourneyBrowserIT {
     String campaign =
         new Select(field("s1.campaign")).getFirstSelectedOption().getAttribute("value");
 
+    // waits of seconds, no one held out: the journey runs within the test
+    replace(field("s0.for"), "3");
+    new Select(field("s0.forUnit")).selectByValue("seconds");
+    replace(field("s2.for"), "6");
+    new Select(field("s2.forUnit")).selectByValue("seconds");
+    replace(field("holdOut"), "0");
+    screenshot("journey-edit");
+
     new Select(field("s1.campaign")).selectByValue("");
     replace(field("s2.for"), "soon");
     browser.findElement(By.id("save")).click();
@@ -139,17 +147,13 @@ class JourneyBrowserIT {
         .contains("Write the wait of step 3 as a whole number of seconds, minutes, hours or days.");
     assertThat(field("s1.campaign-error").getText()).isEqualTo("Enter the campaign of step 2.");
     assertThat(field("s2.for").getAttribute("aria-invalid")).isEqualTo("true");
+    assertThat(field("s0.for").getAttribute("value"))
+        .as("what was typed comes back to be fixed")
+        .isEqualTo("3");
     screenshot("journey-edit-problem");
 
-    // waits of seconds, no one held out: the journey runs within the test
     new Select(field("s1.campaign")).selectByValue(campaign);
-    replace(field("s0.for"), "3");
-    new Select(field("s0.forUnit")).selectByValue("seconds");
     replace(field("s2.for"), "6");
-    new Select(field("s2.forUnit")).selectByValue("seconds");
-    replace(field("holdOut"), "0");
-    field("s0.for").click();
-    screenshot("journey-edit");
     browser.findElement(By.id("save")).click();
     await(b -> b.getCurrentUrl().contains("?done=saved"));
     assertThat(browser.findElement(By.cssSelector("[role=status]")).getText())
@@ -216,8 +220,23 @@ class JourneyBrowserIT {
 
   @Test
   @Order(5)
-  void the_list_shows_the_journey_with_its_figures() {
+  void the_list_shows_the_journey_with_its_figures() throws Exception {
+    // two more, made through the API: one left a draft, one activated and paused
+    String from = "{\"from\": {\"email\": \"news@shop.example\"}}";
+    assertThat(send("POST", "/api/v1/journey-templates/welcome", from).statusCode())
+        .isEqualTo(201);
+    var winBack = send("POST", "/api/v1/journey-templates/win_back", from);
+    assertThat(winBack.statusCode()).isEqualTo(201);
+    long paused = Json.MAPPER.readTree(winBack.body()).path("id").asLong();
+    for (String move : List.of("activate", "pause"))
+      assertThat(send("POST", "/api/v1/journeys/" + paused + "/" + move, "").statusCode())
+          .isEqualTo(200);
     browser.get(url("/journeys"));
+    assertThat(browser.findElements(By.cssSelector("table.journeys tbody tr"))).hasSize(3);
+    assertThat(browser
+            .findElement(By.cssSelector("[data-k='j" + paused + ".state']"))
+            .getText())
+        .isEqualTo("paused");
     String key = "j" + journeyId + ".";
     await(b ->
         b.findElement(By.cssSelector("[data-k='" + key + "entries']")).getText().equals("2"));
@@ -225,7 +244,8 @@ class JourneyBrowserIT {
             browser.findElement(By.cssSelector("[data-k='" + key + "state']")).getText())
         .isEqualTo("active");
     assertThat(browser.findElement(By.cssSelector("[data-k='" + key + "sent']")).getText())
-        .isEqualTo("2");
+        .as("the reminder and the last call to each of the two")
+        .isEqualTo("4");
     assertThat(browser.findElement(By.cssSelector("[data-k='" + key + "lift']")).getText())
         .contains("sent vs");
     screenshot("journeys");
