@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
  * The journeys' pages from their templates: the list with its live cells, a journey drawn as its
  * steps with the people at each and each send's funnel, the moves its state allows as guarded forms,
  * the lift, and the editor, whose every problem shows beside the field it names, in the form's rows.
- * User text is escaped everywhere (the fixtures carry markup). The drawn journey is also written to
- * {@code target/journey-pages} for a look in a browser.
+ * User text is escaped everywhere (the fixtures carry markup). The drawn journey and the editor are also
+ * written to {@code target/journey-pages} for a look in a browser.
  */
 class JourneyPagesTest {
   private static final Visitor VISITOR = Visitor.signedIn("test-token");
@@ -203,7 +203,7 @@ class JourneyPagesTest {
   }
 
   @Test
-  void the_editor_shows_each_problem_beside_its_field_counting_the_forms_rows() {
+  void the_editor_shows_each_problem_beside_its_field_counting_the_forms_rows() throws Exception {
     // what the reader cannot read is answered first, alone: a step it cannot make would shift the
     // places the journey's own checks name steps by
     var unreadable = typed("", "x", 50, "", "", "purchase", "10");
@@ -237,6 +237,7 @@ class JourneyPagesTest {
 
     // then the journey's own rules, each beside its field
     Document second = editor(typed("Cart", "1", 40, "11", "nowhere", "Purchase!", "80"));
+    write("editor.html", second.outerHtml());
     assertThat(second.select(".problems li").eachText())
         .containsExactlyInAnyOrder(
             "Step 1's arms add up to 90 percent, not 100.",
