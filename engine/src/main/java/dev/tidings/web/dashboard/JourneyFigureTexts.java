@@ -65,15 +65,18 @@ final class JourneyFigureTexts {
     texts.put(prefix + "inside", Html.count(figures.inside()));
     texts.put(prefix + "sent", Html.count(sent(figures)));
     texts.put(prefix + "goal", Html.count(figures.exits().getOrDefault("GOAL", 0L)));
-    texts.put(
-        prefix + "lift",
-        figures
-            .lift()
-            .map(lift -> Html.percent(lift.sent().rate()) + " sent vs "
-                + Html.percent(lift.heldOut().rate()) + " held out · "
-                + (lift.significant() ? "significant" : "not significant yet"))
-            .orElse("no goal"));
+    texts.put(prefix + "lift", figures.lift().map(JourneyFigureTexts::liftLine).orElse("no goal"));
     return texts;
+  }
+
+  /** The lift in one line of the list; rates of nobody would read as a measured 0%. */
+  private static String liftLine(JourneyFigures.Lift lift) {
+    if (lift.sent().trials() + lift.heldOut().trials() == 0) return "nobody entered yet";
+    if (lift.heldOut().trials() == 0)
+      return Html.percent(lift.sent().rate()) + " converted · nobody held out yet";
+    return Html.percent(lift.sent().rate()) + " sent vs "
+        + Html.percent(lift.heldOut().rate()) + " held out · "
+        + (lift.significant() ? "significant" : "not significant yet");
   }
 
   /** The people the journey's emails went to, over every send step. */
@@ -82,6 +85,8 @@ final class JourneyFigureTexts {
   }
 
   static String verdict(JourneyFigures.Lift lift) {
+    if (lift.heldOut().trials() == 0)
+      return "Nobody is held out yet: there is nothing to compare the conversions with.";
     if (!lift.significant())
       return "Not significant yet: the two rates are not told apart at the test's level. The test"
           + " stays valid however often it is looked at.";

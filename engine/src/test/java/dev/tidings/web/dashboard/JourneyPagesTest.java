@@ -106,6 +106,33 @@ class JourneyPagesTest {
   }
 
   @Test
+  void the_lists_lift_line_says_when_there_is_nothing_to_compare() {
+    Map<String, String> lines = new LinkedHashMap<>();
+    for (var sides : List.of(
+        List.of(Proportion.of(0, 0), Proportion.of(0, 0)),
+        List.of(Proportion.of(1, 4), Proportion.of(0, 0)),
+        List.of(Proportion.of(10, 40), Proportion.of(1, 10))))
+      lines.put(
+          sides.toString(),
+          JourneyFigureTexts.row(
+                  "j1.",
+                  new JourneyFigures.Figures(
+                      0,
+                      0,
+                      Map.of(),
+                      List.of(),
+                      "purchase",
+                      Optional.of(
+                          new JourneyFigures.Lift(sides.get(0), sides.get(1), 0, 0, 0, 1, false))))
+              .get("j1.lift"));
+    assertThat(lines.values())
+        .containsExactly(
+            "nobody entered yet",
+            "25.0% converted · nobody held out yet",
+            "25.0% sent vs 10.0% held out · not significant yet");
+  }
+
+  @Test
   void a_journey_is_drawn_as_its_steps_with_the_people_at_each_and_each_sends_funnel()
       throws Exception {
     Document page = journeyPage(SPLIT, JourneyState.ACTIVE, figures(SPLIT));
