@@ -163,7 +163,7 @@ public final class EntryListener implements EventListener {
       // facts first: a person the same event lets in did it at their entry, not since it
       InstanceTable.recordFact(
           handle, person, activity.activity(), at, asking, at.minus(ATTRIBUTION));
-      for (Due.Key key : InstanceTable.insideOf(handle, person, goals))
+      for (Due.Key key : InstanceTable.wakeInside(handle, person, goals, now))
         wake.add(new Due(key.journeyId(), key.subscriberId(), key.entry(), now));
       enterAll(person, at, List.of(activity.itemId()), trigger -> triggeredBy(trigger, activity));
     }

@@ -228,14 +228,20 @@ final class InstanceTable {
         .execute();
   }
 
-  /** The open entries of the person into these journeys, to look at now (their goal may be done). */
-  static List<Due.Key> insideOf(Handle handle, String subscriberId, Collection<Long> journeyIds) {
+  /**
+   * Makes the person's open entries into these journeys due now (their goal may be done), so the
+   * message that says so is not taken for a stale one; answers them.
+   */
+  static List<Due.Key> wakeInside(
+      Handle handle, String subscriberId, Collection<Long> journeyIds, Instant now) {
     if (journeyIds.isEmpty()) return List.of();
     return handle
         .createQuery("""
-            SELECT journey_id, subscriber_id, entry FROM journey_instances
+            UPDATE journey_instances SET due_at = :now
              WHERE subscriber_id = :subscriber AND journey_id = ANY(:journeys)
-               AND exited_at IS NULL""")
+               AND exited_at IS NULL
+            RETURNING journey_id, subscriber_id, entry""")
+        .bind("now", Timestamp.from(now))
         .bind("subscriber", subscriberId)
         .bindArray("journeys", Long.class, List.copyOf(journeyIds))
         .map((rows, context) -> new Due.Key(rows.getLong(1), rows.getString(2), rows.getInt(3)))
