@@ -3,6 +3,7 @@ package dev.tidings.app;
 import dev.tidings.Json;
 import dev.tidings.TidingsException;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.EntryContext;
@@ -56,6 +57,7 @@ public final class JourneysWiring implements Capability {
         limits.get(),
         new JourneyPeople(
             new SubscriberService(jdbi, infrastructure.clock()),
+            new AudienceQuery(jdbi, infrastructure.clock()),
             new OpenHours(jdbi),
             new DeliveryStats(jdbi)),
         steps,

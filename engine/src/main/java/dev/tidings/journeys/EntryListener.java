@@ -240,7 +240,7 @@ public final class EntryListener implements EventListener {
     private void enter(JourneyStore.Live live, String person, Instant at, List<String> items) {
       Journey journey = live.latest().journey();
       InstanceTable.Past past = InstanceTable.past(handle, live.id(), person);
-      Long segment = journey.entry().segmentId();
+      var segment = journey.entry().segment();
       boolean inSegment = segment == null || people.inSegment(segment, person);
       Admission admission = Admission.decide(
           journey.entry(), past.inside(), past.entries(), past.lastEntry(), inSegment, at);

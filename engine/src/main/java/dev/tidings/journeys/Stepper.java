@@ -1,5 +1,6 @@
 package dev.tidings.journeys;
 
+import dev.tidings.campaign.Audience;
 import dev.tidings.message.MessageId;
 import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.ConsumerGroup;
@@ -266,8 +267,8 @@ public final class Stepper implements ConsumerGroup {
     }
 
     @Override
-    public boolean inSegment(long segmentId) {
-      return people.inSegment(segmentId, subscriberId);
+    public boolean inSegment(Audience segment) {
+      return people.inSegment(segment, subscriberId);
     }
 
     @Override

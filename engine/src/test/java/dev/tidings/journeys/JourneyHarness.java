@@ -61,7 +61,7 @@ final class JourneyHarness {
       }
 
       @Override
-      public boolean inSegment(long segmentId, String subscriberId) {
+      public boolean inSegment(dev.tidings.campaign.Audience segment, String subscriberId) {
         return false;
       }
 
