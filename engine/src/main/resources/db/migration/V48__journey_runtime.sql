@@ -7,6 +7,10 @@
 ALTER TABLE journeys ADD COLUMN state text NOT NULL DEFAULT 'DRAFT'
   CHECK (state IN ('DRAFT', 'ACTIVE', 'PAUSED', 'DRAINING'));
 
+-- For a journey whose trigger is found by a look rather than an event (a last purchase long ago):
+-- how far its looks have reached, so the next one starts there and nobody is found twice or missed.
+ALTER TABLE journeys ADD COLUMN looked_until timestamptz;
+
 -- One row per entry of a person into a journey; an entry is inside until exited_at. due_at is when
 -- the person is next looked at: the queue's not-before message says so, and the sweeper finds the
 -- rare person whose message was lost (published after the commit that made it due).

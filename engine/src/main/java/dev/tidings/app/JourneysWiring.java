@@ -2,6 +2,8 @@ package dev.tidings.app;
 
 import dev.tidings.Json;
 import dev.tidings.TidingsException;
+import dev.tidings.activity.ActivityHistory;
+import dev.tidings.activity.EventType;
 import dev.tidings.audience.SubscriberService;
 import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignJson;
@@ -43,6 +45,7 @@ public final class JourneysWiring implements Capability {
   private final Lazy<ReaderLimitsStore> limits;
   private final Lazy<JourneyRuntime> runtime;
   private @Nullable Running sweep;
+  private @Nullable Running lapsed;
 
   JourneysWiring(Infrastructure infrastructure, Supplier<CampaignService> campaigns) {
     this.infrastructure = infrastructure;
@@ -61,6 +64,8 @@ public final class JourneysWiring implements Capability {
             new OpenHours(jdbi),
             new DeliveryStats(jdbi)),
         steps,
+        (activity, from, to, after, limit) -> new ActivityHistory(jdbi)
+            .lastDoneWithin(EventType.ofWire(activity).orElseThrow(), from, to, after, limit),
         infrastructure.workQueue(),
         infrastructure.metrics(),
         infrastructure.clock(),
@@ -117,6 +122,7 @@ public final class JourneysWiring implements Capability {
       // worker nodes, where people move, also find the ones whose message was lost
       synchronized (this) {
         if (sweep == null) sweep = infrastructure.jobs().start(runtime.get().sweepJob());
+        if (lapsed == null) lapsed = infrastructure.jobs().start(runtime.get().lapsedJob());
       }
       runtime.get().stepper().register(consumers);
     });
@@ -125,7 +131,9 @@ public final class JourneysWiring implements Capability {
   @Override
   public synchronized void close() {
     if (sweep != null) sweep.close();
+    if (lapsed != null) lapsed.close();
     sweep = null;
+    lapsed = null;
   }
 
   /** A step's email through the campaigns' ledger. */

@@ -126,6 +126,24 @@ public final class EntryListener implements EventListener {
       queue.publish(Due.TOPIC.name(), Due.TOPIC.message(due, 0).notBefore(due.at()));
   }
 
+  /**
+   * Lets these people into the journey as of {@code at}, by its entry rules: a look found them (their
+   * last purchase long ago), not an event. Answers how many entered.
+   */
+  int admit(JourneyStore.Live journey, List<String> people, Instant at) {
+    Instant now = clock.instant();
+    List<Due> wake = new ArrayList<>();
+    List<Trigger> entered = new ArrayList<>();
+    jdbi.useTransaction(handle -> {
+      var batch = new Batch(handle, List.of(journey), now, wake, entered);
+      for (String person : people) batch.enter(journey, person, at, List.of());
+    });
+    entered.forEach(metrics::entered);
+    for (Due due : wake)
+      queue.publish(Due.TOPIC.name(), Due.TOPIC.message(due, 0).notBefore(due.at()));
+    return entered.size();
+  }
+
   /** One transaction's work: the live journeys, and what is to be queued once it commits. */
   private final class Batch {
     private final Handle handle;
@@ -237,7 +255,7 @@ public final class EntryListener implements EventListener {
           enter(journey, person, at, items);
     }
 
-    private void enter(JourneyStore.Live live, String person, Instant at, List<String> items) {
+    void enter(JourneyStore.Live live, String person, Instant at, List<String> items) {
       Journey journey = live.latest().journey();
       InstanceTable.Past past = InstanceTable.past(handle, live.id(), person);
       var segment = journey.entry().segment();

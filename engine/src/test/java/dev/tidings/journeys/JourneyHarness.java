@@ -76,9 +76,23 @@ final class JourneyHarness {
         return Map.of();
       }
     };
-    this.runtime =
-        new JourneyRuntime(jdbi, store, limits, people, sender, queue, metrics, clock, 1);
+    this.runtime = new JourneyRuntime(
+        jdbi, store, limits, people, sender, this::lastBought, queue, metrics, clock, 1);
     this.figures = new JourneyFigures(jdbi, sender);
+  }
+
+  /** Each person's last purchase, as the activity would answer. */
+  final Map<String, Instant> lastPurchase = new HashMap<>();
+
+  private List<String> lastBought(
+      String activity, Instant from, Instant to, Optional<String> after, int limit) {
+    return lastPurchase.entrySet().stream()
+        .filter(e -> !e.getValue().isBefore(from) && e.getValue().isBefore(to))
+        .map(Map.Entry::getKey)
+        .filter(id -> after.isEmpty() || id.compareTo(after.get()) > 0)
+        .sorted()
+        .limit(limit)
+        .toList();
   }
 
   long activate(Journey journey) {

@@ -284,4 +284,33 @@ class JourneyRuntimeTest {
       assertThat(rows).as(table).isZero();
     }
   }
+
+  @Test
+  void a_win_back_finds_who_last_bought_its_period_ago_each_once_whenever_it_looks() {
+    long id = shop.activate(new Journey(
+        "Win-back",
+        new Trigger.Lapsed(Duration.ofDays(90)),
+        new EntryRules(Duration.ofDays(90), null),
+        List.of(new Step.Send("miss-you", JourneyHarness.REMINDER, null)),
+        "purchase",
+        0));
+    Instant now = shop.clock.instant();
+    shop.lastPurchase.put("ann", now.minus(Duration.ofDays(90)).minus(Duration.ofHours(3)));
+    shop.lastPurchase.put("bob", now.minus(Duration.ofDays(30)));
+    shop.lastPurchase.put("cy", now.minus(Duration.ofDays(200)));
+    assertThat(shop.runtime.lookForLapsed())
+        .as("ann, within the first look's day")
+        .isOne();
+    assertThat(shop.runtime.lookForLapsed()).as("nobody twice").isZero();
+
+    // the node was down for two days: the next look covers them
+    shop.lastPurchase.put("dee", now.minus(Duration.ofDays(89)));
+    shop.advance(Duration.ofDays(2));
+    assertThat(shop.runtime.lookForLapsed()).as("dee").isOne();
+    shop.step();
+    assertThat(shop.sender.sent())
+        .extracting(RecordingStepSender.Sent::subscriberId)
+        .containsExactly("ann", "dee");
+    assertThat(shop.figures(id).entries()).isEqualTo(2);
+  }
 }

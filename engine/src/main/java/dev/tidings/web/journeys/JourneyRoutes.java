@@ -15,6 +15,7 @@ import dev.tidings.journeys.ReaderLimits;
 import dev.tidings.journeys.ReaderLimitsJson;
 import dev.tidings.journeys.ReaderLimitsStore;
 import dev.tidings.journeys.Step;
+import dev.tidings.journeys.Trigger;
 import dev.tidings.web.ApiProblem;
 import dev.tidings.web.JsonBodies;
 import dev.tidings.web.Page;
@@ -187,8 +188,14 @@ public final class JourneyRoutes implements RouteGroup {
       if (!from.contains(now))
         throw ApiProblem.conflict("journey " + id + " is " + now + "; only a journey that is "
             + from.stream().map(Enum::name).sorted().toList() + " can " + verb);
-      if (to == JourneyState.ACTIVE)
-        checkCampaigns(store.latest(id).orElseThrow(() -> missing(id)).journey());
+      if (to == JourneyState.ACTIVE) {
+        Journey journey = store.latest(id).orElseThrow(() -> missing(id)).journey();
+        checkCampaigns(journey);
+        if (journey.trigger() instanceof Trigger.DateOf)
+          throw InvalidInputException.of(List.of(Problem.unknown(
+              "trigger.attribute",
+              "subscribers keep no date attributes yet, so a journey on a date cannot run")));
+      }
       JourneyState after = store.changeState(id, from, to).orElseThrow(() -> missing(id));
       stateChanged.run();
       if (after != to)
