@@ -63,6 +63,9 @@ CREATE TABLE journey_sends (
     REFERENCES journey_instances (journey_id, subscriber_id, entry) ON DELETE CASCADE
 );
 
+-- a reader's recent journey emails, for the caps on their email a day and a week
+CREATE INDEX journey_sends_by_subscriber ON journey_sends (subscriber_id, at);
+
 -- The campaign run that carries one send step's emails for one entry number: a message id is
 -- (campaign, run, subscriber), so each entry's step is an email of its own, sent once.
 CREATE TABLE journey_step_runs (

@@ -36,7 +36,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class JourneysWiring implements Capability {
   /** Consumers of the people due, per worker node. */
-  static final int STEPPERS = 2;
+  static final int STEPPERS = 4;
 
   private final Infrastructure infrastructure;
   private final Supplier<CampaignService> campaigns;
