@@ -13,6 +13,7 @@ import dev.tidings.catalog.SubscriberPrices;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.events.EventListener;
 import dev.tidings.jobs.BackgroundJobs.Running;
+import dev.tidings.journeys.CampaignDrafts;
 import dev.tidings.journeys.EntryItems;
 import dev.tidings.journeys.JourneyFigures;
 import dev.tidings.journeys.JourneyRuntime;
@@ -70,6 +71,21 @@ public final class JourneysWiring implements Capability {
         infrastructure.metrics(),
         infrastructure.clock(),
         STEPPERS));
+  }
+
+  /** The journeys and their versions. */
+  public JourneyStore store() {
+    return store.get();
+  }
+
+  /** Makes a ready-made journey's emails as draft campaigns to everyone. */
+  public CampaignDrafts drafts() {
+    return this::draft;
+  }
+
+  /** Tells this node's runtime that a journey's state or version changed. */
+  public void changed() {
+    runtime.get().refresh();
   }
 
   /**
