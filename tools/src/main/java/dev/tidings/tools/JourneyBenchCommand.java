@@ -2,12 +2,18 @@ package dev.tidings.tools;
 
 import dev.tidings.Json;
 import dev.tidings.app.Logging;
+import dev.tidings.bench.DiscardSmtpServer;
+import dev.tidings.bench.SendBench;
 import dev.tidings.campaign.Audience;
 import dev.tidings.cli.EnvironmentAware;
 import dev.tidings.cli.UsageException;
+import dev.tidings.coordination.Coordination;
+import dev.tidings.coordination.inprocess.InProcessCoordination;
+import dev.tidings.coordination.postgres.PostgresCountdown;
 import dev.tidings.events.CloudEvent;
 import dev.tidings.events.CloudEventType;
 import dev.tidings.events.EventListener.ReceivedEvent;
+import dev.tidings.events.EventOutbox;
 import dev.tidings.events.activity.ActivityAccepted;
 import dev.tidings.journeys.Due;
 import dev.tidings.journeys.EntryRules;
@@ -21,6 +27,8 @@ import dev.tidings.journeys.ReaderLimitsStore;
 import dev.tidings.journeys.Step;
 import dev.tidings.journeys.StepSender;
 import dev.tidings.journeys.Trigger;
+import dev.tidings.mail.smtp.SmtpMailTransport;
+import dev.tidings.mail.smtp.SmtpSettings;
 import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.Message;
 import dev.tidings.queue.QueueSpec;
@@ -98,6 +106,14 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
       description = "steppers, as a worker node runs them (default ${DEFAULT-VALUE})")
   int consumers;
 
+  @Option(
+      names = "--send",
+      defaultValue = "20000",
+      description =
+          "emails of bench send's run, sent alone and then while people come due (0: not measured;"
+              + " default ${DEFAULT-VALUE})")
+  int send;
+
   @Option(names = "--json", description = "also write the figures as JSON to this file")
   @Nullable Path json;
 
@@ -174,6 +190,7 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
       phases.add(place(database, queue, journey));
       phases.add(due(database, queue, runtime, journey, sender));
       phases.add(ceiling(queue));
+      if (send > 0) phases.addAll(sendAlongside(database, queue, runtime, journey, sender));
       queue.close();
 
       print(phases);
@@ -282,44 +299,8 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
       CountingSender sender)
       throws Exception {
     int count = rate * seconds;
-    // the first comes due once they are all scheduled, a few seconds from now
-    Instant first = Instant.now().plus(Duration.ofSeconds(5));
-    sender.dueFrom(first, rate);
-    for (int from = 0; from < count; from += PLACE_BATCH) {
-      int to = Math.min(count, from + PLACE_BATCH);
-      int start = from;
-      database
-          .jdbi()
-          .useHandle(handle -> handle
-              .createUpdate("""
-              UPDATE journey_instances
-                 SET since = CAST(:first AS timestamptz)
-                       + make_interval(secs => (i - :entries)::float8 / :rate)
-                       - make_interval(secs => :wait),
-                     due_at = CAST(:first AS timestamptz)
-                       + make_interval(secs => (i - :entries)::float8 / :rate)
-                FROM generate_series(:from::bigint, :to::bigint - 1) AS i
-               WHERE journey_id = :journey AND entry = 1
-                 AND subscriber_id = 'p' || lpad(i::text, 7, '0')""")
-              .bind("first", Timestamp.from(first))
-              .bind("entries", entries)
-              .bind("rate", (double) rate)
-              .bind("wait", (double) WAIT.toSeconds())
-              .bind("from", (long) entries + start)
-              .bind("to", (long) entries + to)
-              .bind("journey", journey)
-              .execute());
-      List<Message> messages = new ArrayList<>(to - from);
-      for (int i = from; i < to; i++) {
-        Instant due = sender.dueOf(i);
-        messages.add(Due.TOPIC
-            .message(new Due(journey, person((long) entries + i), 1, due), 0)
-            .notBefore(due));
-      }
-      queue.publishAll(Due.TOPIC.name(), messages);
-    }
-    sender.offset(entries);
     List<Subscription> subscriptions = new ArrayList<>();
+    Instant first = schedule(database, queue, journey, sender, 0, count);
     resetPeaks();
     runtime.stepper().register(new Subscribing(queue, subscriptions));
     long start;
@@ -339,6 +320,60 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
           Locale.ROOT, "only %,d of %,d people were looked at in time%n", done, count);
     return phase(
         "people due, looked at and sent", done, start, Lateness.of(sender.lateness(), done));
+  }
+
+  /**
+   * Makes people {@code skip .. skip + count} of those placed come due at {@code --rate} a second from
+   * a few seconds from now, each moved to where their wait then ends, with their message; answers
+   * when the first is due.
+   */
+  private Instant schedule(
+      Database database,
+      WorkQueue queue,
+      long journey,
+      CountingSender sender,
+      int skip,
+      int count) {
+    int base = entries + skip;
+    // the first comes due once they are all scheduled, a few seconds from now
+    Instant first = Instant.now().plus(Duration.ofSeconds(5));
+    sender.dueFrom(first, rate);
+    sender.reset();
+    for (int from = 0; from < count; from += PLACE_BATCH) {
+      int to = Math.min(count, from + PLACE_BATCH);
+      int start = from;
+      database
+          .jdbi()
+          .useHandle(handle -> handle
+              .createUpdate("""
+              UPDATE journey_instances
+                 SET since = CAST(:first AS timestamptz)
+                       + make_interval(secs => (i - :entries)::float8 / :rate)
+                       - make_interval(secs => :wait),
+                     due_at = CAST(:first AS timestamptz)
+                       + make_interval(secs => (i - :entries)::float8 / :rate)
+                FROM generate_series(:from::bigint, :to::bigint - 1) AS i
+               WHERE journey_id = :journey AND entry = 1
+                 AND subscriber_id = 'p' || lpad(i::text, 7, '0')""")
+              .bind("first", Timestamp.from(first))
+              .bind("entries", base)
+              .bind("rate", (double) rate)
+              .bind("wait", (double) WAIT.toSeconds())
+              .bind("from", (long) base + start)
+              .bind("to", (long) base + to)
+              .bind("journey", journey)
+              .execute());
+      List<Message> messages = new ArrayList<>(to - from);
+      for (int i = from; i < to; i++) {
+        Instant due = sender.dueOf(i);
+        messages.add(Due.TOPIC
+            .message(new Due(journey, person((long) base + i), 1, due), 0)
+            .notBefore(due));
+      }
+      queue.publishAll(Due.TOPIC.name(), messages);
+    }
+    sender.offset(base);
+    return first;
   }
 
   /** The path's ceiling: the same not-before schedule, each message acknowledged and nothing else. */
@@ -383,6 +418,86 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
     int done = (int) Math.min(count, seen.get());
     return phase(
         "ceiling: the same messages, acknowledged only", done, start, Lateness.of(lateness, done));
+  }
+
+  /**
+   * What people coming due cost a campaign's send on the same database and cores: bench send's run of
+   * {@code --send} emails (the ledger, the queue, rendering and SMTP to a server that discards them)
+   * alone, then again while {@code --rate} people a second come due for as long as it lasts.
+   */
+  private List<Phase> sendAlongside(
+      Database database,
+      WorkQueue queue,
+      JourneyRuntime runtime,
+      long journey,
+      CountingSender sender)
+      throws Exception {
+    List<Phase> phases = new ArrayList<>();
+    var clock = InstantSource.system();
+    try (var smtp = DiscardSmtpServer.start();
+        var mail = new SmtpMailTransport(
+            SmtpSettings.fromUrl(
+                java.net.URI.create("smtp://127.0.0.1:" + smtp.port() + "?pool=48")),
+            clock)) {
+      var backend = new SendBench.Backend(
+          "bench send",
+          database.jdbi(),
+          queue,
+          new Coordination(
+              InProcessCoordination.computeOnce(clock),
+              new PostgresCountdown(database),
+              InProcessCoordination.rateLimiter(clock)),
+          mail);
+      var options = new SendBench.Options(send, 6, 8, 200, 1_000);
+      var quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+      // a warm-up the figures leave out: the first run of the send path compiles it
+      SendBench.run(
+          backend, options.withSubscribers(Math.min(send, 5_000)), EventOutbox.OFF, smtp, quiet);
+      var alone = SendBench.run(backend, options, EventOutbox.OFF, smtp, quiet);
+      phases.add(new Phase(
+          "bench send alone",
+          alone.emails(),
+          alone.totalSeconds(),
+          alone.perSecond(),
+          null,
+          alone.peakHeapBytes()));
+      // people come due for a little longer than the send took alone
+      long left = people - entries - (long) rate * seconds;
+      int count =
+          (int) Math.min((long) rate * (long) Math.ceil(alone.totalSeconds() * 1.5 + 10), left);
+      if (count < rate) {
+        System.out.println("too few people left to come due beside the send: raise --people");
+        return phases;
+      }
+      List<Subscription> subscriptions = new ArrayList<>();
+      Instant first = schedule(database, queue, journey, sender, rate * seconds, count);
+      runtime.stepper().register(new Subscribing(queue, subscriptions));
+      while (Instant.now().isBefore(first)) Thread.sleep(5);
+      var beside = SendBench.run(backend, options, EventOutbox.OFF, smtp, quiet);
+      int during = (int) Math.min(count, sender.sent());
+      for (Subscription subscription : subscriptions) subscription.close();
+      phases.add(new Phase(
+          "bench send while people come due",
+          beside.emails(),
+          beside.totalSeconds(),
+          beside.perSecond(),
+          null,
+          beside.peakHeapBytes()));
+      phases.add(new Phase(
+          "people looked at during that send",
+          during,
+          beside.totalSeconds(),
+          during / beside.totalSeconds(),
+          during == 0 ? null : Lateness.of(sender.lateness(), during),
+          peakHeap()));
+      System.out.printf(
+          Locale.ROOT,
+          "bench send: %.1f%% fewer emails/s while people come due (%,.0f alone, %,.0f beside)%n",
+          100 * (1 - beside.perSecond() / alone.perSecond()),
+          alone.perSecond(),
+          beside.perSecond());
+    }
+    return phases;
   }
 
   private static Phase phase(String name, long count, long startNanos, @Nullable Lateness late) {
@@ -487,6 +602,11 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
 
     void offset(int offset) {
       this.offset = offset;
+    }
+
+    /** Counts from nothing again, for the next people due. */
+    void reset() {
+      sent.set(0);
     }
 
     Instant dueOf(int i) {
