@@ -270,13 +270,17 @@ final class InstanceTable {
         .execute();
   }
 
-  /** Records an open or click of the email a journey's step sent in (campaign, run). */
+  /**
+   * Records an open or click of the email a journey's step sent in (campaign, run), named with its
+   * step ({@code email.opened:reminder}) so that each step's funnel counts its own email.
+   */
   static void recordEmailFact(
       Handle handle, long campaignId, long runId, String subscriberId, String fact, Instant at) {
     handle
         .createUpdate("""
             INSERT INTO journey_facts (journey_id, subscriber_id, entry, fact, at)
-            SELECT r.journey_id, :subscriber, r.entry, :fact, :at FROM journey_step_runs r
+            SELECT r.journey_id, :subscriber, r.entry, :fact || ':' || r.step, :at
+              FROM journey_step_runs r
               JOIN journey_instances i ON i.journey_id = r.journey_id
                AND i.subscriber_id = :subscriber AND i.entry = r.entry
              WHERE r.campaign_id = :campaign AND r.run_id = :run

@@ -63,7 +63,10 @@ public final class JourneyFigures {
       @Nullable String goal,
       Optional<Lift> lift) {}
 
-  /** The figures of journey {@code id}, for its latest version's steps (and any left on older ones). */
+  /**
+   * The figures of journey {@code id}, step by step of its latest version (people still on a step an
+   * older version had and the latest has not are counted in {@code inside}, not under a step).
+   */
   public Figures of(long id, Journey journey) {
     return jdbi.withHandle(handle -> {
       record Row(String key, long count) {}
@@ -95,15 +98,11 @@ public final class JourneyFigures {
               SELECT s.step, count(*) FILTER (WHERE NOT s.held_out),
                      count(*) FILTER (WHERE s.held_out),
                      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journey_facts f
-                        JOIN journey_step_runs r ON r.journey_id = f.journey_id
-                         AND r.entry = f.entry AND r.step = s.step AND r.run_id = s.run_id
                        WHERE f.journey_id = s.journey_id AND f.subscriber_id = s.subscriber_id
-                         AND f.entry = s.entry AND f.fact = 'email.opened')),
+                         AND f.entry = s.entry AND f.fact = 'email.opened:' || s.step)),
                      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journey_facts f
-                        JOIN journey_step_runs r ON r.journey_id = f.journey_id
-                         AND r.entry = f.entry AND r.step = s.step AND r.run_id = s.run_id
                        WHERE f.journey_id = s.journey_id AND f.subscriber_id = s.subscriber_id
-                         AND f.entry = s.entry AND f.fact = 'email.clicked'))
+                         AND f.entry = s.entry AND f.fact = 'email.clicked:' || s.step))
                 FROM journey_sends s WHERE s.journey_id = :id GROUP BY s.step""")
           .bind("id", id)
           .map((rows, context) -> Map.entry(

@@ -362,8 +362,13 @@ public final class Stepper implements ConsumerGroup {
 
     private boolean any(String name, Instant since) {
       for (InstanceTable.Fact fact : facts)
-        if (fact.name().equals(name) && !fact.at().isBefore(since)) return true;
+        if (named(fact.name(), name) && !fact.at().isBefore(since)) return true;
       return false;
+    }
+
+    /** An activity by its name; an open or click of any of the journey's emails by its prefix. */
+    private static boolean named(String fact, String name) {
+      return fact.equals(name) || (fact.startsWith(name + ":") && name.startsWith("email."));
     }
   }
 }

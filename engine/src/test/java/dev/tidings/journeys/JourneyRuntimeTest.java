@@ -313,4 +313,22 @@ class JourneyRuntimeTest {
         .containsExactly("ann", "dee");
     assertThat(shop.figures(id).entries()).isEqualTo(2);
   }
+
+  @Test
+  void an_open_counts_in_the_funnel_of_the_step_whose_email_was_opened() {
+    long id = shop.activate(abandonedCart(0));
+    shop.hear(did("bob", "add_to_cart", "scarf"));
+    shop.advance(Duration.ofHours(26));
+    var reminder = shop.sender.sent().getFirst();
+    shop.hear(new dev.tidings.events.delivery.Opened(
+        new dev.tidings.message.MessageId(reminder.campaignId(), reminder.runId(), "bob").text(),
+        reminder.campaignId(),
+        "bob",
+        shop.clock.instant()));
+    var steps = shop.figures(id).steps();
+    assertThat(steps)
+        .extracting(JourneyFigures.StepFigures::opened)
+        .as("the reminder's open, not the last call's")
+        .containsExactly(0L, 1L, 0L, 0L);
+  }
 }
