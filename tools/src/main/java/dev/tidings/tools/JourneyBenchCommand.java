@@ -284,7 +284,13 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
         progress.stepTo(to);
       }
     }
-    return phase("placed inside asleep, with their messages", people - entries, start, null);
+    Phase placed =
+        phase("placed inside asleep, with their messages", people - entries, start, null);
+    // a table that grew by a million rows in seconds is analyzed by autovacuum a little later on a
+    // live database; the looks' plans are read from its statistics, so they are brought up to date
+    // now
+    database.jdbi().useHandle(handle -> handle.execute("ANALYZE journey_instances"));
+    return placed;
   }
 
   /**
@@ -335,8 +341,10 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
       int skip,
       int count) {
     int base = entries + skip;
-    // the first comes due once they are all scheduled, a few seconds from now
-    Instant first = Instant.now().plus(Duration.ofSeconds(5));
+    // the first comes due once they are all scheduled: a few seconds from now, and a second more
+    // for
+    // each 10,000 people to move and queue (the placing phase does about 20,000 a second or more)
+    Instant first = Instant.now().plus(Duration.ofSeconds(5 + count / 10_000));
     sender.dueFrom(first, rate);
     sender.reset();
     for (int from = 0; from < count; from += PLACE_BATCH) {
