@@ -2,6 +2,7 @@ package dev.tidings.tools;
 
 import dev.tidings.Json;
 import dev.tidings.app.Logging;
+import dev.tidings.bench.DeliveryBench;
 import dev.tidings.bench.DiscardSmtpServer;
 import dev.tidings.bench.SendBench;
 import dev.tidings.campaign.Audience;
@@ -114,6 +115,15 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
               + " default ${DEFAULT-VALUE})")
   int send;
 
+  @Option(
+      names = "--receipts",
+      defaultValue = "100000",
+      description =
+          "receipts of bench delivery's run (the store, events out, the funnel's listeners), applied"
+              + " without the journeys, then with their listener and people coming due (0: not"
+              + " measured; default ${DEFAULT-VALUE})")
+  int receipts;
+
   @Option(names = "--json", description = "also write the figures as JSON to this file")
   @Nullable Path json;
 
@@ -122,6 +132,9 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
   private static final int PLACE_BATCH = 10_000;
   private static final String CEILING_QUEUE = "bench.journeys.ceiling";
   private long position = 1;
+
+  /** How many of the placed people later phases have made due so far. */
+  private final AtomicLong sent = new AtomicLong();
 
   /** One phase's figures: how many, how fast, how late (looks only), and the heap at its peak. */
   record Phase(
@@ -191,6 +204,7 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
       phases.add(due(database, queue, runtime, journey, sender));
       phases.add(ceiling(queue));
       if (send > 0) phases.addAll(sendAlongside(database, queue, runtime, journey, sender));
+      if (receipts > 0) phases.addAll(deliveryAlongside(database, queue, runtime, journey, sender));
       queue.close();
 
       print(phases);
@@ -479,6 +493,7 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
       }
       List<Subscription> subscriptions = new ArrayList<>();
       Instant first = schedule(database, queue, journey, sender, rate * seconds, count);
+      this.sent.addAndGet(count);
       runtime.stepper().register(new Subscribing(queue, subscriptions));
       while (Instant.now().isBefore(first)) Thread.sleep(5);
       var beside = SendBench.run(backend, options, EventOutbox.OFF, smtp, quiet);
@@ -505,6 +520,91 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
           alone.perSecond(),
           beside.perSecond());
     }
+    return phases;
+  }
+
+  /**
+   * What the journeys cost bench delivery's receipts on the same database and cores: its run of the
+   * store with events out and the funnel's listeners as a worker runs them, then the same with the
+   * journeys' listener hearing the opens and clicks while {@code --rate} people a second come due.
+   */
+  private List<Phase> deliveryAlongside(
+      Database database,
+      WorkQueue queue,
+      JourneyRuntime runtime,
+      long journey,
+      CountingSender sender)
+      throws Exception {
+    List<Phase> phases = new ArrayList<>();
+    var quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+    var options = new DeliveryBench.Options(
+        Math.max(1, receipts / 3), receipts, 1_000, 4, 0, 42, Set.of(DeliveryBench.Way.STORE), 1);
+    var alone = DeliveryBench.run(
+        database,
+        options,
+        db -> BenchDeliveryPipeline.start(db, Optional.empty(), 4, 1 << 20),
+        db -> BenchEventsOut.start(db, BenchEventsOut.funnelListeners(db)),
+        (task, total) -> ProgressTracker.of(task, total, "receipts"),
+        quiet);
+    DeliveryBench.Design without = alone.designs().getLast();
+    phases.add(new Phase(
+        "bench delivery, events out (the funnel's listeners)",
+        without.receipts(),
+        without.seconds(),
+        without.receiptsPerSecond(),
+        null,
+        peakHeap()));
+    long left = people - entries - (long) rate * seconds - sent.get();
+    // the run took about four times one run's seconds and its warm-ups; people come due for as long
+    int count = (int) Math.min((long) rate * (long) Math.ceil(without.seconds() * 6 + 20), left);
+    if (count < rate) {
+      System.out.println("too few people left to come due beside the receipts: raise --people");
+      return phases;
+    }
+    List<Subscription> subscriptions = new ArrayList<>();
+    Instant first =
+        schedule(database, queue, journey, sender, (int) (people - entries - left), count);
+    sent.addAndGet(count);
+    runtime.stepper().register(new Subscribing(queue, subscriptions));
+    while (Instant.now().isBefore(first)) Thread.sleep(5);
+    var beside = DeliveryBench.run(
+        database,
+        options,
+        db -> BenchDeliveryPipeline.start(db, Optional.empty(), 4, 1 << 20),
+        db -> BenchEventsOut.start(
+            db,
+            queue1 -> {
+              List<dev.tidings.events.EventListener> listeners =
+                  new ArrayList<>(BenchEventsOut.funnelListeners(db));
+              listeners.add(runtime.entries());
+              return listeners;
+            },
+            queue1 -> List.of()),
+        (task, total) -> ProgressTracker.of(task, total, "receipts"),
+        quiet);
+    int during = (int) Math.min(count, sender.sent());
+    for (Subscription subscription : subscriptions) subscription.close();
+    DeliveryBench.Design with = beside.designs().getLast();
+    phases.add(new Phase(
+        "bench delivery with the journeys listening and people due",
+        with.receipts(),
+        with.seconds(),
+        with.receiptsPerSecond(),
+        null,
+        peakHeap()));
+    phases.add(new Phase(
+        "people looked at during those receipts",
+        during,
+        with.seconds() * 4,
+        during / (with.seconds() * 4),
+        during == 0 ? null : Lateness.of(sender.lateness(), during),
+        peakHeap()));
+    System.out.printf(
+        Locale.ROOT,
+        "bench delivery: %.1f%% fewer receipts/s with the journeys (%,.0f without, %,.0f with)%n",
+        100 * (1 - with.receiptsPerSecond() / without.receiptsPerSecond()),
+        without.receiptsPerSecond(),
+        with.receiptsPerSecond());
     return phases;
   }
 
