@@ -17,7 +17,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -230,9 +229,5 @@ final class JourneyHarness {
 
     @Override
     public void close() {}
-  }
-
-  static ZoneId utc() {
-    return ZoneOffset.UTC;
   }
 }

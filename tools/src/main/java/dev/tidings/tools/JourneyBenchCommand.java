@@ -48,7 +48,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -747,9 +746,5 @@ final class JourneyBenchCommand extends EnvironmentAware implements Callable<Int
     public Optional<Outcomes> outcomes(long campaignId, long runId) {
       return Optional.empty();
     }
-  }
-
-  static ZoneId utc() {
-    return ZoneOffset.UTC;
   }
 }
