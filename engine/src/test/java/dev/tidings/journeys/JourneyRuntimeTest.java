@@ -94,6 +94,9 @@ class JourneyRuntimeTest {
         .extracting(JourneyFigures.StepFigures::sent)
         .containsExactly(0L, 2L, 0L, 1L);
     assertThat(figures.lift().orElseThrow().sent().successes()).isEqualTo(2);
+    assertThat(figures.steps().get(1).lift().orElseThrow().sent())
+        .as("of bob and cy, sent the reminder, cy bought after it")
+        .isEqualTo(dev.tidings.optimize.stats.Proportion.of(1, 2));
   }
 
   @Test
@@ -145,6 +148,12 @@ class JourneyRuntimeTest {
       assertThat(HoldOut.holds(id, sent.subscriberId(), 0.5)).isFalse();
     var lift = figures.lift().orElseThrow();
     assertThat(lift.sent().trials() + lift.heldOut().trials()).isEqualTo(60);
+    var reminderLift = reminder.lift().orElseThrow();
+    assertThat(reminderLift.sent().trials()).isEqualTo(reminder.sent());
+    assertThat(reminderLift.heldOut().trials()).isEqualTo(reminder.heldOut());
+    assertThat(figures.steps().getFirst().lift())
+        .as("a wait has no lift of its own")
+        .isEmpty();
   }
 
   @Test

@@ -243,10 +243,9 @@ public final class JourneyRoutes implements RouteGroup {
     ObjectNode exits = json.putObject("exits");
     figures.exits().forEach(exits::put);
     var steps = json.putArray("steps");
-    for (JourneyFigures.StepFigures step : figures.steps())
-      steps
-          .addObject()
-          .put("step", step.step())
+    for (JourneyFigures.StepFigures step : figures.steps()) {
+      ObjectNode node = steps.addObject();
+      node.put("step", step.step())
           .put("inside", step.inside())
           .put("sent", step.sent())
           .put("heldOut", step.heldOut())
@@ -261,24 +260,30 @@ public final class JourneyRoutes implements RouteGroup {
                   .put("failed", step.emails().failed())
                   .put("unknown", step.emails().unknown())
                   .put("skipped", step.emails().skipped()));
+      step.lift().ifPresent(lift -> lift(node.putObject("lift"), lift));
+    }
     figures.lift().ifPresent(lift -> {
       ObjectNode node = json.putObject("lift");
       node.put("goal", figures.goal());
       node.put("attributionWindow", JourneyFigures.attribution().toString());
-      node.putObject("sent")
-          .put("entrants", lift.sent().trials())
-          .put("converted", lift.sent().successes())
-          .put("rate", lift.sent().rate());
-      node.putObject("heldOut")
-          .put("entrants", lift.heldOut().trials())
-          .put("converted", lift.heldOut().successes())
-          .put("rate", lift.heldOut().rate());
-      node.put("difference", lift.difference());
-      node.putObject("interval").put("low", lift.low()).put("high", lift.high());
-      node.put("pValue", lift.pValue());
-      node.put("significant", lift.significant());
+      lift(node, lift);
     });
     return json;
+  }
+
+  private static void lift(ObjectNode node, JourneyFigures.Lift lift) {
+    node.putObject("sent")
+        .put("entrants", lift.sent().trials())
+        .put("converted", lift.sent().successes())
+        .put("rate", lift.sent().rate());
+    node.putObject("heldOut")
+        .put("entrants", lift.heldOut().trials())
+        .put("converted", lift.heldOut().successes())
+        .put("rate", lift.heldOut().rate());
+    node.put("difference", lift.difference());
+    node.putObject("interval").put("low", lift.low()).put("high", lift.high());
+    node.put("pValue", lift.pValue());
+    node.put("significant", lift.significant());
   }
 
   private static ObjectNode json(ReaderLimits limits) {
