@@ -88,8 +88,8 @@ public final class EntryListener implements EventListener {
     List<Due> wake = new ArrayList<>();
     List<Trigger> entered = new ArrayList<>();
     jdbi.useTransaction(handle -> {
+      var batch = new Batch(handle, live, now, wake, entered);
       for (ReceivedEvent received : EventInbox.unseen(handle, NAME, events)) {
-        var batch = new Batch(handle, live, now, wake, entered);
         switch (received.event()) {
           case ActivityAccepted activity -> batch.activity(activity);
           case Subscribed subscribed ->
