@@ -7,6 +7,10 @@
 ALTER TABLE journeys ADD COLUMN state text NOT NULL DEFAULT 'DRAFT'
   CHECK (state IN ('DRAFT', 'ACTIVE', 'PAUSED', 'DRAINING'));
 
+-- For a journey whose trigger is found by a look rather than an event (a last purchase long ago):
+-- how far its looks have reached, so the next one starts there and nobody is found twice or missed.
+ALTER TABLE journeys ADD COLUMN looked_until timestamptz;
+
 -- One row per entry of a person into a journey; an entry is inside until exited_at. due_at is when
 -- the person is next looked at: the queue's not-before message says so, and the sweeper finds the
 -- rare person whose message was lost (published after the commit that made it due).
@@ -58,6 +62,9 @@ CREATE TABLE journey_sends (
   FOREIGN KEY (journey_id, subscriber_id, entry)
     REFERENCES journey_instances (journey_id, subscriber_id, entry) ON DELETE CASCADE
 );
+
+-- a reader's recent journey emails, for the caps on their email a day and a week
+CREATE INDEX journey_sends_by_subscriber ON journey_sends (subscriber_id, at);
 
 -- The campaign run that carries one send step's emails for one entry number: a message id is
 -- (campaign, run, subscriber), so each entry's step is an email of its own, sent once.

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -55,6 +56,16 @@ public final class ActivityHistory {
    */
   public List<PastEvent> latestEvents(String userId, int limit, Duration timeout) {
     return jdbi.inTransaction(handle -> EventTable.latestOfUser(handle, userId, limit, timeout));
+  }
+
+  /**
+   * The users whose latest event of {@code type} happened in [{@code from}, {@code to}), after
+   * {@code after} in id order, at most {@code limit}: who last bought a given day (a win-back).
+   */
+  public List<String> lastDoneWithin(
+      EventType type, Instant from, Instant to, Optional<String> after, int limit) {
+    return jdbi.withHandle(
+        handle -> EventTable.lastDoneWithin(handle, type, from, to, after, limit));
   }
 
   /** Events per item and type since {@code since}: a scan of the window, meant for a periodic background job. */

@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jspecify.annotations.Nullable;
@@ -223,6 +224,24 @@ final class EventTable {
         .bind("since", since)
         .map((rs, ctx) -> new ActivityHistory.ItemCount(
             rs.getString("item_id"), type(rs.getString("type")), rs.getLong("events")))
+        .list();
+  }
+
+  static List<String> lastDoneWithin(
+      Handle handle, EventType type, Instant from, Instant to, Optional<String> after, int limit) {
+    return handle
+        .createQuery("SELECT DISTINCT e.user_id FROM " + NAME + " e"
+            + " WHERE e.type = :type AND e.occurred_at >= :from AND e.occurred_at < :to"
+            + " AND (:after::text IS NULL OR e.user_id > :after)"
+            + " AND NOT EXISTS (SELECT 1 FROM " + NAME + " later WHERE later.user_id = e.user_id"
+            + " AND later.type = :type AND later.occurred_at >= :to)"
+            + " ORDER BY e.user_id LIMIT :limit")
+        .bind("type", type.wire())
+        .bind("from", from)
+        .bind("to", to)
+        .bind("after", after.orElse(null))
+        .bind("limit", limit)
+        .mapTo(String.class)
         .list();
   }
 

@@ -4,6 +4,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.tidings.audience.Subscriber;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.Audience;
+import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.delivery.DeliveryStats;
 import dev.tidings.journeys.People;
 import dev.tidings.sendtime.OpenHours;
@@ -24,13 +26,19 @@ import java.util.Map;
 final class JourneyPeople implements People {
   private static final Duration A_DAY = Duration.ofDays(1);
   private final SubscriberService subscribers;
+  private final AudienceQuery audiences;
   private final OpenHours openHours;
   private final DeliveryStats delivery;
   // everyone's open hours move slowly; a best hour needs them as the prior for a person with few
   private final LoadingCache<Boolean, long[]> everyone;
 
-  JourneyPeople(SubscriberService subscribers, OpenHours openHours, DeliveryStats delivery) {
+  JourneyPeople(
+      SubscriberService subscribers,
+      AudienceQuery audiences,
+      OpenHours openHours,
+      DeliveryStats delivery) {
     this.subscribers = subscribers;
+    this.audiences = audiences;
     this.openHours = openHours;
     this.delivery = delivery;
     this.everyone = Caffeine.newBuilder()
@@ -47,8 +55,8 @@ final class JourneyPeople implements People {
   }
 
   @Override
-  public boolean inSegment(long segmentId, String subscriberId) {
-    throw new UnsupportedOperationException("segments are not stored yet");
+  public boolean inSegment(Audience segment, String subscriberId) {
+    return audiences.includes(segment, subscriberId);
   }
 
   @Override

@@ -2,7 +2,10 @@ package dev.tidings.app;
 
 import dev.tidings.Json;
 import dev.tidings.TidingsException;
+import dev.tidings.activity.ActivityHistory;
+import dev.tidings.activity.EventType;
 import dev.tidings.audience.SubscriberService;
+import dev.tidings.campaign.AudienceQuery;
 import dev.tidings.campaign.CampaignJson;
 import dev.tidings.campaign.CampaignService;
 import dev.tidings.campaign.EntryContext;
@@ -34,7 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class JourneysWiring implements Capability {
   /** Consumers of the people due, per worker node. */
-  static final int STEPPERS = 2;
+  static final int STEPPERS = 4;
 
   private final Infrastructure infrastructure;
   private final Supplier<CampaignService> campaigns;
@@ -43,6 +46,7 @@ public final class JourneysWiring implements Capability {
   private final Lazy<ReaderLimitsStore> limits;
   private final Lazy<JourneyRuntime> runtime;
   private @Nullable Running sweep;
+  private @Nullable Running lapsed;
 
   JourneysWiring(Infrastructure infrastructure, Supplier<CampaignService> campaigns) {
     this.infrastructure = infrastructure;
@@ -57,13 +61,31 @@ public final class JourneysWiring implements Capability {
         limits.get(),
         new JourneyPeople(
             new SubscriberService(jdbi, infrastructure.clock()),
+            new AudienceQuery(jdbi, infrastructure.clock()),
             new OpenHours(jdbi),
             new DeliveryStats(jdbi)),
         steps,
+        (activity, from, to, after, limit) -> new ActivityHistory(jdbi)
+            .lastDoneWithin(EventType.ofWire(activity).orElseThrow(), from, to, after, limit),
         infrastructure.workQueue(),
         infrastructure.metrics(),
         infrastructure.clock(),
         STEPPERS));
+  }
+
+  /** The journeys and their versions. */
+  public JourneyStore store() {
+    return store.get();
+  }
+
+  /** Makes a ready-made journey's emails as draft campaigns to everyone. */
+  public CampaignDrafts drafts() {
+    return this::draft;
+  }
+
+  /** Tells this node's runtime that a journey's state or version changed. */
+  public void changed() {
+    runtime.get().refresh();
   }
 
   /**
@@ -79,24 +101,9 @@ public final class JourneysWiring implements Capability {
         infrastructure.clock());
   }
 
-  /** The journeys and their versions, for the dashboard's pages. */
-  public JourneyStore store() {
-    return store.get();
-  }
-
   /** A journey's live figures, for the dashboard's pages. */
   public JourneyFigures figures() {
     return new JourneyFigures(infrastructure.database().jdbi(), steps);
-  }
-
-  /** Makes a template's emails as draft campaigns, as the API's templates do. */
-  public CampaignDrafts drafts() {
-    return this::draft;
-  }
-
-  /** Tells this node's runtime that a journey changed (its state, or a new version). */
-  public void changed() {
-    runtime.get().refresh();
   }
 
   @Override
@@ -104,10 +111,10 @@ public final class JourneysWiring implements Capability {
     return List.of(new JourneyRoutes(
         store.get(),
         limits.get(),
-        figures(),
+        new JourneyFigures(infrastructure.database().jdbi(), steps),
         id -> campaigns.get().get(id).isPresent(),
-        this::changed,
-        drafts(),
+        () -> runtime.get().refresh(),
+        this::draft,
         infrastructure.settings().maxBodyBytes()));
   }
 
@@ -136,6 +143,7 @@ public final class JourneysWiring implements Capability {
       // worker nodes, where people move, also find the ones whose message was lost
       synchronized (this) {
         if (sweep == null) sweep = infrastructure.jobs().start(runtime.get().sweepJob());
+        if (lapsed == null) lapsed = infrastructure.jobs().start(runtime.get().lapsedJob());
       }
       runtime.get().stepper().register(consumers);
     });
@@ -144,7 +152,9 @@ public final class JourneysWiring implements Capability {
   @Override
   public synchronized void close() {
     if (sweep != null) sweep.close();
+    if (lapsed != null) lapsed.close();
     sweep = null;
+    lapsed = null;
   }
 
   /** A step's email through the campaigns' ledger. */

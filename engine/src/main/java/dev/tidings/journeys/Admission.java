@@ -38,7 +38,7 @@ public sealed interface Admission {
     if (inside) return new Refused(Why.ALREADY_INSIDE);
     if (lastEntry.isPresent() && now.isBefore(lastEntry.get().plus(rules.reentryAfter())))
       return new Refused(Why.TOO_SOON);
-    if (rules.segmentId() != null && !inSegment) return new Refused(Why.NOT_IN_SEGMENT);
+    if (rules.segment() != null && !inSegment) return new Refused(Why.NOT_IN_SEGMENT);
     return new Admitted(entries + 1);
   }
 }

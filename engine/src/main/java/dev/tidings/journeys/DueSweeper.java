@@ -1,5 +1,6 @@
 package dev.tidings.journeys;
 
+import dev.tidings.queue.WorkQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -22,12 +23,11 @@ final class DueSweeper {
   private static final Duration SIGNALS_KEPT = Journey.LONGEST_WAIT;
 
   private final Jdbi jdbi;
-  private final dev.tidings.queue.WorkQueue queue;
+  private final WorkQueue queue;
   private final JourneyMetrics metrics;
   private final InstantSource clock;
 
-  DueSweeper(
-      Jdbi jdbi, dev.tidings.queue.WorkQueue queue, JourneyMetrics metrics, InstantSource clock) {
+  DueSweeper(Jdbi jdbi, WorkQueue queue, JourneyMetrics metrics, InstantSource clock) {
     this.jdbi = jdbi;
     this.queue = queue;
     this.metrics = metrics;

@@ -88,8 +88,8 @@ public final class EntryListener implements EventListener {
     List<Due> wake = new ArrayList<>();
     List<Trigger> entered = new ArrayList<>();
     jdbi.useTransaction(handle -> {
+      var batch = new Batch(handle, live, now, wake, entered);
       for (ReceivedEvent received : EventInbox.unseen(handle, NAME, events)) {
-        var batch = new Batch(handle, live, now, wake, entered);
         switch (received.event()) {
           case ActivityAccepted activity -> batch.activity(activity);
           case Subscribed subscribed ->
@@ -124,6 +124,24 @@ public final class EntryListener implements EventListener {
     entered.forEach(metrics::entered);
     for (Due due : wake)
       queue.publish(Due.TOPIC.name(), Due.TOPIC.message(due, 0).notBefore(due.at()));
+  }
+
+  /**
+   * Lets these people into the journey as of {@code at}, by its entry rules: a look found them (their
+   * last purchase long ago), not an event. Answers how many entered.
+   */
+  int admit(JourneyStore.Live journey, List<String> people, Instant at) {
+    Instant now = clock.instant();
+    List<Due> wake = new ArrayList<>();
+    List<Trigger> entered = new ArrayList<>();
+    jdbi.useTransaction(handle -> {
+      var batch = new Batch(handle, List.of(journey), now, wake, entered);
+      for (String person : people) batch.enter(journey, person, at, List.of());
+    });
+    entered.forEach(metrics::entered);
+    for (Due due : wake)
+      queue.publish(Due.TOPIC.name(), Due.TOPIC.message(due, 0).notBefore(due.at()));
+    return entered.size();
   }
 
   /** One transaction's work: the live journeys, and what is to be queued once it commits. */
@@ -163,7 +181,7 @@ public final class EntryListener implements EventListener {
       // facts first: a person the same event lets in did it at their entry, not since it
       InstanceTable.recordFact(
           handle, person, activity.activity(), at, asking, at.minus(ATTRIBUTION));
-      for (Due.Key key : InstanceTable.insideOf(handle, person, goals))
+      for (Due.Key key : InstanceTable.wakeInside(handle, person, goals, now))
         wake.add(new Due(key.journeyId(), key.subscriberId(), key.entry(), now));
       enterAll(person, at, List.of(activity.itemId()), trigger -> triggeredBy(trigger, activity));
     }
@@ -237,10 +255,10 @@ public final class EntryListener implements EventListener {
           enter(journey, person, at, items);
     }
 
-    private void enter(JourneyStore.Live live, String person, Instant at, List<String> items) {
+    void enter(JourneyStore.Live live, String person, Instant at, List<String> items) {
       Journey journey = live.latest().journey();
       InstanceTable.Past past = InstanceTable.past(handle, live.id(), person);
-      Long segment = journey.entry().segmentId();
+      var segment = journey.entry().segment();
       boolean inSegment = segment == null || people.inSegment(segment, person);
       Admission admission = Admission.decide(
           journey.entry(), past.inside(), past.entries(), past.lastEntry(), inSegment, at);

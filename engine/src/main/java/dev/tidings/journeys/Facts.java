@@ -1,5 +1,6 @@
 package dev.tidings.journeys;
 
+import dev.tidings.campaign.Audience;
 import java.time.Instant;
 import java.time.ZoneId;
 
@@ -15,7 +16,7 @@ public interface Facts {
   boolean clicked(Instant since);
 
   /** Whether they are in the segment now. */
-  boolean inSegment(long segmentId);
+  boolean inSegment(Audience segment);
 
   /** Where they live, for waits until a time of day. */
   ZoneId zone();

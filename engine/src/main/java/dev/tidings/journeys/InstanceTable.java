@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jspecify.annotations.Nullable;
 
@@ -104,46 +106,105 @@ final class InstanceTable {
     return new Due.Key(instance.journeyId(), instance.subscriberId(), instance.entry());
   }
 
+  /** A person moved from where {@code from} says they were to {@code to}, looked at again at {@code due}. */
+  record Move(Instance from, Instance to, Instant due) {}
+
+  /** A person taken out at {@code step} from where {@code from} says they were. */
+  record Exit(Instance from, String step, String reason) {}
+
   /**
-   * Moves the person from where {@code from} says they were to where {@code to} says, looked at again
-   * at {@code due}; false when they were no longer there (another look moved them first).
+   * Moves each person from where they were to where their move says, each only if they were still
+   * there (another look may have moved them first); answers those moved.
    */
-  static boolean move(Handle handle, Instance from, Instance to, Instant due) {
-    return handle
-            .createUpdate("""
-                UPDATE journey_instances SET at_step = :at, since = :since, due_at = :due
-                 WHERE journey_id = :journey AND subscriber_id = :subscriber AND entry = :entry
-                   AND exited_at IS NULL AND at_step = :wasAt AND since = :wasSince""")
-            .bind("at", to.at())
-            .bind("since", Timestamp.from(to.since()))
-            .bind("due", Timestamp.from(due))
-            .bind("journey", from.journeyId())
-            .bind("subscriber", from.subscriberId())
-            .bind("entry", from.entry())
-            .bind("wasAt", from.at())
-            .bind("wasSince", Timestamp.from(from.since()))
-            .execute()
-        == 1;
+  static Set<Due.Key> moveAll(Handle handle, List<Move> moves) {
+    if (moves.isEmpty()) return Set.of();
+    int n = moves.size();
+    var journeys = new ArrayList<Long>(n);
+    var people = new ArrayList<String>(n);
+    var entries = new ArrayList<Integer>(n);
+    var wasAt = new ArrayList<String>(n);
+    var wasSince = new ArrayList<String>(n);
+    var at = new ArrayList<String>(n);
+    var since = new ArrayList<String>(n);
+    var due = new ArrayList<String>(n);
+    for (Move move : moves) {
+      journeys.add(move.from().journeyId());
+      people.add(move.from().subscriberId());
+      entries.add(move.from().entry());
+      wasAt.add(move.from().at());
+      wasSince.add(move.from().since().toString());
+      at.add(move.to().at());
+      since.add(move.to().since().toString());
+      due.add(move.due().toString());
+    }
+    Set<Due.Key> moved = new HashSet<>();
+    handle
+        .createQuery("""
+            UPDATE journey_instances i SET at_step = m.at, since = m.since, due_at = m.due
+              FROM unnest(:journeys, :people, :entries, :wasAt,
+                          CAST(:wasSince AS timestamptz[]), :at, CAST(:since AS timestamptz[]),
+                          CAST(:due AS timestamptz[]))
+                AS m (journey, subscriber, entry, was_at, was_since, at, since, due)
+             WHERE i.journey_id = m.journey AND i.subscriber_id = m.subscriber
+               AND i.entry = m.entry AND i.exited_at IS NULL
+               AND i.at_step = m.was_at AND i.since = m.was_since
+            RETURNING i.journey_id, i.subscriber_id, i.entry""")
+        .bindArray("journeys", Long.class, journeys)
+        .bindArray("people", String.class, people)
+        .bindArray("entries", Integer.class, entries)
+        .bindArray("wasAt", String.class, wasAt)
+        .bindArray("wasSince", String.class, wasSince)
+        .bindArray("at", String.class, at)
+        .bindArray("since", String.class, since)
+        .bindArray("due", String.class, due)
+        .map((rows, context) -> new Due.Key(rows.getLong(1), rows.getString(2), rows.getInt(3)))
+        .forEach(moved::add);
+    return moved;
   }
 
-  /** Takes the person out where {@code from} says they were; false when they had moved or left. */
-  static boolean exit(Handle handle, Instance from, String step, String reason, Instant at) {
-    return handle
-            .createUpdate("""
-                UPDATE journey_instances
-                   SET at_step = :step, exited_at = :at, exit_reason = :reason, due_at = NULL
-                 WHERE journey_id = :journey AND subscriber_id = :subscriber AND entry = :entry
-                   AND exited_at IS NULL AND at_step = :wasAt AND since = :wasSince""")
-            .bind("step", step)
-            .bind("at", Timestamp.from(at))
-            .bind("reason", reason)
-            .bind("journey", from.journeyId())
-            .bind("subscriber", from.subscriberId())
-            .bind("entry", from.entry())
-            .bind("wasAt", from.at())
-            .bind("wasSince", Timestamp.from(from.since()))
-            .execute()
-        == 1;
+  /** Takes each person out where their exit says, each only if still where it found them. */
+  static Set<Due.Key> exitAll(Handle handle, List<Exit> exits, Instant now) {
+    if (exits.isEmpty()) return Set.of();
+    int n = exits.size();
+    var journeys = new ArrayList<Long>(n);
+    var people = new ArrayList<String>(n);
+    var entries = new ArrayList<Integer>(n);
+    var wasAt = new ArrayList<String>(n);
+    var wasSince = new ArrayList<String>(n);
+    var steps = new ArrayList<String>(n);
+    var reasons = new ArrayList<String>(n);
+    for (Exit exit : exits) {
+      journeys.add(exit.from().journeyId());
+      people.add(exit.from().subscriberId());
+      entries.add(exit.from().entry());
+      wasAt.add(exit.from().at());
+      wasSince.add(exit.from().since().toString());
+      steps.add(exit.step());
+      reasons.add(exit.reason());
+    }
+    Set<Due.Key> exited = new HashSet<>();
+    handle
+        .createQuery("""
+            UPDATE journey_instances i
+               SET at_step = x.step, exited_at = :now, exit_reason = x.reason, due_at = NULL
+              FROM unnest(:journeys, :people, :entries, :wasAt,
+                          CAST(:wasSince AS timestamptz[]), :steps, :reasons)
+                AS x (journey, subscriber, entry, was_at, was_since, step, reason)
+             WHERE i.journey_id = x.journey AND i.subscriber_id = x.subscriber
+               AND i.entry = x.entry AND i.exited_at IS NULL
+               AND i.at_step = x.was_at AND i.since = x.was_since
+            RETURNING i.journey_id, i.subscriber_id, i.entry""")
+        .bind("now", Timestamp.from(now))
+        .bindArray("journeys", Long.class, journeys)
+        .bindArray("people", String.class, people)
+        .bindArray("entries", Integer.class, entries)
+        .bindArray("wasAt", String.class, wasAt)
+        .bindArray("wasSince", String.class, wasSince)
+        .bindArray("steps", String.class, steps)
+        .bindArray("reasons", String.class, reasons)
+        .map((rows, context) -> new Due.Key(rows.getLong(1), rows.getString(2), rows.getInt(3)))
+        .forEach(exited::add);
+    return exited;
   }
 
   /** What the entries did since they entered, by entry: fact name to the times it happened. */
@@ -209,13 +270,17 @@ final class InstanceTable {
         .execute();
   }
 
-  /** Records an open or click of the email a journey's step sent in (campaign, run). */
+  /**
+   * Records an open or click of the email a journey's step sent in (campaign, run), named with its
+   * step ({@code email.opened:reminder}) so that each step's funnel counts its own email.
+   */
   static void recordEmailFact(
       Handle handle, long campaignId, long runId, String subscriberId, String fact, Instant at) {
     handle
         .createUpdate("""
             INSERT INTO journey_facts (journey_id, subscriber_id, entry, fact, at)
-            SELECT r.journey_id, :subscriber, r.entry, :fact, :at FROM journey_step_runs r
+            SELECT r.journey_id, :subscriber, r.entry, :fact || ':' || r.step, :at
+              FROM journey_step_runs r
               JOIN journey_instances i ON i.journey_id = r.journey_id
                AND i.subscriber_id = :subscriber AND i.entry = r.entry
              WHERE r.campaign_id = :campaign AND r.run_id = :run
@@ -228,54 +293,98 @@ final class InstanceTable {
         .execute();
   }
 
-  /** The open entries of the person into these journeys, to look at now (their goal may be done). */
-  static List<Due.Key> insideOf(Handle handle, String subscriberId, Collection<Long> journeyIds) {
+  /**
+   * Makes the person's open entries into these journeys due now (their goal may be done), so the
+   * message that says so is not taken for a stale one; answers them.
+   */
+  static List<Due.Key> wakeInside(
+      Handle handle, String subscriberId, Collection<Long> journeyIds, Instant now) {
     if (journeyIds.isEmpty()) return List.of();
     return handle
         .createQuery("""
-            SELECT journey_id, subscriber_id, entry FROM journey_instances
+            UPDATE journey_instances SET due_at = :now
              WHERE subscriber_id = :subscriber AND journey_id = ANY(:journeys)
-               AND exited_at IS NULL""")
+               AND exited_at IS NULL
+            RETURNING journey_id, subscriber_id, entry""")
+        .bind("now", Timestamp.from(now))
         .bind("subscriber", subscriberId)
         .bindArray("journeys", Long.class, List.copyOf(journeyIds))
         .map((rows, context) -> new Due.Key(rows.getLong(1), rows.getString(2), rows.getInt(3)))
         .list();
   }
 
-  /** The run a send step uses for this entry number, remembered so its opens find the entry. */
-  static void rememberRun(
-      Handle handle, long journeyId, String step, int entry, long campaignId, long runId) {
+  /** The run that carries one send step's emails for one entry number. */
+  record StepRun(long journeyId, String step, int entry, long campaignId, long runId) {}
+
+  /** Remembers the runs the steps use, so their opens and clicks find the entries. */
+  static void rememberRuns(Handle handle, List<StepRun> runs) {
+    if (runs.isEmpty()) return;
+    var journeys = new ArrayList<Long>();
+    var steps = new ArrayList<String>();
+    var entries = new ArrayList<Integer>();
+    var campaigns = new ArrayList<Long>();
+    var ids = new ArrayList<Long>();
+    for (StepRun run : new java.util.LinkedHashSet<>(runs)) {
+      journeys.add(run.journeyId());
+      steps.add(run.step());
+      entries.add(run.entry());
+      campaigns.add(run.campaignId());
+      ids.add(run.runId());
+    }
     handle
         .createUpdate("""
             INSERT INTO journey_step_runs (journey_id, step, entry, campaign_id, run_id)
-            VALUES (:journey, :step, :entry, :campaign, :run) ON CONFLICT DO NOTHING""")
-        .bind("journey", journeyId)
-        .bind("step", step)
-        .bind("entry", entry)
-        .bind("campaign", campaignId)
-        .bind("run", runId)
+            SELECT * FROM unnest(:journeys, :steps, :entries, :campaigns, :runs)
+            ON CONFLICT DO NOTHING""")
+        .bindArray("journeys", Long.class, journeys)
+        .bindArray("steps", String.class, steps)
+        .bindArray("entries", Integer.class, entries)
+        .bindArray("campaigns", Long.class, campaigns)
+        .bindArray("runs", Long.class, ids)
         .execute();
   }
 
-  /** Records the step's send (or, held out, what would have been sent); false if it was already. */
-  static boolean recordSend(
-      Handle handle, Instance instance, Step.Send step, @Nullable Long runId, Instant at) {
-    return handle
-            .createUpdate("""
-                INSERT INTO journey_sends (journey_id, subscriber_id, entry, step, campaign_id,
-                    run_id, held_out, at)
-                VALUES (:journey, :subscriber, :entry, :step, :campaign, :run, :heldOut, :at)
-                ON CONFLICT DO NOTHING""")
-            .bind("journey", instance.journeyId())
-            .bind("subscriber", instance.subscriberId())
-            .bind("entry", instance.entry())
-            .bind("step", step.id())
-            .bind("campaign", step.campaignId())
-            .bind("run", runId)
-            .bind("heldOut", instance.heldOut())
-            .bind("at", Timestamp.from(at))
-            .execute()
-        == 1;
+  /** A send step an entrant passed, and its run (none when they are held out). */
+  record SendRow(
+      Instance instance, Step.Send step, @Nullable Long runId) {}
+
+  /** Records the steps' sends (or, held out, what would have been sent); a repeat changes nothing. */
+  static void recordSends(Handle handle, List<SendRow> rows, Instant at) {
+    if (rows.isEmpty()) return;
+    int n = rows.size();
+    var journeys = new ArrayList<Long>(n);
+    var people = new ArrayList<String>(n);
+    var entries = new ArrayList<Integer>(n);
+    var steps = new ArrayList<String>(n);
+    var campaigns = new ArrayList<Long>(n);
+    var runs = new ArrayList<@Nullable Long>(n);
+    var heldOut = new ArrayList<Boolean>(n);
+    for (SendRow row : rows) {
+      journeys.add(row.instance().journeyId());
+      people.add(row.instance().subscriberId());
+      entries.add(row.instance().entry());
+      steps.add(row.step().id());
+      campaigns.add(row.step().campaignId());
+      runs.add(row.runId());
+      heldOut.add(row.instance().heldOut());
+    }
+    handle
+        .createUpdate("""
+            INSERT INTO journey_sends (journey_id, subscriber_id, entry, step, campaign_id,
+                run_id, held_out, at)
+            SELECT j, p, e, s, c, r, h, :at
+              FROM unnest(:journeys, :people, :entries, :steps, :campaigns, :runs, :heldOut)
+                AS x (j, p, e, s, c, r, h)
+            ON CONFLICT DO NOTHING""")
+        .bindArray("journeys", Long.class, journeys)
+        .bindArray("people", String.class, people)
+        .bindArray("entries", Integer.class, entries)
+        .bindArray("steps", String.class, steps)
+        .bindArray("campaigns", Long.class, campaigns)
+        .bindArray("runs", Long.class, runs)
+        .bindArray("heldOut", Boolean.class, heldOut)
+        .bind("at", Timestamp.from(at))
+        .execute();
   }
 
   /** Each person's journey sends since {@code since}: message (campaign, run) and when. */

@@ -68,8 +68,6 @@ public record Journey(
     else problems.addAll(triggerProblems(trigger));
     if (entry.reentryAfter().isNegative() || entry.reentryAfter().compareTo(LONGEST_WAIT) > 0)
       problems.add(Problem.range("entry.reentryAfter", "entry.reentryAfter must be 0 to 365 days"));
-    if (entry.segmentId() != null && entry.segmentId() < 1)
-      problems.add(Problem.range("entry.segmentId", "entry.segmentId must be a segment's id"));
     if (goal != null && !ACTIVITY.matcher(goal).matches())
       problems.add(Problem.format("goal", "goal must be an activity such as purchase"));
     if (!(holdOut >= 0 && holdOut <= MAX_HOLD_OUT))

@@ -43,7 +43,8 @@ public final class JourneyFigures {
       long heldOut,
       long opened,
       long clicked,
-      StepSender.Outcomes emails) {}
+      StepSender.Outcomes emails,
+      Optional<Lift> lift) {}
 
   /** Conversions of the people sent the emails against those held out. */
   public record Lift(
@@ -63,7 +64,10 @@ public final class JourneyFigures {
       @Nullable String goal,
       Optional<Lift> lift) {}
 
-  /** The figures of journey {@code id}, for its latest version's steps (and any left on older ones). */
+  /**
+   * The figures of journey {@code id}, step by step of its latest version (people still on a step an
+   * older version had and the latest has not are counted in {@code inside}, not under a step).
+   */
   public Figures of(long id, Journey journey) {
     return jdbi.withHandle(handle -> {
       record Row(String key, long count) {}
@@ -95,15 +99,11 @@ public final class JourneyFigures {
               SELECT s.step, count(*) FILTER (WHERE NOT s.held_out),
                      count(*) FILTER (WHERE s.held_out),
                      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journey_facts f
-                        JOIN journey_step_runs r ON r.journey_id = f.journey_id
-                         AND r.entry = f.entry AND r.step = s.step AND r.run_id = s.run_id
                        WHERE f.journey_id = s.journey_id AND f.subscriber_id = s.subscriber_id
-                         AND f.entry = s.entry AND f.fact = 'email.opened')),
+                         AND f.entry = s.entry AND f.fact = 'email.opened:' || s.step)),
                      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journey_facts f
-                        JOIN journey_step_runs r ON r.journey_id = f.journey_id
-                         AND r.entry = f.entry AND r.step = s.step AND r.run_id = s.run_id
                        WHERE f.journey_id = s.journey_id AND f.subscriber_id = s.subscriber_id
-                         AND f.entry = s.entry AND f.fact = 'email.clicked'))
+                         AND f.entry = s.entry AND f.fact = 'email.clicked:' || s.step))
                 FROM journey_sends s WHERE s.journey_id = :id GROUP BY s.step""")
           .bind("id", id)
           .map((rows, context) -> Map.entry(
@@ -119,8 +119,36 @@ public final class JourneyFigures {
               rows.getString(1),
               sender.outcomes(rows.getLong(2), rows.getLong(3)).orElse(StepSender.Outcomes.NONE)))
           .forEach(row -> emails.merge(row.getKey(), row.getValue(), StepSender.Outcomes::plus));
+      // a send step's lift: of the entrants who reached it, those sent its email against those held
+      // out, converted between reaching it and the end of their attribution window
+      Map<String, long[]> stepLifts = new HashMap<>();
+      String goalOfSteps = journey.goal();
+      if (goalOfSteps != null)
+        handle
+            .createQuery("""
+                SELECT s.step,
+                       count(*) FILTER (WHERE NOT s.held_out AND c.converted),
+                       count(*) FILTER (WHERE NOT s.held_out),
+                       count(*) FILTER (WHERE s.held_out AND c.converted),
+                       count(*) FILTER (WHERE s.held_out)
+                  FROM journey_sends s
+                  JOIN journey_instances i ON i.journey_id = s.journey_id
+                   AND i.subscriber_id = s.subscriber_id AND i.entry = s.entry
+                  CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM journey_facts f
+                     WHERE f.journey_id = s.journey_id AND f.subscriber_id = s.subscriber_id
+                       AND f.entry = s.entry AND f.fact = :goal AND f.at >= s.at
+                       AND f.at < i.entered_at + make_interval(secs => :window)) AS converted) c
+                 WHERE s.journey_id = :id GROUP BY s.step""")
+            .bind("id", id)
+            .bind("goal", goalOfSteps)
+            .bind("window", (double) EntryListener.ATTRIBUTION.toSeconds())
+            .map((rows, context) -> Map.entry(
+                rows.getString(1),
+                new long[] {rows.getLong(2), rows.getLong(3), rows.getLong(4), rows.getLong(5)}))
+            .forEach(row -> stepLifts.put(row.getKey(), row.getValue()));
       List<StepFigures> steps = new ArrayList<>();
       for (Step step : journey.steps()) {
+        long[] stepLift = stepLifts.get(step.id());
         long[] sent = sends.getOrDefault(step.id(), new long[4]);
         steps.add(new StepFigures(
             step.id(),
@@ -129,7 +157,12 @@ public final class JourneyFigures {
             sent[1],
             sent[2],
             sent[3],
-            emails.getOrDefault(step.id(), StepSender.Outcomes.NONE)));
+            emails.getOrDefault(step.id(), StepSender.Outcomes.NONE),
+            stepLift == null
+                ? Optional.empty()
+                : Optional.of(lift(
+                    Proportion.of(stepLift[0], stepLift[1]),
+                    Proportion.of(stepLift[2], stepLift[3])))));
       }
       long insideAll = inside.values().stream().mapToLong(Long::longValue).sum();
       Optional<Lift> lift = Optional.empty();

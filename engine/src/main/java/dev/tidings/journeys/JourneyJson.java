@@ -5,6 +5,8 @@ import dev.tidings.Json;
 import dev.tidings.JsonFields;
 import dev.tidings.Problem;
 import dev.tidings.Problems;
+import dev.tidings.campaign.Audience;
+import dev.tidings.campaign.CampaignJson;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
@@ -70,8 +72,8 @@ public final class JourneyJson {
     node.set("trigger", trigger(journey.trigger()));
     ObjectNode entry = node.putObject("entry");
     entry.put("reentryAfter", journey.entry().reentryAfter().toString());
-    if (journey.entry().segmentId() != null)
-      entry.put("segmentId", journey.entry().segmentId());
+    Audience segment = journey.entry().segment();
+    if (segment != null) entry.set("segment", CampaignJson.audienceToJson(segment));
     ArrayNode steps = node.putArray("steps");
     journey.steps().forEach(step -> steps.add(step(step)));
     if (journey.goal() != null) node.put("goal", journey.goal());
@@ -157,7 +159,8 @@ public final class JourneyJson {
       case Step.Condition.Opened opened -> node.put("type", "opened");
       case Step.Condition.Clicked clicked -> node.put("type", "clicked");
       case Step.Condition.InSegment segment ->
-        node.put("type", "in_segment").put("segmentId", segment.segmentId());
+        node.put("type", "in_segment")
+            .set("segment", CampaignJson.audienceToJson(segment.segment()));
     }
     return node;
   }
@@ -218,10 +221,11 @@ public final class JourneyJson {
   private static EntryRules entry(Problems problems, @Nullable JsonNode node) {
     ObjectNode object = object(problems, node, "entry", false);
     if (object == null) return EntryRules.ANYONE;
-    unknownFields(problems, object, "entry.", Set.of("reentryAfter", "segmentId"));
+    unknownFields(problems, object, "entry.", Set.of("reentryAfter", "segment"));
     Duration reentry = duration(problems, object.get("reentryAfter"), "entry.reentryAfter", false);
-    Long segment =
-        JsonFields.whole(problems, object.get("segmentId"), "entry.segmentId", 1, Long.MAX_VALUE);
+    Audience segment = JsonFields.given(object.get("segment"))
+        ? segment(problems, object.get("segment"), "entry")
+        : null;
     return new EntryRules(reentry == null ? Duration.ZERO : reentry, segment);
   }
 
@@ -364,11 +368,12 @@ public final class JourneyJson {
         yield new Step.Condition.Clicked();
       }
       case "in_segment" -> {
-        unknownFields(problems, object, prefix, Set.of("type", "segmentId"));
-        Long segment = JsonFields.whole(
-            problems, object.get("segmentId"), where + ".segmentId", 1, Long.MAX_VALUE);
-        if (segment == null && !JsonFields.given(object.get("segmentId")))
-          problems.add(Problem.missing(where + ".segmentId"));
+        unknownFields(problems, object, prefix, Set.of("type", "segment"));
+        if (!JsonFields.given(object.get("segment"))) {
+          problems.add(Problem.missing(where + ".segment"));
+          yield null;
+        }
+        Audience segment = segment(problems, object.get("segment"), where);
         yield segment == null ? null : new Step.Condition.InSegment(segment);
       }
       default -> {
@@ -492,6 +497,26 @@ public final class JourneyJson {
     if (given.isEmpty()) return; // already reported missing
     problems.add(
         Problem.unknown(where, where + " must be one of " + known + ", not '" + given + "'"));
+  }
+
+  /**
+   * A segment in the shape of a campaign's audience ({@code {"type": "segment", "conditions":
+   * [...]}}), its problems named under {@code where}.
+   */
+  private static @Nullable Audience segment(
+      Problems problems, @Nullable JsonNode node, String where) {
+    try {
+      return CampaignJson.audienceFromJson(node);
+    } catch (InvalidInputException e) {
+      // the campaigns name a problem under "audience"; here it is where the journey holds it
+      for (Problem problem : e.asProblems())
+        problems.add(new Problem(
+            problem.kind(),
+            problem.rule(),
+            problem.field().replaceFirst("^audience", where + ".segment"),
+            problem.message().replaceFirst("^audience", where + ".segment")));
+      return null;
+    }
   }
 
   private static void unknownFields(

@@ -15,11 +15,14 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class JourneyRuntime {
   static final Duration SWEEP_EVERY = Duration.ofSeconds(15);
+  static final Duration LAPSED_FIRST = Duration.ofMinutes(1);
+  static final Duration LAPSED_EVERY = Duration.ofHours(1);
 
   private final LiveJourneys journeys;
   private final EntryListener entries;
   private final Stepper stepper;
   private final DueSweeper sweeper;
+  private final LapsedLook lapsed;
 
   public JourneyRuntime(
       Jdbi jdbi,
@@ -27,6 +30,7 @@ public final class JourneyRuntime {
       ReaderLimitsStore limits,
       People people,
       StepSender sender,
+      Lapses lapses,
       WorkQueue queue,
       MeterRegistry registry,
       InstantSource clock,
@@ -37,6 +41,7 @@ public final class JourneyRuntime {
     this.stepper =
         new Stepper(jdbi, journeys, people, sender, limits, queue, metrics, clock, consumers);
     this.sweeper = new DueSweeper(jdbi, queue, metrics, clock);
+    this.lapsed = new LapsedLook(jdbi, journeys, entries, lapses, clock);
   }
 
   public EntryListener entries() {
@@ -55,6 +60,17 @@ public final class JourneyRuntime {
   public BackgroundJob sweepJob() {
     return BackgroundJob.of(
         "journey-sweep", SWEEP_EVERY, SWEEP_EVERY, Election.everyNode(), sweeper::sweep);
+  }
+
+  /** Lets in the people whose last purchase is as long ago as a win-back asks; answers how many. */
+  public int lookForLapsed() {
+    return lapsed.look();
+  }
+
+  /** The look for lapsed customers, once an hour on one node. */
+  public BackgroundJob lapsedJob() {
+    return BackgroundJob.of(
+        "journey-lapsed", LAPSED_FIRST, LAPSED_EVERY, Election.computeOnce(), lapsed::look);
   }
 
   /** Forgets the journeys' states read, after this node changed one. */

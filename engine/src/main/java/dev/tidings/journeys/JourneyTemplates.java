@@ -223,6 +223,15 @@ public final class JourneyTemplates {
         + "padding:24px 32px;border-radius:6px\"><h1 style=\"font-size:24px\">Hello"
         + " {{subscriber.firstName}},</h1><p style=\"font-size:16px;line-height:24px\">" + body
         + "</p>"
+        // the entry's products (the cart left behind, the product back in stock) as cards
+        + "{{#notifications}}<table role=\"presentation\" width=\"100%\" style=\"border-top:1px"
+        + " solid #e5e5e5\"><tr><td width=\"96\" style=\"padding:12px 12px 12px 0\">"
+        + "{{#imageUrl}}<a href=\"{{url}}\"><img src=\"{{imageUrl}}\" width=\"96\" alt=\"\""
+        + " style=\"display:block;border:0\"></a>{{/imageUrl}}</td><td style=\"padding:12px 0;"
+        + "font-size:15px\"><a href=\"{{url}}\" style=\"color:#1a1a1a;font-weight:bold;"
+        + "text-decoration:none\">{{title}}</a><div style=\"color:#8a8a85;font-size:13px\">"
+        + "{{#wasPrice}}<s>{{wasPrice}}</s> {{/wasPrice}}{{price}}</div></td></tr></table>"
+        + "{{/notifications}}"
         + (slots > 0
             ? "<table role=\"presentation\" width=\"100%\"><tr>{{#slots}}<td align=\"center\""
                 + " style=\"padding:6px\"><a href=\"{{clickUrl}}\"><img src=\"{{imageUrl}}\""
@@ -231,8 +240,9 @@ public final class JourneyTemplates {
             : "")
         + "<p style=\"font-size:12px;color:#8a8a85\"><a href=\"{{unsubscribeUrl}}\">Unsubscribe"
         + "</a></p></div></body></html>";
-    String text =
-        "Hello {{subscriber.firstName}},\n\n" + body + "\n\nUnsubscribe:" + " {{unsubscribeUrl}}\n";
+    String text = "Hello {{subscriber.firstName}},\n\n" + body + "\n\n"
+        + "{{#notifications}}- {{title}} {{price}}\n  {{url}}\n{{/notifications}}"
+        + "\nUnsubscribe: {{unsubscribeUrl}}\n";
     return new Email(step, name, subject, html, text, slots);
   }
 }

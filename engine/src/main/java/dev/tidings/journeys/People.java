@@ -1,5 +1,6 @@
 package dev.tidings.journeys;
 
+import dev.tidings.campaign.Audience;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Collection;
@@ -14,8 +15,8 @@ public interface People {
   /** Where each person lives (UTC for one not known), by subscriber id. */
   Map<String, ZoneId> zones(Collection<String> subscriberIds);
 
-  /** Whether the person is in the segment now. */
-  boolean inSegment(long segmentId, String subscriberId);
+  /** Whether the person is in the segment now: its conditions, consent and suppressions. */
+  boolean inSegment(Audience segment, String subscriberId);
 
   /** Their own best hour to be sent email, at or after {@code after} and within a day of it. */
   Instant bestHourAfter(String subscriberId, ZoneId zone, Instant after);

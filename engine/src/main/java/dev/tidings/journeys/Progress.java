@@ -82,7 +82,7 @@ public final class Progress {
       case Step.Condition.Did did -> facts.did(did.activity(), at.enteredAt());
       case Step.Condition.Opened opened -> facts.opened(at.enteredAt());
       case Step.Condition.Clicked clicked -> facts.clicked(at.enteredAt());
-      case Step.Condition.InSegment segment -> facts.inSegment(segment.segmentId());
+      case Step.Condition.InSegment segment -> facts.inSegment(segment.segment());
     };
   }
 

@@ -1,5 +1,6 @@
 package dev.tidings.journeys;
 
+import dev.tidings.campaign.Audience;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.util.ArrayList;
@@ -91,8 +92,8 @@ public sealed interface Step {
     /** They clicked one of this journey's emails. */
     record Clicked() implements Condition {}
 
-    /** They are in the segment now. */
-    record InSegment(long segmentId) implements Condition {}
+    /** They are in the segment now (conditions as a campaign's audience states them). */
+    record InSegment(Audience segment) implements Condition {}
   }
 
   private static List<@Nullable String> listOf(@Nullable String... ids) {

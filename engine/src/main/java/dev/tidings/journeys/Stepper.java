@@ -1,8 +1,12 @@
 package dev.tidings.journeys;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tidings.campaign.Audience;
 import dev.tidings.message.MessageId;
 import dev.tidings.queue.BatchResult;
 import dev.tidings.queue.ConsumerGroup;
+import dev.tidings.queue.Message;
 import dev.tidings.queue.Topic;
 import dev.tidings.queue.WorkQueue;
 import java.time.Duration;
@@ -18,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +53,10 @@ public final class Stepper implements ConsumerGroup {
   private final JourneyMetrics metrics;
   private final InstantSource clock;
   private final int consumers;
+  private final Cache<RunKey, Long> runs =
+      Caffeine.newBuilder().maximumSize(100_000).build();
+
+  private record RunKey(long campaignId, String key) {}
 
   Stepper(
       Jdbi jdbi,
@@ -98,6 +107,7 @@ public final class Stepper implements ConsumerGroup {
         handle, due.stream().map(e -> InstanceTable.key(e.instance())).toList()));
     Map<String, ZoneId> zones = people.zones(ids);
     Sent sent = new Sent(ids, now);
+    List<Plan> plans = new ArrayList<>(due.size());
     for (InstanceTable.Inside entry : due) {
       Instance instance = entry.instance();
       ZoneId zone = zones.getOrDefault(instance.subscriberId(), ZoneOffset.UTC);
@@ -108,113 +118,188 @@ public final class Stepper implements ConsumerGroup {
           people);
       Optional<Journey> journey = journeys.version(instance.journeyId(), instance.version());
       if (journey.isEmpty()) continue;
-      walk(journey.get(), instance, now, known, zone, sent);
+      plans.add(plan(journey.get(), instance, now, known, zone, sent));
     }
+    carryOut(plans, now);
     return BatchResult.ACK_ALL;
   }
 
-  /** Moves one person as far as they go now. */
-  private void walk(
+  /** What one look does to one person: the emails it sends on the way, and where they end up. */
+  private record Plan(Instance from, List<PlannedSend> sends, Ending ending) {
+    Plan failed(String step) {
+      return new Plan(from, sends, new Ending.Leave(step, STEP_FAILED));
+    }
+  }
+
+  /** A send step passed: its keyed run (none when held out: recorded, not sent). */
+  private record PlannedSend(
+      Instance at, Step.Send step, @Nullable Long runId) {}
+
+  private sealed interface Ending {
+    /** The person stays inside, at {@code to}, looked at again at {@code due}. */
+    record Stay(
+        Instance to,
+        Instant due,
+        JourneyMetrics.Outcome outcome,
+        ReaderLimits.@Nullable Limit limit)
+        implements Ending {}
+
+    /** The person leaves the journey at {@code step}. */
+    record Leave(String step, String reason) implements Ending {}
+  }
+
+  private static final String STEP_FAILED = "STEP_FAILED";
+
+  /** Decides how far one person goes now, without writing anything. */
+  private Plan plan(
       Journey journey, Instance start, Instant now, KnownFacts facts, ZoneId zone, Sent sent) {
     Instance at = start;
+    List<PlannedSend> sends = new ArrayList<>(1);
     for (int move = 0; move < MOVES_PER_LOOK; move++) {
-      Decision decision = Progress.next(journey, at, now, facts);
-      switch (decision) {
+      switch (Progress.next(journey, at, now, facts)) {
         case Decision.Sleep sleep -> {
-          if (moved(at, sleep.instance(), sleep.until())) {
-            metrics.step(JourneyMetrics.Outcome.WAITING);
-            wake(at, sleep.until());
-          }
-          return;
+          return new Plan(
+              start,
+              sends,
+              new Ending.Stay(
+                  sleep.instance(), sleep.until(), JourneyMetrics.Outcome.WAITING, null));
         }
         case Decision.Exit exit -> {
-          exit(at, exit.instance().at(), exit.reason().name(), now);
-          return;
+          return new Plan(
+              start, sends, new Ending.Leave(exit.instance().at(), exit.reason().name()));
         }
         case Decision.Send send -> {
           Instance there = send.instance();
+          Long run = null;
           if (!there.heldOut()) {
             List<Instant> times = sent.of(there.subscriberId());
             Optional<ReaderLimits.Limit> holding = limits.get().holding(times, zone, now);
-            if (holding.isPresent()) {
-              Instant later = limits.get().earliest(times, zone, now);
-              if (moved(at, there, later)) {
-                metrics.heldBack(holding.get());
-                metrics.step(JourneyMetrics.Outcome.HELD_BACK);
-                wake(at, later);
-              }
-              return;
+            if (holding.isPresent())
+              return new Plan(
+                  start,
+                  sends,
+                  new Ending.Stay(
+                      there,
+                      limits.get().earliest(times, zone, now),
+                      JourneyMetrics.Outcome.HELD_BACK,
+                      holding.get()));
+            Optional<Long> found = run(there, send.step());
+            if (found.isEmpty()) {
+              LOG.warn(
+                  "journey {} step {}: campaign {} does not exist; the person leaves the journey",
+                  there.journeyId(),
+                  send.step().id(),
+                  send.step().campaignId());
+              return new Plan(start, sends, new Ending.Leave(there.at(), STEP_FAILED));
             }
+            run = found.get();
+            sent.add(there.subscriberId(), now);
           }
-          if (!send(journey, there, send.step(), now)) {
-            exit(at, there.at(), "STEP_FAILED", now);
-            return;
-          }
-          if (!there.heldOut()) sent.add(there.subscriberId(), now);
+          sends.add(new PlannedSend(there, send.step(), run));
           Instance next = Progress.afterSending(send.step(), there, now);
-          if (next == null) {
-            exit(at, there.at(), Decision.Reason.COMPLETED.name(), now);
-            return;
-          }
-          if (!moved(at, next, now)) return;
+          if (next == null)
+            return new Plan(
+                start, sends, new Ending.Leave(there.at(), Decision.Reason.COMPLETED.name()));
           at = next;
         }
       }
     }
     // a person still moving after as many moves is looked at again at once, by a new message
-    wake(at, now);
+    return new Plan(start, sends, new Ending.Stay(at, now, JourneyMetrics.Outcome.WAITING, null));
   }
 
-  /** Records the step's send and sends it (held out: records it only); false when it cannot go. */
-  private boolean send(Journey journey, Instance instance, Step.Send step, Instant now) {
-    if (instance.heldOut()) {
-      jdbi.useTransaction(handle -> InstanceTable.recordSend(handle, instance, step, null, now));
-      metrics.step(JourneyMetrics.Outcome.HELD_OUT);
-      return true;
-    }
+  /** The campaign run of a send step for an entry number, remembered once found. */
+  private Optional<Long> run(Instance instance, Step.Send step) {
     String key = "journey:" + instance.journeyId() + ":" + step.id() + ":" + instance.entry();
-    Optional<Long> run = sender.runFor(step.campaignId(), key);
-    if (run.isEmpty()) {
-      LOG.warn(
-          "journey {} step {}: campaign {} does not exist; the person leaves the journey",
-          instance.journeyId(),
-          step.id(),
-          step.campaignId());
-      metrics.step(JourneyMetrics.Outcome.FAILED);
-      return false;
+    var cached = runs.getIfPresent(new RunKey(step.campaignId(), key));
+    if (cached != null) return Optional.of(cached);
+    Optional<Long> found = sender.runFor(step.campaignId(), key);
+    found.ifPresent(run -> runs.put(new RunKey(step.campaignId(), key), run));
+    return found;
+  }
+
+  /**
+   * Records the batch's sends, sends them, then moves everyone to where their plan ends, each only
+   * from where they were: a look repeated after a worker died decides the same, and sends through
+   * the same keyed runs, which the ledger sends once.
+   */
+  private void carryOut(List<Plan> plans, Instant now) {
+    List<PlannedSend> sends = new ArrayList<>();
+    for (Plan plan : plans) sends.addAll(plan.sends());
+    if (!sends.isEmpty())
+      jdbi.useTransaction(handle -> {
+        List<InstanceTable.StepRun> runs = new ArrayList<>();
+        List<InstanceTable.SendRow> rows = new ArrayList<>();
+        for (PlannedSend send : sends) {
+          Instance at = send.at();
+          if (send.runId() != null)
+            runs.add(new InstanceTable.StepRun(
+                at.journeyId(),
+                send.step().id(),
+                at.entry(),
+                send.step().campaignId(),
+                send.runId()));
+          rows.add(new InstanceTable.SendRow(at, send.step(), send.runId()));
+        }
+        InstanceTable.rememberRuns(handle, runs);
+        InstanceTable.recordSends(handle, rows, now);
+      });
+    List<Plan> carried = new ArrayList<>(plans.size());
+    for (Plan plan : plans) carried.add(send(plan));
+    List<InstanceTable.Move> moves = new ArrayList<>();
+    List<InstanceTable.Exit> exits = new ArrayList<>();
+    for (Plan plan : carried)
+      switch (plan.ending()) {
+        case Ending.Stay stay ->
+          moves.add(new InstanceTable.Move(plan.from(), stay.to(), stay.due()));
+        case Ending.Leave leave ->
+          exits.add(new InstanceTable.Exit(plan.from(), leave.step(), leave.reason()));
+      }
+    var done = jdbi.inTransaction(handle ->
+        new Moved(InstanceTable.moveAll(handle, moves), InstanceTable.exitAll(handle, exits, now)));
+    List<Message> wakes = new ArrayList<>();
+    for (Plan plan : carried) {
+      Due.Key key = InstanceTable.key(plan.from());
+      switch (plan.ending()) {
+        case Ending.Stay stay -> {
+          if (!done.moved().contains(key)) continue;
+          metrics.step(stay.outcome());
+          if (stay.limit() != null) metrics.heldBack(stay.limit());
+          Due wake = new Due(key.journeyId(), key.subscriberId(), key.entry(), stay.due());
+          wakes.add(Due.TOPIC.message(wake, 0).notBefore(stay.due()));
+        }
+        case Ending.Leave leave -> {
+          if (done.exited().contains(key)) metrics.exited(leave.reason());
+        }
+      }
     }
-    jdbi.useTransaction(handle -> {
-      InstanceTable.rememberRun(
-          handle, instance.journeyId(), step.id(), instance.entry(), step.campaignId(), run.get());
-      InstanceTable.recordSend(handle, instance, step, run.get(), now);
-    });
-    try {
-      sender.send(step.campaignId(), run.get(), instance.subscriberId());
-    } catch (IllegalStateException e) {
-      LOG.warn(
-          "journey {} step {}: {}; the person leaves the journey",
-          instance.journeyId(),
-          step.id(),
-          e.getMessage());
-      metrics.step(JourneyMetrics.Outcome.FAILED);
-      return false;
+    if (!wakes.isEmpty()) queue.publishAll(Due.TOPIC.name(), wakes);
+  }
+
+  private record Moved(Set<Due.Key> moved, Set<Due.Key> exited) {}
+
+  /** Sends a plan's emails; a campaign that no longer sends takes the person out there. */
+  private Plan send(Plan plan) {
+    for (PlannedSend send : plan.sends()) {
+      Long run = send.runId();
+      if (run == null) {
+        metrics.step(JourneyMetrics.Outcome.HELD_OUT);
+        continue;
+      }
+      try {
+        sender.send(send.step().campaignId(), run, send.at().subscriberId());
+        metrics.step(JourneyMetrics.Outcome.SENT);
+      } catch (IllegalStateException e) {
+        LOG.warn(
+            "journey {} step {}: {}; the person leaves the journey",
+            send.at().journeyId(),
+            send.step().id(),
+            e.getMessage());
+        metrics.step(JourneyMetrics.Outcome.FAILED);
+        return plan.failed(send.at().at());
+      }
     }
-    metrics.step(JourneyMetrics.Outcome.SENT);
-    return true;
-  }
-
-  private boolean moved(Instance from, Instance to, Instant due) {
-    return jdbi.inTransaction(handle -> InstanceTable.move(handle, from, to, due));
-  }
-
-  private void exit(Instance from, String step, String reason, Instant now) {
-    if (jdbi.inTransaction(handle -> InstanceTable.exit(handle, from, step, reason, now)))
-      metrics.exited(reason);
-  }
-
-  private void wake(Instance instance, Instant at) {
-    Due due = new Due(instance.journeyId(), instance.subscriberId(), instance.entry(), at);
-    queue.publish(Due.TOPIC.name(), Due.TOPIC.message(due, 0).notBefore(at));
+    return plan;
   }
 
   /** The emails sent to this batch's people in the last week: delivery's, and journeys' own. */
@@ -266,8 +351,8 @@ public final class Stepper implements ConsumerGroup {
     }
 
     @Override
-    public boolean inSegment(long segmentId) {
-      return people.inSegment(segmentId, subscriberId);
+    public boolean inSegment(Audience segment) {
+      return people.inSegment(segment, subscriberId);
     }
 
     @Override
@@ -277,8 +362,13 @@ public final class Stepper implements ConsumerGroup {
 
     private boolean any(String name, Instant since) {
       for (InstanceTable.Fact fact : facts)
-        if (fact.name().equals(name) && !fact.at().isBefore(since)) return true;
+        if (named(fact.name(), name) && !fact.at().isBefore(since)) return true;
       return false;
+    }
+
+    /** An activity by its name; an open or click of any of the journey's emails by its prefix. */
+    private static boolean named(String fact, String name) {
+      return fact.equals(name) || (fact.startsWith(name + ":") && name.startsWith("email."));
     }
   }
 }

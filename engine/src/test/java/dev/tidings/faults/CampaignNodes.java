@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -31,7 +32,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -84,6 +84,10 @@ final class CampaignNodes implements AutoCloseable {
 
   List<NodeProcess> workers() {
     return List.copyOf(workers);
+  }
+
+  NodeProcess server() {
+    return server;
   }
 
   // ---- the API
@@ -183,8 +187,11 @@ final class CampaignNodes implements AutoCloseable {
 
   // ---- what the workers handed to their transport
 
-  /** One email in a worker's outbox: its recipient and the pieces its text names. */
-  record Email(String to, Set<String> told) {}
+  /**
+   * One email in a worker's outbox: its recipient, its {@code X-Tidings-Message-Id} (empty when it
+   * has none) and the pieces its text names.
+   */
+  record Email(String to, String messageId, Set<String> told) {}
 
   /** Every email of every worker started, the killed ones' included. */
   List<Email> outboxes() throws Exception {
@@ -193,22 +200,33 @@ final class CampaignNodes implements AutoCloseable {
     return all;
   }
 
+  /**
+   * The emails in the worker's outbox ({@code outbox/<day>/*.eml}), also while it sends: a directory
+   * listing filtered by name stats no file, so the temporary file of an email being written, renamed
+   * away meanwhile, is never read.
+   */
   static List<Email> outbox(NodeProcess worker) throws Exception {
     Path outbox = worker.dataDir().resolve("outbox");
     List<Email> emails = new ArrayList<>();
     if (!Files.isDirectory(outbox)) return emails;
-    try (Stream<Path> files = Files.walk(outbox)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".eml")).toList()) {
-        var message = new MimeMessage(
-            Session.getInstance(new Properties()),
-            new ByteArrayInputStream(Files.readAllBytes(file)));
-        String to =
-            ((InternetAddress) message.getRecipients(Message.RecipientType.TO)[0]).getAddress();
-        var told = new LinkedHashSet<String>();
-        var matcher = TOLD.matcher(text(message));
-        while (matcher.find()) told.add(matcher.group(1));
-        emails.add(new Email(to, told));
-      }
+    List<Path> files = new ArrayList<>();
+    try (DirectoryStream<Path> days = Files.newDirectoryStream(outbox, Files::isDirectory)) {
+      for (Path day : days)
+        try (DirectoryStream<Path> written = Files.newDirectoryStream(day, "*.eml")) {
+          written.forEach(files::add);
+        }
+    }
+    for (Path file : files) {
+      var message = new MimeMessage(
+          Session.getInstance(new Properties()),
+          new ByteArrayInputStream(Files.readAllBytes(file)));
+      String to =
+          ((InternetAddress) message.getRecipients(Message.RecipientType.TO)[0]).getAddress();
+      var told = new LinkedHashSet<String>();
+      var matcher = TOLD.matcher(text(message));
+      while (matcher.find()) told.add(matcher.group(1));
+      String[] id = message.getHeader("X-Tidings-Message-Id");
+      emails.add(new Email(to, id == null ? "" : id[0], told));
     }
     return emails;
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,10 @@ class AdmissionTest {
 
   @Test
   void a_journey_for_a_segment_lets_in_only_its_members() {
-    var rules = new EntryRules(Duration.ZERO, 9L);
+    var rules = new EntryRules(
+        Duration.ZERO,
+        new dev.tidings.campaign.Audience.Segment(
+            List.of(new dev.tidings.campaign.Condition.LocaleIn(List.of("de")))));
     assertThat(Admission.decide(rules, false, 0, Optional.empty(), false, NOW))
         .isEqualTo(new Admission.Refused(Admission.Why.NOT_IN_SEGMENT));
     assertThat(Admission.decide(rules, false, 0, Optional.empty(), true, NOW))

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tidings.InvalidInputException;
 import dev.tidings.Json;
 import dev.tidings.Problem;
+import dev.tidings.campaign.Audience;
+import dev.tidings.campaign.Condition;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.util.List;
@@ -26,13 +28,21 @@ class JourneyJsonTest {
         "Everything",
         new Trigger.ProductNews(
             Trigger.News.BACK_IN_STOCK, Trigger.Interest.CARTED, Duration.ofDays(14)),
-        new EntryRules(Duration.ofDays(3), 7L),
+        new EntryRules(
+            Duration.ofDays(3),
+            new Audience.Segment(
+                List.of(new Condition.FieldIn(Condition.Field.COUNTRY, List.of("DE"))))),
         List.of(
             new Step.Wait("w1", new Step.Until.For(Duration.ofHours(1)), "w2"),
             new Step.Wait("w2", new Step.Until.TimeOfDay(LocalTime.of(9, 30)), "w3"),
             new Step.Wait("w3", new Step.Until.BestHour(), "b"),
             new Step.Branch("b", new Step.Condition.Did("purchase"), null, "b2"),
-            new Step.Branch("b2", new Step.Condition.InSegment(4), "s", "b3"),
+            new Step.Branch(
+                "b2",
+                new Step.Condition.InSegment(
+                    new Audience.Segment(List.of(new Condition.LocaleIn(List.of("de"))))),
+                "s",
+                "b3"),
             new Step.Branch("b3", new Step.Condition.Opened(), "s", "b4"),
             new Step.Branch("b4", new Step.Condition.Clicked(), "s", "ab"),
             new Step.Split(
@@ -99,5 +109,15 @@ class JourneyJsonTest {
   void not_an_object_and_missing_parts_are_said_plainly() {
     assertThat(fields("""
             {"trigger": "signed_up", "steps": {"id": "a"}}""")).containsExactlyInAnyOrder("name", "trigger", "steps");
+  }
+
+  @Test
+  void a_segment_is_a_campaign_audience_and_its_problems_are_named_where_the_journey_holds_it() {
+    assertThat(fields("""
+        {"name": "S", "trigger": {"type": "signed_up"},
+         "entry": {"segment": {"type": "segment", "conditions": [{"type": "teleport"}]}},
+         "steps": [{"id": "b", "type": "branch", "if": {"type": "in_segment"}, "then": null},
+                   {"id": "s", "type": "send", "campaignId": 1}]}"""))
+        .containsExactlyInAnyOrder("entry.segment.conditions[0].type", "steps[0].if.segment");
   }
 }

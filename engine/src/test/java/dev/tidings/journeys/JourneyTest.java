@@ -59,7 +59,7 @@ class JourneyTest {
     assertThat(problems(() -> new Journey(
             " ",
             new Trigger.Did("Add To Cart", 0, Duration.ZERO),
-            new EntryRules(Duration.ofDays(-1), 0L),
+            new EntryRules(Duration.ofDays(-1), null),
             List.of(),
             "buy now",
             0.9)))
@@ -70,7 +70,6 @@ class JourneyTest {
             "trigger.times",
             "trigger.within",
             "entry.reentryAfter",
-            "entry.segmentId",
             "goal",
             "holdOut",
             "steps");

@@ -1,5 +1,6 @@
 package dev.tidings.journeys;
 
+import dev.tidings.campaign.Audience;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -15,7 +16,7 @@ final class Scenario implements Facts {
   private final List<Done> done = new ArrayList<>();
   private final List<Instant> opens = new ArrayList<>();
   private final List<Instant> clicks = new ArrayList<>();
-  private final Set<Long> segments = new HashSet<>();
+  private final Set<Audience> segments = new HashSet<>();
   private ZoneId zone = ZoneId.of("UTC");
   private int bestHour = 9;
 
@@ -34,7 +35,7 @@ final class Scenario implements Facts {
     return this;
   }
 
-  Scenario memberOf(long segment) {
+  Scenario memberOf(Audience segment) {
     segments.add(segment);
     return this;
   }
@@ -65,8 +66,8 @@ final class Scenario implements Facts {
   }
 
   @Override
-  public boolean inSegment(long segmentId) {
-    return segments.contains(segmentId);
+  public boolean inSegment(Audience segment) {
+    return segments.contains(segment);
   }
 
   @Override

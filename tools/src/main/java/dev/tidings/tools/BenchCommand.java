@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       SendTimeBenchCommand.class,
       DeliveryBenchCommand.class,
       EventRelayBenchCommand.class,
+      JourneyBenchCommand.class,
       RecommendBenchCommand.class,
       OptimizeBenchCommand.class,
       RetentionBenchCommand.class,
@@ -36,6 +37,6 @@ final class BenchCommand implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, send-time, delivery, event-relay, recommend, optimize, retention or startup");
+        "a scenario is required: import, events, compute-once, queue, open-burst, render, send, send-time, delivery, event-relay, journeys, recommend, optimize, retention or startup");
   }
 }

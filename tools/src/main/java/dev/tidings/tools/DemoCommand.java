@@ -129,7 +129,9 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
       throw e;
     }
     Banner.print(node, Role.DEMO);
-    try (var readers = new DemoReaders(node, seed, Duration.ofMinutes(engagementMinutes))) {
+    try (var readers = new DemoReaders(node, seed, Duration.ofMinutes(engagementMinutes));
+        var journey = new DemoJourney(node, seed, Duration.ofMinutes(engagementMinutes))) {
+      if (!noEngagement) journey.startOnFirstStart();
       DemoCampaign.sendOnFirstStart(node, noEngagement ? () -> {} : readers::start);
       UntilStopped.await(node);
     }

@@ -318,7 +318,15 @@ final class SendWorker implements Topic.Handler<SendTask> {
         ledger
             .handoverNotes(task.campaignId(), task.runId(), List.of(subscriberId))
             .forEach((id, note) -> sender.sentByLostWorker(job, id, note));
+        return Disposition.ACK;
       }
+      // handed over less than a lease ago: its worker may still await the reply, or have died just
+      // now (RabbitMQ redelivers a dead consumer's message at once). No other delivery will come to
+      // settle it, so this one comes back until the worker marks it or the lease has passed
+      if (ledger
+          .recipientState(task.campaignId(), task.runId(), subscriberId)
+          .equals(Optional.of("handed_over")))
+        return Disposition.retry("handed over less than a lease ago; settled once it is older");
       return Disposition.ACK;
     }
     long fence = claimed.get();

@@ -189,7 +189,12 @@ final class JourneyEditor {
       List<String> rowError,
       int armCount,
       List<ArmRow> arms,
-      List<String> armsError) {}
+      List<String> armsError,
+      List<ConditionRowView> conditions,
+      List<String> segmentError) {}
+
+  /** One condition of a segment: its kind and its value. */
+  record ConditionRowView(List<JourneyField> fields) {}
 
   /** One send step's email, and when a subscriber was asked for, that subscriber's. */
   record Preview(
@@ -215,6 +220,8 @@ final class JourneyEditor {
       List<JourneyField> about,
       List<JourneyField> trigger,
       List<JourneyField> entry,
+      List<ConditionRowView> entryConditions,
+      List<String> entrySegmentError,
       List<JourneyField> outcome,
       List<String> stepsError,
       List<String> formError,
@@ -273,14 +280,12 @@ final class JourneyEditor {
         shown,
         List.of(JourneyField.text("name", "Name", form.name()).grows().errors(errors)),
         triggerFields(form, errors),
-        List.of(
-            JourneyField.duration(
-                    "entry.reentry", "May enter again after", form.reentry(), form.reentryUnit())
-                .note("(0: as soon as they are out)")
-                .errors(errors),
-            JourneyField.number("entry.segment", "Only people in segment", form.segment())
-                .note("(a segment's id; empty: anyone)")
-                .errors(errors)),
+        List.of(JourneyField.duration(
+                "entry.reentry", "May enter again after", form.reentry(), form.reentryUnit())
+            .note("(0: as soon as they are out)")
+            .errors(errors)),
+        conditions("entry.", form.segment(), 2, errors),
+        errors.getOrDefault("entry.segment", List.of()),
         List.of(
             JourneyField.text("goal", "Goal", form.goal())
                 .note("(an activity such as purchase; empty: none)")
@@ -394,9 +399,6 @@ final class JourneyEditor {
         JourneyField.text(p + "activity", "Activity", row.activity())
             .when("type:branch if:did")
             .errors(errors),
-        JourneyField.number(p + "segment", "Segment id", row.segment())
-            .when("type:branch if:in_segment")
-            .errors(errors),
         JourneyField.text(p + "next", "Then go to", row.next())
             .note("(a step id; empty: ends)")
             .stepIds()
@@ -435,7 +437,37 @@ final class JourneyEditor {
         errors.getOrDefault("s" + i, List.of()),
         armCount,
         arms,
-        errors.getOrDefault("s" + i + ".arms", List.of()));
+        errors.getOrDefault("s" + i + ".arms", List.of()),
+        conditions(p, row.segment(), 1, errors),
+        errors.getOrDefault("s" + i + ".segment", List.of()));
+  }
+
+  /**
+   * A segment's condition rows under {@code prefix} ({@code c0.type}, {@code c0.value}...), as the
+   * campaign editor writes an audience: the rows it has, and {@code spare} empty ones to add.
+   */
+  private static List<ConditionRowView> conditions(
+      String prefix,
+      List<CampaignForm.ConditionRow> rows,
+      int spare,
+      Map<String, List<String>> errors) {
+    int shown = Math.min(CampaignForm.MAX_CONDITIONS, rows.size() + spare);
+    List<ConditionRowView> views = new ArrayList<>();
+    for (int c = 0; c < shown; c++) {
+      var row = c < rows.size() ? rows.get(c) : new CampaignForm.ConditionRow("", "");
+      Map<String, String> kinds = new LinkedHashMap<>();
+      kinds.put("", "(none)");
+      for (var kind : CampaignForm.Kind.values()) kinds.put(kind.wire, kind.label);
+      String q = prefix + "c" + c + ".";
+      var value = JourneyField.text(q + "value", "Value", row.value()).errors(errors);
+      String hint = CampaignForm.Kind.of(row.type()).map(kind -> kind.hint).orElse("");
+      views.add(new ConditionRowView(List.of(
+          JourneyField.choice(
+                  q + "type", "Condition " + (c + 1), JourneyField.options(kinds, row.type()))
+              .errors(errors),
+          (hint.isEmpty() ? value : value.note("(" + hint + ")")).grows())));
+    }
+    return views;
   }
 
   /** The newest campaigns, and any a row has chosen that is older or gone. */

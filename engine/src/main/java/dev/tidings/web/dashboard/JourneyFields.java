@@ -26,6 +26,9 @@ final class JourneyFields {
   private static final Pattern STEP = Pattern.compile("steps\\[(\\d+)](?:\\.(.+))?");
   private static final Pattern ARM = Pattern.compile("arms\\[(\\d+)](?:\\.(\\w+))?");
   private static final Pattern STEP_IN_TEXT = Pattern.compile("steps\\[(\\d+)]");
+  /** A segment's path under its holder: itself, or one of its conditions and a part of that. */
+  private static final Pattern SEGMENT =
+      Pattern.compile("segment(?:\\.conditions\\[(\\d+)](?:\\..*)?|\\..*)?");
 
   private static final Map<String, Place> PLACES = Map.ofEntries(
       Map.entry("name", new Place("name", "name", "at most 200 characters")),
@@ -54,7 +57,6 @@ final class JourneyFields {
       Map.entry(
           "entry.reentryAfter",
           new Place("entry.reentry", "time before someone enters again", DURATION)),
-      Map.entry("entry.segmentId", new Place("entry.segment", "segment", "a segment's id")),
       Map.entry("goal", new Place("goal", "goal", "an activity such as purchase, or empty")),
       Map.entry("holdOut", new Place("holdOut", "share held out", "a percentage from 0 to 50")),
       Map.entry("steps", new Place("steps", "steps", "")));
@@ -67,6 +69,8 @@ final class JourneyFields {
   static Place of(String path, List<Integer> rowOf) {
     Place known = PLACES.get(path);
     if (known != null) return known;
+    if (path.startsWith("entry.segment"))
+      return segment(path.substring("entry.".length()), "entry.", "the entry segment");
     Matcher step = STEP.matcher(path);
     if (!step.matches()) return WHOLE;
     int row = row(Integer.parseInt(step.group(1)), rowOf);
@@ -86,6 +90,8 @@ final class JourneyFields {
         default -> new Place(s + ".arms", which, "");
       };
     }
+    if (rest.startsWith("if.segment"))
+      return segment(rest.substring("if.".length()), s + ".", "the segment" + of);
     return switch (rest) {
       case "id" -> new Place(s + ".id", "id" + of, "1 to 40 lowercase letters, digits, - or _");
       case "type" -> new Place(s + ".type", "type" + of, "");
@@ -97,12 +103,25 @@ final class JourneyFields {
       case "if", "if.type" -> new Place(s + ".if", "condition" + of, "");
       case "if.activity", "condition.activity" ->
         new Place(s + ".activity", "activity" + of, "an activity such as purchase");
-      case "if.segmentId" -> new Place(s + ".segment", "segment" + of, "a segment's id");
       case "then" -> new Place(s + ".then", "then-step" + of, "a step's id");
       case "else" -> new Place(s + ".else", "otherwise-step" + of, "a step's id");
       case "arms" -> new Place(s + ".arms", "arms" + of, "");
       default -> new Place(s, "step " + (row + 1), "");
     };
+  }
+
+  /**
+   * A place in a segment's condition rows ({@code prefix} + {@code c0}...), or the rows as a whole; a
+   * path the segment pattern does not know is the whole segment too.
+   */
+  private static Place segment(String path, String prefix, String whose) {
+    Matcher segment = SEGMENT.matcher(path);
+    if (segment.matches() && segment.group(1) != null) {
+      int condition = Integer.parseInt(segment.group(1));
+      return new Place(
+          prefix + "c" + condition + ".value", "condition " + (condition + 1) + " of " + whose, "");
+    }
+    return new Place(prefix + "segment", whose, "");
   }
 
   /**
@@ -127,7 +146,9 @@ final class JourneyFields {
   private static String inFormWords(Problem problem, Place place, List<Integer> rowOf) {
     String message = problem.message();
     if (place != WHOLE && !problem.field().isEmpty() && message.startsWith(problem.field() + " ")) {
-      String subject = place.label().startsWith("step ") ? place.label() : "the " + place.label();
+      // a step or a condition is named by its number, with no article
+      String subject =
+          place.label().matches("(step|condition) \\d.*") ? place.label() : "the " + place.label();
       message = subject + message.substring(problem.field().length());
     }
     Matcher steps = STEP_IN_TEXT.matcher(message);

@@ -44,6 +44,13 @@ final class JourneyFigureTexts {
       texts.put(p + "heldOut", Html.count(step.heldOut()));
       texts.put(p + "failed", Html.count(step.emails().failed()));
       texts.put(p + "unknown", Html.count(step.emails().unknown()));
+      // a send step's own lift: those it sent against those it held out, converted after it
+      if (figures.goal() != null)
+        texts.put(
+            p + "lift",
+            step.lift()
+                .map(lift -> liftLine(lift, "nobody reached it yet"))
+                .orElse("nobody reached it yet"));
     }
     figures.lift().ifPresent(lift -> {
       texts.put("lift.sent", rate(lift.sent()));
@@ -65,13 +72,18 @@ final class JourneyFigureTexts {
     texts.put(prefix + "inside", Html.count(figures.inside()));
     texts.put(prefix + "sent", Html.count(sent(figures)));
     texts.put(prefix + "goal", Html.count(figures.exits().getOrDefault("GOAL", 0L)));
-    texts.put(prefix + "lift", figures.lift().map(JourneyFigureTexts::liftLine).orElse("no goal"));
+    texts.put(
+        prefix + "lift",
+        figures.lift().map(lift -> liftLine(lift, "nobody entered yet")).orElse("no goal"));
     return texts;
   }
 
-  /** The lift in one line of the list; rates of nobody would read as a measured 0%. */
-  private static String liftLine(JourneyFigures.Lift lift) {
-    if (lift.sent().trials() + lift.heldOut().trials() == 0) return "nobody entered yet";
+  /**
+   * A lift in one line; {@code nobody} says there is no one on either side yet, as rates of nobody
+   * would read as a measured 0%.
+   */
+  private static String liftLine(JourneyFigures.Lift lift, String nobody) {
+    if (lift.sent().trials() + lift.heldOut().trials() == 0) return nobody;
     if (lift.heldOut().trials() == 0)
       return Html.percent(lift.sent().rate()) + " converted · nobody held out yet";
     return Html.percent(lift.sent().rate()) + " sent vs "

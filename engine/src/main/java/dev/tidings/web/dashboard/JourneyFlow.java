@@ -69,8 +69,12 @@ final class JourneyFlow {
 
   private JourneyFlow() {}
 
-  static int height(Step step) {
-    return step instanceof Step.Send ? SEND_HEIGHT : STEP_HEIGHT;
+  /** A send's box has a line more for its own lift when the journey has a goal to measure. */
+  static final int LIFT_LINE = 22;
+
+  static int height(Step step, boolean goal) {
+    if (!(step instanceof Step.Send)) return STEP_HEIGHT;
+    return goal ? SEND_HEIGHT + LIFT_LINE : SEND_HEIGHT;
   }
 
   static Layout of(Journey journey) {
@@ -81,7 +85,7 @@ final class JourneyFlow {
     int[] height = new int[nodes];
     height[0] = ENTRY_HEIGHT;
     for (int k = 1; k < nodes; k++) {
-      height[k] = height(order.get(k - 1));
+      height[k] = height(order.get(k - 1), journey.goal() != null);
       top[k] = top[k - 1] + height[k - 1] + GAP;
     }
     Map<String, Integer> node = new HashMap<>();

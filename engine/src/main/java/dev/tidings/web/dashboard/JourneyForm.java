@@ -1,6 +1,8 @@
 package dev.tidings.web.dashboard;
 
 import dev.tidings.Json;
+import dev.tidings.campaign.Audience;
+import dev.tidings.campaign.CampaignJson;
 import dev.tidings.journeys.Journey;
 import dev.tidings.journeys.JourneyJson;
 import dev.tidings.journeys.Step;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -37,7 +40,7 @@ record JourneyForm(
     String attribute,
     String reentry,
     String reentryUnit,
-    String segment,
+    List<CampaignForm.ConditionRow> segment,
     String goal,
     String holdOut,
     List<StepRow> steps) {
@@ -54,6 +57,7 @@ record JourneyForm(
   private static final Pattern NUMBER = Pattern.compile("-?[0-9]{1,12}(\\.[0-9]{1,12})?");
 
   JourneyForm {
+    segment = List.copyOf(segment);
     steps = List.copyOf(steps);
   }
 
@@ -82,16 +86,18 @@ record JourneyForm(
       String next,
       String condition,
       String activity,
-      String segment,
+      List<CampaignForm.ConditionRow> segment,
       String then,
       String otherwise,
       List<Arm> arms) {
     StepRow {
+      segment = List.copyOf(segment);
       arms = List.copyOf(arms);
     }
 
     static StepRow blank() {
-      return new StepRow("", "", "for", "", "hours", "", "", "", "did", "", "", "", "", List.of());
+      return new StepRow(
+          "", "", "for", "", "hours", "", "", "", "did", "", List.of(), "", "", List.of());
     }
   }
 
@@ -153,7 +159,7 @@ record JourneyForm(
         attribute,
         reentry[0],
         reentry[1],
-        journey.entry().segmentId() == null ? "" : Long.toString(journey.entry().segmentId()),
+        rows(journey.entry().segment()),
         journey.goal() == null ? "" : journey.goal(),
         new BigDecimal(Double.toString(journey.holdOut() * 100))
             .stripTrailingZeros()
@@ -187,7 +193,7 @@ record JourneyForm(
             text(wait.next()),
             blank.condition(),
             "",
-            "",
+            List.of(),
             "",
             "",
             List.of());
@@ -204,14 +210,14 @@ record JourneyForm(
             text(send.next()),
             blank.condition(),
             "",
-            "",
+            List.of(),
             "",
             "",
             List.of());
       case Step.Branch branch -> {
         String condition;
         String activity = "";
-        String segment = "";
+        List<CampaignForm.ConditionRow> segment = List.of();
         switch (branch.condition()) {
           case Step.Condition.Did did -> {
             condition = "did";
@@ -221,7 +227,7 @@ record JourneyForm(
           case Step.Condition.Clicked clicked -> condition = "clicked";
           case Step.Condition.InSegment inSegment -> {
             condition = "in_segment";
-            segment = Long.toString(inSegment.segmentId());
+            segment = rows(inSegment.segment());
           }
         }
         yield new StepRow(
@@ -252,7 +258,7 @@ record JourneyForm(
             "",
             blank.condition(),
             "",
-            "",
+            List.of(),
             "",
             "",
             split.arms().stream()
@@ -270,7 +276,7 @@ record JourneyForm(
             "",
             blank.condition(),
             "",
-            "",
+            List.of(),
             "",
             "",
             List.of());
@@ -303,7 +309,7 @@ record JourneyForm(
           fields.get(p + "next").strip(),
           fields.get(p + "if"),
           fields.get(p + "activity").strip(),
-          fields.get(p + "segment").strip(),
+          conditions(fields, p),
           fields.get(p + "then").strip(),
           fields.get(p + "else").strip(),
           arms));
@@ -323,7 +329,7 @@ record JourneyForm(
         fields.get("trigger.attribute").strip(),
         fields.get("entry.reentry").strip(),
         fields.get("entry.reentryUnit"),
-        fields.get("entry.segment").strip(),
+        conditions(fields, "entry."),
         fields.get("goal").strip(),
         fields.get("holdOut").strip(),
         steps);
@@ -361,7 +367,7 @@ record JourneyForm(
     json.set("trigger", trigger());
     ObjectNode entry = json.putObject("entry");
     if (!reentry.isBlank()) entry.put("reentryAfter", duration(reentry, reentryUnit));
-    if (!segment.isBlank()) number(entry, "segmentId", segment);
+    if (!segment.isEmpty()) entry.set("segment", segment(segment));
     ArrayNode array = json.putArray("steps");
     List<Integer> rowOf = new ArrayList<>();
     for (int i = 0; i < steps.size(); i++) {
@@ -424,8 +430,8 @@ record JourneyForm(
         ObjectNode condition = step.putObject("if");
         condition.put("type", row.condition());
         if (row.condition().equals("did")) text(condition, "activity", row.activity());
-        if (row.condition().equals("in_segment") && !row.segment().isBlank())
-          number(condition, "segmentId", row.segment());
+        if (row.condition().equals("in_segment") && !row.segment().isEmpty())
+          condition.set("segment", segment(row.segment()));
         next(step, "then", row.then());
         next(step, "else", row.otherwise());
       }
@@ -444,6 +450,35 @@ record JourneyForm(
       }
     }
     return step;
+  }
+
+  /** A segment's conditions as the campaigns' editor shows them, one row each. */
+  static List<CampaignForm.ConditionRow> rows(@Nullable Audience segment) {
+    if (segment == null) return List.of();
+    List<CampaignForm.ConditionRow> rows = new ArrayList<>();
+    for (JsonNode condition : CampaignJson.audienceToJson(segment).path("conditions"))
+      rows.add(CampaignForm.row(condition));
+    return rows;
+  }
+
+  /** The condition rows posted under {@code prefix} ({@code c0.type}, {@code c0.value}...), filled ones. */
+  private static List<CampaignForm.ConditionRow> conditions(
+      FormFields.Fields fields, String prefix) {
+    List<CampaignForm.ConditionRow> rows = new ArrayList<>();
+    for (int i = 0; i < CampaignForm.MAX_CONDITIONS + CampaignForm.SPARE_CONDITIONS; i++) {
+      var row = new CampaignForm.ConditionRow(
+          fields.get(prefix + "c" + i + ".type").strip(), fields.get(prefix + "c" + i + ".value"));
+      if (!row.blank()) rows.add(row);
+    }
+    return rows;
+  }
+
+  /** A segment as the API reads it: a campaign's audience of these conditions. */
+  private static ObjectNode segment(List<CampaignForm.ConditionRow> rows) {
+    ObjectNode segment = Json.MAPPER.createObjectNode().put("type", "segment");
+    ArrayNode conditions = segment.putArray("conditions");
+    rows.forEach(row -> conditions.add(CampaignForm.condition(row)));
+    return segment;
   }
 
   /** An ISO 8601 duration of a whole number of the unit; otherwise the amount as typed. */

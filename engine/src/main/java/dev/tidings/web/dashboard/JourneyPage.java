@@ -50,7 +50,8 @@ final class JourneyPage {
       String insideKey,
       String inside,
       boolean send,
-      List<Fact> funnel) {}
+      List<Fact> funnel,
+      List<Fact> lift) {}
 
   record Version(int version, String savedAt, String name, boolean latest, boolean shown) {}
 
@@ -123,6 +124,9 @@ final class JourneyPage {
                   fact("Held out", p + "heldOut", texts),
                   fact("Failed", p + "failed", texts),
                   fact("Unknown", p + "unknown", texts))
+              : List.of(),
+          step instanceof Step.Send && journey.goal() != null
+              ? List.of(fact("This email's lift", p + "lift", texts))
               : List.of()));
     }
     List<Fact> exits = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.tidings.web.dashboard;
 
+import dev.tidings.campaign.Audience;
 import dev.tidings.journeys.EntryRules;
 import dev.tidings.journeys.JourneyState;
 import dev.tidings.journeys.Step;
@@ -47,7 +48,17 @@ final class JourneyWords {
         ? "again as soon as they are out"
         : "again " + duration(entry.reentryAfter()) + " after their last entry";
     return "One journey at a time per person; " + again
-        + (entry.segmentId() == null ? "" : "; only people in segment " + entry.segmentId());
+        + (entry.segment() == null
+            ? ""
+            : "; only people in the segment " + segment(entry.segment()));
+  }
+
+  /** A segment's conditions as the campaign editor names them: "Country is GB and Follows …". */
+  static String segment(Audience segment) {
+    List<String> conditions = JourneyForm.rows(segment).stream()
+        .map(row -> CampaignForm.kindLabel(row.type()) + " " + row.value())
+        .toList();
+    return conditions.isEmpty() ? "of everyone" : String.join(" and ", conditions);
   }
 
   static String goal(@Nullable String goal) {
@@ -100,8 +111,8 @@ final class JourneyWords {
       case Step.Condition.Did did -> "they did " + did.activity() + " since they entered";
       case Step.Condition.Opened opened -> "they opened one of this journey's emails";
       case Step.Condition.Clicked clicked -> "they clicked one of this journey's emails";
-      case Step.Condition.InSegment segment ->
-        "they are in segment " + segment.segmentId() + " now";
+      case Step.Condition.InSegment inSegment ->
+        "they are in the segment " + segment(inSegment.segment()) + " now";
     };
   }
 

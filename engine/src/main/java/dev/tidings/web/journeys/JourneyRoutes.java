@@ -15,6 +15,7 @@ import dev.tidings.journeys.ReaderLimits;
 import dev.tidings.journeys.ReaderLimitsJson;
 import dev.tidings.journeys.ReaderLimitsStore;
 import dev.tidings.journeys.Step;
+import dev.tidings.journeys.Trigger;
 import dev.tidings.web.ApiProblem;
 import dev.tidings.web.JsonBodies;
 import dev.tidings.web.Page;
@@ -187,8 +188,14 @@ public final class JourneyRoutes implements RouteGroup {
       if (!from.contains(now))
         throw ApiProblem.conflict("journey " + id + " is " + now + "; only a journey that is "
             + from.stream().map(Enum::name).sorted().toList() + " can " + verb);
-      if (to == JourneyState.ACTIVE)
-        checkCampaigns(store.latest(id).orElseThrow(() -> missing(id)).journey());
+      if (to == JourneyState.ACTIVE) {
+        Journey journey = store.latest(id).orElseThrow(() -> missing(id)).journey();
+        checkCampaigns(journey);
+        if (journey.trigger() instanceof Trigger.DateOf)
+          throw InvalidInputException.of(List.of(Problem.unknown(
+              "trigger.attribute",
+              "subscribers keep no date attributes yet, so a journey on a date cannot run")));
+      }
       JourneyState after = store.changeState(id, from, to).orElseThrow(() -> missing(id));
       stateChanged.run();
       if (after != to)
@@ -236,10 +243,9 @@ public final class JourneyRoutes implements RouteGroup {
     ObjectNode exits = json.putObject("exits");
     figures.exits().forEach(exits::put);
     var steps = json.putArray("steps");
-    for (JourneyFigures.StepFigures step : figures.steps())
-      steps
-          .addObject()
-          .put("step", step.step())
+    for (JourneyFigures.StepFigures step : figures.steps()) {
+      ObjectNode node = steps.addObject();
+      node.put("step", step.step())
           .put("inside", step.inside())
           .put("sent", step.sent())
           .put("heldOut", step.heldOut())
@@ -254,24 +260,30 @@ public final class JourneyRoutes implements RouteGroup {
                   .put("failed", step.emails().failed())
                   .put("unknown", step.emails().unknown())
                   .put("skipped", step.emails().skipped()));
+      step.lift().ifPresent(lift -> lift(node.putObject("lift"), lift));
+    }
     figures.lift().ifPresent(lift -> {
       ObjectNode node = json.putObject("lift");
       node.put("goal", figures.goal());
       node.put("attributionWindow", JourneyFigures.attribution().toString());
-      node.putObject("sent")
-          .put("entrants", lift.sent().trials())
-          .put("converted", lift.sent().successes())
-          .put("rate", lift.sent().rate());
-      node.putObject("heldOut")
-          .put("entrants", lift.heldOut().trials())
-          .put("converted", lift.heldOut().successes())
-          .put("rate", lift.heldOut().rate());
-      node.put("difference", lift.difference());
-      node.putObject("interval").put("low", lift.low()).put("high", lift.high());
-      node.put("pValue", lift.pValue());
-      node.put("significant", lift.significant());
+      lift(node, lift);
     });
     return json;
+  }
+
+  private static void lift(ObjectNode node, JourneyFigures.Lift lift) {
+    node.putObject("sent")
+        .put("entrants", lift.sent().trials())
+        .put("converted", lift.sent().successes())
+        .put("rate", lift.sent().rate());
+    node.putObject("heldOut")
+        .put("entrants", lift.heldOut().trials())
+        .put("converted", lift.heldOut().successes())
+        .put("rate", lift.heldOut().rate());
+    node.put("difference", lift.difference());
+    node.putObject("interval").put("low", lift.low()).put("high", lift.high());
+    node.put("pValue", lift.pValue());
+    node.put("significant", lift.significant());
   }
 
   private static ObjectNode json(ReaderLimits limits) {

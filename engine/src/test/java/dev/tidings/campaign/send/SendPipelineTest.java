@@ -228,7 +228,11 @@ class SendPipelineTest {
     harness.sends().trigger(job, "welcome-2");
     SendHarness.await(Duration.ofSeconds(20), () -> harness.progress(job).sent() == 2);
     Thread.sleep(300); // a window for a second send of welcome-1 to show: nothing to wait for
-    assertThat(mail.attempts("welcome-1@subscribers.example.test")).isEqualTo(1);
+    // a trigger whose recipient is still planned queues its task again (its first caller may have
+    // died before queueing it); the second task may take over the claim, and the handover lets
+    // exactly one of the two through
+    assertThat(mail.acceptedFor.get("welcome-1@subscribers.example.test")).hasValue(1);
+    assertThat(mail.attempts("welcome-1@subscribers.example.test")).isBetween(1, 2);
     assertThat(harness.progress(job).planned()).isEqualTo(2);
     assertThat(harness.progress(job).state()).isEqualTo(SendState.RUNNING);
   }

@@ -170,6 +170,26 @@ class TakeoverTest {
   }
 
   @Test
+  void a_trigger_delivered_again_at_once_after_its_worker_died_past_the_handover_settles_unknown()
+      throws Exception {
+    var job = new SendJob(14, 1, SendJob.TRIGGERED_PRIORITY, 50);
+    harness.sends().trigger(job, "t-2");
+    var ledger = new Ledger(harness.database.jdbi());
+    // the dead worker: claimed the trigger and handed it to its transport, never marked it
+    long fence = ledger.claimTriggered(14, 1, "t-2").orElseThrow();
+    assertThat(ledger.handOver(Set.of(new Ledger.Claim(14, 1, "t-2", fence)))).hasSize(1);
+
+    // its message comes straight back (RabbitMQ redelivers when the connection drops), well within
+    // the lease: too soon to settle, yet the only delivery that can ever settle it
+    harness.startWorkers(mail);
+    SendHarness.await(Duration.ofSeconds(20), () -> harness.progress(job).unknown() == 1);
+    assertThat(ledger.recipientState(14, 1, "t-2")).contains("unknown");
+    assertThat(mail.attempts("t-2@subscribers.example.test"))
+        .as("never sent blindly again")
+        .isZero();
+  }
+
+  @Test
   void a_run_whose_partition_messages_were_lost_is_queued_again_once_it_has_stalled()
       throws Exception {
     var job = new SendJob(13, 1, 3, 100_000);

@@ -105,6 +105,78 @@ class JourneyPagesTest {
     assertThat(none.select("main .empty").text()).startsWith("No journey yet");
   }
 
+  /** A journey whose entry and whose branch ask for segments. */
+  private static final String SEGMENTED = """
+      {"name": "Segmented", "trigger": {"type": "signed_up"},
+       "entry": {"reentryAfter": "P1D", "segment": {"type": "segment", "conditions": [
+         {"type": "field", "field": "country", "values": ["GB", "IE"]},
+         {"type": "openedWithin", "days": 30}]}},
+       "steps": [
+         {"id": "fans", "type": "branch",
+          "if": {"type": "in_segment", "segment": {"type": "segment", "conditions": [
+            {"type": "follows", "targetType": "brand", "targetId": "velin"}]}},
+          "then": "out", "else": null},
+         {"id": "out", "type": "exit"}]}""";
+
+  @Test
+  void a_segments_condition_that_is_wrong_is_shown_beside_its_row() throws Exception {
+    Journey segmented = JourneyJson.fromJson(dev.tidings.Json.MAPPER.readTree(SEGMENTED));
+    var saved = JourneyForm.of(segmented);
+    var steps = new ArrayList<>(saved.steps());
+    var fans = steps.get(0);
+    steps.set(
+        0,
+        new JourneyForm.StepRow(
+            fans.id(),
+            fans.type(),
+            fans.until(),
+            fans.forAmount(),
+            fans.forUnit(),
+            fans.time(),
+            fans.campaign(),
+            fans.next(),
+            fans.condition(),
+            fans.activity(),
+            List.of(new CampaignForm.ConditionRow("openedWithin", "soon")),
+            fans.then(),
+            fans.otherwise(),
+            fans.arms()));
+    var form = new JourneyForm(
+        saved.name(),
+        saved.triggerType(),
+        saved.activity(),
+        saved.times(),
+        saved.within(),
+        saved.withinUnit(),
+        saved.emailStep(),
+        saved.news(),
+        saved.interest(),
+        saved.since(),
+        saved.sinceUnit(),
+        saved.attribute(),
+        saved.reentry(),
+        saved.reentryUnit(),
+        List.of(
+            new CampaignForm.ConditionRow("country", "GB"),
+            new CampaignForm.ConditionRow("near", "north")),
+        saved.goal(),
+        saved.holdOut(),
+        steps);
+    Document editor = editor(form);
+    assertThat(editor.getElementById("entry.c1.value").attr("aria-invalid")).isEqualTo("true");
+    assertThat(editor.getElementById("entry.c0.value").attr("aria-invalid")).isEmpty();
+    assertThat(error(editor, "entry.c1.value"))
+        .containsIgnoringCase("condition 2 of the entry segment");
+    assertThat(editor.getElementById("s0.c0.value").attr("aria-invalid")).isEqualTo("true");
+    assertThat(error(editor, "s0.c0.value"))
+        .containsIgnoringCase("condition 1 of the segment of step 1");
+    assertThat(editor.select("select[id=entry.c0.type] option[selected]").val())
+        .isEqualTo("country");
+    assertThat(editor.select("select[id=entry.c2.type] option[selected]").val())
+        .as("a spare row to add one")
+        .isEmpty();
+  }
+
   @Test
   void the_lists_lift_line_says_when_there_is_nothing_to_compare() {
     Map<String, String> lines = new LinkedHashMap<>();
@@ -151,6 +223,10 @@ class JourneyPagesTest {
         .containsExactly("Sent", "Opened", "Clicked", "Held out", "Failed", "Unknown");
     assertThat(page.select("#step-reminder dl.funnel dd").eachText())
         .containsExactly("30", "12", "5", "3", "1", "2");
+    assertThat(page.select("#step-reminder [data-k=s.reminder.lift]").text())
+        .isEqualTo("20.0% sent vs 0.0% held out · not significant yet");
+    assertThat(page.select("#step-last-call [data-k=s.last-call.lift]").text())
+        .isEqualTo("nobody reached it yet");
     assertThat(page.select("#step-reminder a[href=/campaigns/11]").text())
         .isEqualTo("Campaign <eleven>");
     assertThat(page.select("#step-last-call .line").first().text())
@@ -217,7 +293,7 @@ class JourneyPagesTest {
   }
 
   @Test
-  void a_saved_journey_becomes_the_same_journey_through_the_form() {
+  void a_saved_journey_becomes_the_same_journey_through_the_form() throws Exception {
     for (var template : JourneyTemplates.all()) {
       Journey journey = template.journey().apply(List.of(11L, 12L, 13L));
       var built = JourneyForm.of(journey).withSpareRows(2).toJson();
@@ -225,6 +301,20 @@ class JourneyPagesTest {
     }
     var built = JourneyForm.of(SPLIT).toJson();
     assertThat(JourneyJson.fromJson(built.json())).isEqualTo(SPLIT);
+    // segments are a campaign's audience conditions, one row each as the campaign editor writes
+    // them
+    Journey segmented = JourneyJson.fromJson(dev.tidings.Json.MAPPER.readTree(SEGMENTED));
+    var rows = JourneyForm.of(segmented);
+    assertThat(rows.segment())
+        .containsExactly(
+            new CampaignForm.ConditionRow("country", "GB, IE"),
+            new CampaignForm.ConditionRow("openedWithin", "30"));
+    assertThat(rows.steps().get(0).segment())
+        .containsExactly(new CampaignForm.ConditionRow("follows", "brand:velin"));
+    assertThat(JourneyJson.fromJson(rows.withSpareRows(1).toJson().json())).isEqualTo(segmented);
+    assertThat(JourneyWords.entry(segmented.entry()))
+        .endsWith(
+            "only people in the segment Country is GB, IE and Opened an email in the last 30");
     assertThat(JourneyForm.duration("90", "minutes")).isEqualTo("PT90M");
     assertThat(JourneyForm.duration("1.5", "hours")).as("left to the reader").isEqualTo("1.5");
   }
@@ -349,7 +439,7 @@ class JourneyPagesTest {
         "",
         "7",
         "days",
-        "",
+        List.of(),
         goal,
         holdOut,
         rows);
@@ -435,12 +525,27 @@ class JourneyPagesTest {
       steps.add(
           step.id().equals("reminder")
               ? new JourneyFigures.StepFigures(
-                  "reminder", 4, 30, 3, 12, 5, new StepSender.Outcomes(30, 27, 1, 2, 0))
+                  "reminder",
+                  4,
+                  30,
+                  3,
+                  12,
+                  5,
+                  new StepSender.Outcomes(30, 27, 1, 2, 0),
+                  Optional.of(new JourneyFigures.Lift(
+                      Proportion.of(6, 30), Proportion.of(0, 3), 0.2, -0.1, 0.5, 0.3, false)))
               : step.id().equals("last-call")
                   ? new JourneyFigures.StepFigures(
-                      "last-call", 1, 8, 1, 2, 0, new StepSender.Outcomes(8, 8, 0, 0, 0))
+                      "last-call",
+                      1,
+                      8,
+                      1,
+                      2,
+                      0,
+                      new StepSender.Outcomes(8, 8, 0, 0, 0),
+                      Optional.empty())
                   : new JourneyFigures.StepFigures(
-                      step.id(), 2, 0, 0, 0, 0, StepSender.Outcomes.NONE));
+                      step.id(), 2, 0, 0, 0, 0, StepSender.Outcomes.NONE, Optional.empty()));
     return new JourneyFigures.Figures(
         44,
         11,
