@@ -172,3 +172,28 @@ function keepZone() {
   const kept = document.cookie.split('; ').some((c) => c.startsWith('tidings_zone='));
   if (kept && zone !== 'UTC' && document.querySelector('[data-zone], [data-in-zone]')) location.reload();
 }
+
+// The journey editor: a row shows the fields of its type (and a wait those of how it ends), as its
+// choices say; without the script every field shows, labelled, and the server reads only the type's.
+for (const scope of document.querySelectorAll('[data-scope]')) showChosen(scope);
+
+function showChosen(scope) {
+  const update = () => {
+    for (const el of scope.querySelectorAll('[data-when]')) {
+      if (el.closest('[data-scope]') !== scope) continue;
+      el.hidden = !el.dataset.when.split(' ').every((rule) => {
+        const [name, values] = rule.split(':');
+        const choice = scope.querySelector(`[data-switch="${CSS.escape(name)}"]`);
+        return !choice || values.split('|').includes(choice.value);
+      });
+    }
+  };
+  scope.addEventListener('change', (event) => {
+    if (event.target.matches('[data-switch]')) update();
+  });
+  update();
+}
+
+// A refused journey comes back with its problems on top: the keyboard starts there, as in the
+// campaign editor.
+if (document.querySelector('form.journey-editor')) document.getElementById('problems')?.focus();

@@ -60,7 +60,8 @@ final class Capabilities {
         recommend::recommender,
         activity::aggregation,
         catalog::subscriberPrices,
-        outgoing);
+        outgoing,
+        journeys);
     // a program's own capabilities first, as their routes are more specific than the dashboard's
     var all = new ArrayList<Capability>(additions.capabilities());
     all.addAll(List.of(

@@ -15,6 +15,7 @@ import dev.tidings.web.RouteGroup;
 import dev.tidings.web.dashboard.CampaignEditorSources;
 import dev.tidings.web.dashboard.DashboardRoutes;
 import dev.tidings.web.dashboard.DashboardSources;
+import dev.tidings.web.dashboard.JourneyPagesSources;
 import dev.tidings.web.dashboard.SessionSignOuts;
 import dev.tidings.web.dashboard.SubscriberPagesSources;
 import dev.tidings.web.dashboard.WebhookPagesSources;
@@ -26,7 +27,8 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * The dashboard: read-only queries of the campaign, delivery, open-time, catalog and audience
- * capabilities, the node's dependency probes and the depths of the queues the capabilities use.
+ * capabilities, the node's dependency probes and the depths of the queues the capabilities use; and
+ * the journeys' pages, through the journeys capability's store, figures and templates.
  */
 final class DashboardWiring implements Capability {
   private final Infrastructure infrastructure;
@@ -36,6 +38,7 @@ final class DashboardWiring implements Capability {
   private final Supplier<BacklogAggregation> counting;
   private final Supplier<SubscriberPrices> prices;
   private final WebhooksWiring webhooks;
+  private final JourneysWiring journeys;
 
   /** {@code prices}: an email's products as its subscriber's market sells them. */
   DashboardWiring(
@@ -45,8 +48,10 @@ final class DashboardWiring implements Capability {
       Supplier<Recommender> recommender,
       Supplier<BacklogAggregation> counting,
       Supplier<SubscriberPrices> prices,
-      WebhooksWiring webhooks) {
+      WebhooksWiring webhooks,
+      JourneysWiring journeys) {
     this.webhooks = webhooks;
+    this.journeys = journeys;
     this.counting = counting;
     this.prices = prices;
     this.infrastructure = infrastructure;
@@ -98,7 +103,23 @@ final class DashboardWiring implements Capability {
         Optional.of(infrastructure.authThrottle()),
         infrastructure.metrics(),
         Optional.of(subscriberPages(jdbi, reads)),
-        Optional.of(new WebhookPagesSources(webhooks.endpoints(), webhooks.deadLetters()))));
+        Optional.of(new WebhookPagesSources(webhooks.endpoints(), webhooks.deadLetters())),
+        Optional.of(journeyPages(jdbi))));
+  }
+
+  /**
+   * The journeys' pages read and change journeys only through what the journeys capability
+   * publishes, on the primary: the page after an edit or a state change must show it.
+   */
+  private JourneyPagesSources journeyPages(Jdbi primary) {
+    return new JourneyPagesSources(
+        journeys.store(),
+        journeys.figures(),
+        journeys.drafts(),
+        journeys::changed,
+        campaigns.campaigns(),
+        new SubscriberService(primary, infrastructure.clock()),
+        infrastructure.clock());
   }
 
   /** Suppressions on the primary (the page after a change shows it), the rest from the read pool. */

@@ -101,6 +101,11 @@ public final class JourneysWiring implements Capability {
         infrastructure.clock());
   }
 
+  /** A journey's live figures, for the dashboard's pages. */
+  public JourneyFigures figures() {
+    return new JourneyFigures(infrastructure.database().jdbi(), steps);
+  }
+
   @Override
   public List<RouteGroup> routes() {
     return List.of(new JourneyRoutes(

@@ -148,11 +148,25 @@ public final class ContentJson {
         false);
   }
 
+  /**
+   * The span a content's time may fall in: an ISO-8601 instant may name a year far past what
+   * PostgreSQL stores; refused here, such a time is a 422 naming the field, not a failed insert.
+   */
+  private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+
+  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
   private static Optional<Instant> instant(JsonNode node, String field, Problems problems) {
     @Nullable String text = JsonFields.string(problems, node.get(field), field);
     if (text == null) return Optional.empty();
     try {
-      return Optional.of(Instant.parse(text));
+      Instant at = Instant.parse(text);
+      if (at.isBefore(EARLIEST) || at.isAfter(LATEST)) {
+        problems.add(Problem.range(
+            field, field + " must be within the years 1 to 9999, got " + Problems.quote(text)));
+        return Optional.empty();
+      }
+      return Optional.of(at);
     } catch (DateTimeParseException e) {
       problems.add(Problem.format(
           field, field + " must be an ISO-8601 instant, got " + Problems.quote(text)));

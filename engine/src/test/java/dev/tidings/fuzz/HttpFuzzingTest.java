@@ -116,6 +116,7 @@ class HttpFuzzingTest {
   private static long campaignId;
   private static long secondCampaignId;
   private static long draftId;
+  private static long journeyId;
   private static String sessionCookie = "";
   private static String formToken = "";
   private static List<Operation> operations;
@@ -673,6 +674,21 @@ class HttpFuzzingTest {
           "POST /campaigns/{id}/cancel",
           "POST /campaigns/{id}/delete" -> form("");
       case "POST /campaigns/{id}/schedule" -> form("at=2030-01-01T09%3A00%3A00Z");
+      case "POST /journeys/{id}/activate",
+          "POST /journeys/{id}/pause",
+          "POST /journeys/{id}/drain" -> form("");
+      // every other one refused, so the run does not make a journey and its campaigns each time
+      case "POST /journeys/new" ->
+        form("template=welcome&fromName=Fuzz&fromEmail="
+            + (index % 2 == 0 ? "news%40shop.example" : "not-an-address"));
+      case "POST /journeys/{id}/edit" ->
+        form("intent=" + (index % 3 == 0 ? "rows" : "save")
+            + "&rows=3&name=Fuzz&trigger.type=did&trigger.activity=add_to_cart&trigger.times=1"
+            + "&trigger.within=1&trigger.withinUnit=hours&entry.reentry=7&entry.reentryUnit=days"
+            + "&s0.id=wait&s0.type=wait&s0.until=for&s0.for=1&s0.forUnit=hours&s0.next=split"
+            + "&s1.id=split&s1.type=split&s1.arms=2&s1.a0.label=A&s1.a0.percent=50&s1.a0.next=send"
+            + "&s1.a1.label=B&s1.a1.percent=50&s2.id=send&s2.type=send&s2.campaign=" + campaignId
+            + "&goal=purchase&holdOut=10");
       case "POST /campaigns/{id}/test" -> form("to=fuzz%40example.com&subscriber=s-1");
       case "POST /campaigns/audience-count" -> form("c0.type=country&c0.value=GB");
       case "POST /campaigns/new", "POST /campaigns/{id}/edit" ->
@@ -716,6 +732,8 @@ class HttpFuzzingTest {
         // the editor's pages get a draft of their own: the API's send runs the first campaign
         if (template.matches("/campaigns/\\{id}/(edit|confirm|preview.*|test)"))
           yield Long.toString(draftId);
+        if (template.startsWith("/journeys") || template.startsWith("/api/v1/journeys"))
+          yield Long.toString(journeyId);
         if (template.startsWith("/api/v1/campaigns") || template.startsWith("/campaigns"))
           yield Long.toString(destructive ? secondCampaignId : campaignId);
         if (template.startsWith("/api/v1/products")) yield destructive ? "p-2" : "p-1";
@@ -772,6 +790,8 @@ class HttpFuzzingTest {
       case "minImpressions" -> "10";
       case "key" -> "views";
       case "template" -> "open-time-picks";
+      case "step" -> "reminder";
+      case "version" -> "1";
       case "action" -> "schedule";
       case "at" -> "2030-01-01T09:00";
       default -> null;
@@ -858,6 +878,27 @@ class HttpFuzzingTest {
         form("/campaigns/{id}/resume", true),
         form("/campaigns/{id}/cancel", true),
         form("/campaigns/{id}/delete", true),
+        new Operation("GET", "/journeys", List.of(new Parameter("after", "query")), Map.of()),
+        new Operation(
+            "GET", "/journeys/new", List.of(new Parameter("template", "query")), Map.of()),
+        form("/journeys/new", false),
+        new Operation(
+            "GET",
+            "/journeys/{id}",
+            List.of(new Parameter("id", "path"), new Parameter("version", "query")),
+            Map.of()),
+        form("/journeys/{id}/activate", true),
+        form("/journeys/{id}/pause", true),
+        form("/journeys/{id}/drain", true),
+        new Operation(
+            "GET",
+            "/journeys/{id}/edit",
+            List.of(
+                new Parameter("id", "path"),
+                new Parameter("step", "query"),
+                new Parameter("subscriber", "query")),
+            Map.of()),
+        form("/journeys/{id}/edit", true),
         new Operation("GET", "/explorer", List.of(new Parameter("subscriber", "query")), Map.of()),
         new Operation("GET", "/system", List.of(), Map.of()),
         new Operation(
@@ -978,6 +1019,12 @@ class HttpFuzzingTest {
     campaignId = campaign.path("id").asLong();
     secondCampaignId = call("POST", "/api/v1/campaigns", campaign()).path("id").asLong();
     draftId = call("POST", "/api/v1/campaigns", campaign()).path("id").asLong();
+    journeyId = call(
+            "POST",
+            "/api/v1/journey-templates/abandoned_cart",
+            "{\"from\":{\"email\":\"news@shop.example\"}}")
+        .path("id")
+        .asLong();
     call("PUT", "/api/v1/content/c-1", content("c-1"));
     call("PUT", "/api/v1/content/c-2", content("c-2"));
     var signIn = send(HttpRequest.newBuilder(URI.create(base + "/signin"))

@@ -67,6 +67,11 @@ class ContentProblemsTest {
              "endsAt": "2026-05-01T18:00:00Z"}"""))
         .extracting(Problem::field, Problem::rule, Problem::message)
         .containsExactly(tuple("endsAt", Rule.RANGE, "endsAt must be after startsAt"));
+    // a year PostgreSQL cannot store is refused by its field, not failed at the insert
+    assertThat(content("""
+            {"type": "event", "title": "Show", "endsAt": "+1000000000-01-01T00:00:00Z"}"""))
+        .extracting(Problem::field, Problem::rule)
+        .containsExactly(tuple("endsAt", Rule.RANGE));
   }
 
   @Test

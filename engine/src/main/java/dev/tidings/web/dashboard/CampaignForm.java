@@ -201,7 +201,8 @@ record CampaignForm(
         number(Math.round(definition.sendTime().holdout() * 1000) / 10.0));
   }
 
-  private static ConditionRow row(JsonNode condition) {
+  /** A stored condition as a row of the form; a journey's segments are written the same way. */
+  static ConditionRow row(JsonNode condition) {
     String type = condition.path("type").asString("");
     return switch (type) {
       case "field" ->
@@ -369,7 +370,8 @@ record CampaignForm(
     return audience;
   }
 
-  private static ObjectNode condition(ConditionRow row) {
+  /** A row of the form as the API's condition. */
+  static ObjectNode condition(ConditionRow row) {
     ObjectNode out = Json.MAPPER.createObjectNode();
     String value = row.value().trim();
     switch (row.type()) {

@@ -60,6 +60,7 @@ public final class DashboardRoutes implements RouteGroup {
   private final Recommendations recommendations;
   private final Optional<SubscriberPages> subscriberPages;
   private final Optional<WebhookPages> webhookPages;
+  private final Optional<JourneyPages> journeyPages;
   private final byte[] script;
   private final byte[] style;
 
@@ -98,11 +99,25 @@ public final class DashboardRoutes implements RouteGroup {
       MeterRegistry metrics,
       Optional<SubscriberPagesSources> subscribers,
       Optional<WebhookPagesSources> webhooks) {
+    this(sources, editor, signOuts, throttle, metrics, subscribers, webhooks, Optional.empty());
+  }
+
+  /** @param journeys what the journeys' pages read and change; empty: no such pages */
+  public DashboardRoutes(
+      DashboardSources sources,
+      Optional<CampaignEditorSources> editor,
+      SessionSignOuts signOuts,
+      Optional<AuthThrottle> throttle,
+      MeterRegistry metrics,
+      Optional<SubscriberPagesSources> subscribers,
+      Optional<WebhookPagesSources> webhooks,
+      Optional<JourneyPagesSources> journeys) {
     this.subscriberPages = subscribers.map(SubscriberPages::new);
     this.webhookPages = webhooks.map(WebhookPages::new);
     this.sources = sources;
     this.guard = new FormGuard(metrics);
     this.live = new LiveStream(metrics);
+    this.journeyPages = journeys.map(j -> new JourneyPages(j, guard, live));
     var actions = new CampaignActions(metrics);
     this.editor = editor.map(e -> new CampaignEditor(e, guard, actions));
     this.controls =
@@ -155,6 +170,7 @@ public final class DashboardRoutes implements RouteGroup {
     routing.get("/campaigns/{id}", page(this::campaign));
     subscriberPages.ifPresent(pages -> pages.register(routing, this::page, guard));
     webhookPages.ifPresent(pages -> pages.register(routing, this::page, guard));
+    journeyPages.ifPresent(pages -> pages.register(routing, this::page, this::stream));
     routing.get("/explorer", page(this::explorer));
     routing.get("/system", page(this::system));
     routing.get("/system/dead-letters/{queue}", page(this::deadLetters));

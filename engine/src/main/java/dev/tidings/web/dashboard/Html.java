@@ -54,6 +54,7 @@ final class Html {
   /** Which section of the navigation a page belongs to, so that its link is marked current. */
   enum Section {
     CAMPAIGNS("/", "Campaigns"),
+    JOURNEYS("/journeys", "Journeys"),
     SUBSCRIBERS("/subscribers", "Subscribers"),
     EXPLORER("/explorer", "Recommendations"),
     SYSTEM("/system", "System"),
