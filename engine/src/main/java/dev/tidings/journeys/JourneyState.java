@@ -1,5 +1,8 @@
 package dev.tidings.journeys;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /** Whether a journey lets people in and moves the people inside. */
 public enum JourneyState {
   /** Saved; nobody enters, nothing runs. */
@@ -10,6 +13,19 @@ public enum JourneyState {
   PAUSED,
   /** Nobody enters; the people inside go on to the end. */
   DRAINING;
+
+  /**
+   * The states a journey may become this one from: activated from a draft, paused or draining;
+   * paused from active or draining; drained from active or paused; never back to a draft.
+   */
+  public Set<JourneyState> reachedFrom() {
+    return switch (this) {
+      case DRAFT -> EnumSet.noneOf(JourneyState.class);
+      case ACTIVE -> EnumSet.of(DRAFT, PAUSED, DRAINING);
+      case PAUSED -> EnumSet.of(ACTIVE, DRAINING);
+      case DRAINING -> EnumSet.of(ACTIVE, PAUSED);
+    };
+  }
 
   public boolean admits() {
     return this == ACTIVE;

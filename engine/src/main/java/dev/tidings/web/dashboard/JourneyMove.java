@@ -2,36 +2,19 @@ package dev.tidings.web.dashboard;
 
 import dev.tidings.journeys.JourneyState;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The moves a journey's page offers, each from the states the API's {@code JourneyRoutes} allows it
- * (activate from a draft, paused or draining journey; pause from an active or draining one; drain from
- * an active or paused one). The API also takes a move to the state a journey is in as done; the page
- * offers only the moves that change something.
+ * The moves a journey's page offers, each from the states the journeys allow it ({@link
+ * JourneyState#reachedFrom}). The API also takes a move to the state a journey is in as done; the
+ * page offers only the moves that change something.
  */
 enum JourneyMove {
-  ACTIVATE(
-      "activate",
-      "Activate",
-      "activated",
-      JourneyState.ACTIVE,
-      EnumSet.of(JourneyState.DRAFT, JourneyState.PAUSED, JourneyState.DRAINING)),
-  PAUSE(
-      "pause",
-      "Pause",
-      "paused",
-      JourneyState.PAUSED,
-      EnumSet.of(JourneyState.ACTIVE, JourneyState.DRAINING)),
-  DRAIN(
-      "drain",
-      "Drain",
-      "drained",
-      JourneyState.DRAINING,
-      EnumSet.of(JourneyState.ACTIVE, JourneyState.PAUSED));
+  ACTIVATE("activate", "Activate", "activated", JourneyState.ACTIVE),
+  PAUSE("pause", "Pause", "paused", JourneyState.PAUSED),
+  DRAIN("drain", "Drain", "drained", JourneyState.DRAINING);
 
   final String verb;
   final String label;
@@ -39,12 +22,12 @@ enum JourneyMove {
   final JourneyState to;
   final Set<JourneyState> from;
 
-  JourneyMove(String verb, String label, String done, JourneyState to, Set<JourneyState> from) {
+  JourneyMove(String verb, String label, String done, JourneyState to) {
     this.verb = verb;
     this.label = label;
     this.done = done;
     this.to = to;
-    this.from = from;
+    this.from = to.reachedFrom();
   }
 
   /** The moves a journey in {@code state} can make, in the order the page shows them. */

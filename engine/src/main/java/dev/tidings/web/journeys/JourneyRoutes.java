@@ -125,22 +125,9 @@ public final class JourneyRoutes implements RouteGroup {
               + (text.length() > 12 ? text.substring(0, 12) + "..." : text) + "'"));
       JsonBodies.ok(response, json(saved, state(id)));
     });
-    state(
-        routing,
-        "activate",
-        JourneyState.ACTIVE,
-        EnumSet.of(
-            JourneyState.DRAFT, JourneyState.PAUSED, JourneyState.DRAINING, JourneyState.ACTIVE));
-    state(
-        routing,
-        "pause",
-        JourneyState.PAUSED,
-        EnumSet.of(JourneyState.ACTIVE, JourneyState.DRAINING, JourneyState.PAUSED));
-    state(
-        routing,
-        "drain",
-        JourneyState.DRAINING,
-        EnumSet.of(JourneyState.ACTIVE, JourneyState.PAUSED, JourneyState.DRAINING));
+    state(routing, "activate", JourneyState.ACTIVE);
+    state(routing, "pause", JourneyState.PAUSED);
+    state(routing, "drain", JourneyState.DRAINING);
     routing.get(BASE + "/{id}/figures", (request, response) -> {
       long id = id(request);
       var saved = store.latest(id).orElseThrow(() -> missing(id));
@@ -179,9 +166,13 @@ public final class JourneyRoutes implements RouteGroup {
             json(limits.put(ReaderLimitsJson.fromJson(JsonBodies.read(request, maxBodyBytes))))));
   }
 
-  /** {@code POST /api/v1/journeys/{id}/<verb>}: moves the journey to {@code to} from one of {@code from}. */
-  private void state(
-      HttpRouting.Builder routing, String verb, JourneyState to, Set<JourneyState> from) {
+  /**
+   * {@code POST /api/v1/journeys/{id}/<verb>}: moves the journey to {@code to} from a state it may
+   * become it from ({@link JourneyState#reachedFrom}); a journey already there stays, answered as done.
+   */
+  private void state(HttpRouting.Builder routing, String verb, JourneyState to) {
+    Set<JourneyState> from = EnumSet.of(to);
+    from.addAll(to.reachedFrom());
     routing.post(BASE + "/{id}/" + verb, (request, response) -> {
       long id = id(request);
       JourneyState now = store.state(id).orElseThrow(() -> missing(id));
