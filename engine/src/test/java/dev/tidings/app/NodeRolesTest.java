@@ -7,6 +7,8 @@ import dev.tidings.audience.SuppressionListener;
 import dev.tidings.campaign.send.SendOptions;
 import dev.tidings.config.SettingsLoader;
 import dev.tidings.delivery.ReceiptQueue;
+import dev.tidings.journeys.Due;
+import dev.tidings.journeys.EntryListener;
 import dev.tidings.notify.ProductNewsListener;
 import dev.tidings.opentime.EngagementRecorder;
 import dev.tidings.optimize.ExperimentStepsListener;
@@ -109,6 +111,8 @@ class NodeRolesTest {
               "tidings.events." + ExperimentStepsListener.NAME,
               "tidings.events." + OpenHoursListener.NAME,
               "tidings.events." + WebhookFanOut.NAME,
+              Due.TOPIC.name(),
+              "tidings.events." + EntryListener.NAME,
               queue);
       publish(node, "to the worker");
       assertThat(consumed.poll(20, TimeUnit.SECONDS)).isEqualTo("to the worker");
