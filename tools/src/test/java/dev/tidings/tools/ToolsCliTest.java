@@ -93,7 +93,7 @@ class ToolsCliTest {
     assertThat(none.err())
         .contains(
             "import, events, compute-once, queue, open-burst, render, send, send-time, delivery,"
-                + " event-relay,"
+                + " event-relay, journeys,"
                 + " recommend, optimize, retention or startup");
     var sendTime = run(embedded(), "bench", "send-time", "--history-share", "2");
     assertThat(sendTime.status()).isEqualTo(2);
