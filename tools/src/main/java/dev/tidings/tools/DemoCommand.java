@@ -131,8 +131,10 @@ final class DemoCommand extends EnvironmentAware implements Callable<Integer> {
     Banner.print(node, Role.DEMO);
     try (var readers = new DemoReaders(node, seed, Duration.ofMinutes(engagementMinutes));
         var journey = new DemoJourney(node, seed, Duration.ofMinutes(engagementMinutes))) {
-      if (!noEngagement) journey.startOnFirstStart();
+      // the campaign first: it is sent only when the data directory has no campaign yet, and the
+      // journey's emails are campaigns too
       DemoCampaign.sendOnFirstStart(node, noEngagement ? () -> {} : readers::start);
+      if (!noEngagement) journey.startOnFirstStart();
       UntilStopped.await(node);
     }
     return 0;
