@@ -76,14 +76,7 @@ final class InstanceTable {
   /** The entries among {@code keys} that are still inside their journey. */
   static Map<Due.Key, Inside> inside(Handle handle, Collection<Due.Key> keys) {
     if (keys.isEmpty()) return Map.of();
-    var journeys = new ArrayList<Long>(keys.size());
-    var people = new ArrayList<String>(keys.size());
-    var entries = new ArrayList<Integer>(keys.size());
-    for (Due.Key key : keys) {
-      journeys.add(key.journeyId());
-      people.add(key.subscriberId());
-      entries.add(key.entry());
-    }
+    var columns = KeyColumns.of(keys);
     Map<Due.Key, Inside> inside = new HashMap<>();
     handle
         .createQuery("""
@@ -91,15 +84,29 @@ final class InstanceTable {
               JOIN journey_instances i ON i.journey_id = k.journey
                AND i.subscriber_id = k.subscriber AND i.entry = k.entry
              WHERE i.exited_at IS NULL""")
-        .bindArray("journeys", Long.class, journeys)
-        .bindArray("people", String.class, people)
-        .bindArray("entries", Integer.class, entries)
+        .bindArray("journeys", Long.class, columns.journeys())
+        .bindArray("people", String.class, columns.people())
+        .bindArray("entries", Integer.class, columns.entries())
         .map((rows, context) -> {
           Timestamp due = rows.getTimestamp("due_at");
           return new Inside(instance(rows), due == null ? null : due.toInstant());
         })
         .forEach(row -> inside.put(key(row.instance()), row));
     return inside;
+  }
+
+  /** Entries' keys as three columns, for one statement to unnest. */
+  private record KeyColumns(List<Long> journeys, List<String> people, List<Integer> entries) {
+    static KeyColumns of(Collection<Due.Key> keys) {
+      var columns = new KeyColumns(
+          new ArrayList<>(keys.size()), new ArrayList<>(keys.size()), new ArrayList<>(keys.size()));
+      for (Due.Key key : keys) {
+        columns.journeys().add(key.journeyId());
+        columns.people().add(key.subscriberId());
+        columns.entries().add(key.entry());
+      }
+      return columns;
+    }
   }
 
   static Due.Key key(Instance instance) {
@@ -210,14 +217,7 @@ final class InstanceTable {
   /** What the entries did since they entered, by entry: fact name to the times it happened. */
   static Map<Due.Key, List<Fact>> facts(Handle handle, Collection<Due.Key> keys) {
     if (keys.isEmpty()) return Map.of();
-    var journeys = new ArrayList<Long>(keys.size());
-    var people = new ArrayList<String>(keys.size());
-    var entries = new ArrayList<Integer>(keys.size());
-    for (Due.Key key : keys) {
-      journeys.add(key.journeyId());
-      people.add(key.subscriberId());
-      entries.add(key.entry());
-    }
+    var columns = KeyColumns.of(keys);
     Map<Due.Key, List<Fact>> facts = new HashMap<>();
     handle
         .createQuery("""
@@ -225,9 +225,9 @@ final class InstanceTable {
               FROM unnest(:journeys, :people, :entries) AS k (journey, subscriber, entry)
               JOIN journey_facts f ON f.journey_id = k.journey
                AND f.subscriber_id = k.subscriber AND f.entry = k.entry""")
-        .bindArray("journeys", Long.class, journeys)
-        .bindArray("people", String.class, people)
-        .bindArray("entries", Integer.class, entries)
+        .bindArray("journeys", Long.class, columns.journeys())
+        .bindArray("people", String.class, columns.people())
+        .bindArray("entries", Integer.class, columns.entries())
         .map((rows, context) -> Map.entry(
             new Due.Key(rows.getLong(1), rows.getString(2), rows.getInt(3)),
             new Fact(rows.getString(4), rows.getTimestamp(5).toInstant())))
